@@ -1,0 +1,62 @@
+"""Command-line front end: parse arguments, run one subcommand, and turn
+every expected failure into a short message and a documented exit code.
+
+This is the only place that prints errors.  Subcommand modules are
+imported only when used, so `svmram status` stays fast.
+"""
+
+import argparse
+import importlib
+import sys
+
+from . import __version__
+from .errors import EXIT_FAILED, EXIT_USAGE, SvmramError
+
+PROG = "svmram"
+
+# subcommand -> (module that implements it, one-line summary)
+SUBCOMMANDS = {}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        sys.stderr.write("%s: %s\n" % (PROG, message))
+        sys.exit(EXIT_USAGE)
+
+
+def build_parser():
+    parser = _Parser(prog=PROG, description="Serve an SVM mirror's reads "
+                     "from a ramdisk submirror, and keep it that way "
+                     "across reboots.")
+    parser.add_argument("--version", action="version",
+                        version="%s %s" % (PROG, __version__))
+    subparsers = parser.add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
+    for name, (module, summary) in SUBCOMMANDS.items():
+        sub = subparsers.add_parser(name, help=summary, description=summary)
+        importlib.import_module(module).add_arguments(sub)
+    return parser
+
+
+def report(error):
+    """Print an SvmramError the way svmram(8) documents it."""
+    sys.stderr.write("%s: %s\n" % (PROG, error.message))
+    if error.advice:
+        sys.stderr.write("%s: %s\n" % (PROG, error.advice))
+
+
+def main(argv):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.subcommand:
+        parser.print_usage(sys.stderr)
+        return EXIT_USAGE
+    module = importlib.import_module(SUBCOMMANDS[args.subcommand][0])
+    try:
+        return module.run(args)
+    except SvmramError as error:
+        report(error)
+        return error.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("%s: interrupted\n" % PROG)
+        return EXIT_FAILED

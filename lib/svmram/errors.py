@@ -1,0 +1,58 @@
+"""The error hierarchy and the exit codes every svmram entry point uses.
+
+Each error carries a message (what happened) and optional advice (what the
+administrator should do).  The CLI turns them into output in one place;
+nothing else prints errors or picks exit codes.
+"""
+
+# Exit codes (documented in svmram(8)).
+EXIT_OK = 0
+EXIT_FAILED = 1      # a step failed or SVM answered something unexpected
+EXIT_USAGE = 2       # bad command line
+EXIT_REFUSED = 3     # a precondition does not hold; nothing was changed
+EXIT_NOT_SERVING = 4  # status: a mirror is not fully serving reads from RAM
+
+
+class SvmramError(Exception):
+    """Base class: an expected failure with a message for the operator."""
+
+    exit_code = EXIT_FAILED
+
+    def __init__(self, message, advice=None):
+        super().__init__(message)
+        self.message = message
+        self.advice = advice
+
+    def __str__(self):
+        return self.message
+
+
+class UsageError(SvmramError):
+    exit_code = EXIT_USAGE
+
+
+class RefusedError(SvmramError):
+    """A precondition failed before anything was changed."""
+
+    exit_code = EXIT_REFUSED
+
+
+class ParseError(SvmramError):
+    """Output of an SVM command that the parsers do not understand.
+
+    ``lineno`` is 1-based; ``line`` is the offending input line (or None
+    when the input ended too early).
+    """
+
+    def __init__(self, message, lineno=None, line=None, source=None):
+        where = "" if lineno is None else "line %d: " % lineno
+        what = "" if line is None else ": %r" % line
+        prefix = "" if source is None else "%s output: " % source
+        super().__init__(
+            "cannot parse %s%s%s" % (prefix, where, message + what),
+            advice="svmram refuses to act on output it does not understand; "
+                   "please report the command's output.")
+        self.reason = message
+        self.lineno = lineno
+        self.line = line
+        self.source = source

@@ -1,0 +1,116 @@
+"""The one module that starts processes.
+
+Every external command svmram uses is named in COMMANDS with its absolute
+illumos path.  Callers pass argv lists built by pure functions; nothing is
+ever run through a shell.  Two environment variables exist for testing:
+
+SVMRAM_BINDIR   run every command from this directory instead (the SVM
+                emulator's bin/, or a directory of fake binaries).
+SVMRAM_TRACE    append each argv, as one JSON list per line, to this file,
+                so tests can assert the exact command sequence.
+"""
+
+import json
+import os
+import subprocess
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+from .errors import SvmramError
+
+COMMANDS = {
+    "metadb": "/usr/sbin/metadb",
+    "metainit": "/usr/sbin/metainit",
+    "metattach": "/usr/sbin/metattach",
+    "metadetach": "/usr/sbin/metadetach",
+    "metaclear": "/usr/sbin/metaclear",
+    "metaparam": "/usr/sbin/metaparam",
+    "metareplace": "/usr/sbin/metareplace",
+    "metasync": "/usr/sbin/metasync",
+    "metaoffline": "/usr/sbin/metaoffline",
+    "metaonline": "/usr/sbin/metaonline",
+    "metastat": "/usr/sbin/metastat",
+    "ramdiskadm": "/usr/sbin/ramdiskadm",
+    "svcadm": "/usr/sbin/svcadm",
+    "svccfg": "/usr/sbin/svccfg",
+    "svcprop": "/usr/bin/svcprop",
+    "svcs": "/usr/bin/svcs",
+}
+
+# The environment every command runs with: C locale so messages and number
+# formats are the ones the parsers expect.
+_BASE_ENV = {"LC_ALL": "C", "LANG": "C", "PATH": "/usr/sbin:/usr/bin:/sbin"}
+
+
+@dataclass(frozen=True)
+class Result:
+    argv: Tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def ok(self):
+        return self.returncode == 0
+
+
+class CommandError(SvmramError):
+    """An external command failed or could not be started."""
+
+    def __init__(self, result: Result, message: Optional[str] = None):
+        text = (result.stderr.strip() or result.stdout.strip()
+                or "exit status %d" % result.returncode)
+        super().__init__(message or "%s failed: %s" % (
+            " ".join(result.argv), text.splitlines()[0]))
+        self.result = result
+
+
+def command_path(name: str) -> str:
+    """Absolute path of a command from the table (or the override dir)."""
+    if name not in COMMANDS:
+        raise KeyError("not in the command table: %s" % name)
+    bindir = os.environ.get("SVMRAM_BINDIR")
+    if bindir:
+        return os.path.join(bindir, name)
+    return COMMANDS[name]
+
+
+def _environment():
+    env = dict(_BASE_ENV)
+    for name in ("SVMRAM_BINDIR", "SVMRAM_ROOT", "SVMSIM_DIR", "SVMSIM_ROOT",
+                 "TZ"):
+        if name in os.environ:
+            env[name] = os.environ[name]
+    return env
+
+
+def _trace(argv: List[str]) -> None:
+    path = os.environ.get("SVMRAM_TRACE")
+    if path:
+        with open(path, "a", encoding="utf-8") as trace:
+            trace.write(json.dumps(argv) + "\n")
+
+
+def run(name: str, args: List[str], check: bool = True) -> Result:
+    """Run command `name` from the table with `args`; never via a shell.
+
+    With check=True a non-zero exit raises CommandError carrying the
+    result, so the caller can turn SVM's own message into advice.
+    """
+    argv = [command_path(name)] + list(args)
+    _trace([name] + list(args))
+    try:
+        proc = subprocess.run(argv, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env=_environment(), check=False)
+    except OSError as exc:
+        raise SvmramError(
+            "cannot run %s: %s" % (argv[0], exc.strerror),
+            advice="Is Solaris Volume Manager installed "
+                   "(package system/storage/svm)?") from exc
+    result = Result(tuple(argv), proc.returncode,
+                    proc.stdout.decode("utf-8", "replace"),
+                    proc.stderr.decode("utf-8", "replace"))
+    if check and not result.ok:
+        raise CommandError(result)
+    return result

@@ -1,0 +1,9 @@
+"""Shared test setup: make lib/ importable without installing anything."""
+
+import os
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIB = os.path.join(REPO, "lib")
+if LIB not in sys.path:
+    sys.path.insert(0, LIB)
