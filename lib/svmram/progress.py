@@ -1,0 +1,35 @@
+"""Progress while waiting for a resync: a bar on a terminal, plain lines
+(one per change of at least 10 %) otherwise, e.g. in an SMF log."""
+
+import sys
+
+
+class Progress:
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self._last = None
+
+    def update(self, what, percent):
+        if self.tty:
+            filled = percent * 30 // 100
+            self.stream.write("\r%s: %3d%% [%s%s]" % (
+                what, percent, "#" * filled, "." * (30 - filled)))
+        elif self._last is None or percent >= self._last + 10:
+            self.stream.write("%s: %d%% done\n" % (what, percent))
+            self._last = percent
+        else:
+            return
+        self.stream.flush()
+
+    def done(self, what):
+        if self.tty:
+            self.stream.write("\r%s: done%s\n" % (what, " " * 36))
+        else:
+            self.stream.write("%s: done\n" % what)
+        self.stream.flush()
+        self._last = None
+
+    def say(self, line):
+        self.stream.write(line + "\n")
+        self.stream.flush()

@@ -1,0 +1,86 @@
+"""Validation of the names and sizes an administrator gives, and the
+choice of free names (pure; the caller supplies what is in use)."""
+
+import re
+
+from ..errors import UsageError
+
+MAX_METADEVICES = 8192          # nmd can be raised to 8192 in md.conf
+RAMDISK_NAME_MAX = 32           # RD_NAME_LEN
+
+_METADEVICE = re.compile(r"d(0|[1-9][0-9]{0,3})\Z")
+_RAMDISK = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*\Z")
+_LINK = re.compile(r"c([0-9]+)t([0-9]+)d([0-9]+)s([0-7])\Z")
+_SIZE = re.compile(r"([1-9][0-9]*)([bkmg]?)\Z")
+_UNITS = {"": 1, "b": 512, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
+
+
+def metadevice(name, what="metadevice"):
+    """A local-set metadevice name dNNN, or UsageError."""
+    if "/" in name:
+        raise UsageError(
+            "%s %r: disk sets are not supported; svmram works on the "
+            "local set only" % (what, name))
+    match = _METADEVICE.match(name)
+    if not match or int(match.group(1)) >= MAX_METADEVICES:
+        raise UsageError("%s %r is not a metadevice name; use dN with N "
+                         "from 0 to %d, for example d10"
+                         % (what, name, MAX_METADEVICES - 1))
+    return name
+
+
+def ramdisk(name):
+    if not name or len(name) > RAMDISK_NAME_MAX or not _RAMDISK.match(name):
+        raise UsageError(
+            "ramdisk name %r is invalid; use up to %d letters, digits, "
+            "'_' or '-', not starting with '-'" % (name, RAMDISK_NAME_MAX))
+    return name
+
+
+def link(name):
+    """A cNtNdNsN name for the /dev/dsk and /dev/rdsk links."""
+    if not _LINK.match(name):
+        raise UsageError("link name %r is invalid; use the cNtNdNsN form SVM "
+                         "requires, for example c90t0d0s0" % (name,))
+    return name
+
+
+def controller_of(link_name):
+    return int(_LINK.match(link_name).group(1))
+
+
+def size(text):
+    """A size in bytes from `N`, `Nb` (512-byte blocks), `Nk`, `Nm` or
+    `Ng`, the lower-case suffixes ramdiskadm accepts."""
+    match = _SIZE.match(text)
+    if not match:
+        raise UsageError("size %r is invalid; give a positive whole number "
+                         "with an optional suffix b, k, m or g, for example "
+                         "512m or 2g" % (text,))
+    return int(match.group(1)) * _UNITS[match.group(2)]
+
+
+def free_metadevice(in_use, near):
+    """The first free dN after `near` (d10 -> d11, d12, ...), else the
+    lowest free one."""
+    base = int(near[1:])
+    for number in list(range(base + 1, MAX_METADEVICES)) + list(range(base)):
+        candidate = "d%d" % number
+        if candidate not in in_use:
+            return candidate
+    raise UsageError("no free metadevice name is left; name one with "
+                     "--submirror")
+
+
+def free_link(used_controllers, first=90):
+    """cNt0d0s0 on the first controller number >= `first` that no
+    /dev/dsk or /dev/rdsk entry uses.  A high number keeps clear of
+    controllers the system may assign to new hardware later."""
+    number = first
+    while number in used_controllers:
+        number += 1
+    return "c%dt0d0s0" % number
+
+
+def default_ramdisk(mirror):
+    return "svmram_%s" % mirror

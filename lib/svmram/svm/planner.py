@@ -1,0 +1,275 @@
+"""Plans for setup and teardown (pure).
+
+Both planners are convergent: from whatever state they observe, they
+compute the remaining steps towards their goal by applying one step at a
+time to the Snapshot.  A rerun after a failure, a kill or a reboot
+therefore resumes where the host actually is, and a rollback is simply a
+teardown plan.
+"""
+
+from ..errors import RefusedError
+from ..plan import Plan
+from . import names, record, steps
+from .intent import Intent
+from .sizing import (human_size, mirror_size_with_ram_first, ramdisk_size_for,
+                     ramdisk_slice_blocks)
+from .snapshot import OKAY
+
+NMIRROR = 4
+RAMDISK_MEMORY_PERCENT = 25      # ramdisk.conf percent_physmem default
+MIN_FREE_PERCENT = 10            # memory a ramdisk must leave free
+MAX_STEPS = 64                   # a planner that needs more is looping
+
+
+# --- choosing what to do -------------------------------------------------
+
+def check_mirror(snap, mirror):
+    """Refuse unless `mirror` is a mirror svmram can work on at all."""
+    if snap.replicas == 0:
+        raise RefusedError("there are no state database replicas",
+                           advice="Create them with metadb -a -f first.")
+    if snap.mirror is None:
+        kind = snap.other_types.get(mirror)
+        if kind:
+            raise RefusedError("%s is a %s, not a mirror" % (mirror, kind),
+                               advice="Give the name of a mirror (metastat "
+                                      "-p lists them with -m).")
+        raise RefusedError("there is no mirror %s" % mirror,
+                           advice="metastat -p lists the mirrors.")
+
+
+def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
+                  link=None, method="auto"):
+    """Pick names, size and method for `svmram setup`, or refuse with the
+    reason.  Returns (Intent, notes explaining the choices)."""
+    check_mirror(snap, mirror)
+    m = snap.mirror
+    if snap.record is not None or (m.read_option == "first" and any(
+            s in snap.stripes and _is_ram(snap, s) for s in m.slots[:1])):
+        raise RefusedError("%s is already set up for reads from RAM" % mirror,
+                           advice="svmram status %s shows it; svmram "
+                                  "teardown %s undoes it." % (mirror, mirror))
+    if m.resync or m.pending:
+        raise RefusedError("%s has a resync in progress or pending" % mirror,
+                           advice="Wait until metastat %s shows no resync, "
+                                  "then run setup again." % mirror)
+    bad = [s for s, state in zip(m.slots, m.states) if state != OKAY]
+    if bad:
+        raise RefusedError("submirror %s of %s is not Okay" % (
+            ", ".join(bad), mirror), advice="Repair the mirror first "
+                                            "(metastat %s says how)." % mirror)
+    disks = tuple(s for s in m.slots if not _is_ram(snap, s))
+    if len(disks) < 2:
+        raise RefusedError("%s has %d healthy disk submirror%s; svmram needs "
+                           "two" % (mirror, len(disks),
+                                    "" if len(disks) == 1 else "s"),
+                           advice="Attach a second disk submirror first, so "
+                                  "a disk copy always remains.")
+    if len(m.slots) >= NMIRROR:
+        raise RefusedError("%s has no free slot (it has %d submirrors, the "
+                           "most SVM allows)" % (mirror, NMIRROR),
+                           advice="Detach one disk submirror first.")
+
+    ram = submirror or names.free_metadevice(snap.metadevices, mirror)
+    if ram in snap.metadevices:
+        raise RefusedError("%s is already in use" % ram,
+                           advice="Name a free metadevice with --submirror.")
+    ramdisk = ramdisk or names.default_ramdisk(mirror)
+    if ramdisk in snap.ramdisks:
+        raise RefusedError("a ramdisk named %s already exists" % ramdisk,
+                           advice="Name another one with --name.")
+    link = link or names.free_link(snap.used_controllers)
+    if names.controller_of(link) in snap.used_controllers:
+        raise RefusedError("controller c%d is in use in /dev/dsk or /dev/rdsk"
+                           % names.controller_of(link),
+                           advice="Give a link on an unused controller with "
+                                  "--link, or let svmram pick one.")
+    needed = ramdisk_size_for(m.size_blocks)
+    if size is None:
+        size = needed
+    elif ramdisk_slice_blocks(size) < m.size_blocks:
+        raise RefusedError("a ramdisk of %s is too small for %s (%d blocks)"
+                           % (human_size(size), mirror, m.size_blocks),
+                           advice="Use at least --size %s." % human_size(
+                               needed))
+    _check_memory(snap, size)
+
+    chosen, notes = _choose_method(snap, disks, size, method)
+    intent = Intent(mirror=mirror, ram=ram, ramdisk=ramdisk, size_bytes=size,
+                    link=link, method=chosen, disks=disks,
+                    read_option=m.read_option, write_option=m.write_option,
+                    pass_num=m.pass_num, size_blocks=m.size_blocks)
+    return intent, notes
+
+
+def _is_ram(snap, submirror):
+    stripe = snap.stripes.get(submirror)
+    return stripe is not None and any(
+        snap.links.get("dsk/" + comp, "").startswith("/dev/ramdisk/")
+        for comp in stripe.components)
+
+
+def _check_memory(snap, size):
+    if not snap.physmem_bytes:
+        return
+    used = sum(snap.ramdisks.values())
+    cap = snap.physmem_bytes * RAMDISK_MEMORY_PERCENT // 100
+    if used + size > cap:
+        raise RefusedError(
+            "a ramdisk of %s would exceed the ramdisk memory cap (%d%% of "
+            "%s physical memory, %s already used by ramdisks)" % (
+                human_size(size), RAMDISK_MEMORY_PERCENT,
+                human_size(snap.physmem_bytes), human_size(used)),
+            advice="Raise percent_physmem in /kernel/drv/ramdisk.conf and "
+                   "reboot, or use a smaller mirror.")
+    floor = snap.physmem_bytes * MIN_FREE_PERCENT // 100
+    if snap.freemem_bytes and snap.freemem_bytes - size < floor:
+        raise RefusedError(
+            "a ramdisk of %s would leave less than %d%% of memory free (%s "
+            "free now)" % (human_size(size), MIN_FREE_PERCENT,
+                           human_size(snap.freemem_bytes)),
+            advice="Free memory first, or use a smaller mirror.")
+
+
+def _choose_method(snap, disks, size, method):
+    m = snap.mirror
+    ram_blocks = ramdisk_slice_blocks(size)
+    new_size = mirror_size_with_ram_first(
+        [ram_blocks] + [snap.stripes[d].size_blocks for d in disks], size)
+    swap_problem = None
+    if snap.mounted_on:
+        swap_problem = "%s is mounted on %s and swap needs it closed" % (
+            m.name, snap.mounted_on)
+    elif new_size != m.size_blocks:
+        swap_problem = ("recreating %s with the RAM submirror first would "
+                        "make it %d blocks instead of %d (SVM rounds a mirror "
+                        "to its first submirror's cylinder)" % (
+                            m.name, new_size, m.size_blocks))
+    if method == "swap":
+        if swap_problem:
+            raise RefusedError("cannot use swap: " + swap_problem,
+                               advice="Use --method rotate, which keeps the "
+                                      "mirror in use and its size intact.")
+        return "swap", ["swap: %s is closed and keeps its size of %d blocks."
+                        % (m.name, m.size_blocks)]
+    if method == "rotate":
+        return "rotate", ["rotate, as requested: each disk submirror is "
+                          "detached and re-attached behind the RAM one."]
+    if swap_problem:
+        return "rotate", ["auto chose rotate: " + swap_problem + "."]
+    return "swap", ["auto chose swap: %s is not mounted and keeps its size "
+                    "of %d blocks." % (m.name, m.size_blocks)]
+
+
+# --- the plans ------------------------------------------------------------
+
+def plan_setup(snap, intent):
+    plan = Plan("setup", intent.mirror, method=intent.method)
+    _converge(plan, snap, intent, _next_setup_step)
+    return plan
+
+
+def plan_teardown(snap, intent):
+    plan = Plan("teardown", intent.mirror)
+    _converge(plan, snap, intent, _next_teardown_step)
+    if intent.method == "rotate":
+        plan.notes.append("Afterwards the disk submirrors are in their "
+                          "original order again.")
+    return plan
+
+
+def _converge(plan, snap, intent, next_step):
+    while True:
+        step = next_step(snap, intent)
+        if step is None:
+            return
+        plan.steps.append(step)
+        if len(plan.steps) > MAX_STEPS:
+            raise AssertionError("planner does not converge: %s" % [
+                s.key for s in plan.steps[-4:]])
+        snap = step.expect
+
+
+def _links_ok(snap, it):
+    return (snap.links.get("dsk/" + it.link) == it.block_link_target
+            and snap.links.get("rdsk/" + it.link) == it.raw_link_target)
+
+
+def _next_setup_step(snap, it):
+    m = snap.mirror
+    ram = snap.stripes.get(it.ram)
+    if it.ramdisk not in snap.ramdisks:
+        if ram is not None:
+            # A setup interrupted by a reboot: start the RAM part afresh.
+            if ram.parent:
+                return steps.detach(snap, it, it.ram, force=True,
+                                    why="Its ramdisk vanished at a reboot.")
+            return steps.clear_stripe(snap, it, it.ram)
+        return steps.create_ramdisk(snap, it)
+    if not _links_ok(snap, it):
+        return steps.make_links(snap, it)
+    if ram is None:
+        return steps.init_ram_stripe(snap, it)
+    if m is None:
+        return steps.init_mirror(snap, it, it.order, "first",
+                                 it.write_option, it.pass_num, it.size_blocks)
+    if m.resync or m.pending:
+        return steps.wait_resync(snap, it)
+    if it.ram not in m.slots:
+        return steps.attach(snap, it, it.ram)
+    missing = [d for d in it.disks if d not in m.slots]
+    if missing:
+        return steps.attach(snap, it, missing[0],
+                            why="It goes behind the RAM submirror.")
+    if m.slots != it.order:
+        if it.method == "swap":
+            return steps.clear_mirror(snap, it)
+        wrong = next(s for s, want in zip(m.slots, it.order) if s != want)
+        return steps.detach(snap, it, wrong, why=(
+            "Re-attaching it moves it behind the RAM submirror.  Until "
+            "then the other disk submirror holds the disk copy."))
+    if m.read_option != "first":
+        return steps.set_read_option(snap, it, "first")
+    if snap.record is None:
+        return steps.write_record(
+            snap, it, record.fmri(it.mirror),
+            record.write_argvs(it, "${%s}" % record.DEV_VARIABLE),
+            record.DEV_VARIABLE)
+    return None
+
+
+def _next_teardown_step(snap, it):
+    m = snap.mirror
+    if m is None:
+        return steps.init_mirror(
+            snap, it, it.disks, it.read_option, it.write_option,
+            it.pass_num, it.size_blocks,
+            why="The mirror was cleared by an interrupted swap; recreate it "
+                "as it was, from its disk submirrors.")
+    if m.read_option != it.read_option:
+        return steps.set_read_option(snap, it, it.read_option)
+    missing = [d for d in it.disks if d not in m.slots]
+    if it.ram in m.slots:
+        if m.resync == "active" or m.pending:
+            if m.state_of(it.ram) != OKAY and not missing:
+                return steps.cancel_resync(snap, it)
+            return steps.wait_resync(snap, it)
+    if missing:
+        return steps.attach(snap, it, missing[0],
+                            why="Restore the disk copy before the RAM "
+                                "submirror goes.")
+    if it.ram in m.slots:
+        return steps.detach(snap, it, it.ram,
+                            force=m.state_of(it.ram) != OKAY,
+                            why="The disk submirrors move down one slot each.")
+    if it.ram in snap.stripes:
+        return steps.clear_stripe(snap, it, it.ram)
+    if any(k in snap.links for k in ("dsk/" + it.link, "rdsk/" + it.link)):
+        return steps.remove_links(snap, it)
+    if it.ramdisk in snap.ramdisks:
+        return steps.delete_ramdisk(snap, it)
+    if snap.record is not None:
+        return steps.delete_record(snap, it, record.fmri(it.mirror),
+                                   record.delete_argvs(it.mirror))
+    return None
+

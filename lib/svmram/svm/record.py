@@ -1,0 +1,78 @@
+"""The SMF record of a configured mirror: the property group `svmram` of
+the instance svc:/system/svmram:<mirror> (pure: argv and parsing only)."""
+
+from ..errors import ParseError
+
+SERVICE = "svc:/system/svmram"
+PG = "svmram"
+FORMAT = 1
+DEV_VARIABLE = "ramdisk_dev"     # "major,minor" of the ramdisk, at run time
+
+# property -> (SMF type, intent field); disks are stored as "d11,d12".
+PROPERTIES = (
+    ("mirror", "astring"), ("ram", "astring"), ("ramdisk", "astring"),
+    ("size_bytes", "count"), ("link", "astring"), ("method", "astring"),
+    ("disks", "astring"), ("read_option", "astring"),
+    ("write_option", "astring"), ("pass_num", "count"),
+    ("size_blocks", "count"),
+)
+
+
+def fmri(mirror):
+    return "%s:%s" % (SERVICE, mirror)
+
+
+def _value(intent, name):
+    value = getattr(intent, name)
+    return ",".join(value) if name == "disks" else str(value)
+
+
+def write_argvs(intent, ramdisk_dev):
+    """The commands that create, fill and enable the instance."""
+    target = fmri(intent.mirror)
+    argvs = [("svccfg", "-s", SERVICE, "add", intent.mirror),
+             ("svccfg", "-s", target, "addpg", PG, "application")]
+    values = [(name, kind, _value(intent, name)) for name, kind in PROPERTIES]
+    values += [("ramdisk_dev", "astring", ramdisk_dev),
+               ("format", "count", str(FORMAT))]
+    for name, kind, value in values:
+        argvs.append(("svccfg", "-s", target, "setprop", "%s/%s" % (PG, name),
+                      "=", "%s:" % kind, value))
+    argvs += [("svcadm", "refresh", target), ("svcadm", "enable", target)]
+    return argvs
+
+
+def delete_argvs(mirror):
+    target = fmri(mirror)
+    return [("svcadm", "disable", "-s", target),
+            ("svccfg", "delete", target)]
+
+
+def read_argv(mirror):
+    return ("svcprop", "-p", PG, fmri(mirror))
+
+
+def parse(text):
+    """`svcprop -p svmram FMRI` output -> {property: value} (strings).
+    Lines look like `svmram/mirror astring d10`."""
+    record = {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        parts = line.split(" ", 2)
+        if len(parts) != 3 or not parts[0].startswith(PG + "/"):
+            raise ParseError("not a property line", lineno, line, "svcprop")
+        record[parts[0][len(PG) + 1:]] = parts[2]
+    return record
+
+
+def to_intent_json(record):
+    """The record's properties in the shape Intent.from_json takes."""
+    data = dict(record)
+    for name in ("size_bytes", "size_blocks", "pass_num"):
+        if name in data:
+            try:
+                data[name] = int(data[name])
+            except ValueError:
+                pass            # Intent.from_json reports the bad type
+    if "disks" in data:
+        data["disks"] = [d for d in data["disks"].split(",") if d]
+    return data

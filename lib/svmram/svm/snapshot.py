@@ -1,0 +1,116 @@
+"""The planner's model of one mirror and what surrounds it (pure).
+
+observe.py builds a Snapshot from SVM's output and the file system; the
+planner applies steps to Snapshots; the executor compares the Snapshot a
+step promised with the one it re-reads afterwards.
+"""
+
+from dataclasses import dataclass, field, replace
+from typing import Dict, FrozenSet, Optional, Tuple
+
+OKAY = "Okay"
+RESYNCING = "Resyncing"
+MAINTENANCE = "Needs maintenance"
+
+
+@dataclass(frozen=True)
+class MirrorView:
+    name: str
+    slots: Tuple[str, ...]          # submirror names in slot order
+    states: Tuple[str, ...]         # their states, same order
+    read_option: str = "roundrobin"
+    write_option: str = "parallel"
+    pass_num: int = 1
+    size_blocks: int = 0
+    resync: Optional[str] = None    # "active", "cancelled" or None
+    resync_percent: Optional[int] = None
+    pending: bool = False           # optimized resync pending (metasync)
+
+    def state_of(self, submirror):
+        return self.states[self.slots.index(submirror)]
+
+    def with_slots(self, slots, states):
+        return replace(self, slots=tuple(slots), states=tuple(states))
+
+
+@dataclass(frozen=True)
+class StripeView:
+    name: str
+    size_blocks: int
+    components: Tuple[str, ...]
+    parent: Optional[str] = None
+    component_states: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    mirror_name: str
+    mirror: Optional[MirrorView]
+    # The stripes that matter: the mirror's submirrors and the RAM one.
+    stripes: Dict[str, StripeView] = field(default_factory=dict)
+    metadevices: FrozenSet[str] = frozenset()   # every name in use
+    other_types: Dict[str, str] = field(default_factory=dict)  # name -> type
+    ramdisks: Dict[str, int] = field(default_factory=dict)     # name -> bytes
+    ramdisk_devs: Dict[str, str] = field(default_factory=dict)  # "maj,min"
+    links: Dict[str, str] = field(default_factory=dict)   # cNtNdNsN -> target
+    used_controllers: FrozenSet[int] = frozenset()
+    mounted_on: Optional[str] = None
+    replicas: int = 0
+    record: Optional[Dict[str, str]] = None     # the SMF record, if any
+    physmem_bytes: int = 0
+    freemem_bytes: int = 0
+
+    def evolve(self, **changes):
+        return replace(self, **changes)
+
+
+def differences(expected, observed):
+    """What in `observed` breaks the promise `expected` makes; [] if none.
+
+    A state promised as Resyncing may already be Okay (the resync was
+    quick); every other field must match exactly.  The mirror's size must
+    never change.
+    """
+    problems = []
+    exp, obs = expected.mirror, observed.mirror
+    name = expected.mirror_name
+    if (exp is None) != (obs is None):
+        problems.append("%s %s" % (name, "still exists" if exp is None
+                                   else "does not exist"))
+    elif exp is not None:
+        if obs.slots != exp.slots:
+            problems.append("%s has submirrors %s in that order, expected %s"
+                            % (name, " ".join(obs.slots), " ".join(exp.slots)))
+        else:
+            for sub, want, got in zip(exp.slots, exp.states, obs.states):
+                if got != want and not (want == RESYNCING and got == OKAY):
+                    problems.append("%s is %s, expected %s" % (sub, got, want))
+        if obs.read_option != exp.read_option:
+            problems.append("%s has read option %s, expected %s"
+                            % (name, obs.read_option, exp.read_option))
+        if obs.size_blocks != exp.size_blocks:
+            problems.append("%s is %d blocks, expected %d" % (
+                name, obs.size_blocks, exp.size_blocks))
+    for stripe in sorted(set(expected.stripes) | set(observed.stripes)):
+        want = expected.stripes.get(stripe)
+        got = observed.stripes.get(stripe)
+        if want is None and got is not None:
+            problems.append("%s exists, expected it gone" % stripe)
+        elif want is not None and got is None:
+            problems.append("%s does not exist" % stripe)
+        elif want is not None and got.parent != want.parent:
+            problems.append("%s is %s, expected %s" % (
+                stripe, "in " + got.parent if got.parent else "not in a mirror",
+                "in " + want.parent if want.parent else "not in a mirror"))
+    for ramdisk in sorted(set(expected.ramdisks) ^ set(observed.ramdisks)):
+        problems.append("ramdisk %s %s" % (ramdisk, "is missing"
+                        if ramdisk in expected.ramdisks else "still exists"))
+    for link in sorted(set(expected.links) | set(observed.links)):
+        if expected.links.get(link) != observed.links.get(link):
+            problems.append("link %s points to %s, expected %s" % (
+                link, observed.links.get(link, "nothing"),
+                expected.links.get(link, "nothing")))
+    if (expected.record is None) != (observed.record is None):
+        problems.append("the SMF record %s" % (
+            "is missing" if observed.record is None else "still exists"))
+    return problems

@@ -1,0 +1,217 @@
+"""Step constructors for SVM (pure).  Each takes the Snapshot before the
+step and returns a Step whose ``expect`` is the Snapshot after it, so a
+planner can chain them and the executor can check them."""
+
+from dataclasses import replace
+
+from ..plan import Step
+from .sizing import human_size, ramdisk_slice_blocks
+from .snapshot import OKAY, MirrorView, StripeView
+
+SWAP_CLOSED_SECONDS = 5     # metaclear plus metainit, as measured on a VM
+
+
+def _with_stripe(snap, stripe):
+    stripes = dict(snap.stripes)
+    stripes[stripe.name] = stripe
+    return stripes
+
+
+def _without(mapping, key):
+    return {k: v for k, v in mapping.items() if k != key}
+
+
+def create_ramdisk(snap, it):
+    ramdisks = dict(snap.ramdisks, **{it.ramdisk: it.size_bytes})
+    return Step(
+        key="create ramdisk %s" % it.ramdisk,
+        summary="Create the ramdisk %s of %s." % (it.ramdisk, human_size(
+            it.size_bytes)),
+        argv=("ramdiskadm", "-a", it.ramdisk, human_size(it.size_bytes)),
+        why="Its slice 0 holds %d blocks; %s needs %d." % (
+            ramdisk_slice_blocks(it.size_bytes), it.mirror, it.size_blocks),
+        expect=snap.evolve(ramdisks=ramdisks))
+
+
+def make_links(snap, it):
+    links = dict(snap.links)
+    links["dsk/" + it.link] = it.block_link_target
+    links["rdsk/" + it.link] = it.raw_link_target
+    return Step(
+        key="link %s" % it.link,
+        summary="Link /dev/dsk/%s and /dev/rdsk/%s to the ramdisk." % (
+            it.link, it.link),
+        script=("ln -s %s /dev/dsk/%s" % (it.block_link_target, it.link),
+                "ln -s %s /dev/rdsk/%s" % (it.raw_link_target, it.link)),
+        effect=("link", it.link, it.ramdisk),
+        why="SVM accepts only cNtNdNsN names for components.",
+        expect=snap.evolve(links=links))
+
+
+def remove_links(snap, it):
+    links = {k: v for k, v in snap.links.items()
+             if k not in ("dsk/" + it.link, "rdsk/" + it.link)}
+    return Step(
+        key="unlink %s" % it.link,
+        summary="Remove the links /dev/dsk/%s and /dev/rdsk/%s." % (
+            it.link, it.link),
+        script=("rm -f /dev/dsk/%s /dev/rdsk/%s" % (it.link, it.link),),
+        effect=("unlink", it.link),
+        expect=snap.evolve(links=links))
+
+
+def init_ram_stripe(snap, it):
+    stripe = StripeView(it.ram, ramdisk_slice_blocks(it.size_bytes),
+                        (it.link,), None, (OKAY,))
+    return Step(
+        key="metainit %s" % it.ram,
+        summary="Make the concat %s on the ramdisk." % it.ram,
+        argv=("metainit", it.ram, "1", "1", it.link),
+        expect=snap.evolve(stripes=_with_stripe(snap, stripe),
+                           metadevices=snap.metadevices | {it.ram}))
+
+
+def attach(snap, it, submirror, why=""):
+    mirror = snap.mirror
+    stripes = _with_stripe(snap, replace(snap.stripes[submirror],
+                                         parent=it.mirror))
+    return Step(
+        key="attach %s" % submirror,
+        summary="Attach %s to %s and wait for its full resync." % (
+            submirror, it.mirror),
+        argv=("metattach", it.mirror, submirror),
+        why=why or "metattach puts it in the next free slot (slot %d)." % len(
+            mirror.slots),
+        wait_resync=it.mirror,
+        copies_blocks=mirror.size_blocks,
+        expect=snap.evolve(mirror=mirror.with_slots(
+            mirror.slots + (submirror,), mirror.states + (OKAY,)),
+            stripes=stripes))
+
+
+def detach(snap, it, submirror, force=False, why=""):
+    mirror = snap.mirror
+    index = mirror.slots.index(submirror)
+    slots = mirror.slots[:index] + mirror.slots[index + 1:]
+    states = mirror.states[:index] + mirror.states[index + 1:]
+    stripes = _with_stripe(snap, replace(snap.stripes[submirror], parent=None))
+    return Step(
+        key="detach %s" % submirror,
+        summary="Detach %s from %s." % (submirror, it.mirror),
+        argv=("metadetach",) + (("-f",) if force else ()) + (
+            it.mirror, submirror),
+        why=why,
+        expect=snap.evolve(mirror=mirror.with_slots(slots, states),
+                           stripes=stripes))
+
+
+def cancel_resync(snap, it):
+    mirror = replace(snap.mirror, resync="cancelled")
+    return Step(
+        key="cancel resync %s" % it.mirror,
+        summary="Cancel the resync of %s." % it.mirror,
+        argv=("metasync", "-c", it.mirror),
+        why="metadetach is refused while a resync runs, and this one only "
+            "fills the RAM submirror that is being removed.",
+        expect=snap.evolve(mirror=mirror))
+
+
+def wait_resync(snap, it):
+    mirror = snap.mirror
+    return Step(
+        key="wait resync %s" % it.mirror,
+        summary="Wait for the resync of %s to finish." % it.mirror,
+        script=(),
+        wait_resync=it.mirror,
+        expect=snap.evolve(mirror=replace(
+            mirror, states=tuple(OKAY for _ in mirror.slots), resync=None,
+            resync_percent=None, pending=False)))
+
+
+def clear_mirror(snap, it):
+    stripes = {name: replace(view, parent=None)
+               for name, view in snap.stripes.items()}
+    return Step(
+        key="metaclear %s" % it.mirror,
+        summary="Clear the mirror %s; its submirrors keep their "
+                "identical data." % it.mirror,
+        argv=("metaclear", it.mirror),
+        why="Every submirror is Okay and the mirror is closed, so d-for-d "
+            "the data is the same on each.",
+        closed_seconds=SWAP_CLOSED_SECONDS,
+        expect=snap.evolve(mirror=None, stripes=stripes,
+                           metadevices=snap.metadevices - {it.mirror}))
+
+
+def init_mirror(snap, it, order, read_option, write_option, pass_num,
+                size_blocks, why=""):
+    options = {"first": ("-r",), "geometric": ("-g",)}.get(read_option, ())
+    if write_option == "serial":
+        options += ("-S",)
+    stripes = {name: replace(view, parent=it.mirror if name in order
+                             else view.parent)
+               for name, view in snap.stripes.items()}
+    mirror_view = _new_mirror(it.mirror, order, read_option, write_option,
+                              pass_num, size_blocks)
+    return Step(
+        key="metainit %s" % it.mirror,
+        summary="Recreate %s from %s in this order." % (
+            it.mirror, " ".join(order)),
+        argv=("metainit", it.mirror, "-m") + tuple(order) + options + (
+            str(pass_num),),
+        why=why or "metainit warns that the submirrors may differ; they "
+            "do not, so nothing is resynced.",
+        expect=snap.evolve(mirror=mirror_view, stripes=stripes,
+                           metadevices=snap.metadevices | {it.mirror}))
+
+
+def _new_mirror(name, order, read_option, write_option, pass_num, size):
+    return MirrorView(name, tuple(order), tuple(OKAY for _ in order),
+                      read_option, write_option, pass_num, size)
+
+
+def set_read_option(snap, it, option):
+    return Step(
+        key="read option %s" % option,
+        summary="Set the read option of %s to %s." % (it.mirror, option),
+        argv=("metaparam", "-r", option, it.mirror),
+        why="With 'first', reads go to the lowest Okay slot: the RAM "
+            "submirror." if option == "first" else "",
+        expect=snap.evolve(mirror=replace(snap.mirror, read_option=option)))
+
+
+def clear_stripe(snap, it, name):
+    return Step(
+        key="metaclear %s" % name,
+        summary="Clear the RAM concat %s." % name,
+        argv=("metaclear", name),
+        expect=snap.evolve(stripes=_without(snap.stripes, name),
+                           metadevices=snap.metadevices - {name}))
+
+
+def delete_ramdisk(snap, it):
+    return Step(
+        key="delete ramdisk %s" % it.ramdisk,
+        summary="Delete the ramdisk %s." % it.ramdisk,
+        argv=("ramdiskadm", "-d", it.ramdisk),
+        expect=snap.evolve(ramdisks=_without(snap.ramdisks, it.ramdisk)))
+
+
+def write_record(snap, it, fmri, argvs, dev_variable):
+    return Step(
+        key="record %s" % it.mirror,
+        summary="Record the configuration in %s and enable it." % fmri,
+        script=("%s=$(/usr/bin/ls -lL %s | /usr/bin/awk '{print $5 $6}')" % (
+            dev_variable, it.block_link_target),),
+        argvs=tuple(argvs),
+        effect=("record",),
+        why="The boot service reads it to restore the RAM submirror.",
+        expect=snap.evolve(record=it.to_json()))
+
+
+def delete_record(snap, it, fmri, argvs):
+    return Step(
+        key="unrecord %s" % it.mirror,
+        summary="Disable and delete %s." % fmri,
+        argvs=tuple(argvs),
+        expect=snap.evolve(record=None))

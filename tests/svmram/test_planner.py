@@ -1,0 +1,172 @@
+"""The SVM planners on hand-built snapshots (pure: no emulator)."""
+
+from dataclasses import replace
+
+import pytest
+
+from svmram.errors import RefusedError
+from svmram.plan import render_script
+from svmram.svm import planner
+from svmram.svm.snapshot import MirrorView, Snapshot, StripeView, differences
+
+MIB = 1024 * 1024
+
+
+def article(mounted=True, size=465885, **changes):
+    """The seed article's host: d10 = d11 + d12, 1 GiB of memory."""
+    snap = Snapshot(
+        mirror_name="d10",
+        mirror=MirrorView("d10", ("d11", "d12"), ("Okay", "Okay"),
+                          size_blocks=size),
+        stripes={"d11": StripeView("d11", 465885, ("c0d1s0",), "d10"),
+                 "d12": StripeView("d12", 465885, ("c1d0s0",), "d10")},
+        metadevices=frozenset({"d10", "d11", "d12"}),
+        used_controllers=frozenset({0, 1}),
+        mounted_on="/mnt" if mounted else None,
+        replicas=3, physmem_bytes=1024 * MIB, freemem_bytes=800 * MIB)
+    return snap.evolve(**changes)
+
+
+def keys(plan):
+    return [step.key for step in plan.steps]
+
+
+def test_auto_picks_rotate_for_a_mounted_mirror():
+    intent, notes = planner.choose_intent(article(), "d10")
+    assert intent.method == "rotate"
+    assert notes == ["auto chose rotate: d10 is mounted on /mnt and swap "
+                     "needs it closed."]
+    assert (intent.ram, intent.ramdisk, intent.link) == (
+        "d13", "svmram_d10", "c90t0d0s0")
+    assert intent.size_bytes == 228 * MIB
+
+
+def test_rotate_plan_moves_each_disk_behind_the_ram_submirror():
+    snap = article()
+    intent, _ = planner.choose_intent(snap, "d10")
+    plan = planner.plan_setup(snap, intent)
+    assert keys(plan) == [
+        "create ramdisk svmram_d10", "link c90t0d0s0", "metainit d13",
+        "attach d13", "detach d11", "attach d11", "detach d12", "attach d12",
+        "read option first", "record d10"]
+    final = plan.steps[-1].expect
+    assert final.mirror.slots == ("d13", "d11", "d12")
+    assert final.mirror.read_option == "first"
+    assert final.mirror.size_blocks == 465885
+    assert plan.copies_blocks == 3 * 465885
+    assert plan.closed_seconds == 0
+
+
+def test_every_rotate_state_keeps_a_disk_submirror():
+    snap = article()
+    intent, _ = planner.choose_intent(snap, "d10")
+    for step in planner.plan_setup(snap, intent).steps:
+        disks = [s for s in step.expect.mirror.slots if s != "d13"]
+        assert disks, step.key
+
+
+def test_auto_refuses_swap_when_it_would_change_the_size():
+    # 465885 is not a multiple of the ramdisk's 600-block cylinder.
+    intent, notes = planner.choose_intent(article(mounted=False), "d10")
+    assert intent.method == "rotate"
+    assert "465600 blocks instead of 465885" in notes[0]
+    with pytest.raises(RefusedError, match="cannot use swap"):
+        planner.choose_intent(article(mounted=False), "d10", method="swap")
+
+
+def test_swap_plan_for_a_closed_mirror_whose_size_survives():
+    snap = article(mounted=False, size=465600)
+    intent, notes = planner.choose_intent(snap, "d10")
+    assert intent.method == "swap", notes
+    plan = planner.plan_setup(snap, intent)
+    assert keys(plan) == [
+        "create ramdisk svmram_d10", "link c90t0d0s0", "metainit d13",
+        "attach d13", "metaclear d10", "metainit d10", "record d10"]
+    metainit = plan.steps[5]
+    assert metainit.argv == ("metainit", "d10", "-m", "d13", "d11", "d12",
+                             "-r", "1")
+    assert plan.closed_seconds == 5
+
+
+def test_teardown_after_rotate_restores_the_original_mirror():
+    snap = article()
+    intent, _ = planner.choose_intent(snap, "d10")
+    done = planner.plan_setup(snap, intent).steps[-1].expect
+    plan = planner.plan_teardown(done, intent)
+    assert keys(plan) == [
+        "read option roundrobin", "detach d13", "metaclear d13",
+        "unlink c90t0d0s0", "delete ramdisk svmram_d10", "unrecord d10"]
+    final = plan.steps[-1].expect
+    assert final.mirror.slots == ("d11", "d12")
+    assert differences(snap, final) == []
+
+
+def test_rollback_of_a_rotate_interrupted_after_a_detach_reattaches_first():
+    snap = article()
+    intent, _ = planner.choose_intent(snap, "d10")
+    setup = planner.plan_setup(snap, intent)
+    after_detach = setup.steps[keys(setup).index("detach d11")].expect
+    plan = planner.plan_teardown(after_detach, intent)
+    assert keys(plan)[:2] == ["attach d11", "detach d13"]
+
+
+def test_resume_of_a_swap_interrupted_after_metaclear():
+    snap = article(mounted=False, size=465600)
+    intent, _ = planner.choose_intent(snap, "d10")
+    setup = planner.plan_setup(snap, intent)
+    cleared = setup.steps[keys(setup).index("metaclear d10")].expect
+    assert keys(planner.plan_setup(cleared, intent)) == [
+        "metainit d10", "record d10"]
+    back = planner.plan_teardown(cleared, intent)
+    assert back.steps[0].argv == ("metainit", "d10", "-m", "d11", "d12", "1")
+
+
+@pytest.mark.parametrize("changes, message", [
+    (dict(replicas=0), "no state database replicas"),
+    (dict(mirror=None, other_types={"d10": "concat/stripe"}),
+     "d10 is a concat/stripe, not a mirror"),
+    (dict(mirror=None), "there is no mirror d10"),
+    (dict(record={"mirror": "d10"}), "already set up"),
+    (dict(ramdisks={"svmram_d10": 1}), "ramdisk named svmram_d10 already"),
+    (dict(physmem_bytes=512 * MIB), "exceed the ramdisk memory cap"),
+    (dict(freemem_bytes=250 * MIB), "less than 10% of memory free"),
+])
+def test_setup_refusals(changes, message):
+    with pytest.raises(RefusedError, match=message):
+        planner.choose_intent(article(**changes), "d10")
+
+
+def test_setup_refuses_a_resyncing_or_degraded_or_full_mirror():
+    base = article()
+    m = base.mirror
+    for mirror, message in [
+            (replace(m, resync="active", resync_percent=5), "resync in progress"),
+            (replace(m, pending=True), "resync in progress or pending"),
+            (replace(m, states=("Okay", "Needs maintenance")), "d12 of d10 is not Okay"),
+            (replace(m, slots=("d11",), states=("Okay",)), "1 healthy disk submirror"),
+            (replace(m, slots=("d11", "d12", "d14", "d15"), states=("Okay",) * 4),
+             "no free slot")]:
+        stripes = dict(base.stripes)
+        for name in mirror.slots:
+            stripes.setdefault(name, StripeView(name, 465885, ("c9d0s0",), "d10"))
+        with pytest.raises(RefusedError, match=message):
+            planner.choose_intent(base.evolve(mirror=mirror, stripes=stripes), "d10")
+
+
+def test_size_too_small_is_refused_with_the_size_needed():
+    with pytest.raises(RefusedError, match="too small") as info:
+        planner.choose_intent(article(), "d10", size=200 * MIB)
+    assert info.value.advice == "Use at least --size 228m."
+
+
+def test_plan_script_is_runnable_ksh_with_waits():
+    snap = article()
+    intent, notes = planner.choose_intent(snap, "d10")
+    plan = planner.plan_setup(snap, intent)
+    plan.notes = notes
+    script = render_script(plan, lambda name: "/usr/sbin/" + name)
+    assert script.startswith("#!/bin/ksh93\n")
+    assert "/usr/sbin/ramdiskadm -a svmram_d10 228m\n" in script
+    assert "ln -s /dev/ramdisk/svmram_d10 /dev/dsk/c90t0d0s0\n" in script
+    assert "/usr/sbin/metattach d10 d13\nwait_resync d10\n" in script
+    assert "/usr/sbin/metaparam -r first d10\n" in script
