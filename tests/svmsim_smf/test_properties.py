@@ -1,0 +1,356 @@
+"""svccfg and svcprop: property round trips, snapshots, types, errors."""
+
+INST = "svc:/system/svmram:d10"
+
+
+def cfg(sim, *args):
+    return sim("svccfg", "-s", INST, *args)
+
+
+def test_setprop_needs_refresh_to_reach_running_snapshot(d10):
+    sim = d10
+    assert sim("svcprop", "-p", "svmram/size", INST) == (0, "2g\n", "")
+    assert cfg(sim, "setprop", "svmram/size", "=", "astring:", "4g") == \
+        (0, "", "")
+    # svcprop reads the running snapshot by default ...
+    assert sim("svcprop", "-p", "svmram/size", INST) == (0, "2g\n", "")
+    # ... -c and -C the current (editing) properties.
+    assert sim("svcprop", "-c", "-p", "svmram/size", INST) == \
+        (0, "4g\n", "")
+    assert sim("svcprop", "-C", "-p", "svmram/size", INST) == \
+        (0, "4g\n", "")
+    assert sim("svcadm", "refresh", "svmram:d10") == (0, "", "")
+    assert sim("svcprop", "-p", "svmram/size", INST) == (0, "4g\n", "")
+
+
+def test_svccfg_refresh_takes_running_snapshot(d10):
+    sim = d10
+    cfg(sim, "setprop", "svmram/size", "=", "8g")
+    assert sim("svcprop", "-p", "svmram/size", INST)[1] == "2g\n"
+    assert cfg(sim, "refresh") == (0, "", "")
+    assert sim("svcprop", "-p", "svmram/size", INST)[1] == "8g\n"
+
+
+def test_without_running_snapshot_current_values_are_read(sim):
+    # svcprop falls back to the current properties when the instance has
+    # never been refreshed or started (svcprop.c get_snapshot()).
+    sim("svccfg", "add", "system/svmram")
+    sim("svccfg", "-s", "system/svmram", "add", "d20")
+    sim("svccfg", "-s", "system/svmram:d20", "addpg", "svmram",
+        "application")
+    sim("svccfg", "-s", "system/svmram:d20", "setprop", "svmram/size", "=",
+        "astring:", "1g")
+    assert sim("svcprop", "-p", "svmram/size", "svmram:d20") == \
+        (0, "1g\n", "")
+    # -s running insists on the snapshot.
+    assert sim("svcprop", "-s", "running", "-p", "svmram/size",
+               "svmram:d20") == (1, "", "svcprop: No such snapshot.\n")
+
+
+def test_service_level_groups_are_composed(d10):
+    sim = d10
+    assert sim("svccfg", "-s", "svc:/system/svmram", "addpg", "defaults",
+               "application") == (0, "", "")
+    assert sim("svccfg", "-s", "svc:/system/svmram", "setprop",
+               "defaults/policy", "=", "astring:", "first") == (0, "", "")
+    assert sim("svccfg", "-s", "svc:/system/svmram", "setprop",
+               "svmram/size", "=", "astring:", "1g") == \
+        (1, "", 'svccfg: No such property group "svmram".\n')
+    # Service-level changes reach the instance's running view on refresh.
+    assert sim("svcprop", "-p", "defaults/policy", INST)[0] == 1
+    sim("svcadm", "refresh", INST)
+    assert sim("svcprop", "-p", "defaults/policy", INST) == \
+        (0, "first\n", "")
+    # -C: the instance's own groups only, no composition.
+    assert sim("svcprop", "-C", "-p", "defaults/policy", INST) == \
+        (1, "", "svcprop: Couldn't find property group `defaults' for "
+                "instance `svc:/system/svmram:d10'.\n")
+    # The service itself: its current groups.
+    assert sim("svcprop", "-p", "defaults/policy", "svc:/system/svmram") == \
+        (0, "first\n", "")
+    # An instance-level group shadows the service's, property by property.
+    cfg(sim, "addpg", "defaults", "application")
+    cfg(sim, "setprop", "defaults/extra", "=", "count:", "3")
+    sim("svcadm", "refresh", INST)
+    assert sim("svcprop", "-p", "defaults", INST) == \
+        (0, "defaults/extra count 3\ndefaults/policy astring first\n", "")
+
+
+def test_svcprop_forms(d10):
+    sim = d10
+    cfg(sim, "setprop", "svmram/count", "=", "count:", "7")
+    cfg(sim, "setprop", "svmram/on", "=", "boolean:", "1")
+    sim("svcadm", "refresh", INST)
+    out = "svmram/size astring 2g\nsvmram/count count 7\n" \
+          "svmram/on boolean true\n"
+    assert sim("svcprop", "-p", "svmram", INST) == (0, out, "")
+    assert sim("svcprop", "-t", "-p", "svmram/on", INST) == \
+        (0, "svmram/on boolean true\n", "")
+    assert sim("svcprop", "-f", "-p", "svmram/on", INST) == \
+        (0, "svc:/system/svmram:d10/:properties/svmram/on boolean true\n",
+         "")
+    # Whole entity: every group, then the nonpersistent ones (restarter).
+    rc, o, e = sim("svcprop", INST)
+    assert rc == 0 and e == ""
+    assert o.startswith(out)
+    assert "restarter/state astring disabled\n" in o
+    # Two -p properties: values only, one line each.
+    assert sim("svcprop", "-p", "svmram/size", "-p", "svmram/count",
+               INST) == (0, "2g\n7\n", "")
+    # Mixed pg and pg/prop -p arguments switch types on.
+    assert sim("svcprop", "-p", "svmram/size", "-p", "general",
+               INST)[1].startswith("svmram/size astring 2g\n")
+    # A property FMRI as operand.
+    assert sim("svcprop", INST + "/:properties/svmram/count") == \
+        (0, "7\n", "")
+
+
+def test_restarter_state_via_svcprop(d10):
+    sim = d10
+    assert sim("svcprop", "-p", "restarter/state", INST) == \
+        (0, "disabled\n", "")
+    sim("svcadm", "enable", INST)
+    assert sim("svcprop", "-p", "restarter/state", INST) == \
+        (0, "online\n", "")
+
+
+def test_list_values_and_escaping(d10):
+    sim = d10
+    assert cfg(sim, "setprop", "svmram/disks", "=", "astring:",
+               '("c1t0d0" "a b" "x;y" "")') == (0, "", "")
+    assert sim("svcprop", "-c", "-p", "svmram/disks", INST) == \
+        (0, 'c1t0d0 a\\ b x\\;y ""\n', "")
+    # A single quoted value with blanks, as a script passes it.
+    assert cfg(sim, "setprop", "svmram/label", "=", "astring:",
+               '"fast mirror"') == (0, "", "")
+    assert sim("svcprop", "-c", "-p", "svmram/label", INST) == \
+        (0, "fast\\ mirror\n", "")
+    # Quotes and backslashes inside a quoted string.
+    assert cfg(sim, "setprop", "svmram/q", "=", "astring:",
+               '"say \\"hi\\" \\\\ bye"') == (0, "", "")
+    assert sim("svcprop", "-c", "-p", "svmram/q", INST) == \
+        (0, 'say\\ \\"hi\\"\\ \\\\\\ bye\n', "")
+    # Numbers in the list form need no quotes.
+    assert cfg(sim, "setprop", "svmram/ns", "=", "count:", "(1", "2", "3)") \
+        == (0, "", "")
+    assert sim("svcprop", "-c", "-p", "svmram/ns", INST)[1] == "1 2 3\n"
+    # An empty list.
+    assert cfg(sim, "setprop", "svmram/none", "=", "astring:", "()") == \
+        (0, "", "")
+    assert sim("svcprop", "-c", "-p", "svmram/none", INST)[1] == "\n"
+    assert sim("svcprop", "-c", "-t", "-p", "svmram/none", INST)[1] == \
+        "svmram/none astring \n"
+
+
+def test_list_strings_must_be_quoted(d10):
+    assert cfg(d10, "setprop", "svmram/disks", "=", "astring:",
+               "(a", "b)") == \
+        (1, "", "svccfg: Multiple string values or string values with "
+                "spaces must be quoted with '\"'.\n")
+
+
+def test_types_are_validated(d10):
+    sim = d10
+    bad = [
+        ("boolean:", "maybe", 'Invalid "boolean" value "maybe".'),
+        ("count:", "12x", 'Invalid "count" value "12x".'),
+        ("count:", "", 'Invalid "count" value "".'),
+        ("integer:", "ten", 'Invalid "integer" value "ten".'),
+        ("integer:", "99999999999999999999",
+         'Invalid "integer" value "99999999999999999999".'),
+        ("time:", "1.1234567890", 'Invalid "time" value "1.1234567890".'),
+    ]
+    for ty, val, msg in bad:
+        assert cfg(sim, "setprop", "svmram/x", "=", ty, '"%s"' % val) == \
+            (1, "", "svccfg: %s\n" % msg), (ty, val)
+    good = [("boolean:", "t", "true"), ("boolean:", "0", "false"),
+            ("count:", "0x10", "16"), ("count:", "010", "8"),
+            ("integer:", "-5", "-5"), ("time:", "12.5", "12.500000000")]
+    for ty, val, shown in good:
+        assert cfg(sim, "setprop", "svmram/x", "=", ty, val) == (0, "", "")
+        assert sim("svcprop", "-c", "-p", "svmram/x", INST)[1] == \
+            shown + "\n"
+    assert cfg(sim, "setprop", "svmram/x", "=", "astring", "2g") == \
+        (1, "", 'svccfg: Unknown type "astring".\n')
+    assert cfg(sim, "setprop", "svmram/x", "=", "float:", "2") == \
+        (1, "", 'svccfg: Unknown type "float:".\n')
+    assert cfg(sim, "setprop", "svmram/new", "=", "2g") == \
+        (1, "", "svccfg: Type required for new properties.\n")
+    # An existing property keeps its type when none is given.
+    assert cfg(sim, "setprop", "svmram/size", "=", "3g") == (0, "", "")
+    cfg(sim, "setprop", "svmram/n", "=", "count:", "1")
+    assert cfg(sim, "setprop", "svmram/n", "=", "-") == \
+        (1, "", 'svccfg: Invalid "count" value "-".\n')
+
+
+def test_svccfg_errors(d10):
+    sim = d10
+    assert cfg(sim, "setprop", "nopg/x", "=", "astring:", "1") == \
+        (1, "", 'svccfg: No such property group "nopg".\n')
+    assert cfg(sim, "setprop", "svmram", "=", "astring:", "1") == \
+        (1, "", "svccfg: Property names must contain a `/'.\n")
+    assert cfg(sim, "setprop", "svmram/1x", "=", "astring:", "1") == \
+        (1, "", 'svccfg: Invalid property name "1x".\n')
+    assert cfg(sim, "setprop", "svmram/x", "astring:", "1") == \
+        (1, "", "svccfg: Syntax error.\n")
+    assert cfg(sim, "delprop", "svmram/nope") == \
+        (1, "", "svccfg: No such property svmram/nope.\n")
+    assert cfg(sim, "delprop", "nopg") == \
+        (1, "", 'svccfg: No such property group "nopg".\n')
+    assert cfg(sim, "delpg", "svmram/size") == \
+        (1, "", 'svccfg: Invalid property group name "svmram/size".\n')
+    assert cfg(sim, "addpg", "svmram", "application") == \
+        (1, "", "svccfg: Property group already exists.\n")
+    assert cfg(sim, "addpg", "9bad", "application") == \
+        (1, "", "svccfg: Name, type, or flags are invalid.\n")
+    assert cfg(sim, "frobnicate", "x") == \
+        (1, "", 'svccfg: Unknown command "frobnicate".\n')
+    assert sim("svccfg", "setprop", "a/b", "=", "astring:", "1") == \
+        (1, "", "svccfg: An entity is not selected.\n")
+    assert sim("svccfg", "-s", "svc:/system/svmram", "refresh") == \
+        (1, "", "svccfg: Instance not selected.\n")
+    assert sim("svccfg", "-s", "svc:/system/nosuch", "listprop") == \
+        (1, "", "svccfg: Pattern 'svc:/system/nosuch' doesn't match any "
+                "instances or services\n")
+    assert sim("svccfg", "-s", "svc:/system/svmram", "add", "d10") == \
+        (1, "", "svccfg: Instance already exists.\n")
+    assert sim("svccfg", "-s", "svc:/system/svmram", "add", "1x") == \
+        (1, "", "svccfg: Invalid name.\n")
+    assert sim("svccfg", "add", "system/svmram") == \
+        (1, "", "svccfg: Service already exists.\n")
+    assert sim("svccfg", "-s", INST, "add", "x") == \
+        (1, "", "svccfg: Cannot add entities to an instance.\n")
+    assert sim("svccfg", "-q") == \
+        (2, "", "svccfg: illegal option -- q\n"
+                "Usage:\tsvccfg [-v] [-s FMRI] [-f file]\n"
+                "\tsvccfg [-v] [-s FMRI] <command> [args]\n")
+
+
+def test_select_with_abbreviations(d10):
+    sim = d10
+    for fmri in ("svmram:d10", "system/svmram:d10", "d10", INST):
+        assert sim("svccfg", "-s", fmri, "setprop", "svmram/size", "=",
+                   fmri.replace("/", "_").replace(":", "-")) == (0, "", "")
+    sim("svccfg", "-s", "svc:/system/svmram", "add", "d11")
+    # A glob that does not start with "*" or "svc:" gets "svc:/" prepended.
+    assert sim("svccfg", "-s", "svmram:d1*", "listprop") == \
+        (1, "", "svccfg: Pattern 'svc:/svmram:d1*' doesn't match any "
+                "instances or services\n")
+    assert sim("svccfg", "-s", "system/svmram:d1*", "listprop") == \
+        (1, "", "svccfg: Pattern 'svc:/system/svmram:d1*' matches multiple "
+                "instances:\n\tsvc:/system/svmram:d11\n"
+                "\tsvc:/system/svmram:d10\n")
+
+
+def test_delprop_delpg(d10):
+    sim = d10
+    cfg(sim, "setprop", "svmram/extra", "=", "astring:", "y")
+    assert cfg(sim, "delprop", "svmram/extra") == (0, "", "")
+    assert sim("svcprop", "-c", "-p", "svmram/extra", INST)[0] == 1
+    assert cfg(sim, "delpg", "svmram") == (0, "", "")
+    assert sim("svcprop", "-c", "-p", "svmram", INST) == \
+        (1, "", "svcprop: Couldn't find property group `svmram' for "
+                "instance `svc:/system/svmram:d10'.\n")
+    # Still in the running snapshot until refreshed.
+    assert sim("svcprop", "-p", "svmram/size", INST) == (0, "2g\n", "")
+
+
+def test_listprop_format(d10):
+    sim = d10
+    cfg(sim, "setprop", "svmram/disks", "=", "astring:", '("a" "b c")')
+    cfg(sim, "setprop", "svmram/n", "=", "count:", "5")
+    rc, o, e = cfg(sim, "listprop", "svmram")
+    assert (rc, e) == (0, "")
+    assert o == ("svmram        application\n"
+                 "svmram/size   astring  2g\n"
+                 'svmram/disks  astring  "a" "b c"\n'
+                 "svmram/n      count    5\n")
+    rc, o, e = cfg(sim, "listprop", "restarter/state")
+    assert o == "restarter/state  astring  disabled\n"
+    rc, o, e = cfg(sim, "listpg")
+    assert o == ("svmram     application\n"
+                 "restarter  framework\tNONPERSISTENT\n")
+    d10("svcadm", "enable", "-t", INST)
+    rc, o, e = cfg(sim, "listpg")
+    assert o == ("svmram       application\n"
+                 "general      framework\n"
+                 "general_ovr  framework\tNONPERSISTENT\n"
+                 "restarter    framework\tNONPERSISTENT\n")
+
+
+def test_svcprop_errors(d10):
+    sim = d10
+    assert sim("svcprop", "-p", "svmram/nope", INST) == \
+        (1, "", "svcprop: Couldn't find property `svmram/nope' for "
+                "instance `svc:/system/svmram:d10'.\n")
+    assert sim("svcprop", "-q", "-p", "svmram/nope", INST) == (1, "", "")
+    assert sim("svcprop", "-q", "-p", "svmram/size", INST) == (0, "", "")
+    assert sim("svcprop", "-p", "svmram/size", "svc:/system/nosuch:x") == \
+        (1, "", "svcprop: Pattern 'svc:/system/nosuch:x' doesn't match "
+                "any entities\n")
+    assert sim("svcprop", "-q", "nosuch") == (1, "", "")
+    usage = ("Usage: svcprop [-fqtv] [-C | -c | -s snapshot] [-z zone] "
+             "[-p [name/]name]... \n"
+             "         {FMRI | pattern}...\n"
+             "       svcprop -w [-fqtv] [-z zone] [-p [name/]name] "
+             "{FMRI | pattern}\n")
+    assert sim("svcprop") == (2, "", usage)
+    assert sim("svcprop", "-p", "a/b/c", INST) == \
+        (2, "", "svcprop: -p argument `a/b/c' has too many components.\n" +
+         usage)
+    assert sim("svcprop", "-p", "1a", INST) == \
+        (2, "", "svcprop: Invalid component name `1a'.\n")
+    assert sim("svcprop", "-c", "-C", INST) == (2, "", usage)
+    assert sim("svcprop", "-s", "initial", "-p", "svmram/size", INST) == \
+        (1, "", "svcprop: No such snapshot.\n")
+
+
+def test_svcprop_multiple_matches_print_fmris(d10):
+    sim = d10
+    sim("svccfg", "-s", "svc:/system/svmram", "add", "d11")
+    sim("svccfg", "-s", "svc:/system/svmram:d11", "addpg", "svmram",
+        "application")
+    sim("svccfg", "-s", "svc:/system/svmram:d11", "setprop", "svmram/size",
+        "=", "astring:", "1g")
+    rc, o, e = sim("svcprop", "-p", "svmram/size", "svmram")
+    assert (rc, e) == (0, "")
+    assert sorted(o.splitlines()) == [
+        "svc:/system/svmram:d10/:properties/svmram/size astring 2g",
+        "svc:/system/svmram:d11/:properties/svmram/size astring 1g"]
+
+
+def test_instance_creation_and_deletion(d10):
+    sim = d10
+    assert sim("svcs", "-H", INST) == \
+        (0, "disabled       22:13:20 svc:/system/svmram:d10\n", "")
+    sim("svcadm", "enable", INST)
+    assert sim("svccfg", "delete", INST) == \
+        (1, "", "svccfg: Instance svc:/system/svmram:d10 may be running.  "
+                "Use delete -f if it is not.\n")
+    assert sim("svccfg", "delete", "-f", INST) == (0, "", "")
+    assert sim("svcs", INST) == \
+        (1, "STATE          STIME    FMRI\n",
+         "svcs: Pattern 'svc:/system/svmram:d10' doesn't match any "
+         "instances\n")
+    sim("svccfg", "-s", "system/svmram", "add", "d10")
+    assert sim("svcprop", "-c", "-p", "svmram/size", INST)[0] == 1
+    assert sim("svccfg", "-s", "system/svmram", "delete", "d10") == \
+        (0, "", "")
+    assert sim("svccfg", "delete", "svc:/system/svmram") == (0, "", "")
+    assert sim("svccfg", "delete", "svc:/system/svmram") == \
+        (1, "", "svccfg: Pattern 'svc:/system/svmram' doesn't match any "
+                "instances or services\n")
+    assert sim("svccfg", "list", "system/svm*") == (0, "", "")
+
+
+def test_svccfg_command_file(d10, tmp_path):
+    sim = d10
+    script = tmp_path / "cmds"
+    script.write_text("select svc:/system/svmram:d10\n"
+                      "setprop svmram/size = astring: 16g\n"
+                      "setprop svmram/list = astring: (\"a\"\n \"b\")\n"
+                      "setprop svmram/oops = astring: x y\n")
+    assert sim("svccfg", "-f", str(script)) == \
+        (1, "", "svccfg (%s, line 5): Syntax error.\n" % script)
+    assert sim("svcprop", "-c", "-p", "svmram/list", INST)[1] == "a b\n"
+    assert sim("svcprop", "-c", "-p", "svmram/size", INST)[1] == "16g\n"
