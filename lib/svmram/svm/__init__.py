@@ -1,0 +1,1 @@
+"""SVM backend: everything specific to Solaris Volume Manager lives in this package."""
