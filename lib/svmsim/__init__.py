@@ -1,0 +1,5 @@
+"""svmsim: an emulator of the illumos SVM commands, ramdiskadm and friends.
+
+It stands in for illumos in CI.  It must never import ``svmram`` (the tool
+under test): sharing code would hide shared bugs.
+"""

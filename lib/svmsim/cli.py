@@ -1,0 +1,263 @@
+"""``python3 -m svmsim``: set up and drive an emulated host.
+
+  init DIR [--preset NAME | --host FILE.json]
+  env DIR
+  reboot DIR [--before-metasync]
+  open DIR dN | close DIR dN
+  tick DIR [N] | freeze DIR | thaw DIR [--step N]
+  faults DIR add PROG --nth N --exit CODE
+                       (--message TEXT | --svm-error TEXT [--name NAME])
+  faults DIR list | faults DIR clear
+  monitor DIR [--reset]
+  write DIR dN [--region R]
+  smf DIR online|offline
+  state DIR
+"""
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import sys
+
+from svmsim import (dispatch, devices, faults, monitor, presets, resync,
+                    state, svm)
+from svmsim.commands.metasync import boot_resync
+from svmsim.messages import SvmError
+
+LIB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+SCRIPT = """#!%(python)s -S
+import sys
+sys.path.insert(0, %(lib)r)
+from svmsim.dispatch import main
+sys.exit(main(%(prog)r, sys.argv[1:], %(simdir)r))
+"""
+
+
+def parser():
+    p = argparse.ArgumentParser(prog="svmsim", description=__doc__,
+                                formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("init")
+    a.add_argument("dir")
+    g = a.add_mutually_exclusive_group()
+    g.add_argument("--preset", default="article",
+                   choices=sorted(presets.PRESETS))
+    g.add_argument("--host")
+    sub.add_parser("env").add_argument("dir")
+    a = sub.add_parser("reboot")
+    a.add_argument("dir")
+    a.add_argument("--before-metasync", action="store_true")
+    for name in ("open", "close"):
+        a = sub.add_parser(name)
+        a.add_argument("dir")
+        a.add_argument("device")
+    a = sub.add_parser("tick")
+    a.add_argument("dir")
+    a.add_argument("n", nargs="?", type=int)
+    sub.add_parser("freeze").add_argument("dir")
+    a = sub.add_parser("thaw")
+    a.add_argument("dir")
+    a.add_argument("--step", type=int)
+    a = sub.add_parser("faults")
+    a.add_argument("dir")
+    fs = a.add_subparsers(dest="action", required=True)
+    f = fs.add_parser("add")
+    f.add_argument("prog", choices=dispatch.PROGRAMS)
+    f.add_argument("--nth", type=int, default=1)
+    f.add_argument("--exit", type=int, required=True)
+    m = f.add_mutually_exclusive_group(required=True)
+    m.add_argument("--message")
+    m.add_argument("--svm-error")
+    f.add_argument("--name")
+    fs.add_parser("list")
+    fs.add_parser("clear")
+    a = sub.add_parser("monitor")
+    a.add_argument("dir")
+    a.add_argument("--reset", action="store_true")
+    a = sub.add_parser("write")
+    a.add_argument("dir")
+    a.add_argument("device")
+    a.add_argument("--region", type=int)
+    a = sub.add_parser("smf")
+    a.add_argument("dir")
+    a.add_argument("status", choices=("online", "offline"))
+    sub.add_parser("state").add_argument("dir")
+    return p
+
+
+def main(argv):
+    args = parser().parse_args(argv)
+    simdir = os.path.abspath(args.dir)
+    handler = globals()["cmd_" + args.cmd]
+    try:
+        return handler(args, simdir) or 0
+    except SvmError as e:
+        sys.stderr.write("svmsim: %s\n" % e)
+        return 1
+    except FileNotFoundError as e:
+        sys.stderr.write("%s\n" % e)
+        return 1
+
+
+# --- set-up ------------------------------------------------------------------
+
+def cmd_init(args, simdir):
+    desc = presets.load_host_file(args.host) if args.host \
+        else presets.PRESETS[args.preset]
+    if os.path.isdir(os.path.join(simdir, "root")):
+        shutil.rmtree(os.path.join(simdir, "root"))
+    os.makedirs(simdir, exist_ok=True)
+    st = presets.build(desc, simdir)
+    state.create(simdir, st)
+    bindir = os.path.join(simdir, "bin")
+    os.makedirs(bindir, exist_ok=True)
+    for prog in dispatch.PROGRAMS:
+        path = os.path.join(bindir, prog)
+        with open(path, "w") as f:
+            f.write(SCRIPT % {"python": sys.executable, "lib": LIB,
+                              "prog": prog, "simdir": simdir})
+        os.chmod(path, 0o755)
+    return 0
+
+
+def cmd_env(args, simdir):
+    bindir = os.path.join(simdir, "bin")
+    root = os.path.join(simdir, "root")
+    path = bindir + ":" + os.environ.get("PATH", "/usr/bin:/bin")
+    for var, value in (("PATH", path), ("SVMSIM_DIR", simdir),
+                       ("SVMSIM_ROOT", root), ("SVMRAM_BINDIR", bindir),
+                       ("SVMRAM_ROOT", root)):
+        print("export %s=%s" % (var, shlex.quote(value)))
+    return 0
+
+
+# --- host events -------------------------------------------------------------
+
+def _event(st, what):
+    st["seq"] += 1
+    st["last_command"] = "svmsim " + what
+
+
+def cmd_reboot(args, simdir):
+    root = state.root_dir(simdir)
+    with state.locked(simdir) as st:
+        _event(st, "reboot" + (" --before-metasync"
+                               if args.before_metasync else ""))
+        st["boot"] += 1
+        for name, rd in st["ramdisks"].items():   # RAM is gone
+            devices.remove_ramdisk_nodes(root, name)
+            st["devdata"].pop(devices.devkey(
+                [devices.RAMDISK_MAJOR, rd["minor"]]), None)
+        st["ramdisks"] = {}
+        st["opens"] = {}
+        st["opened_since_boot"] = []
+        svm.snarf(st)                             # metainit -r
+        monitor.check(st)
+        if not args.before_metasync:
+            boot_resync(st, None)                 # svc:/system/metasync
+            for name in st["vfstab"]:             # filesystem/local
+                if name in st["units"]:
+                    svm.open_device(st, name)
+            monitor.check(st)
+        svm.write_tab_files(st, root)
+    return 0
+
+
+def cmd_open(args, simdir):
+    with state.locked(simdir) as st:
+        _event(st, "open " + args.device)
+        svm.open_device(st, svm.md_name(args.device))
+        monitor.check(st)
+        svm.write_tab_files(st, state.root_dir(simdir))
+    return 0
+
+
+def cmd_close(args, simdir):
+    with state.locked(simdir) as st:
+        _event(st, "close " + args.device)
+        name = svm.md_name(args.device)
+        if not svm.is_open(st, name):
+            sys.stderr.write("svmsim: %s is not open\n" % name)
+            return 1
+        svm.close_device(st, name)
+        monitor.check(st)
+        svm.write_tab_files(st, state.root_dir(simdir))
+    return 0
+
+
+def cmd_tick(args, simdir):
+    with state.locked(simdir) as st:
+        _event(st, "tick" + ("" if args.n is None else " %d" % args.n))
+        if args.n is None:
+            for m in svm.mirrors(st):
+                resync.run_to_end(st, m)
+        else:
+            for _ in range(args.n):
+                resync.advance_all(st, st["auto"]["step"])
+        monitor.check(st)
+    return 0
+
+
+def cmd_freeze(args, simdir):
+    with state.locked(simdir) as st:
+        st["auto"]["frozen"] = True
+    return 0
+
+
+def cmd_thaw(args, simdir):
+    with state.locked(simdir) as st:
+        st["auto"]["frozen"] = False
+        if args.step is not None:
+            st["auto"]["step"] = max(1, min(100, args.step))
+    return 0
+
+
+def cmd_write(args, simdir):
+    with state.locked(simdir) as st:
+        _event(st, "write " + args.device)
+        m = svm.require_mirror(st, svm.md_name(args.device))
+        svm.first_open(st, m)
+        monitor.app_write(st, m, args.region)
+        monitor.check(st)
+    return 0
+
+
+def cmd_smf(args, simdir):
+    with state.locked(simdir) as st:
+        st["smf_online"] = args.status == "online"
+    return 0
+
+
+# --- inspection --------------------------------------------------------------
+
+def cmd_faults(args, simdir):
+    with state.locked(simdir) as st:
+        if args.action == "add":
+            faults.add(st, args.prog, args.nth, args.exit, args.message,
+                       args.svm_error, args.name)
+        elif args.action == "list":
+            for f in st["faults"]:
+                print(faults.describe(f))
+        else:
+            faults.clear(st)
+    return 0
+
+
+def cmd_monitor(args, simdir):
+    with state.locked(simdir) as st:
+        found = list(st["violations"])
+        if args.reset:
+            monitor.reset(st)
+    for v in found:
+        print(monitor.format_violation(v))
+    if not found:
+        print("no violations")
+    return 1 if found else 0
+
+
+def cmd_state(args, simdir):
+    print(json.dumps(state.load(simdir), indent=1, sort_keys=True))
+    return 0

@@ -1,0 +1,33 @@
+"""kstat -p: the few unix:0:system_pages statistics svmram reads.
+
+Not in the original command list: svmram's backend asks for physmem and
+freemem (pages).  GUESS: freemem is 3/4 of physical memory minus the pages
+held by ramdisks (the rest stands for the kernel and applications).
+"""
+
+import fnmatch
+
+
+def stats(st):
+    page = st["pagesize"]
+    physmem = st["physmem"] // page
+    rd_pages = sum(rd["size"] // page for rd in st["ramdisks"].values())
+    return {
+        "unix:0:system_pages:physmem": physmem,
+        "unix:0:system_pages:availrmem": physmem * 7 // 8 - rd_pages,
+        "unix:0:system_pages:freemem": physmem * 3 // 4 - rd_pages,
+        "unix:0:system_pages:pagesize": page,
+    }
+
+
+def run(ctx, argv):
+    args = [a for a in argv if a != "-p"]
+    table = stats(ctx.st)
+    wanted = args or ["*"]
+    rc = 1
+    for pattern in wanted:
+        for name in sorted(table):
+            if fnmatch.fnmatchcase(name, pattern):
+                ctx.out("%s\t%d\n" % (name, table[name]))
+                rc = 0
+    return rc

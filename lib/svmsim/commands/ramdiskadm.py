@@ -1,0 +1,183 @@
+"""ramdiskadm: create (-a), delete (-d) and list ramdisks (ramdiskadm/main.c).
+
+Exit 0 success, 1 runtime error, 2 usage error.  Messages start with the
+program name.  The driver rules (ramdisk.c): names are unique, minors are
+the first free from 1, at most ``ramdisk_max`` disks, and all ramdisks
+together may use ``ramdisk_percent`` of physical memory (page rounded).
+"""
+
+import errno
+import re
+
+from svmsim import devices, report
+from svmsim.messages import strerror
+
+E_USAGE = 2
+RD_NAME_LEN = 32
+USAGE = "Usage: %s [ -a <name> <size>[g|m|k|b] | -d <name> ]\n"
+MASK64 = (1 << 64) - 1
+
+
+def strtoll0(text):
+    """strtoll(text, &end, 0): returns (value, rest)."""
+    m = re.match(r"^\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)", text)
+    if not m:
+        return 0, text
+    digits = m.group(2)
+    if digits[:2] in ("0x", "0X"):
+        value = int(digits, 16)
+    elif digits.startswith("0"):
+        value = int(digits, 8)
+    else:
+        value = int(digits)
+    value = min(value, (1 << 63) - 1)
+    if m.group(1) == "-":
+        value = -value
+    return value, text[m.end():]
+
+
+class _Usage(Exception):
+    pass
+
+
+def run(ctx, argv):
+    try:
+        return _run(ctx, argv)
+    except _Usage:
+        ctx.err(USAGE % ctx.prog)
+        return E_USAGE
+
+
+def _warn(ctx, text):
+    ctx.err("%s: %s" % (ctx.prog, text))
+
+
+def _run(ctx, argv):
+    name, size = None, 0
+    alloc = delete = errflag = False
+    i = 0
+    while i < len(argv):               # getopt(argc, argv, "a:d:")
+        arg = argv[i]
+        if arg == "--":
+            i += 1
+            break
+        if not arg.startswith("-") or arg == "-":
+            break
+        c = arg[1]
+        if c not in "ad":
+            ctx.err("%s: illegal option -- %s\n" % (ctx.prog, c))
+            errflag = True
+            i += 1
+            continue
+        if len(arg) > 2:
+            optarg = arg[2:]
+        elif i + 1 < len(argv):
+            i += 1
+            optarg = argv[i]
+        else:
+            ctx.err("%s: option requires an argument -- %s\n" % (ctx.prog, c))
+            errflag = True
+            break
+        i += 1
+        name = optarg
+        if c == "a":
+            alloc = True
+            # main.c takes the size from argv[optind] straight away
+            if i >= len(argv) or argv[i].startswith("-"):
+                _warn(ctx, "<size> missing\n")
+                raise _Usage()
+            size = _parse_size(ctx, argv[i])
+            i += 1
+        else:
+            delete = True
+    if errflag or (alloc and delete) or i < len(argv):
+        raise _Usage()
+    if alloc or delete:
+        for pfx in ("/dev/ramdisk/", "/dev/rramdisk/"):
+            if name.startswith(pfx):
+                name = name[len(pfx):]
+                break
+        ok = not name.startswith("-") and all(
+            (ch.isascii() and ch.isalnum()) or ch in "_-" for ch in name)
+        if not ok or len(name) > RD_NAME_LEN:
+            _warn(ctx, 'illegal <name> "%s"\n' % name)
+            raise _Usage()
+    if alloc:
+        return create(ctx, name, size)
+    if delete:
+        return remove(ctx, name)
+    ctx.out(report.ramdisk_listing(ctx.st))
+    return 0
+
+
+def _parse_size(ctx, text):
+    value, suffix = strtoll0(text)
+    mult = {"b": 512, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
+    if suffix in mult:
+        value *= mult[suffix]
+        suffix = ""
+    value &= MASK64
+    if value == 0 or suffix:
+        _warn(ctx, 'Illegal <size> "%s"\n' % text)
+        raise _Usage()
+    return value
+
+
+def _die(ctx, what, name, err):
+    ctx.err('%s: %s "%s": %s\n' % (ctx.prog, what, name, strerror(err)))
+    return 1
+
+
+def create(ctx, name, size):
+    st = ctx.st
+    if name in st["ramdisks"]:
+        return _die(ctx, "couldn't create ramdisk", name, errno.EEXIST)
+    used = {rd["minor"] for rd in st["ramdisks"].values()}
+    free = [n for n in range(1, st["ramdisk_max"] + 1) if n not in used]
+    page = st["pagesize"]
+    pages = (size + page - 1) // page
+    # GUESS: availrmem is taken as the whole emulated physical memory
+    cap = st["physmem"] // page * st["ramdisk_percent"] // 100
+    in_use = sum(rd["size"] // page for rd in st["ramdisks"].values())
+    if not free or in_use + pages > cap:
+        return _die(ctx, "couldn't create ramdisk", name, errno.EAGAIN)
+    minor = free[0]
+    st["ramdisk_seq"] += 1
+    st["ramdisks"][name] = {"size": pages * page, "minor": minor,
+                            "created": st["ramdisk_seq"]}
+    st["devdata"].pop(devices.devkey([devices.RAMDISK_MAJOR, minor]), None)
+    devices.add_ramdisk_nodes(ctx.root, name, minor)
+    ctx.out("/dev/ramdisk/%s\n" % name)
+    return 0
+
+
+def in_use(st, minor):
+    """Is the ramdisk held open by SVM or an open device?
+
+    GUESS: SVM holds the components of attached submirrors and of open
+    stripes open, but not a component it has erred (Maintenance)."""
+    dev = [devices.RAMDISK_MAJOR, minor]
+    for u in st["units"].values():
+        if u["type"] != "stripe":
+            continue
+        for row in u["rows"]:
+            for c in row["comps"]:
+                if list(c["dev"]) != dev or c["state"] == "Maintenance":
+                    continue
+                if u["parent"] or st["opens"].get(u["name"], 0) > 0:
+                    return True
+    return False
+
+
+def remove(ctx, name):
+    st = ctx.st
+    rd = st["ramdisks"].get(name)
+    if rd is None:
+        return _die(ctx, "couldn't delete ramdisk", name, errno.EINVAL)
+    if in_use(st, rd["minor"]):
+        return _die(ctx, "couldn't delete ramdisk", name, errno.EBUSY)
+    del st["ramdisks"][name]
+    st["devdata"].pop(devices.devkey([devices.RAMDISK_MAJOR, rd["minor"]]),
+                      None)
+    devices.remove_ramdisk_nodes(ctx.root, name)
+    return 0

@@ -1,0 +1,226 @@
+"""The fake root (``DIR/root``): device nodes, /dev links, link resolution,
+and the kernel's view of which devices exist.
+
+Device numbers use Linux majors 240-254 (reserved for local/experimental
+use), so nothing real is ever reachable through the nodes.
+"""
+
+import errno
+import os
+import posixpath
+import stat
+
+DISK_MAJOR = 240
+MD_MAJOR = 245
+RAMDISK_MAJOR = 250
+
+SLICE_LETTERS = "abcdefghijklmnop"
+
+
+# --- paths -------------------------------------------------------------------
+
+def host_path(root, path):
+    """The host path of an emulated absolute path."""
+    return root + "/" + path.lstrip("/")
+
+
+def ensure_root(root):
+    for d in ("dev/dsk", "dev/rdsk", "dev/md/dsk", "dev/md/rdsk",
+              "dev/ramdisk", "dev/rramdisk", "devices/pseudo",
+              "devices/sim", "etc"):
+        os.makedirs(host_path(root, d), exist_ok=True)
+
+
+def _remove(p):
+    try:
+        os.unlink(p)
+    except FileNotFoundError:
+        pass
+
+
+def mknod(root, path, kind, major, minor):
+    """Create a block ('b') or character ('c') node."""
+    p = host_path(root, path)
+    _remove(p)
+    mode = 0o600 | (stat.S_IFBLK if kind == "b" else stat.S_IFCHR)
+    try:
+        os.mknod(p, mode, os.makedev(major, minor))
+    except PermissionError:
+        raise SystemExit("svmsim: cannot create device node %s: "
+                         "mknod needs root (CAP_MKNOD)" % p)
+
+
+def symlink(root, path, target):
+    p = host_path(root, path)
+    _remove(p)
+    os.symlink(target, p)
+
+
+def remove(root, path):
+    _remove(host_path(root, path))
+
+
+# --- link resolution inside the root -----------------------------------------
+
+def resolve(root, path, max_hops=40):
+    """Follow symlinks inside the fake root; absolute link targets are taken
+    relative to the root.  Returns the final emulated path or None when a
+    link dangles or a component is missing."""
+    parts = [p for p in path.split("/") if p]
+    parts.reverse()
+    cur = "/"
+    hops = 0
+    while parts:
+        p = parts.pop()
+        if p == ".":
+            continue
+        if p == "..":
+            cur = posixpath.dirname(cur) or "/"
+            continue
+        nxt = posixpath.join(cur, p)
+        hp = host_path(root, nxt)
+        if os.path.islink(hp):
+            hops += 1
+            if hops > max_hops:
+                return None
+            target = os.readlink(hp)
+            if target.startswith("/"):
+                cur = "/"
+            parts.extend(reversed([t for t in target.split("/") if t]))
+            continue
+        if not os.path.lexists(hp):
+            return None
+        cur = nxt
+    return cur
+
+
+def stat_path(root, path):
+    """stat(2) of an emulated path (following links), or None."""
+    real = resolve(root, path)
+    if real is None:
+        return None
+    try:
+        return os.stat(host_path(root, real))
+    except OSError:
+        return None
+
+
+# --- disks -------------------------------------------------------------------
+
+def disk_minor(index, slice_no):
+    return index * 16 + slice_no
+
+
+def disk_node(ctd, slice_no, raw):
+    letter = SLICE_LETTERS[slice_no]
+    return "/devices/sim/disk@%s:%s%s" % (ctd, letter, ",raw" if raw else "")
+
+
+def add_disk_nodes(root, ctd, index, slices):
+    for s in slices:
+        n = int(s)
+        minor = disk_minor(index, n)
+        mknod(root, disk_node(ctd, n, False), "b", DISK_MAJOR, minor)
+        mknod(root, disk_node(ctd, n, True), "c", DISK_MAJOR, minor)
+        symlink(root, "/dev/dsk/%ss%d" % (ctd, n),
+                "../.." + disk_node(ctd, n, False))
+        symlink(root, "/dev/rdsk/%ss%d" % (ctd, n),
+                "../.." + disk_node(ctd, n, True))
+
+
+def split_slice(cname):
+    """'c0d1s0' -> ('c0d1', 0); None if not a ctd slice name."""
+    i = cname.rfind("s")
+    if i <= 0 or not cname[i + 1:].isdigit():
+        return None
+    return cname[:i], int(cname[i + 1:])
+
+
+# --- ramdisks ----------------------------------------------------------------
+
+def ramdisk_geometry(size):
+    """ramdisk.c fake geometry: (ncyl, nhead, nsect, slice0 blocks)."""
+    if size < 2 * 1024 * 1024:
+        ncyl = size // (100 * 1024)
+    else:
+        ncyl = size // (300 * 1024)
+    ncyl = max(ncyl, 1)
+    nsect = size // (512 * ncyl)
+    return ncyl, 1, nsect, ncyl * nsect
+
+
+def ramdisk_node(name, raw):
+    return "/devices/pseudo/ramdisk@0:%s%s" % (name, ",raw" if raw else "")
+
+
+def add_ramdisk_nodes(root, name, minor):
+    """Driver nodes plus the devfsadm links (same minor for blk and raw)."""
+    mknod(root, ramdisk_node(name, False), "b", RAMDISK_MAJOR, minor)
+    mknod(root, ramdisk_node(name, True), "c", RAMDISK_MAJOR, minor)
+    symlink(root, "/dev/ramdisk/" + name, "../.." + ramdisk_node(name, False))
+    symlink(root, "/dev/rramdisk/" + name, "../.." + ramdisk_node(name, True))
+
+
+def remove_ramdisk_nodes(root, name):
+    """The driver's nodes go; devfsadm removes the ramdisk links (RM_ALWAYS)."""
+    for p in (ramdisk_node(name, False), ramdisk_node(name, True),
+              "/dev/ramdisk/" + name, "/dev/rramdisk/" + name):
+        remove(root, p)
+
+
+def add_ramdisk_ctl(root):
+    mknod(root, "/devices/pseudo/ramdisk@0:ctl", "c", RAMDISK_MAJOR, 0)
+    symlink(root, "/dev/ramdiskctl", "../devices/pseudo/ramdisk@0:ctl")
+
+
+# --- metadevice nodes --------------------------------------------------------
+
+def add_md_nodes(root, name, unitnum):
+    blk = "/devices/pseudo/md@0:0,%d,blk" % unitnum
+    raw = "/devices/pseudo/md@0:0,%d,raw" % unitnum
+    mknod(root, blk, "b", MD_MAJOR, unitnum)
+    mknod(root, raw, "c", MD_MAJOR, unitnum)
+    symlink(root, "/dev/md/dsk/" + name, "../../.." + blk)
+    symlink(root, "/dev/md/rdsk/" + name, "../../.." + raw)
+
+
+def remove_md_nodes(root, name, unitnum):
+    for p in ("/devices/pseudo/md@0:0,%d,blk" % unitnum,
+              "/devices/pseudo/md@0:0,%d,raw" % unitnum,
+              "/dev/md/dsk/" + name, "/dev/md/rdsk/" + name):
+        remove(root, p)
+
+
+# --- the kernel's device table -----------------------------------------------
+
+def devkey(dev):
+    return "%d,%d" % (dev[0], dev[1])
+
+
+def kernel_device(st, dev):
+    """What answers at dev_t ``dev`` right now, or None (ENXIO)."""
+    major, minor = dev
+    if major == RAMDISK_MAJOR:
+        for name, rd in st["ramdisks"].items():
+            if rd["minor"] == minor:
+                _, nhead, nsect, blocks = ramdisk_geometry(rd["size"])
+                return {"kind": "ramdisk", "name": name, "blocks": blocks,
+                        "nhead": nhead, "nsect": nsect, "devid": None}
+        return None
+    if major == DISK_MAJOR:
+        index, slice_no = divmod(minor, 16)
+        for ctd, d in st["disks"].items():
+            if d["index"] == index and str(slice_no) in d["slices"]:
+                return {"kind": "disk", "name": "%ss%d" % (ctd, slice_no),
+                        "blocks": d["slices"][str(slice_no)],
+                        "nhead": d["nhead"], "nsect": d["nsect"],
+                        "devid": d.get("devid")}
+        return None
+    return None
+
+
+def is_ramdisk_dev(dev):
+    return dev[0] == RAMDISK_MAJOR
+
+
+ENXIO = errno.ENXIO

@@ -1,0 +1,61 @@
+"""Entry point of the executables in DIR/bin: prog -> implementation."""
+
+import importlib
+import shlex
+import sys
+
+from svmsim import faults, monitor, state
+from svmsim.commands import Ctx, Exit
+from svmsim.messages import SvmError
+
+COMMANDS = {
+    "metadb": ("metadb", "run"),
+    "metainit": ("metainit", "run"),
+    "metattach": ("metattach", "run"),
+    "metadetach": ("metadetach", "run"),
+    "metaclear": ("metaclear", "run"),
+    "metaparam": ("metaparam", "run"),
+    "metareplace": ("metareplace", "run"),
+    "metasync": ("metasync", "run"),
+    "metaoffline": ("metaoffline", "run_offline"),
+    "metaonline": ("metaoffline", "run_online"),
+    "metastat": ("metastat", "run"),
+    "ramdiskadm": ("ramdiskadm", "run"),
+    "kstat": ("kstat", "run"),
+}
+SMF_COMMANDS = ("svcadm", "svccfg", "svcprop", "svcs")
+PROGRAMS = tuple(COMMANDS) + SMF_COMMANDS
+
+
+def main(prog, argv, simdir):
+    if prog in SMF_COMMANDS:
+        try:
+            smf = importlib.import_module("svmsim.smf")
+        except ImportError:
+            sys.stderr.write("%s: svmsim SMF emulation is not available\n"
+                             % prog)
+            return 1
+        return smf.main(prog, argv, simdir)
+    modname, funcname = COMMANDS[prog]
+    func = getattr(importlib.import_module("svmsim.commands." + modname),
+                   funcname)
+    with state.locked(simdir) as st:
+        fault = faults.take(st, prog)
+        if fault is not None:
+            sys.stderr.write(fault["stderr"])
+            return fault["exit"]
+        st["seq"] += 1
+        st["last_command"] = " ".join(shlex.quote(a) for a in [prog] + argv)
+        monitor.auto_writes(st)
+        ctx = Ctx(prog, st, simdir)
+        try:
+            rc = func(ctx, list(argv))
+        except SvmError as e:
+            ctx.perror(e)
+            rc = 1
+        except Exit as e:
+            rc = e.code
+        monitor.check(st)
+        from svmsim import svm
+        svm.write_tab_files(st, ctx.root)
+    return rc

@@ -1,0 +1,182 @@
+"""The data-safety monitor.
+
+Each mirror's address space is 100 regions.  ``m["truth"]`` holds the
+version an application last wrote to each region; devices hold the versions
+that reached them (regions.py).  After every state change ``check`` records
+a violation when
+
+  (a) for some region no disk-backed submirror holds the current data as a
+      valid copy (RUNNING, or already resynced, or clean while offline), or
+  (b) the mirror has been opened since boot and a read could be served (per
+      the read option, reference 4.1) by a submirror holding other data, or
+  (c) a resync overwrote newer data with older data (recorded as it happens).
+
+A violation is recorded once when its condition appears and stays in the
+state until ``python3 -m svmsim monitor DIR --reset``.
+"""
+
+from svmsim import regions
+from svmsim.state import REGIONS
+
+WRITE_STRIDE = 37   # automatic writes cycle through all regions
+
+
+def _svm():
+    from svmsim import svm
+    return svm
+
+
+# --- application writes ------------------------------------------------------
+
+def app_write(st, m, region=None):
+    """One application write: bump the truth, land on writable submirrors."""
+    svm = _svm()
+    st["version"] += 1
+    v = st["version"]
+    if region is None:
+        region = m["cursor"]
+        m["cursor"] = (m["cursor"] + WRITE_STRIDE) % REGIONS
+    m["truth"][region] = v
+    for sub in m["subs"]:
+        if sub["state"] in svm.WRITABLE:
+            regions.write(st, st["units"][sub["name"]], region, v)
+        elif sub["state"] == "OFFLINE" and region not in sub["dirty"]:
+            sub["dirty"].append(region)
+    return region
+
+
+def auto_writes(st):
+    """One write per open mirror, done at each emulated command."""
+    for m in _svm().mirrors(st):
+        if st["opens"].get(m["name"], 0) > 0:
+            app_write(st, m)
+
+
+# --- validity ----------------------------------------------------------------
+
+def valid_copy(st, m, sub, r):
+    """Is this submirror's region r a copy SVM would trust?"""
+    stripe = st["units"][sub["name"]]
+    comp = regions.comp_for_region(stripe, r)
+    state = sub["state"]
+    job = m.get("resync")
+    done = job is not None and sub["name"] in job["targets"] \
+        and r < job["pct"]
+    if state in ("RUNNING", "COMP_ERRED", "COMP_RESYNC"):
+        if comp["state"] in ("Okay", "Last Erred"):
+            return True
+        return comp["state"] == "Resyncing" and done
+    if state == "ATTACHED_RESYNC":
+        return done
+    if state in ("OFFLINE", "OFFLINE_RESYNC"):
+        return r not in sub["dirty"]
+    return False
+
+
+def read_candidates(st, m, r):
+    """Submirrors that could serve a read of region r (reference 4.1)."""
+    svm = _svm()
+    running = [s for s in m["subs"] if s["state"] == "RUNNING"]
+    if running:
+        if m["read"] == "first":
+            return [running[0]]
+        if m["read"] == "geometric":
+            return [running[r * len(running) // REGIONS]]
+        return running
+    for wanted in ("Okay", "Last Erred"):
+        for s in m["subs"]:
+            if s["state"] in svm.READABLE and regions.comp_for_region(
+                    st["units"][s["name"]], r)["state"] == wanted:
+                return [s]
+    return []
+
+
+# --- checking ----------------------------------------------------------------
+
+def ranges(rs):
+    """[0,1,2,5] -> '0-2,5'."""
+    rs = sorted(set(rs))
+    out = []
+    i = 0
+    while i < len(rs):
+        j = i
+        while j + 1 < len(rs) and rs[j + 1] == rs[j] + 1:
+            j += 1
+        out.append(str(rs[i]) if i == j else "%d-%d" % (rs[i], rs[j]))
+        i = j + 1
+    return ",".join(out)
+
+
+def _findings(st):
+    found = {}
+    for m in _svm().mirrors(st):
+        truth = m["truth"]
+        lost = []
+        for r in range(REGIONS):
+            if truth[r] == 0:
+                continue
+            if not any(valid_copy(st, m, s, r)
+                       and not regions.comp_is_ramdisk(
+                           st["units"][s["name"]], r)
+                       and regions.read(st, st["units"][s["name"]], r)
+                       == truth[r] for s in m["subs"]):
+                lost.append(r)
+        if lost:
+            found[(m["name"], "-", "no-disk-copy")] = (
+                lost, "no disk-backed submirror holds the current data")
+        if m["name"] not in st["opened_since_boot"]:
+            continue
+        bad = {}
+        for r in range(REGIONS):
+            for s in read_candidates(st, m, r):
+                v = regions.read(st, st["units"][s["name"]], r)
+                if v != truth[r]:
+                    bad.setdefault(s["name"], []).append((r, v))
+        for sname, items in bad.items():
+            blank = all(v in (0, None) for _, v in items)
+            what = "blank" if blank else "stale"
+            found[(m["name"], sname, "bad-read")] = (
+                [r for r, _ in items],
+                "read option %s can serve %s data from this submirror"
+                % (m["read"], what))
+    return found
+
+
+def check(st):
+    """Record violations whose condition appeared since the last check."""
+    found = _findings(st)
+    before = {tuple(k) for k in st["active_violations"]}
+    for key, (rs, reason) in sorted(found.items()):
+        if key not in before:
+            _record(st, key[0], key[1], rs, reason)
+    st["active_violations"] = [list(k) for k in sorted(found)]
+
+
+def record_overwrite(st, m, sname, r, job):
+    if sname in job["overwrote"]:
+        return
+    job["overwrote"].append(sname)
+    _record(st, m["name"], sname, [r],
+            "resync overwrote newer data with older data (%s resync)"
+            % job["kind"])
+
+
+def _record(st, mirror, sub, rs, reason):
+    st["violations"].append({
+        "seq": st["seq"], "mirror": mirror, "submirror": sub,
+        "regions": ranges(rs), "reason": reason,
+        "command": st["last_command"]})
+
+
+def format_violation(v):
+    where = v["mirror"] if v["submirror"] == "-" else \
+        "%s submirror %s" % (v["mirror"], v["submirror"])
+    return "VIOLATION %s regions %s: %s (after #%d: %s)" % (
+        where, v["regions"], v["reason"], v["seq"], v["command"])
+
+
+def reset(st):
+    st["violations"] = []
+    st["active_violations"] = []
+
+

@@ -1,0 +1,507 @@
+"""The kernel/libmeta rules of the emulated SVM: units, sizes, slots,
+submirror and component states, the first-open rule, and the mirror
+operations (attach, detach, replace, enable, offline, online, clear).
+
+Every operation checks all its refusals before it changes anything.
+"""
+
+import re
+
+from svmsim import devices, regions, resync
+from svmsim.messages import SvmError
+from svmsim.state import REGIONS
+
+NMIRROR = 4
+READABLE = ("RUNNING", "COMP_ERRED", "COMP_RESYNC")
+WRITABLE = READABLE + ("ATTACHED_RESYNC", "OFFLINE_RESYNC")
+RD_OPTS = ("roundrobin", "geometric", "first")
+WR_OPTS = ("parallel", "serial")
+
+_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*$")
+_CTD_RE = re.compile(r"^c[0-9]+(t[0-9A-Fa-f]+)?d[0-9]+s[0-9]+$")
+
+
+# --- names -------------------------------------------------------------------
+
+def is_component_name(arg):
+    return bool(_CTD_RE.match(arg)) or arg.startswith("/dev/dsk/") \
+        or arg.startswith("/dev/rdsk/") or arg.startswith("/") \
+        and not arg.startswith("/dev/md/")
+
+
+def md_name(arg):
+    """Metadevice operand -> local-set cname (parse_device, 0.5)."""
+    a = re.sub("/+", "/", arg)
+    for pfx in ("/dev/md/dsk/", "/dev/md/rdsk/"):
+        if a.startswith(pfx):
+            a = a[len(pfx):]
+    m = re.match(r"^/dev/md/([^/]+)/r?dsk/(.+)$", a)
+    if m:
+        _check_set(m.group(1))
+        a = m.group(2)
+    elif "/" in a:
+        setname, a = a.split("/", 1)
+        _check_set(setname)
+    if not _NAME_RE.match(a) or a in ("all", "ALL", "none", "NONE") \
+            or len(a) > 255:
+        raise SvmError("NAME_ILLEGAL", name=a)
+    return a
+
+
+def _check_set(setname):
+    if setname != "local":
+        raise SvmError("NO_SET", name='setname "%s"' % setname)
+
+
+def unitnum(st, name):
+    m = re.match(r"^d([0-9]+)$", name)
+    if m:
+        return int(m.group(1))
+    # GUESS: "friendly" names get unit numbers from 8192 upwards.
+    used = {u["num"] for u in st["units"].values()}
+    n = 8192
+    while n in used:
+        n += 1
+    return n
+
+
+# --- lookups -----------------------------------------------------------------
+
+def unit(st, name):
+    return st["units"].get(name)
+
+
+def require(st, name):
+    u = unit(st, name)
+    if u is None:
+        raise SvmError("UNIT_NOT_SETUP", name=name)
+    return u
+
+
+def require_mirror(st, name):
+    u = require(st, name)
+    if u["type"] != "mirror":
+        raise SvmError("NOT_MM", name=name)
+    return u
+
+
+def mirrors(st):
+    return [st["units"][n] for n in st["unit_order"]
+            if st["units"][n]["type"] == "mirror"]
+
+
+def is_open(st, name):
+    return st["opens"].get(name, 0) > 0
+
+
+def all_comps(stripe):
+    for row in stripe["rows"]:
+        for comp in row["comps"]:
+            yield comp
+
+
+def find_sub(m, sname):
+    for i, sub in enumerate(m["subs"]):
+        if sub["name"] == sname:
+            return i, sub
+    return None, None
+
+
+def busy(m):
+    """RESYNC_ACTIVE or OPT_NOT_DONE: detach/replace/offline are refused."""
+    return resync.active(m) or m["opt_not_done"]
+
+
+def component_owner(st, cname):
+    """The stripe that uses a physical component, if any."""
+    for u in st["units"].values():
+        if u["type"] == "stripe":
+            for c in all_comps(u):
+                if c["name"] == cname:
+                    return u["name"]
+    return None
+
+
+# --- sizes -------------------------------------------------------------------
+
+def stripe_size(rows):
+    """rounddown(sum of row blocks, nhead*nsect of the first component)."""
+    total = sum(regions.row_blocks(r) for r in rows)
+    first = rows[0]["comps"][0]
+    cyl = first["nhead"] * first["nsect"]
+    return total // cyl * cyl
+
+
+def mirror_size(st, subnames):
+    """rounddown(smallest submirror, cylinder of the FIRST submirror)."""
+    subs = [st["units"][n] for n in subnames]
+    smallest = min(s["size"] for s in subs)
+    cyl = subs[0]["nhead"] * subs[0]["nsect"]
+    return smallest // cyl * cyl
+
+
+# --- states ------------------------------------------------------------------
+
+def recompute_sub(st, sub):
+    """Derive COMP_ERRED/COMP_RESYNC/RUNNING from the component states."""
+    if sub["state"] not in READABLE:
+        return
+    states = [c["state"] for c in all_comps(st["units"][sub["name"]])]
+    if any(s in ("Maintenance", "Last Erred") for s in states):
+        sub["state"] = "COMP_ERRED"
+    elif any(s == "Resyncing" for s in states):
+        sub["state"] = "COMP_RESYNC"
+    else:
+        sub["state"] = "RUNNING"
+
+
+def sm_state_name(m, sub, opt_not_done):
+    """sm_state_to_name (meta_mirror.c); tstate is never errored here."""
+    state = sub["state"]
+    if state == "RUNNING" and not (opt_not_done and sub["target"]):
+        return "Okay"
+    if state in ("COMP_RESYNC", "ATTACHED_RESYNC", "OFFLINE_RESYNC") \
+            or opt_not_done:
+        if resync.active(m):
+            return "Resyncing"
+        if resync.cancelled(m):
+            return "Resync cancelled"
+        return "Needs maintenance"
+    if state in ("COMP_ERRED", "ATTACHED", "OFFLINE"):
+        if resync.cancelled(m):
+            return "Resync cancelled"
+        return "Needs maintenance"
+    return "0x0"
+
+
+def sm_action(st, m, sub, opt_not_done):
+    """sm_state_to_action: the Invoke text, or None."""
+    state = sub["state"]
+    if resync.active(m):
+        return None
+    if state == "RUNNING" and not opt_not_done:
+        return None
+    if resync.cancelled(m):
+        return "metasync %s" % m["name"]
+    if state == "COMP_ERRED":
+        comp = find_erred_comp(st["units"][sub["name"]])
+        if comp is not None:
+            if comp["state"] == "Last Erred":
+                return ('after replacing "Maintenance" components:\n'
+                        '\t\tmetareplace %s %s <new device>'
+                        % (m["name"], comp["name"]))
+            return "metareplace %s %s <new device>" % (m["name"], comp["name"])
+    if state in ("ATTACHED_RESYNC", "OFFLINE_RESYNC", "COMP_RESYNC",
+                 "ATTACHED") or opt_not_done:
+        return "metasync %s" % m["name"]
+    if state == "OFFLINE":
+        return "metaonline %s %s" % (m["name"], sub["name"])
+    return "???"
+
+
+def find_erred_comp(stripe):
+    """meta_find_erred_comp: lowest lasterrcnt Maintenance, else Last Erred."""
+    for wanted in ("Maintenance", "Last Erred"):
+        best = None
+        for c in all_comps(stripe):
+            if c["state"] == wanted and (
+                    best is None or c["lasterrcnt"] < best["lasterrcnt"]):
+                best = c
+        if best is not None:
+            return best
+    return None
+
+
+# --- opens and the first-open rule (reference 9.1) ---------------------------
+
+def first_open(st, m):
+    """mirror_open_all_devs at the first open after boot: components whose
+    recorded dev_t is absent become Maintenance (Last Erred if no other
+    source), everything present (even a blank ramdisk) stays Okay."""
+    if m["name"] in st["opened_since_boot"]:
+        return
+    st["opened_since_boot"].append(m["name"])
+    for sub in m["subs"]:
+        stripe = st["units"][sub["name"]]
+        for comp in all_comps(stripe):
+            if comp["state"] in ("Maintenance", "Last Erred"):
+                continue
+            if devices.kernel_device(st, comp["dev"]) is not None:
+                continue
+            others = [s for s in m["subs"] if s is not sub
+                      and s["state"] in READABLE
+                      and all(devices.kernel_device(st, c["dev"]) is not None
+                              for c in all_comps(st["units"][s["name"]]))]
+            m["errcnt"] = m.get("errcnt", 0) + 1
+            comp["lasterrcnt"] = m["errcnt"]
+            # GUESS: with no other readable source the component becomes
+            # Last Erred (the open itself is not refused).
+            comp["state"] = "Maintenance" if others else "Last Erred"
+        recompute_sub(st, sub)
+
+
+def write_tab_files(st, root):
+    """/etc/vfstab and /etc/mnttab in the fake root, from the state."""
+    vfstab = "#device\tdevice\tmount\tFS\tfsck\tmount\tmount\n" \
+        "#to mount\tto fsck\tpoint\ttype\tpass\tat boot\toptions\n"
+    mnttab = ""
+    for cname, mnt in sorted(st["mounts"].items()):
+        mnttab += "/dev/dsk/%s\t%s\tufs\trw,intr,largefiles,logging," \
+            "xattr,onerror=panic\t1226400000\n" % (cname, mnt)
+    for name, mnt in sorted(st["vfstab"].items()):
+        vfstab += "/dev/md/dsk/%s\t/dev/md/rdsk/%s\t%s\tufs\t2\tyes\t" \
+            "logging\n" % (name, name, mnt)
+        if name in st["units"] and st["opens"].get(name, 0) > 0:
+            mnttab += "/dev/md/dsk/%s\t%s\tufs\trw,intr,largefiles," \
+                "logging,xattr,onerror=panic\t1226400000\n" % (name, mnt)
+    for fname, text in (("vfstab", vfstab), ("mnttab", mnttab)):
+        with open(devices.host_path(root, "/etc/" + fname), "w") as f:
+            f.write(text)
+
+
+def open_device(st, name):
+    u = require(st, name)
+    if u["type"] == "mirror":
+        first_open(st, u)
+    elif name not in st["opened_since_boot"]:
+        st["opened_since_boot"].append(name)
+    st["opens"][name] = st["opens"].get(name, 0) + 1
+
+
+def close_device(st, name):
+    require(st, name)
+    n = st["opens"].get(name, 0)
+    if n <= 1:
+        st["opens"].pop(name, None)
+    else:
+        st["opens"][name] = n - 1
+
+
+# --- region coverage ---------------------------------------------------------
+
+def comp_ok_at(st, sub, r):
+    stripe = st["units"][sub["name"]]
+    return regions.comp_for_region(stripe, r)["state"] == "Okay"
+
+
+def readable_everywhere(st, subs):
+    """Can these submirrors serve every region from an Okay component?"""
+    for r in range(REGIONS):
+        if not any(s["state"] in READABLE and comp_ok_at(st, s, r)
+                   for s in subs):
+            return False
+    return True
+
+
+# --- mirror operations -------------------------------------------------------
+
+def attach(st, mname, sname):
+    m = require_mirror(st, mname)
+    s = require(st, sname)
+    if s["type"] != "stripe":
+        raise SvmError("INVAL_UNIT", name=sname)
+    if s["parent"]:
+        # GUESS: the library's in-use check could also word this as
+        # MDE_ALREADY; the kernel's MDE_IN_USE naming the submirror is used.
+        raise SvmError("IN_USE", name=sname)
+    if len(m["subs"]) >= NMIRROR:
+        raise SvmError("MIRROR_FULL", name=mname)
+    if is_open(st, sname):
+        raise SvmError("IS_OPEN", name=sname)
+    if s["size"] < m["size"]:
+        raise SvmError("SM_TOO_SMALL", name=sname)
+    if is_open(st, mname) and any(
+            devices.kernel_device(st, c["dev"]) is None for c in all_comps(s)):
+        raise SvmError("SM_OPEN_ERR", name=sname)
+    m["subs"].append({"name": sname, "state": "ATTACHED_RESYNC",
+                      "target": False, "dirty": []})
+    s["parent"] = mname
+    resync.start(st, m)
+
+
+def detach(st, mname, sname, force):
+    m = require_mirror(st, mname)
+    if busy(m):
+        raise SvmError("RESYNC_ACTIVE", name=mname)
+    idx, sub = find_sub(m, sname)
+    if sub is None:
+        raise SvmError("CANT_FIND_SM", name=mname)
+    if len(m["subs"]) == 1:
+        raise SvmError("LAST_SM", name=mname)
+    rest = [s for s in m["subs"] if s is not sub]
+    if not readable_everywhere(st, rest):
+        raise SvmError("NO_READABLE_SM", name=mname)
+    if sub["state"] == "COMP_ERRED" and not force:
+        # GUESS: named after the submirror, like the other submirror errors.
+        raise SvmError("SM_FAILED_COMPS", name=sname)
+    del m["subs"][idx]              # slots above move down one place
+    st["units"][sname]["parent"] = None
+
+
+def _replace_checks(st, m, cname):
+    if busy(m):
+        raise SvmError("RESYNC_ACTIVE", name=m["name"])
+    for sub in m["subs"]:
+        for comp in all_comps(st["units"][sub["name"]]):
+            if comp["name"] == cname:
+                break
+        else:
+            continue
+        break
+    else:
+        raise SvmError("CANT_FIND_COMP", name=cname)
+    if len(m["subs"]) == 1:
+        raise SvmError("LAST_SM_RE", name=m["name"])
+    stripe = st["units"][sub["name"]]
+    others = [s for s in m["subs"] if s is not sub]
+    for r in range(REGIONS):
+        if regions.comp_for_region(stripe, r) is comp and not any(
+                s["state"] in READABLE and comp_ok_at(st, s, r)
+                for s in others):
+            raise SvmError("REPL_INVAL_STATE", name=cname)
+    if sub["state"] in ("OFFLINE", "OFFLINE_RESYNC"):
+        raise SvmError("ILLEGAL_SM_STATE", name=m["name"])
+    return sub, comp
+
+
+def enable(st, mname, cname, dev, info):
+    """metareplace -e.  Returns True when the dev_t changed (a rebind)."""
+    m = require_mirror(st, mname)
+    sub, comp = _replace_checks(st, m, cname)
+    if info["blocks"] - comp["start"] < comp["blocks"]:
+        raise SvmError("COMP_TOO_SMALL", name=cname)
+    # GUESS: enabling a component that is already Okay also resyncs it
+    # (not traced in the source; svmram must only enable erred components).
+    rebind = list(dev) != list(comp["dev"])
+    _put_in_resync(st, m, sub, comp, cname, dev, info)
+    return rebind
+
+
+def replace(st, mname, oldname, newname, dev, info):
+    m = require_mirror(st, mname)
+    sub, comp = _replace_checks(st, m, oldname)
+    if info["blocks"] < comp["blocks"]:
+        raise SvmError("COMP_TOO_SMALL", name=newname)
+    _put_in_resync(st, m, sub, comp, newname, dev, info)
+
+
+def _put_in_resync(st, m, sub, comp, cname, dev, info):
+    comp.update({"name": cname, "dev": list(dev), "state": "Resyncing",
+                 "devid": info.get("devid")})
+    recompute_sub(st, sub)
+    resync.start(st, m)
+
+
+def offline(st, mname, sname, force):
+    m = require_mirror(st, mname)
+    if busy(m):
+        raise SvmError("RESYNC_ACTIVE", name=mname)
+    idx, sub = find_sub(m, sname)
+    if sub is None:
+        raise SvmError("CANT_FIND_SM", name=mname)
+    if sub["state"] != "RUNNING" and not force:
+        raise SvmError("ILLEGAL_SM_STATE", name=mname)
+    if not readable_everywhere(st, [s for s in m["subs"] if s is not sub]):
+        raise SvmError("NO_READABLE_SM", name=mname)
+    sub.update({"state": "OFFLINE", "target": False, "dirty": []})
+
+
+def online(st, mname, sname):
+    m = require_mirror(st, mname)
+    idx, sub = find_sub(m, sname)
+    if sub is None:
+        raise SvmError("CANT_FIND_SM", name=mname)
+    if sub["state"] != "OFFLINE":
+        raise SvmError("ILLEGAL_SM_STATE", name=mname)
+    # GUESS: the state check comes before the resync check.
+    if busy(m):
+        raise SvmError("RESYNC_ACTIVE", name=mname)
+    sub.update({"state": "OFFLINE_RESYNC", "target": True})
+    m["opt_not_done"] = True
+    resync.start(st, m)
+
+
+def set_params(m, read=None, write=None, pass_=None):
+    if read is not None:
+        m["read"] = read
+    if write is not None:
+        m["write"] = write
+    if pass_ is not None:
+        m["pass"] = pass_
+
+
+# --- creation and removal ----------------------------------------------------
+
+def add_unit(st, root, u):
+    st["units"][u["name"]] = u
+    st["unit_order"].insert(0, u["name"])   # kernel list: newest first
+    devices.add_md_nodes(root, u["name"], u["num"])
+
+
+def remove_unit(st, root, name):
+    u = st["units"].pop(name)
+    st["unit_order"].remove(name)
+    st["opens"].pop(name, None)
+    if name in st["opened_since_boot"]:
+        st["opened_since_boot"].remove(name)
+    devices.remove_md_nodes(root, name, u["num"])
+
+
+def new_stripe(st, name, rows, hsp=None):
+    first = rows[0]["comps"][0]
+    return {"type": "stripe", "name": name, "num": unitnum(st, name),
+            "rows": rows, "size": stripe_size(rows), "nhead": first["nhead"],
+            "nsect": first["nsect"], "parent": None, "hsp": hsp}
+
+
+def new_mirror(st, name, subnames, read, write, pass_):
+    first = st["units"][subnames[0]]
+    truth = [0] * REGIONS
+    for sn in subnames:
+        for r in range(REGIONS):
+            v = regions.read(st, st["units"][sn], r) or 0
+            truth[r] = max(truth[r], v)
+    return {"type": "mirror", "name": name, "num": unitnum(st, name),
+            "subs": [{"name": n, "state": "RUNNING", "target": False,
+                      "dirty": []} for n in subnames],
+            "read": read, "write": write, "pass": pass_,
+            "size": mirror_size(st, subnames), "nhead": first["nhead"],
+            "nsect": first["nsect"], "parent": None, "opt_not_done": False,
+            "resync": None, "truth": truth, "cursor": 0, "errcnt": 0}
+
+
+def clear(st, root, name, force):
+    """mirror_reset / stripe reset.  Returns the cleared unit."""
+    u = require(st, name)
+    if u["parent"]:
+        raise SvmError("IN_USE", name=name)
+    if is_open(st, name):
+        raise SvmError("IS_OPEN", name=name)
+    if u["type"] == "mirror" and not force and any(
+            s["state"] != "RUNNING" for s in u["subs"]):
+        raise SvmError("C_WITH_INVAL_SM", name=name)
+    if u["type"] == "mirror":
+        for s in u["subs"]:
+            st["units"][s["name"]]["parent"] = None
+    remove_unit(st, root, name)
+    return u
+
+
+# --- boot --------------------------------------------------------------------
+
+def snarf(st):
+    """metainit -r: rebuild in-core units from the replicas.
+
+    GUESS: every emulated reboot is a clean shutdown (empty dirty-region
+    bitmaps) and OFFLINE submirrors stay OFFLINE; an active resync is
+    resumed from its last percentage by the next resync request."""
+    for m in mirrors(st):
+        job = m["resync"]
+        if job is not None and job["active"]:
+            job["active"] = False          # the thread died with the kernel
+            job["interrupted"] = True
+        if m["pass"] >= 1 and len(m["subs"]) >= 2:
+            m["opt_not_done"] = True
+            for sub in m["subs"]:
+                if sub["state"] in READABLE:
+                    sub["target"] = True
