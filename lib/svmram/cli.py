@@ -14,8 +14,16 @@ from .errors import EXIT_FAILED, EXIT_USAGE, SvmramError
 
 PROG = "svmram"
 
-# subcommand -> (module that implements it, one-line summary)
-SUBCOMMANDS = {}
+# subcommand -> (module that implements it, one-line summary).  Only the
+# module of the subcommand being run is imported.
+SUBCOMMANDS = {
+    "setup": ("svmram.commands.setup",
+              "put a RAM submirror first in a mirror and read from it"),
+    "teardown": ("svmram.commands.teardown",
+                 "remove the RAM submirror and restore the mirror"),
+    "status": ("svmram.commands.status",
+               "show whether each configured mirror reads from RAM"),
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,16 +33,26 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
-def build_parser():
+def _chosen(argv):
+    """The subcommand named on the command line, if any."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg if arg in SUBCOMMANDS else None
+    return None
+
+
+def build_parser(argv=()):
     parser = _Parser(prog=PROG, description="Serve an SVM mirror's reads "
                      "from a ramdisk submirror, and keep it that way "
                      "across reboots.")
     parser.add_argument("--version", action="version",
                         version="%s %s" % (PROG, __version__))
     subparsers = parser.add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
+    chosen = _chosen(argv)
     for name, (module, summary) in SUBCOMMANDS.items():
         sub = subparsers.add_parser(name, help=summary, description=summary)
-        importlib.import_module(module).add_arguments(sub)
+        if name == chosen:
+            importlib.import_module(module).add_arguments(sub)
     return parser
 
 
@@ -46,7 +64,7 @@ def report(error):
 
 
 def main(argv):
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not args.subcommand:
         parser.print_usage(sys.stderr)

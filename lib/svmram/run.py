@@ -35,6 +35,7 @@ COMMANDS = {
     "svccfg": "/usr/sbin/svccfg",
     "svcprop": "/usr/bin/svcprop",
     "svcs": "/usr/bin/svcs",
+    "kstat": "/usr/bin/kstat",
 }
 
 # The environment every command runs with: C locale so messages and number
@@ -106,8 +107,9 @@ def run(name: str, args: List[str], check: bool = True) -> Result:
     except OSError as exc:
         raise SvmramError(
             "cannot run %s: %s" % (argv[0], exc.strerror),
-            advice="Is Solaris Volume Manager installed "
-                   "(package system/storage/svm)?") from exc
+            advice="Solaris Volume Manager's commands come with the package "
+                   "system/storage/svm" if name.startswith("meta") else
+                   "svmram needs this command from the base system") from exc
     result = Result(tuple(argv), proc.returncode,
                     proc.stdout.decode("utf-8", "replace"),
                     proc.stderr.decode("utf-8", "replace"))

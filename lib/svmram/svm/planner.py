@@ -25,7 +25,7 @@ MAX_STEPS = 64                   # a planner that needs more is looping
 
 def check_mirror(snap, mirror):
     """Refuse unless `mirror` is a mirror svmram can work on at all."""
-    if snap.replicas == 0:
+    if not snap.has_replicas:
         raise RefusedError("there are no state database replicas",
                            advice="Create them with metadb -a -f first.")
     if snap.mirror is None:

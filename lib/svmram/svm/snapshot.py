@@ -55,7 +55,7 @@ class Snapshot:
     links: Dict[str, str] = field(default_factory=dict)   # cNtNdNsN -> target
     used_controllers: FrozenSet[int] = frozenset()
     mounted_on: Optional[str] = None
-    replicas: int = 0
+    has_replicas: bool = True
     record: Optional[Dict[str, str]] = None     # the SMF record, if any
     physmem_bytes: int = 0
     freemem_bytes: int = 0

@@ -1,0 +1,71 @@
+"""svmram setup: add a RAM submirror to a mirror, first, read option first."""
+
+import sys
+
+from ..errors import EXIT_OK, RefusedError
+from ..svm import names
+from ..svm.backend import SvmBackend
+from ..svm.intent import Intent
+from ..svm.planner import choose_intent, plan_setup, plan_teardown
+from . import common
+
+SUMMARY = "put a RAM submirror first in a mirror and read from it"
+
+
+def add_arguments(parser):
+    parser.add_argument("mirror", help="the mirror, e.g. d10")
+    parser.add_argument("--size", help="ramdisk size, e.g. 512m or 2g "
+                        "(default: just enough for the mirror)")
+    parser.add_argument("--name", help="ramdisk name (default svmram_MIRROR)")
+    parser.add_argument("--submirror", help="name of the RAM submirror "
+                        "(default: the first free dN after the mirror)")
+    parser.add_argument("--link", help="cNtNdNsN name of the /dev/dsk link "
+                        "(default: on the first unused controller from c90)")
+    parser.add_argument("--method", choices=("auto", "swap", "rotate"),
+                        default="auto", help="how to get the RAM submirror "
+                        "into slot 0 (default auto)")
+    common.add_change_arguments(parser)
+
+
+def run(args):
+    mirror = names.metadevice(args.mirror, "mirror")
+    options = dict(
+        size=names.size(args.size) if args.size else None,
+        ramdisk=names.ramdisk(args.name) if args.name else None,
+        submirror=names.metadevice(args.submirror, "submirror")
+        if args.submirror else None,
+        link=names.link(args.link) if args.link else None,
+        method=args.method)
+    if not args.dry_run:
+        common.require_root()
+    with common.host_lock():
+        backend = SvmBackend(mirror, common.host_root())
+        journal = common.journal_for(mirror)
+        stored = journal.load()
+        if stored is not None:
+            if stored["operation"] != "setup":
+                raise RefusedError(
+                    "a teardown of %s has not finished" % mirror,
+                    advice="Run 'svmram teardown %s' to finish it." % mirror)
+            intent = Intent.from_json(stored["intent"], journal.path)
+            notes = ["Resuming the setup recorded in %s; the choices made "
+                     "then are kept." % journal.path]
+            backend.intent = intent
+            snap = backend.observe()
+        else:
+            intent, notes = choose_intent(backend.observe(memory=True),
+                                          mirror, **options)
+            backend.intent = intent
+            snap = backend.observe()
+        plan = plan_setup(snap, intent)
+        plan.notes = notes
+        if args.dry_run:
+            return common.print_plan(plan)
+        common.confirm(args, plan)
+        if stored is None:
+            journal.start("setup", intent.to_json())
+        common.carry_out(plan, backend, journal,
+                         lambda observed: plan_teardown(observed, intent))
+    sys.stdout.write("%s: reads are served from the RAM submirror %s "
+                     "(ramdisk %s).\n" % (mirror, intent.ram, intent.ramdisk))
+    return EXIT_OK

@@ -1,0 +1,48 @@
+"""svmram teardown: remove the RAM submirror and restore the mirror."""
+
+import sys
+
+from ..errors import EXIT_OK, RefusedError
+from ..svm import names, record
+from ..svm.backend import SvmBackend
+from ..svm.intent import Intent
+from ..svm.planner import plan_teardown
+from . import common
+
+SUMMARY = "remove the RAM submirror and restore the mirror as it was"
+
+
+def add_arguments(parser):
+    parser.add_argument("mirror", help="the mirror, e.g. d10")
+    common.add_change_arguments(parser)
+
+
+def run(args):
+    mirror = names.metadevice(args.mirror, "mirror")
+    if not args.dry_run:
+        common.require_root()
+    with common.host_lock():
+        backend = SvmBackend(mirror, common.host_root())
+        journal = common.journal_for(mirror)
+        stored = journal.load()
+        if stored is not None:
+            intent = Intent.from_json(stored["intent"], journal.path)
+        else:
+            found = backend.read_record()
+            if found is None:
+                raise RefusedError(
+                    "%s is not set up by svmram (%s does not exist)" % (
+                        mirror, record.fmri(mirror)),
+                    advice="svmram status lists the mirrors it manages.")
+            intent = Intent.from_json(record.to_intent_json(found),
+                                      record.fmri(mirror))
+        backend.intent = intent
+        plan = plan_teardown(backend.observe(), intent)
+        if args.dry_run:
+            return common.print_plan(plan)
+        common.confirm(args, plan)
+        journal.start("teardown", intent.to_json())
+        common.carry_out(plan, backend, journal, None)
+    sys.stdout.write("%s: the RAM submirror is gone; reads use the read "
+                     "option %s again.\n" % (mirror, intent.read_option))
+    return EXIT_OK

@@ -1,0 +1,256 @@
+"""The SVM backend: reads the host into a Snapshot and performs steps.
+
+All commands go through run.py; file-system work (the /dev links,
+/etc/mnttab) happens under the root SVMRAM_ROOT names ("/" on a real
+host, the emulator's fake root in tests).  Unexpected output from SVM is
+refused, never guessed at.
+"""
+
+import os
+import re
+
+from .. import run
+from ..errors import ParseError, RefusedError, SvmramError
+from ..execute import ResyncStatus
+from . import listings, metastat, metastat_p, record
+from .snapshot import MirrorView, Snapshot, StripeView, differences
+
+PAGE_KSTATS = ("unix:0:system_pages:physmem", "unix:0:system_pages:freemem")
+_CONTROLLER = re.compile(r"c([0-9]+)")
+_NO_DATABASE = "there are no existing databases"
+_NOT_SET_UP = "unit not set up"
+
+
+def root_path(root, path):
+    return os.path.join(root, path.lstrip("/"))
+
+
+class SvmBackend:
+    def __init__(self, mirror, root="/", intent=None, runner=run.run):
+        self.mirror = mirror
+        self.root = root
+        self.intent = intent
+        self._run = runner
+
+    # --- reading the host ---------------------------------------------
+
+    def observe(self, memory=False):
+        config = self._config()
+        if config is None:
+            return Snapshot(self.mirror, None, has_replicas=False)
+        device = config.get(self.mirror)
+        mirror_view, stripes = None, {}
+        if device is not None and device.type == "mirror":
+            mirror_view, stripes = self._mirror_state()
+        for name in self._stripes_of_interest(config, mirror_view):
+            if name not in stripes and config.get(name) is not None \
+                    and config.get(name).type == "stripe":
+                stripe = config.get(name)
+                stripes[name] = StripeView(
+                    name, 0, tuple(c.device for c in stripe.components()),
+                    stripe.parent)
+        ramdisks, devs = self._ramdisks()
+        snap = Snapshot(
+            mirror_name=self.mirror, mirror=mirror_view, stripes=stripes,
+            metadevices=frozenset(d.name for d in config.devices),
+            other_types={d.name: _type_name(d) for d in config.devices
+                         if d.type != "mirror"},
+            ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(),
+            used_controllers=self._controllers(),
+            mounted_on=self._mount_point(), record=self.read_record())
+        if memory:
+            physmem, freemem = self._memory()
+            snap = snap.evolve(physmem_bytes=physmem, freemem_bytes=freemem)
+        return snap
+
+    def _config(self):
+        result = self._run("metastat", ["-p"], check=False)
+        if not result.ok:
+            if _NO_DATABASE in result.stderr:
+                return None
+            raise SvmramError("metastat -p failed: %s" % _first_line(result),
+                              advice="Check SVM with metastat and svcs -x "
+                                     "metainit metasync.")
+        return metastat_p.parse(result.stdout)
+
+    def _mirror_state(self):
+        result = self._run("metastat", [self.mirror])
+        config = metastat.parse(result.stdout)
+        mirror = config.get(self.mirror)
+        if mirror is None or mirror.type != "mirror" or \
+                mirror.submirror_states is None or mirror.size_blocks is None:
+            raise ParseError("no mirror section for %s" % self.mirror,
+                             source="metastat %s" % self.mirror)
+        stripes, pending = {}, False
+        for name in mirror.submirrors:
+            sub = config.get(name)
+            if sub is None or sub.type != "stripe":
+                raise RefusedError(
+                    "submirror %s of %s is not a concat/stripe" % (
+                        name, self.mirror),
+                    advice="svmram only handles mirrors of concats/stripes.")
+            pending = pending or (sub.invoke or "").startswith("metasync")
+            stripes[name] = StripeView(
+                name, sub.size_blocks or 0,
+                tuple(c.device for c in sub.components()), self.mirror,
+                tuple(c.state for c in sub.components()))
+        view = MirrorView(
+            self.mirror, tuple(mirror.submirrors),
+            tuple(mirror.submirror_states), mirror.read_option,
+            mirror.write_option, mirror.pass_num, mirror.size_blocks,
+            mirror.resync, mirror.resync_percent,
+            pending and mirror.resync != "active")
+        return view, stripes
+
+    def _stripes_of_interest(self, config, mirror_view):
+        names = set(mirror_view.slots if mirror_view else ())
+        if self.intent is not None:
+            names |= set(self.intent.order)
+        return sorted(names)
+
+    def _ramdisks(self):
+        result = self._run("ramdiskadm", [])
+        ramdisks, devs = {}, {}
+        for disk in listings.parse_ramdiskadm(result.stdout):
+            ramdisks[disk.name] = disk.size_bytes
+            try:
+                rdev = os.stat(root_path(self.root, disk.device)).st_rdev
+                devs[disk.name] = "%d,%d" % (os.major(rdev), os.minor(rdev))
+            except OSError:
+                pass
+        return ramdisks, devs
+
+    def _links(self):
+        """Links in /dev/dsk and /dev/rdsk that point at ramdisks, plus
+        whatever the intent's link names point at."""
+        links = {}
+        wanted = {self.intent.link} if self.intent else set()
+        for kind in ("dsk", "rdsk"):
+            directory = root_path(self.root, "/dev/" + kind)
+            for name in _listdir(directory):
+                path = os.path.join(directory, name)
+                if not os.path.islink(path):
+                    continue
+                target = os.readlink(path)
+                if name in wanted or target.startswith(
+                        ("/dev/ramdisk/", "/dev/rramdisk/")):
+                    links["%s/%s" % (kind, name)] = target
+        return links
+
+    def _controllers(self):
+        used = set()
+        for kind in ("dsk", "rdsk"):
+            for name in _listdir(root_path(self.root, "/dev/" + kind)):
+                match = _CONTROLLER.match(name)
+                if match:
+                    used.add(int(match.group(1)))
+        return frozenset(used)
+
+    def _mount_point(self):
+        special = "/dev/md/dsk/%s" % self.mirror
+        try:
+            with open(root_path(self.root, "/etc/mnttab"),
+                      encoding="utf-8") as mnttab:
+                for line in mnttab:
+                    fields = line.split("\t")
+                    if len(fields) >= 2 and fields[0] == special:
+                        return fields[1]
+        except FileNotFoundError:
+            pass
+        return None
+
+    def _memory(self):
+        result = self._run("kstat", ["-p"] + list(PAGE_KSTATS))
+        values = {}
+        for lineno, line in enumerate(result.stdout.splitlines(), 1):
+            name, _, value = line.partition("\t")
+            if name not in PAGE_KSTATS or not value.strip().isdigit():
+                raise ParseError("unexpected line", lineno, line, "kstat")
+            values[name] = int(value)
+        if len(values) != len(PAGE_KSTATS):
+            raise ParseError("missing statistics", source="kstat")
+        page = os.sysconf("SC_PAGESIZE")
+        return tuple(values[name] * page for name in PAGE_KSTATS)
+
+    def read_record(self):
+        result = self._run("svcprop", list(record.read_argv(self.mirror)[1:]),
+                           check=False)
+        if not result.ok:
+            return None
+        return record.parse(result.stdout)
+
+    # --- the executor's interface -------------------------------------
+
+    def differences(self, expected, observed):
+        return differences(expected, observed)
+
+    def resync_status(self, mirror):
+        view, stripes = self._mirror_state()
+        if view.resync == "active":
+            return ResyncStatus(True, view.resync_percent)
+        if view.resync == "cancelled":
+            return ResyncStatus(False, problem=(
+                "the resync of %s was cancelled; metasync %s restarts it"
+                % (mirror, mirror)))
+        if view.pending:
+            return ResyncStatus(True, None)
+        for name, state in zip(view.slots, view.states):
+            if state != "Okay":
+                return ResyncStatus(False, problem="%s is %s (metastat %s "
+                                    "says how to repair it)" % (
+                                        name, state, mirror))
+        return ResyncStatus(False)
+
+    def perform(self, step):
+        effect = step.effect[0] if step.effect else None
+        if effect == "link":
+            self._make_links(step.effect[1], step.effect[2])
+        elif effect == "unlink":
+            self._remove_links(step.effect[1])
+        values = {}
+        if effect == "record":
+            values["${%s}" % record.DEV_VARIABLE] = self._ramdisk_dev()
+        for argv in ((step.argv,) if step.argv else ()) + step.argvs:
+            argv = [values.get(arg, arg) for arg in argv]
+            self._run(argv[0], argv[1:])
+
+    def _ramdisk_dev(self):
+        path = root_path(self.root, self.intent.block_link_target)
+        rdev = os.stat(path).st_rdev
+        return "%d,%d" % (os.major(rdev), os.minor(rdev))
+
+    def _make_links(self, link, ramdisk):
+        for kind, target in (("dsk", self.intent.block_link_target),
+                             ("rdsk", self.intent.raw_link_target)):
+            path = root_path(self.root, "/dev/%s/%s" % (kind, link))
+            if os.path.islink(path) and os.readlink(path) == target:
+                continue
+            if os.path.lexists(path):
+                raise RefusedError(
+                    "/dev/%s/%s exists and is not svmram's link" % (kind, link),
+                    advice="Choose another name with --link.")
+            os.symlink(target, path)
+
+    def _remove_links(self, link):
+        for kind in ("dsk", "rdsk"):
+            path = root_path(self.root, "/dev/%s/%s" % (kind, link))
+            if os.path.islink(path):
+                os.unlink(path)
+
+
+def _type_name(device):
+    return {"stripe": "concat/stripe", "softpart": "soft partition",
+            "raid5": "RAID-5 metadevice", "trans": "trans metadevice",
+            "hsp": "hot spare pool"}.get(device.type, device.type)
+
+
+def _first_line(result):
+    text = (result.stderr.strip() or result.stdout.strip()).splitlines()
+    return text[0] if text else "exit status %d" % result.returncode
+
+
+def _listdir(directory):
+    try:
+        return sorted(os.listdir(directory))
+    except FileNotFoundError:
+        return []

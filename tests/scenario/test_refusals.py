@@ -1,0 +1,115 @@
+"""Every refusal: the message, the documented exit status, no traceback,
+and nothing changed on the host.  One line per case."""
+
+import fcntl
+import os
+
+import pytest
+
+USAGE, REFUSED = 2, 3
+
+
+def prepare_nothing(host):
+    pass
+
+
+def hold_lock(host):
+    path = os.path.join(host.root, "var", "run", "svmram.lock")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    host.held = open(path, "w")
+    fcntl.lockf(host.held, fcntl.LOCK_EX)
+
+
+def set_up_already(host):
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+
+
+def start_a_resync(host):
+    host.sim("freeze")
+    assert host.cmd("metadetach", "d10", "d12").returncode == 0
+    assert host.cmd("metattach", "d10", "d12").returncode == 0
+
+
+def degrade_d12(host):
+    assert host.cmd("metadetach", "d10", "d12").returncode == 0
+
+
+def drop_replicas(host):
+    assert host.cmd("metadb", "-d", "-f", "c0d0s7").returncode == 0
+
+
+CASES = [
+    # (args, prepare, exit status, message)
+    (("setup", "-y", "d1;0"), prepare_nothing, USAGE,
+     "mirror 'd1;0' is not a metadevice name"),
+    (("setup", "-y", "blue/d10"), prepare_nothing, USAGE,
+     "disk sets are not supported"),
+    (("setup", "-y", "mirror10"), prepare_nothing, USAGE,
+     "is not a metadevice name"),
+    (("setup", "-y", "d10", "--size", "0"), prepare_nothing, USAGE,
+     "size '0' is invalid"),
+    (("setup", "-y", "d10", "--size=-5m"), prepare_nothing, USAGE,
+     "size '-5m' is invalid"),
+    (("setup", "-y", "d10", "--size", "2G"), prepare_nothing, USAGE,
+     "size '2G' is invalid"),
+    (("setup", "-y", "d10", "--size", "lots"), prepare_nothing, USAGE,
+     "size 'lots' is invalid"),
+    (("setup", "-y", "d10", "--name", "../x"), prepare_nothing, USAGE,
+     "ramdisk name '../x' is invalid"),
+    (("setup", "-y", "d10", "--name", "a b"), prepare_nothing, USAGE,
+     "ramdisk name 'a b' is invalid"),
+    (("setup", "-y", "d10", "--name", "x" * 33), prepare_nothing, USAGE,
+     "is invalid; use up to 32"),
+    (("setup", "-y", "d10", "--link", "c5t0d0"), prepare_nothing, USAGE,
+     "link name 'c5t0d0' is invalid"),
+    (("setup", "-y", "d10", "--submirror", "ram1"), prepare_nothing, USAGE,
+     "submirror 'ram1' is not a metadevice name"),
+    (("setup", "-y", "d10", "--method", "fast"), prepare_nothing, USAGE,
+     "invalid choice: 'fast'"),
+    (("setup", "-y", "d99"), prepare_nothing, REFUSED,
+     "there is no mirror d99"),
+    (("setup", "-y", "d11"), prepare_nothing, REFUSED,
+     "d11 is a concat/stripe, not a mirror"),
+    (("setup", "-y", "d10", "--size", "100m"), prepare_nothing, REFUSED,
+     "a ramdisk of 100m is too small for d10 (465885 blocks)"),
+    (("setup", "-y", "d10", "--size", "300m"), prepare_nothing, REFUSED,
+     "would exceed the ramdisk memory cap"),
+    (("setup", "-y", "d10", "--method", "swap"), prepare_nothing, REFUSED,
+     "cannot use swap: d10 is mounted on /mnt"),
+    (("setup", "-y", "d10", "--submirror", "d11"), prepare_nothing, REFUSED,
+     "d11 is already in use"),
+    (("setup", "-y", "d10", "--link", "c0t0d0s0"), prepare_nothing, REFUSED,
+     "controller c0 is in use"),
+    (("setup", "d10"), prepare_nothing, REFUSED,
+     "Add -y to go ahead, or -n to see the plan."),
+    (("setup", "-y", "d10"), hold_lock, REFUSED,
+     "another svmram command is running"),
+    (("setup", "-y", "d10"), set_up_already, REFUSED,
+     "d10 is already set up for reads from RAM"),
+    (("setup", "-y", "d10"), start_a_resync, REFUSED,
+     "d10 has a resync in progress or pending"),
+    (("setup", "-y", "d10"), degrade_d12, REFUSED,
+     "d10 has 1 healthy disk submirror; svmram needs two"),
+    (("setup", "-y", "d10"), drop_replicas, REFUSED,
+     "there are no state database replicas"),
+    (("teardown", "-y", "d10"), prepare_nothing, REFUSED,
+     "d10 is not set up by svmram"),
+    (("teardown", "-y", "d1x"), prepare_nothing, USAGE,
+     "is not a metadevice name"),
+]
+
+
+@pytest.mark.parametrize("args, prepare, status, message", CASES,
+                         ids=[" ".join(case[0]) + " / " + case[1].__name__
+                              for case in CASES])
+def test_refusal(host, args, prepare, status, message):
+    prepare(host)
+    host.clear_trace()
+    before = host.state_digest()
+    result = host.svmram(*args)
+    assert result.returncode == status, result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert host.trace() == []
+    assert host.state_digest() == before
+    assert host.violations() == []

@@ -1,0 +1,115 @@
+"""svmram setup and teardown on a host (the emulator unless configured
+otherwise): exact command sequences, the final metastat -p, the SMF
+record, and a data-safety monitor that never fired."""
+
+ORIGINAL_D10 = (
+    "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
+    "d11 1 1 /dev/rdsk/c0d1s0\n"
+    "d12 1 1 /dev/rdsk/c1d0s0\n")
+
+RAM_FIRST_D10 = (
+    "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
+    "d13 1 1 /dev/rdsk/c90t0d0s0\n"
+    "d11 1 1 /dev/rdsk/c0d1s0\n"
+    "d12 1 1 /dev/rdsk/c1d0s0\n")
+
+FMRI = "svc:/system/svmram:d10"
+
+ROTATE_COMMANDS = [
+    ["ramdiskadm", "-a", "svmram_d10", "228m"],
+    ["metainit", "d13", "1", "1", "c90t0d0s0"],
+    ["metattach", "d10", "d13"],
+    ["metadetach", "d10", "d11"],
+    ["metattach", "d10", "d11"],
+    ["metadetach", "d10", "d12"],
+    ["metattach", "d10", "d12"],
+    ["metaparam", "-r", "first", "d10"],
+]
+
+TEARDOWN_COMMANDS = [
+    ["metaparam", "-r", "roundrobin", "d10"],
+    ["metadetach", "d10", "d13"],
+    ["metaclear", "d13"],
+    ["ramdiskadm", "-d", "svmram_d10"],
+    ["svcadm", "disable", "-s", FMRI],
+    ["svccfg", "delete", FMRI],
+]
+
+
+def svm_commands(host):
+    return [argv for argv in host.trace()
+            if argv[0] not in ("svccfg", "svcadm")]
+
+
+def record_commands(host):
+    return [argv for argv in host.trace() if argv[0] in ("svccfg", "svcadm")]
+
+
+def test_setup_rotates_a_mounted_mirror(host):
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ("d10: reads are served from the RAM submirror "
+                             "d13 (ramdisk svmram_d10).\n")
+    assert "auto chose rotate" not in result.stdout
+    assert svm_commands(host) == ROTATE_COMMANDS
+    assert host.metastat_p("d10") == RAM_FIRST_D10
+    assert host.violations() == []
+    record = record_commands(host)
+    assert record[0] == ["svccfg", "-s", "svc:/system/svmram", "add", "d10"]
+    assert record[-2:] == [["svcadm", "refresh", FMRI],
+                           ["svcadm", "enable", FMRI]]
+    props = host.cmd("svcprop", "-p", "svmram", FMRI).stdout
+    for line in ("svmram/ram astring d13", "svmram/method astring rotate",
+                 "svmram/disks astring d11,d12",
+                 "svmram/read_option astring roundrobin",
+                 "svmram/size_blocks count 465885"):
+        assert line in props.splitlines()
+    assert host.cmd("svcs", "-H", "-o", "state", FMRI).stdout == "online\n"
+    links = host.root + "/dev/dsk/c90t0d0s0"
+    import os
+    assert os.readlink(links) == "/dev/ramdisk/svmram_d10"
+
+
+def test_teardown_after_rotate_restores_the_original(host):
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert host.trace() == TEARDOWN_COMMANDS
+    assert host.metastat_p("d10") == ORIGINAL_D10
+    assert host.ramdisks() == ""
+    assert host.cmd("svcs", "-H", FMRI).returncode != 0
+    assert host.violations() == []
+
+
+def test_setup_teardown_setup_again(host):
+    for command in ("setup", "teardown", "setup"):
+        result = host.svmram(command, "-y", "d10")
+        assert result.returncode == 0, (command, result.stderr)
+    assert host.metastat_p("d10") == RAM_FIRST_D10
+    assert host.violations() == []
+
+
+def test_dry_run_prints_the_plan_and_changes_nothing(host):
+    before = host.state_digest()
+    result = host.svmram("setup", "-n", "d10")
+    assert result.returncode == 0, result.stderr
+    script = result.stdout
+    assert script.startswith("#!/bin/ksh93\n")
+    assert "# Method: rotate.\n" in script
+    assert "# auto chose rotate: d10 is mounted on /mnt and swap needs it " \
+           "closed.\n" in script
+    for argv in ROTATE_COMMANDS:
+        assert "/%s %s\n" % (argv[0], " ".join(argv[1:])) in script
+    assert host.trace() == []
+    assert host.state_digest() == before
+
+
+def test_status_after_setup_reports_serving(host):
+    assert host.svmram("status").stdout == "No mirror is set up for reads " \
+                                           "from RAM.\n"
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    result = host.svmram("status")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[0] == (
+        "d10: serving reads from RAM (d13 in slot 0, read option first)")
