@@ -28,17 +28,20 @@ demo:
 	$(PYTHON) demo/article
 
 install:
-	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(MANDIR)
-	sed 's|^LIBDIR = .*|LIBDIR = "$(PKGLIBDIR)"|' sbin/svmram > $(DESTDIR)$(SBINDIR)/svmram
-	chmod 0555 $(DESTDIR)$(SBINDIR)/svmram
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(MANDIR) \
+		$(DESTDIR)$(METHODDIR) $(DESTDIR)$(MANIFESTDIR)
+	install -m 0555 sbin/svmram $(DESTDIR)$(SBINDIR)/svmram
 	for f in $(PYSOURCES); do \
 		d=$(DESTDIR)$(PKGLIBDIR)/$$(dirname $${f#lib/}); \
 		install -d $$d && install -m 0444 $$f $$d/; \
 	done
+	install -m 0555 smf/svmram $(DESTDIR)$(METHODDIR)/svmram
+	install -m 0444 manifests/svmram.xml $(DESTDIR)$(MANIFESTDIR)/svmram.xml
 	install -m 0444 docs/svmram.8 $(DESTDIR)$(MANDIR)/svmram.8
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/svmram $(DESTDIR)$(MANDIR)/svmram.8
+	rm -f $(DESTDIR)$(SBINDIR)/svmram $(DESTDIR)$(MANDIR)/svmram.8 \
+		$(DESTDIR)$(METHODDIR)/svmram $(DESTDIR)$(MANIFESTDIR)/svmram.xml
 	rm -rf $(DESTDIR)$(PKGLIBDIR)
 
 clean:
