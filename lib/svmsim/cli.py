@@ -2,7 +2,7 @@
 
   init DIR [--preset NAME | --host FILE.json]
   env DIR
-  reboot DIR [--before-metasync]
+  reboot DIR [--before-metasync] [--no-services]
   open DIR dN | close DIR dN
   tick DIR [N] | freeze DIR | thaw DIR [--step N]
   faults DIR add PROG --nth N --exit CODE
@@ -22,7 +22,7 @@ import shutil
 import sys
 
 from svmsim import (dispatch, devices, faults, monitor, presets, resync,
-                    state, svm)
+                    startd, state, svm)
 from svmsim.commands.metasync import boot_resync
 from svmsim.messages import SvmError
 
@@ -31,8 +31,14 @@ LIB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = """#!%(python)s -S
 import sys
 sys.path.insert(0, %(lib)r)
-from svmsim.dispatch import main
+%(startd)sfrom svmsim.dispatch import main
 sys.exit(main(%(prog)r, sys.argv[1:], %(simdir)r))
+"""
+
+# svcadm and svccfg start instances: run start methods installed in the
+# emulated root the way svc.startd does (svmsim/startd.py).
+STARTD = """from svmsim import startd
+startd.install_hook()
 """
 
 
@@ -50,6 +56,8 @@ def parser():
     a = sub.add_parser("reboot")
     a.add_argument("dir")
     a.add_argument("--before-metasync", action="store_true")
+    a.add_argument("--no-services", action="store_true",
+                   help="do not run the start methods of SMF instances")
     for name in ("open", "close"):
         a = sub.add_parser(name)
         a.add_argument("dir")
@@ -112,13 +120,17 @@ def cmd_init(args, simdir):
     os.makedirs(simdir, exist_ok=True)
     st = presets.build(desc, simdir)
     state.create(simdir, st)
+    startd.forget(simdir)                 # a new host: svc.startd restarts
+    startd.install_root_files(state.root_dir(simdir))
     bindir = os.path.join(simdir, "bin")
     os.makedirs(bindir, exist_ok=True)
     for prog in dispatch.PROGRAMS:
         path = os.path.join(bindir, prog)
         with open(path, "w") as f:
             f.write(SCRIPT % {"python": sys.executable, "lib": LIB,
-                              "prog": prog, "simdir": simdir})
+                              "prog": prog, "simdir": simdir,
+                              "startd": STARTD if prog in ("svcadm", "svccfg")
+                              else ""})
         os.chmod(path, 0o755)
     return 0
 
@@ -163,6 +175,10 @@ def cmd_reboot(args, simdir):
                     svm.open_device(st, name)
             monitor.check(st)
         svm.write_tab_files(st, root)
+    # SMF: svc.startd starts the enabled instances (svmsim/startd.py); the
+    # emulated SVM boot services above count as online.
+    startd.boot(simdir, before_metasync=args.before_metasync,
+                run_methods=not args.no_services, console=sys.stderr)
     return 0
 
 

@@ -22,6 +22,7 @@ COMMANDS = {
     "metastat": ("metastat", "run"),
     "ramdiskadm": ("ramdiskadm", "run"),
     "kstat": ("kstat", "run"),
+    "dd": ("dd", "run"),
 }
 SMF_COMMANDS = ("svcadm", "svccfg", "svcprop", "svcs")
 PROGRAMS = tuple(COMMANDS) + SMF_COMMANDS
@@ -29,6 +30,11 @@ PROGRAMS = tuple(COMMANDS) + SMF_COMMANDS
 
 def main(prog, argv, simdir):
     if prog in SMF_COMMANDS:
+        # Faults apply to the SMF stand-ins too (svmsim faults add svccfg).
+        fault = _smf_fault(simdir, prog)
+        if fault is not None:
+            sys.stderr.write(fault["stderr"])
+            return fault["exit"]
         try:
             smf = importlib.import_module("svmsim.smf")
         except ImportError:
@@ -59,3 +65,16 @@ def main(prog, argv, simdir):
         from svmsim import svm
         svm.write_tab_files(st, ctx.root)
     return rc
+
+
+def _smf_fault(simdir, prog):
+    """The fault that fires for this SMF command, if any (the state is
+    only rewritten when faults are armed)."""
+    try:
+        armed = state.load(simdir)["faults"]
+    except FileNotFoundError:
+        return None
+    if not armed:
+        return None
+    with state.locked(simdir) as st:
+        return faults.take(st, prog)

@@ -8,6 +8,7 @@ meanwhile) starts as a new job.
 """
 
 from svmsim import regions
+from svmsim.state import REGIONS
 
 DEFAULT_BUFSIZE = 1024     # MD_DEF_RESYNC_BUF_SIZE (blocks)
 MAX_XFER = 2048            # md_max_xfer_bufsz (blocks)
@@ -126,11 +127,21 @@ def _copy(st, m, job, p0, p1):
             comp = regions.comp_for_region(stripe, r)
             if only is not None and not only(comp):
                 continue
+            _count(st, m, r)
             src = m["truth"][r]
             cur = regions.read(st, stripe, r)
             if cur is not None and cur > src:
                 monitor.record_overwrite(st, m, sname, r, job)
             regions.write(st, stripe, r, src, only)
+
+
+def _count(st, m, r):
+    """Add region r's blocks to what resyncs of this mirror copied:
+    ``st["copied_blocks"][mirror]``, kept across metaclear and reboots
+    (tests compare it with svmram's cost estimate)."""
+    blocks = (r + 1) * m["size"] // REGIONS - r * m["size"] // REGIONS
+    copied = st.setdefault("copied_blocks", {})
+    copied[m["name"]] = copied.get(m["name"], 0) + blocks
 
 
 def _finish(st, m, job):

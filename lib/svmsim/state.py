@@ -47,6 +47,7 @@ def new_state(nodename, physmem):
         "opened_since_boot": [],
         "auto": {"frozen": False, "step": DEFAULT_STEP},
         "faults": [],
+        "copied_blocks": {},   # mirror -> blocks its resyncs copied
         "violations": [],
         "active_violations": [],
     }

@@ -238,6 +238,22 @@ def first_open(st, m):
             # Last Erred (the open itself is not refused).
             comp["state"] = "Maintenance" if others else "Last Erred"
         recompute_sub(st, sub)
+    _drop_erred_targets(m)
+
+
+def _drop_erred_targets(m):
+    """A component that erred at the open is no longer resynced: the resync
+    thread only copies into components still in CS_RESYNC (and submirrors
+    still ATTACHED_RESYNC).  A job left with no target ends; the erred
+    component needs metareplace, which starts a resync from 0."""
+    job = m.get("resync")
+    if job is None or job["kind"] == "optimized":
+        return
+    wanted = "COMP_RESYNC" if job["kind"] == "component" else "ATTACHED_RESYNC"
+    job["targets"] = [s["name"] for s in m["subs"]
+                      if s["name"] in job["targets"] and s["state"] == wanted]
+    if not job["targets"]:
+        m["resync"] = None
 
 
 def write_tab_files(st, root):

@@ -125,3 +125,17 @@ def test_host_description(tmp_path, make_sim):
         [os.path.join(d, "bin", "metaclear"), "d0"], capture_output=True,
         text=True)
     assert p.stderr == "metaclear: box: d0: metadevice is open\n\n"
+
+
+def test_faults_apply_to_the_smf_commands(sim):
+    fmri = "svc:/system/metasync:default"
+    sim.sim("faults", "add", "svcadm", "--nth", "2", "--exit", "1",
+            "--message", "svcadm: %s: Permission denied." % fmri)
+    assert sim.run("svcadm disable " + fmri).returncode == 0
+    p = sim.run("svcadm enable " + fmri)            # call 2: the fault
+    assert (p.returncode, p.stdout, p.stderr) == (
+        1, "", "svcadm: %s: Permission denied.\n" % fmri)
+    assert sim.ok("svcs -H -o state " + fmri) == "disabled\n"
+    assert "[fired]" in sim.sim("faults", "list").stdout
+    assert sim.run("svcadm enable " + fmri).returncode == 0
+    assert sim.ok("svcs -H -o state " + fmri) == "online\n"

@@ -19,6 +19,13 @@ An int result maps as svc.startd does: 0 -> online; $SMF_EXIT_ERR_FATAL
 ``method_failed``; any other non-zero status -> maintenance,
 ``fault_threshold_reached`` (# GUESS: svc.startd retries such a method a
 few times first; the stand-in does not).  ``None`` counts as 0.
+
+A hook whose attribute ``wants_cause`` is true is called as
+``fn(simdir, fmri, cause=..., prev_state=...)``: ``cause`` is "enable"
+(svcadm enable, svccfg import of an enabled instance), "clear" or
+"restart"; ``prev_state`` the state before the start began.  svmsim's
+startd.py uses it to write the log lines svc.startd writes ("Enabled.",
+"Leaving maintenance because clear requested.", ...).
 """
 
 from . import repo as R
@@ -32,6 +39,8 @@ SMF_EXIT_ERR_NOSMF = 99
 SMF_EXIT_ERR_PERM = 100
 
 _start_hook = None
+# (svc, inst) -> (cause, previous state) of starts begun in this process
+_pending_cause = {}
 
 
 def set_start_hook(fn):
@@ -45,12 +54,14 @@ def get_start_hook():
     return _start_hook
 
 
-def begin_start(repo, svc, inst):
+def begin_start(repo, svc, inst, cause="enable"):
     """Start an instance.  Returns True if the start is pending (a hook
     must run outside the lock: see run_pending())."""
     if _start_hook is None:
         repo.set_state(svc, inst, "online")
         return False
+    _pending_cause[(svc, inst)] = (cause,
+                                   repo.get_instance(svc, inst)["state"])
     repo.set_state(svc, inst, "offline", next_state="online")
     return True
 
@@ -75,7 +86,12 @@ def run_pending(simdir, pending):
     """Run the start hook for each (svc, inst) of ``pending`` and record
     the outcome.  Call with no lock held."""
     for svc, inst in pending:
-        result = _start_hook(simdir, R.inst_fmri(svc, inst))
+        cause, prev = _pending_cause.pop((svc, inst), ("enable", None))
+        if getattr(_start_hook, "wants_cause", False):
+            result = _start_hook(simdir, R.inst_fmri(svc, inst),
+                                 cause=cause, prev_state=prev)
+        else:
+            result = _start_hook(simdir, R.inst_fmri(svc, inst))
         with R.locked(simdir) as repo:
             i = repo.get_instance(svc, inst)
             if i is None or i["next_state"] != "online":
@@ -103,7 +119,7 @@ def restart(repo, svc, inst):
     # GUESS: svc.startd ignores a restart request unless the instance runs.
     i = repo.get_instance(svc, inst)
     if i["state"] in ("online", "degraded"):
-        return begin_start(repo, svc, inst)
+        return begin_start(repo, svc, inst, "restart")
     return False
 
 
@@ -113,7 +129,7 @@ def clear(repo, svc, inst):
     i = repo.get_instance(svc, inst)
     if i["state"] == "maintenance":
         if repo.is_enabled(svc, inst):
-            return begin_start(repo, svc, inst)
+            return begin_start(repo, svc, inst, "clear")
         repo.set_state(svc, inst, "disabled")
     elif i["state"] == "degraded":
         repo.set_state(svc, inst, "online")

@@ -1,0 +1,95 @@
+"""The project's real SMF method (smf/svmram) run by the emulated
+svc.startd, from the tree `make install DESTDIR=$SVMSIM_ROOT` installs.
+
+The full restore behaviour (every boot case) is tested through this path in
+tests/scenario/test_boot_service.py; here: the method runs, gets SMF_FMRI,
+and its exit status is mapped as svc.startd maps it.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from bootsim import LIB, REPO, needs_ksh
+
+pytestmark = [needs_ksh, pytest.mark.skipif(shutil.which("make") is None,
+                                            reason="no make installed")]
+
+FMRI = "svc:/system/svmram:d10"
+SVMRAM = os.path.join(REPO, "sbin", "svmram")
+
+
+def make_install(host):
+    p = subprocess.run(["make", "-s", "install", "DESTDIR=" + host.root],
+                       cwd=REPO, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+
+
+def svmram(host, *args, env=None):
+    return subprocess.run([sys.executable, SVMRAM] + list(args),
+                          env=dict(host.env, **(env or {})),
+                          capture_output=True, text=True, timeout=600)
+
+
+def reboot(host, env):
+    """`python3 -m svmsim reboot DIR` as a process, with ``env``."""
+    return subprocess.run(
+        [sys.executable, "-m", "svmsim", "reboot", host.dir],
+        env=dict(host.env, PYTHONPATH=LIB, **env), capture_output=True,
+        text=True, timeout=600)
+
+
+def test_installed_svmram_method_runs_at_reboot(host, tmp_path):
+    host.ok("svccfg", "import", os.path.join(REPO, "manifests",
+                                             "svmram.xml"))
+    setup = svmram(host, "setup", "-y", "d10",
+                   env={"SVMRAM_POLL_SECONDS": "0"})
+    assert setup.returncode == 0, setup.stderr
+    assert host.state(FMRI) == "online"       # method not installed yet
+    make_install(host)
+    for path in ("/lib/svc/method/svmram", "/usr/sbin/svmram",
+                 "/lib/svc/manifest/system/svmram.xml",
+                 "/lib/svc/share/smf_include.sh"):
+        assert os.path.isfile(host.path(path)), path
+
+    trace = str(tmp_path / "trace")
+    p = reboot(host, {"SVMRAM_POLL_SECONDS": "0", "SVMRAM_TRACE": trace})
+    assert p.returncode == 0, p.stderr
+
+    log = host.log(FMRI)
+    assert '[ Nov 14 22:13:20 Executing start method ("/lib/svc/method/' \
+        'svmram start"). ]\n' in log
+    # The method got SMF_FMRI: it did not refuse to run outside SMF, and
+    # the installed svmram read the instance named by it.
+    assert "this method runs under SMF" not in log
+    with open(trace) as f:
+        argvs = [json.loads(line) for line in f]
+    assert ["svcprop", "-p", "svmram", FMRI] in argvs
+    # Its exit status was mapped as svc.startd maps it.
+    status = int(re.findall(r'Method "start" exited with status (\d+)\.',
+                            log)[-1])
+    if status == 0:
+        assert host.state(FMRI) == "online"
+    else:
+        assert status in (95, 96)              # what smf/svmram exits with
+        assert (host.state(FMRI), host.aux(FMRI)) == ("maintenance",
+                                                      "method_failed")
+
+
+def test_setup_after_install_leaves_the_instance_online(host):
+    """setup enables the instance only after releasing the host lock, so
+    the start method's `svmram restore` runs, finds nothing to do, and the
+    instance comes online."""
+    make_install(host)
+    host.ok("svccfg", "import",
+            host.path("/lib/svc/manifest/system/svmram.xml"))
+    setup = svmram(host, "setup", "-y", "d10",
+                   env={"SVMRAM_POLL_SECONDS": "0"})
+    assert setup.returncode == 0, setup.stderr
+    assert host.state(FMRI) == "online", host.log(FMRI)
+    assert "d10: nothing to do: d13 is Okay.\n" in host.log(FMRI)
