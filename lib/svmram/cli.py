@@ -23,6 +23,8 @@ SUBCOMMANDS = {
                  "remove the RAM submirror and restore the mirror"),
     "status": ("svmram.commands.status",
                "show whether each configured mirror reads from RAM"),
+    "restore": ("svmram.commands.restore",
+                "bring the RAM submirror back after a boot (run by SMF)"),
 }
 
 
@@ -77,4 +79,8 @@ def main(argv):
         return error.exit_code
     except KeyboardInterrupt:
         sys.stderr.write("%s: interrupted\n" % PROG)
+        return EXIT_FAILED
+    except BrokenPipeError:
+        # The reader went away (| head): nothing more to say.
+        sys.stderr.close()
         return EXIT_FAILED

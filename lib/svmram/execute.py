@@ -33,14 +33,21 @@ class StepFailed(SvmramError):
 class Polling:
     first: float = 0.5           # seconds before the first re-read
     most: float = 10.0           # longest pause between re-reads
+    limit: Optional[float] = None   # give up waiting after this many seconds
 
 
-def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep):
+def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
+            counted=True):
+    """Run the plan; journal may be None for idempotent operations.
+    counted=False leaves out "step N of M" (for plans made one step at a
+    time)."""
     polling = polling or Polling()
     total = len(plan.steps)
     for number, step in enumerate(plan.steps, 1):
-        progress.say("%s %s: step %d of %d: %s" % (
-            plan.operation, plan.target, number, total, step.summary))
+        progress.say("%s %s: %s%s" % (
+            plan.operation, plan.target,
+            "step %d of %d: " % (number, total) if counted else "",
+            step.summary))
         try:
             backend.perform(step)
             if step.wait_resync:
@@ -48,19 +55,23 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep):
                                 sleep)
             problems = backend.differences(step.expect, backend.observe())
         except SvmramError as error:
-            journal.failed(step.key, error.message)
+            if journal:
+                journal.failed(step.key, error.message)
             raise StepFailed(number, step, error.message) from error
         if problems:
             reason = "; ".join(problems)
-            journal.failed(step.key, reason)
+            if journal:
+                journal.failed(step.key, reason)
             raise StepFailed(number, step, "afterwards " + reason)
-        journal.completed(step.key)
+        if journal:
+            journal.completed(step.key)
 
 
 def wait_for_resync(backend, mirror, progress, polling, sleep=time.sleep):
     """Poll until `mirror` has no resync active or pending."""
     delay = polling.first
     what = "%s resync" % mirror
+    started = time.monotonic()
     while True:
         status = backend.resync_status(mirror)
         if status.problem:
@@ -70,5 +81,9 @@ def wait_for_resync(backend, mirror, progress, polling, sleep=time.sleep):
             return
         if status.percent is not None:
             progress.update(what, status.percent)
+        if polling.limit is not None and \
+                time.monotonic() - started > polling.limit:
+            raise SvmramError("gave up after %d seconds of waiting for the "
+                              "resync of %s" % (polling.limit, mirror))
         sleep(delay)
         delay = min(delay * 2, polling.most)

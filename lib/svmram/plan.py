@@ -34,6 +34,8 @@ class Plan:
     steps: List[Step] = field(default_factory=list)
     method: Optional[str] = None
     notes: List[str] = field(default_factory=list)   # why this method etc.
+    # Commands run once the steps are done and the host lock is released.
+    afterwards: List[Tuple[str, ...]] = field(default_factory=list)
 
     @property
     def copies_blocks(self):
@@ -108,7 +110,7 @@ def render_script(plan, command_path):
         out.append("# Method: %s." % plan.method)
     out += ["# " + note for note in plan.notes]
     out += ["# " + line for line in cost_lines(plan)]
-    if not plan.steps:
+    if not plan.steps and not plan.afterwards:
         out += ["", "# Nothing to do."]
         return "\n".join(out) + "\n"
     out.append("set -e")
@@ -123,4 +125,8 @@ def render_script(plan, command_path):
             out.append(command_line(argv, command_path))
         if step.wait_resync:
             out.append("wait_resync %s" % shlex.quote(step.wait_resync))
+    if plan.afterwards:
+        out += ["", "# Then enable the boot service; its start method runs "
+                "'svmram restore',", "# which finds nothing to do."]
+        out += [command_line(argv, command_path) for argv in plan.afterwards]
     return "\n".join(out) + "\n"

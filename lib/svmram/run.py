@@ -36,6 +36,7 @@ COMMANDS = {
     "svcprop": "/usr/bin/svcprop",
     "svcs": "/usr/bin/svcs",
     "kstat": "/usr/bin/kstat",
+    "dd": "/usr/bin/dd",
 }
 
 # The environment every command runs with: C locale so messages and number

@@ -57,7 +57,7 @@ def test_setup_rotates_a_mounted_mirror(host):
     record = record_commands(host)
     assert record[0] == ["svccfg", "-s", "svc:/system/svmram", "add", "d10"]
     assert record[-2:] == [["svcadm", "refresh", FMRI],
-                           ["svcadm", "enable", FMRI]]
+                           ["svcadm", "enable", "-s", FMRI]]
     props = host.cmd("svcprop", "-p", "svmram", FMRI).stdout
     for line in ("svmram/ram astring d13", "svmram/method astring rotate",
                  "svmram/disks astring d11,d12",

@@ -23,7 +23,7 @@ def article(mounted=True, size=465885, **changes):
         metadevices=frozenset({"d10", "d11", "d12"}),
         used_controllers=frozenset({0, 1}),
         mounted_on="/mnt" if mounted else None,
-        replicas=3, physmem_bytes=1024 * MIB, freemem_bytes=800 * MIB)
+        physmem_bytes=1024 * MIB, freemem_bytes=800 * MIB)
     return snap.evolve(**changes)
 
 
@@ -122,7 +122,7 @@ def test_resume_of_a_swap_interrupted_after_metaclear():
 
 
 @pytest.mark.parametrize("changes, message", [
-    (dict(replicas=0), "no state database replicas"),
+    (dict(has_replicas=False, mirror=None), "no state database replicas"),
     (dict(mirror=None, other_types={"d10": "concat/stripe"}),
      "d10 is a concat/stripe, not a mirror"),
     (dict(mirror=None), "there is no mirror d10"),
@@ -170,3 +170,44 @@ def test_plan_script_is_runnable_ksh_with_waits():
     assert "ln -s /dev/ramdisk/svmram_d10 /dev/dsk/c90t0d0s0\n" in script
     assert "/usr/sbin/metattach d10 d13\nwait_resync d10\n" in script
     assert "/usr/sbin/metaparam -r first d10\n" in script
+
+
+def test_rollback_of_a_rotate_puts_the_disks_back_in_their_order():
+    snap = article()
+    intent, _ = planner.choose_intent(snap, "d10")
+    setup = planner.plan_setup(snap, intent)
+    for key, back in [
+            ("detach d11", ["attach d11", "detach d13", "detach d12",
+                            "attach d12"]),
+            ("attach d11", ["detach d13", "detach d12", "attach d12"]),
+            ("detach d12", ["attach d12", "detach d13"]),
+            ("attach d12", ["detach d13"])]:
+        state = setup.steps[keys(setup).index(key)].expect
+        plan = planner.plan_teardown(state, intent)
+        assert keys(plan)[:len(back)] == back, key
+        assert keys(plan)[len(back)] == "metaclear d13", key
+        assert plan.steps[-1].expect.mirror.slots == ("d11", "d12"), key
+        assert differences(snap, plan.steps[-1].expect) == [], key
+
+
+def test_setup_writes_afresh_a_record_it_did_not_finish():
+    snap = article()
+    intent, _ = planner.choose_intent(snap, "d10")
+    plan = planner.plan_setup(snap, intent)
+    done = plan.steps[-1].expect
+    # The instance is enabled only after the lock is released.
+    assert done.service_state == "disabled"
+    assert plan.afterwards == [("svcadm", "enable", "-s",
+                                "svc:/system/svmram:d10")]
+    resumed = planner.plan_setup(done, intent)
+    assert keys(resumed) == []
+    assert resumed.afterwards == plan.afterwards
+    assert planner.plan_setup(done.evolve(service_state="online"),
+                              intent).afterwards == []
+    for record, state in [({}, "disabled"), ({"mirror": "d10"}, "disabled"),
+                          ({"mirror": "d10"}, "uninitialized")]:
+        unfinished = done.evolve(record=record, service_state=state)
+        assert keys(planner.plan_setup(unfinished, intent)) == [
+            "unrecord d10", "record d10"]
+        assert keys(planner.plan_teardown(unfinished, intent))[-1] == \
+            "unrecord d10"

@@ -35,8 +35,8 @@ def require_root():
                            advice="Run it with pfexec or sudo.")
 
 
-def host_lock():
-    return HostLock(under_root(LOCK))
+def host_lock(wait=0):
+    return HostLock(under_root(LOCK), wait)
 
 
 def journal_for(mirror):
@@ -113,13 +113,35 @@ def carry_out(plan, backend, journal, rollback_plan):
                 from second
         journal.finish()
         raise SvmramError(
-            "%s.  Everything was rolled back; %s is as it was before%s." % (
-                failure.message, plan.target,
-                "" if plan.method != "rotate" else
-                " (its disk submirrors may be in another order)"),
+            "%s.  Everything was rolled back; %s is as it was before." % (
+                failure.message.rstrip("."), plan.target),
             advice="Fix the cause, then run 'svmram %s %s' again." % (
                 plan.operation, plan.target)) from failure
     journal.finish()
+
+
+def run_afterwards(plan, backend):
+    """Enable the boot service once the lock is released (its start method
+    takes the lock), and say so if it did not come online."""
+    failed = ""
+    for argv in plan.afterwards:
+        result = run.run(argv[0], list(argv[1:]), check=False)
+        if not result.ok and not failed:
+            failed = " (%s)" % run.CommandError(result).message
+    if plan.afterwards:
+        state = backend.service_state()
+        if state == "disabled":
+            raise SvmramError(
+                "%s is set up, but its boot service could not be enabled%s"
+                % (plan.target, failed),
+                advice="Fix the cause, then run 'svmram %s %s' again to "
+                       "enable it." % (plan.operation, plan.target))
+        if state != "online":
+            raise SvmramError(
+                "%s is set up, but its boot service is %s" % (
+                    plan.target, state or "missing"),
+                advice="'svcs -x svmram:%s' says why; 'svcadm clear "
+                       "svmram:%s' retries." % (plan.target, plan.target))
 
 
 def _remaining(rollback_plan, backend):

@@ -3,7 +3,7 @@
 import sys
 
 from ..errors import EXIT_OK, RefusedError
-from ..svm import names
+from ..svm import names, record
 from ..svm.backend import SvmBackend
 from ..svm.intent import Intent
 from ..svm.planner import choose_intent, plan_setup, plan_teardown
@@ -25,6 +25,18 @@ def add_arguments(parser):
                         default="auto", help="how to get the RAM submirror "
                         "into slot 0 (default auto)")
     common.add_change_arguments(parser)
+
+
+def _not_enabled(snap, mirror):
+    """(intent, notes) of a setup that finished all but enabling its boot
+    service (svcadm enable failed, or svmram was killed before it), so
+    that running setup again finishes it; None otherwise."""
+    if snap.service_state != "disabled" or not record.complete(snap.record):
+        return None
+    intent = Intent.from_json(record.to_intent_json(snap.record),
+                              record.fmri(mirror))
+    return intent, ["%s is recorded but not enabled; the recorded choices "
+                    "are kept." % record.fmri(mirror)]
 
 
 def run(args):
@@ -53,8 +65,9 @@ def run(args):
             backend.intent = intent
             snap = backend.observe()
         else:
-            intent, notes = choose_intent(backend.observe(memory=True),
-                                          mirror, **options)
+            observed = backend.observe(memory=True)
+            intent, notes = _not_enabled(observed, mirror) or choose_intent(
+                observed, mirror, **options)
             backend.intent = intent
             snap = backend.observe()
         plan = plan_setup(snap, intent)
@@ -66,6 +79,7 @@ def run(args):
             journal.start("setup", intent.to_json())
         common.carry_out(plan, backend, journal,
                          lambda observed: plan_teardown(observed, intent))
+    common.run_afterwards(plan, backend)
     sys.stdout.write("%s: reads are served from the RAM submirror %s "
                      "(ramdisk %s).\n" % (mirror, intent.ram, intent.ramdisk))
     return EXIT_OK

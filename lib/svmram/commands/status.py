@@ -9,7 +9,7 @@ import json
 import sys
 
 from ..run import run as run_command
-from ..errors import EXIT_NOT_SERVING, EXIT_OK, SvmramError
+from ..errors import EXIT_NOT_SERVING, EXIT_OK, RefusedError, SvmramError
 from ..svm import names, record
 from ..svm.backend import SvmBackend
 from ..svm.intent import Intent
@@ -33,12 +33,6 @@ def configured_mirrors():
                   if line.strip())
 
 
-def instance_state(mirror):
-    result = run_command("svcs", ["-H", "-o", "state", record.fmri(mirror)],
-                     check=False)
-    return result.stdout.strip() or None if result.ok else None
-
-
 def describe_state(name, state):
     """'d13 needs maintenance', 'd13 is resyncing'."""
     if state == "Needs maintenance":
@@ -48,16 +42,21 @@ def describe_state(name, state):
 
 def mirror_status(mirror):
     backend = SvmBackend(mirror, common.host_root())
-    found = backend.read_record()
+    service = backend.service_state()
+    found = backend.record_properties() if service else None
     reasons = []
     if found is None:
         return {"mirror": mirror, "serving_from_ram": False,
                 "reasons": ["%s does not exist" % record.fmri(mirror)],
                 "configured": False}
-    intent = Intent.from_json(record.to_intent_json(found),
-                              record.fmri(mirror))
+    try:
+        intent = Intent.from_json(record.to_intent_json(found),
+                                  record.fmri(mirror))
+    except RefusedError as error:       # a setup stopped while writing it
+        return {"mirror": mirror, "serving_from_ram": False,
+                "reasons": [error.message], "configured": False}
     backend.intent = intent
-    snap = backend.observe()
+    snap = backend.observe(smf=(found, service))
     m = snap.mirror
     submirrors = []
     if m is None:
@@ -83,9 +82,8 @@ def mirror_status(mirror):
     elif dev != recorded_dev:
         reasons.append("the ramdisk's device number is %s, recorded %s" % (
             dev, recorded_dev))
-    state = instance_state(mirror)
-    if state not in ("online", None):
-        reasons.append("%s is %s" % (record.fmri(mirror), state))
+    if service != "online":
+        reasons.append("%s is %s" % (record.fmri(mirror), service))
     return {
         "mirror": mirror, "configured": True,
         "serving_from_ram": not reasons, "reasons": reasons,
@@ -98,7 +96,7 @@ def mirror_status(mirror):
                     "size_bytes": intent.size_bytes, "device": dev,
                     "recorded_device": recorded_dev,
                     "device_matches": present and dev == recorded_dev},
-        "service": {"fmri": record.fmri(mirror), "state": state},
+        "service": {"fmri": record.fmri(mirror), "state": service},
     }
 
 

@@ -34,7 +34,9 @@ class SvmBackend:
 
     # --- reading the host ---------------------------------------------
 
-    def observe(self, memory=False):
+    def observe(self, memory=False, smf=None):
+        """The host as a Snapshot.  smf=(record, service_state) saves
+        reading them again when the caller has just done so."""
         config = self._config()
         if config is None:
             return Snapshot(self.mirror, None, has_replicas=False)
@@ -57,7 +59,13 @@ class SvmBackend:
                          if d.type != "mirror"},
             ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(),
             used_controllers=self._controllers(),
-            mounted_on=self._mount_point(), record=self.read_record())
+            mounted_on=self._mount_point())
+        if smf is None:
+            service_state = self.service_state()
+            smf = (self.record_properties() if service_state else None,
+                   service_state)
+        if smf[1] is not None:
+            snap = snap.evolve(record=smf[0], service_state=smf[1])
         if memory:
             physmem, freemem = self._memory()
             snap = snap.evolve(physmem_bytes=physmem, freemem_bytes=freemem)
@@ -173,11 +181,26 @@ class SvmBackend:
         return tuple(values[name] * page for name in PAGE_KSTATS)
 
     def read_record(self):
+        """The record's properties; {} for an instance without them (an
+        interrupted setup); None when there is no instance."""
+        if self.service_state() is None:
+            return None
+        return self.record_properties()
+
+    def record_properties(self):
         result = self._run("svcprop", list(record.read_argv(self.mirror)[1:]),
                            check=False)
         if not result.ok:
-            return None
+            return {}
         return record.parse(result.stdout)
+
+    def service_state(self):
+        """The state of svc:/system/svmram:MIRROR, None if it does not
+        exist."""
+        result = self._run("svcs", ["-H", "-o", "state",
+                                    record.fmri(self.mirror)], check=False)
+        state = result.stdout.strip()
+        return state if result.ok and state else None
 
     # --- the executor's interface -------------------------------------
 
@@ -208,7 +231,7 @@ class SvmBackend:
         elif effect == "unlink":
             self._remove_links(step.effect[1])
         values = {}
-        if effect == "record":
+        if effect in ("record", "record dev"):
             values["${%s}" % record.DEV_VARIABLE] = self._ramdisk_dev()
         for argv in ((step.argv,) if step.argv else ()) + step.argvs:
             argv = [values.get(arg, arg) for arg in argv]

@@ -92,7 +92,7 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
                            % (human_size(size), mirror, m.size_blocks),
                            advice="Use at least --size %s." % human_size(
                                needed))
-    _check_memory(snap, size)
+    check_memory(snap, size)
 
     chosen, notes = _choose_method(snap, disks, size, method)
     intent = Intent(mirror=mirror, ram=ram, ramdisk=ramdisk, size_bytes=size,
@@ -109,26 +109,32 @@ def _is_ram(snap, submirror):
         for comp in stripe.components)
 
 
-def _check_memory(snap, size):
+def check_memory(snap, size, restoring=None):
+    """Refuse a ramdisk of `size` bytes that would exceed the ramdisk
+    memory cap or leave too little memory free."""
     if not snap.physmem_bytes:
         return
+    keeps = ("; %s keeps serving reads from its disk submirrors" % restoring
+             if restoring else "")
     used = sum(snap.ramdisks.values())
     cap = snap.physmem_bytes * RAMDISK_MEMORY_PERCENT // 100
     if used + size > cap:
         raise RefusedError(
             "a ramdisk of %s would exceed the ramdisk memory cap (%d%% of "
-            "%s physical memory, %s already used by ramdisks)" % (
+            "%s physical memory, %s already used by ramdisks)%s" % (
                 human_size(size), RAMDISK_MEMORY_PERCENT,
-                human_size(snap.physmem_bytes), human_size(used)),
+                human_size(snap.physmem_bytes), human_size(used), keeps),
             advice="Raise percent_physmem in /kernel/drv/ramdisk.conf and "
                    "reboot, or use a smaller mirror.")
     floor = snap.physmem_bytes * MIN_FREE_PERCENT // 100
     if snap.freemem_bytes and snap.freemem_bytes - size < floor:
         raise RefusedError(
             "a ramdisk of %s would leave less than %d%% of memory free (%s "
-            "free now)" % (human_size(size), MIN_FREE_PERCENT,
-                           human_size(snap.freemem_bytes)),
-            advice="Free memory first, or use a smaller mirror.")
+            "free now)%s" % (human_size(size), MIN_FREE_PERCENT,
+                             human_size(snap.freemem_bytes), keeps),
+            advice="Free memory first%s." % (
+                ", then run 'svcadm clear svmram:%s'" % restoring
+                if restoring else ", or use a smaller mirror"))
 
 
 def _choose_method(snap, disks, size, method):
@@ -166,6 +172,8 @@ def _choose_method(snap, disks, size, method):
 def plan_setup(snap, intent):
     plan = Plan("setup", intent.mirror, method=intent.method)
     _converge(plan, snap, intent, _next_setup_step)
+    if snap.service_state not in ("online", "offline"):
+        plan.afterwards.append(record.enable_argv(intent.mirror))
     return plan
 
 
@@ -231,10 +239,15 @@ def _next_setup_step(snap, it):
     if m.read_option != "first":
         return steps.set_read_option(snap, it, "first")
     if snap.record is None:
+        variable = "${%s}" % record.DEV_VARIABLE
         return steps.write_record(
             snap, it, record.fmri(it.mirror),
-            record.write_argvs(it, "${%s}" % record.DEV_VARIABLE),
-            record.DEV_VARIABLE)
+            record.write_argvs(it, variable), record.DEV_VARIABLE,
+            record.expected(it, variable))
+    if not record.complete(snap.record):
+        # The record step stopped part-way: write it afresh.
+        return steps.delete_record(snap, it, record.fmri(it.mirror),
+                                   record.delete_argvs(it.mirror))
     return None
 
 
@@ -262,6 +275,15 @@ def _next_teardown_step(snap, it):
         return steps.detach(snap, it, it.ram,
                             force=m.state_of(it.ram) != OKAY,
                             why="The disk submirrors move down one slot each.")
+    order = tuple(s for s in m.slots if s in it.disks)
+    if order != it.disks and all(m.state_of(d) == OKAY for d in order):
+        # A rotate rolled back half-way leaves the disks in another order.
+        if m.resync or m.pending:
+            return steps.wait_resync(snap, it)
+        wrong = next(s for s, want in zip(order, it.disks) if s != want)
+        return steps.detach(snap, it, wrong, why=(
+            "Re-attaching it puts the disk submirrors back in their original "
+            "order; the other disk submirror holds the disk copy meanwhile."))
     if it.ram in snap.stripes:
         return steps.clear_stripe(snap, it, it.ram)
     if any(k in snap.links for k in ("dsk/" + it.link, "rdsk/" + it.link)):

@@ -7,6 +7,8 @@ SERVICE = "svc:/system/svmram"
 PG = "svmram"
 FORMAT = 1
 DEV_VARIABLE = "ramdisk_dev"     # "major,minor" of the ramdisk, at run time
+# Properties besides PROPERTIES that a complete record holds.
+EXTRA_PROPERTIES = ("ramdisk_dev", "format")
 
 # property -> (SMF type, intent field); disks are stored as "d11,d12".
 PROPERTIES = (
@@ -28,7 +30,7 @@ def _value(intent, name):
 
 
 def write_argvs(intent, ramdisk_dev):
-    """The commands that create, fill and enable the instance."""
+    """The commands that create and fill the instance (left disabled)."""
     target = fmri(intent.mirror)
     argvs = [("svccfg", "-s", SERVICE, "add", intent.mirror),
              ("svccfg", "-s", target, "addpg", PG, "application")]
@@ -38,8 +40,38 @@ def write_argvs(intent, ramdisk_dev):
     for name, kind, value in values:
         argvs.append(("svccfg", "-s", target, "setprop", "%s/%s" % (PG, name),
                       "=", "%s:" % kind, value))
-    argvs += [("svcadm", "refresh", target), ("svcadm", "enable", target)]
+    argvs.append(("svcadm", "refresh", target))
     return argvs
+
+
+def enable_argv(mirror):
+    """Enabling the instance runs its start method (svmram restore), which
+    takes the host lock: setup runs this only after releasing it."""
+    return ("svcadm", "enable", "-s", fmri(mirror))
+
+
+def expected(intent, ramdisk_dev):
+    """The record write_argvs leaves, as {property: value}."""
+    values = {name: _value(intent, name) for name, _ in PROPERTIES}
+    values.update(ramdisk_dev=ramdisk_dev, format=str(FORMAT))
+    return values
+
+
+def complete(props):
+    """Does an observed record hold every property?  A record step that
+    stopped part-way leaves some out."""
+    names = [name for name, _ in PROPERTIES] + list(EXTRA_PROPERTIES)
+    return props is not None and all(name in props for name in names)
+
+
+def update_argvs(mirror, link, ramdisk_dev):
+    """After the RAM component was replaced under a new link name."""
+    target = fmri(mirror)
+    return [("svccfg", "-s", target, "setprop", "%s/link" % PG, "=",
+             "astring:", link),
+            ("svccfg", "-s", target, "setprop", "%s/ramdisk_dev" % PG, "=",
+             "astring:", ramdisk_dev),
+            ("svcadm", "refresh", target)]
 
 
 def delete_argvs(mirror):

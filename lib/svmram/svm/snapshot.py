@@ -57,6 +57,9 @@ class Snapshot:
     mounted_on: Optional[str] = None
     has_replicas: bool = True
     record: Optional[Dict[str, str]] = None     # the SMF record, if any
+    # The SMF instance's state ("online", "disabled"...), None without one.
+    # An instance that is not enabled holds an unfinished record.
+    service_state: Optional[str] = None
     physmem_bytes: int = 0
     freemem_bytes: int = 0
 
@@ -102,6 +105,15 @@ def differences(expected, observed):
             problems.append("%s is %s, expected %s" % (
                 stripe, "in " + got.parent if got.parent else "not in a mirror",
                 "in " + want.parent if want.parent else "not in a mirror"))
+        elif want is not None and want.component_states and \
+                got.component_states:
+            for comp, wanted, found in zip(got.components,
+                                           want.component_states,
+                                           got.component_states):
+                if found != wanted and not (wanted == RESYNCING and
+                                            found == OKAY):
+                    problems.append("component %s of %s is %s, expected %s"
+                                    % (comp, stripe, found, wanted))
     for ramdisk in sorted(set(expected.ramdisks) ^ set(observed.ramdisks)):
         problems.append("ramdisk %s %s" % (ramdisk, "is missing"
                         if ramdisk in expected.ramdisks else "still exists"))

@@ -5,8 +5,9 @@ planner can chain them and the executor can check them."""
 from dataclasses import replace
 
 from ..plan import Step
+from . import names
 from .sizing import human_size, ramdisk_slice_blocks
-from .snapshot import OKAY, MirrorView, StripeView
+from .snapshot import OKAY, RESYNCING as RESYNCING_STATE, MirrorView, StripeView
 
 SWAP_CLOSED_SECONDS = 5     # metaclear plus metainit, as measured on a VM
 
@@ -45,7 +46,8 @@ def make_links(snap, it):
                 "ln -s %s /dev/rdsk/%s" % (it.raw_link_target, it.link)),
         effect=("link", it.link, it.ramdisk),
         why="SVM accepts only cNtNdNsN names for components.",
-        expect=snap.evolve(links=links))
+        expect=snap.evolve(links=links, used_controllers=(
+            snap.used_controllers | {names.controller_of(it.link)})))
 
 
 def remove_links(snap, it):
@@ -197,16 +199,21 @@ def delete_ramdisk(snap, it):
         expect=snap.evolve(ramdisks=_without(snap.ramdisks, it.ramdisk)))
 
 
-def write_record(snap, it, fmri, argvs, dev_variable):
+def read_dev_script(it, dev_variable):
+    """ksh that sets $dev_variable to the ramdisk's "major,minor"."""
+    return ("%s=$(/usr/bin/ls -lL %s | /usr/bin/awk '{print $5 $6}')" % (
+        dev_variable, it.block_link_target),)
+
+
+def write_record(snap, it, fmri, argvs, dev_variable, props):
     return Step(
         key="record %s" % it.mirror,
-        summary="Record the configuration in %s and enable it." % fmri,
-        script=("%s=$(/usr/bin/ls -lL %s | /usr/bin/awk '{print $5 $6}')" % (
-            dev_variable, it.block_link_target),),
+        summary="Record the configuration in %s." % fmri,
+        script=read_dev_script(it, dev_variable),
         argvs=tuple(argvs),
         effect=("record",),
         why="The boot service reads it to restore the RAM submirror.",
-        expect=snap.evolve(record=it.to_json()))
+        expect=snap.evolve(record=props, service_state="disabled"))
 
 
 def delete_record(snap, it, fmri, argvs):
@@ -214,4 +221,90 @@ def delete_record(snap, it, fmri, argvs):
         key="unrecord %s" % it.mirror,
         summary="Disable and delete %s." % fmri,
         argvs=tuple(argvs),
-        expect=snap.evolve(record=None))
+        expect=snap.evolve(record=None, service_state=None))
+
+
+# --- restore after boot ----------------------------------------------------
+
+def _ram_component(snap, it, state, link=None):
+    view = snap.stripes[it.ram]
+    stripes = _with_stripe(snap, replace(
+        view, components=(link,) if link else view.components,
+        component_states=(state,)))
+    return stripes
+
+
+def force_open(snap, it):
+    mirror = snap.mirror
+    states = tuple("Needs maintenance" if s == it.ram else st
+                   for s, st in zip(mirror.slots, mirror.states))
+    return Step(
+        key="open %s" % it.mirror,
+        summary="Read one block of %s so that SVM opens it without the "
+                "ramdisk." % it.mirror,
+        argv=("dd", "if=/dev/md/rdsk/%s" % it.mirror, "of=/dev/null",
+              "count=1"),
+        why="SVM still records the RAM component as Okay: it marks a missing "
+            "component as failed only at the mirror's first open after boot. "
+            "A ramdisk created before that open would be read as good data.",
+        expect=snap.evolve(mirror=mirror.with_slots(mirror.slots, states),
+                           stripes=_ram_component(snap, it, "Maintenance")))
+
+
+def enable_component(snap, it, link, copy_blocks):
+    mirror = snap.mirror
+    states = tuple(RESYNCING_STATE if s == it.ram else st
+                   for s, st in zip(mirror.slots, mirror.states))
+    argvs = ()
+    why = "A full copy of %s into the ramdisk; reads stay on disk until " \
+          "%s is Okay." % (it.mirror, it.ram)
+    if copy_blocks:
+        argvs = (("metasync", "-c", it.mirror),
+                 ("metasync", str(copy_blocks), it.mirror))
+        why += "  The resync is restarted with %d-block copies (metattach " \
+               "and metareplace use the default size)." % copy_blocks
+    return Step(
+        key="enable %s" % link,
+        summary="Enable the RAM component %s of %s; SVM copies the data "
+                "into it." % (link, it.mirror),
+        argv=("metareplace", "-e", it.mirror, link),
+        argvs=argvs,
+        why=why,
+        copies_blocks=mirror.size_blocks,
+        expect=snap.evolve(mirror=replace(
+            mirror.with_slots(mirror.slots, states), resync="active"),
+            stripes=_ram_component(snap, it, RESYNCING_STATE)))
+
+
+def restart_resync(snap, it, copy_blocks):
+    return Step(
+        key="restart resync %s" % it.mirror,
+        summary="Restart the cancelled resync of %s." % it.mirror,
+        argv=("metasync",) + ((str(copy_blocks),) if copy_blocks else ()) + (
+            it.mirror,),
+        expect=snap.evolve(mirror=replace(snap.mirror, resync="active")))
+
+
+def replace_component(snap, it, old_link, new_link, record_argvs,
+                      dev_variable):
+    mirror = snap.mirror
+    states = tuple(RESYNCING_STATE if s == it.ram else st
+                   for s, st in zip(mirror.slots, mirror.states))
+    record_now = dict(snap.record or {}, link=new_link)
+    return Step(
+        key="replace %s" % old_link,
+        summary="Replace the RAM component %s of %s by %s." % (
+            old_link, it.mirror, new_link),
+        script=read_dev_script(it, dev_variable),
+        argv=("metareplace", it.mirror, old_link, new_link),
+        argvs=tuple(record_argvs),
+        why="The new ramdisk has another device number than the one SVM "
+            "recorded for %s, so it is given to SVM under a new name "
+            "instead." % old_link,
+        copies_blocks=mirror.size_blocks,
+        effect=("record dev",),
+        expect=snap.evolve(
+            mirror=replace(mirror.with_slots(mirror.slots, states),
+                           resync="active"),
+            stripes=_ram_component(snap, it, RESYNCING_STATE, new_link),
+            record=record_now))

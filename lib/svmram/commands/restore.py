@@ -1,0 +1,118 @@
+"""svmram restore: bring a mirror's RAM submirror back after a boot.
+
+The SMF method svc:/system/svmram:MIRROR runs this at every boot; it is
+also safe by hand.  It is idempotent: on a healthy mirror, or while the
+RAM submirror resyncs, it changes nothing and says so.  It starts the
+copy into RAM and returns without waiting for it, so boot is not held up.
+"""
+
+import os
+import sys
+
+from ..errors import EXIT_OK, RefusedError, UsageError
+from ..execute import StepFailed, execute
+from ..plan import Plan
+from ..progress import Progress
+from ..svm import names, record
+from ..svm.backend import SvmBackend
+from ..svm.intent import Intent
+from ..svm.planner import MAX_STEPS
+from ..svm.restore import DEFAULT_COPY_BLOCKS, plan_restore, ram_component
+from . import common
+
+SUMMARY = "bring the RAM submirror back after a boot (run by SMF)"
+DEFAULT_WAIT = 1500       # seconds; the start method's timeout is 1800
+
+
+def add_arguments(parser):
+    parser.add_argument("mirror", help="the mirror, e.g. d10")
+    parser.add_argument("--copy-size", default=str(DEFAULT_COPY_BLOCKS),
+                        metavar="BLOCKS",
+                        help="resync copy size in 512-byte blocks, 1 to 2048, "
+                             "or 0 for SVM's default (default %d)"
+                             % DEFAULT_COPY_BLOCKS)
+    parser.add_argument("--wait", default=str(DEFAULT_WAIT), metavar="SECONDS",
+                        help="longest wait for a boot-time resync of the "
+                             "mirror (default %d)" % DEFAULT_WAIT)
+    parser.add_argument("-n", "--dry-run", action="store_true",
+                        help="print the plan as a ksh script; change nothing")
+
+
+def _number(text, what, low, high):
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise UsageError("%s %r is invalid; give a whole number from %d to %d"
+                         % (what, text, low, high))
+    return int(text)
+
+
+def run(args):
+    mirror = names.metadevice(args.mirror, "mirror")
+    copy_blocks = _number(args.copy_size, "copy size", 0, 2048)
+    wait = _number(args.wait, "wait", 0, 86400)
+    if not args.dry_run:
+        common.require_root()
+    # Under SMF, wait for a setup or teardown that holds the lock (setup
+    # enables this instance just after releasing it); by hand, refuse.
+    with common.host_lock(wait if os.environ.get("SMF_FMRI") else 0):
+        backend = SvmBackend(mirror, common.host_root())
+        found = backend.read_record()
+        if found is None:
+            raise RefusedError(
+                "%s is not set up by svmram (%s does not exist); nothing to "
+                "restore" % (mirror, record.fmri(mirror)),
+                advice="svmram status lists the mirrors it manages.")
+        intent = Intent.from_json(record.to_intent_json(found),
+                                  record.fmri(mirror))
+        backend.intent = intent
+        snap = backend.observe(memory=True)
+        plan = plan_restore(snap, intent, copy_blocks)
+        if args.dry_run:
+            return common.print_plan(plan)
+        if not plan.steps:
+            sys.stdout.write(_nothing_to_do(snap, intent) + "\n")
+            return EXIT_OK
+        try:
+            _converge(backend, intent, plan, copy_blocks, wait)
+        except StepFailed as failure:
+            if failure.step.key.startswith("open "):
+                raise RefusedError(
+                    "SVM still shows the RAM component of %s as Okay although "
+                    "the ramdisk %s does not exist; svmram will not create a "
+                    "blank ramdisk that SVM would read as good data" % (
+                        intent.ram, intent.ramdisk),
+                    advice="%s keeps serving reads from disk.  Check "
+                           "'metastat %s', then 'svcadm clear svmram:%s'."
+                    % (mirror, mirror, mirror)) from failure
+            raise
+    sys.stdout.write("%s: %s is resyncing from the disk submirrors; reads "
+                     "stay on disk until it is Okay.\n" % (mirror, intent.ram))
+    return EXIT_OK
+
+
+def _converge(backend, intent, plan, copy_blocks, wait):
+    """Carry out the restore one step at a time, planning each next step
+    from the state found after the last (the new ramdisk's device number
+    is only known once it exists)."""
+    polling = common.polling()
+    polling.limit = wait
+    progress = Progress()
+    for _ in range(MAX_STEPS):
+        execute(Plan(plan.operation, plan.target, steps=plan.steps[:1]),
+                backend, None, progress, polling, counted=False)
+        intent = Intent.from_json(record.to_intent_json(
+            backend.read_record() or {}), record.fmri(intent.mirror))
+        backend.intent = intent
+        plan = plan_restore(backend.observe(memory=True), intent, copy_blocks)
+        if not plan.steps:
+            return
+    raise AssertionError("restore does not converge")
+
+
+def _nothing_to_do(snap, intent):
+    _, state = ram_component(snap, intent)
+    m = snap.mirror
+    if m.resync == "active":
+        return "%s: nothing to do: %s is resyncing (%s %% done)." % (
+            intent.mirror, intent.ram, m.resync_percent)
+    return "%s: nothing to do: %s is %s." % (intent.mirror, intent.ram,
+                                             m.state_of(intent.ram))

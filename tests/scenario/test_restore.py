@@ -1,0 +1,230 @@
+"""svmram restore after a reboot: the normal boot, the blank-ramdisk
+hazard, a changed device number, too little memory, interrupted
+resyncs, repeated reboots, and idempotence."""
+
+import json
+
+import pytest
+
+from hosts import EmulatedHost
+
+FMRI = "svc:/system/svmram:d10"
+
+RESTORE_COMMANDS = [
+    ["ramdiskadm", "-a", "svmram_d10", "228m"],
+    ["metareplace", "-e", "d10", "c90t0d0s0"],
+    ["metasync", "-c", "d10"],
+    ["metasync", "2048", "d10"],
+]
+
+RAM_FIRST_D10 = (
+    "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
+    "d13 1 1 /dev/rdsk/c90t0d0s0\n"
+    "d11 1 1 /dev/rdsk/c0d1s0\n"
+    "d12 1 1 /dev/rdsk/c1d0s0\n")
+
+
+# The RAM component's row in `metastat d10` while SVM still thinks it Okay.
+RAM_ROW_OKAY = "\tc90t0d0s0          0     No            Okay   No  \n"
+
+RAM_ROW_MAINTENANCE = \
+    "\tc90t0d0s0          0     No     Maintenance   No  \n"
+
+# The article's disks, with d10 at pass 0 and not mounted at boot.
+PASS_0_HOST = {
+    "nodename": "myhost", "physmem": 1024 ** 3,
+    "disks": {
+        "c0d0": {"nhead": 16, "nsect": 63, "slices": {"0": 8388608, "7": 65520},
+                 "devid": "id1,cmdk@AQEMU_HARDDISK=QM00001"},
+        "c0d1": {"nhead": 15, "nsect": 63, "slices": {"0": 465885},
+                 "devid": "id1,cmdk@AQEMU_HARDDISK=QM00002"},
+        "c1d0": {"nhead": 15, "nsect": 63, "slices": {"0": 465885},
+                 "devid": "id1,cmdk@AQEMU_HARDDISK=QM00003"}},
+    "mounts": {"c0d0s0": "/"},
+    "replicas": [{"slice": "c0d0s7", "count": 3}],
+    "data": {"c0d1s0": 1, "c1d0s0": 1},
+    "metadevices": ["d11 1 1 c0d1s0", "d12 1 1 c1d0s0", "d10 -m d11 d12 0"],
+    "vfstab": {},
+}
+
+
+@pytest.fixture
+def set_up(host):
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    host.clear_trace()
+    return host
+
+
+def reboot(host, *options):
+    result = host.reboot(*options)
+    assert result.returncode == 0, result.stderr
+    host.clear_trace()
+
+
+def serving(host):
+    result = host.svmram("status", "d10")
+    return result.returncode == 0, result.stdout
+
+
+def finish_resyncs(host):
+    assert host.sim("tick").returncode == 0
+
+
+def test_normal_boot(set_up):
+    host = set_up
+    reboot(host)
+    state = host.cmd("metastat", "d10").stdout
+    assert "Invoke: metareplace d10 c90t0d0s0 <new device>" in state
+    assert serving(host)[0] is False
+    result = host.svmram("restore", "d10")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ("d10: d13 is resyncing from the disk submirrors; "
+                             "reads stay on disk until it is Okay.\n")
+    assert host.trace() == RESTORE_COMMANDS
+    finish_resyncs(host)
+    assert serving(host) == (True, serving(host)[1])
+    assert host.metastat_p("d10") == RAM_FIRST_D10
+    assert host.violations() == []
+
+
+def test_restore_is_idempotent(set_up):
+    host = set_up
+    result = host.svmram("restore", "d10")
+    assert (result.returncode, result.stdout) == (
+        0, "d10: nothing to do: d13 is Okay.\n")
+    reboot(host)
+    host.sim("freeze")
+    assert host.svmram("restore", "d10").returncode == 0
+    host.clear_trace()
+    again = host.svmram("restore", "d10")
+    assert again.returncode == 0
+    assert again.stdout.startswith("d10: nothing to do: d13 is resyncing (")
+    assert host.trace() == []
+    assert host.violations() == []
+
+
+def test_blank_ramdisk_hazard_forces_the_first_open(set_up):
+    """Before metasync and the mounts, SVM still shows the RAM component
+    Okay.  Restore must make SVM fail it before creating the ramdisk."""
+    host = set_up
+    reboot(host, "--before-metasync")
+    assert RAM_ROW_OKAY in host.cmd("metastat", "d10").stdout
+    result = host.svmram("restore", "--wait", "0", "d10")
+    # metasync has not run: the boot resync is pending, so restore forces
+    # the open, then waits for the pending resync and gives up at once.
+    assert host.trace()[0] == ["dd", "if=/dev/md/rdsk/d10", "of=/dev/null",
+                               "count=1"]
+    assert RAM_ROW_MAINTENANCE in host.cmd("metastat", "d10").stdout
+    assert result.returncode == 1
+    assert "gave up after 0 seconds of waiting for the resync of d10" in \
+        result.stderr
+    assert host.ramdisks() == ""
+    assert host.violations() == []
+
+
+def test_blank_ramdisk_hazard_on_a_pass_0_mirror(tmp_path):
+    """metasync -r never opens a pass-0 mirror, and this one is not in
+    vfstab: after a full boot its RAM component still shows Okay."""
+    description = dict(PASS_0_HOST)
+    path = tmp_path / "pass0.json"
+    path.write_text(json.dumps(description))
+    host = EmulatedHost(tmp_path / "host", host_file=str(path))
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    reboot(host)
+    assert RAM_ROW_OKAY in host.cmd("metastat", "d10").stdout
+    result = host.svmram("restore", "d10")
+    assert result.returncode == 0, result.stderr
+    assert host.trace()[:2] == [
+        ["dd", "if=/dev/md/rdsk/d10", "of=/dev/null", "count=1"],
+        ["ramdiskadm", "-a", "svmram_d10", "228m"]]
+    finish_resyncs(host)
+    assert serving(host)[0] is True
+    assert host.violations() == []
+
+
+def test_refuses_when_the_component_stays_okay(set_up):
+    host = set_up
+    reboot(host, "--before-metasync")
+    # An open that does not fail the component (a stand-in for an SVM
+    # that behaves otherwise): dd "succeeds" and changes nothing.
+    assert host.sim("faults", "add", "dd", "--nth", "1", "--exit", "0",
+                    "--message", "").returncode == 0
+    result = host.svmram("restore", "--wait", "0", "d10")
+    assert result.returncode == 3
+    assert host.trace() == [["dd", "if=/dev/md/rdsk/d10", "of=/dev/null",
+                             "count=1"]]
+    assert "SVM still shows the RAM component of d13 as Okay although the " \
+           "ramdisk svmram_d10 does not exist" in result.stderr
+    assert host.ramdisks() == ""
+    assert host.violations() == []
+
+
+def test_changed_device_number_replaces_onto_a_new_link(set_up):
+    host = set_up
+    reboot(host)
+    assert host.cmd("ramdiskadm", "-a", "other", "1m").returncode == 0
+    host.clear_trace()
+    result = host.svmram("restore", "d10")
+    assert result.returncode == 0, result.stderr
+    assert host.trace()[:3] == [
+        ["ramdiskadm", "-a", "svmram_d10", "228m"],
+        ["metareplace", "d10", "c90t0d0s0", "c91t0d0s0"],
+        ["svccfg", "-s", FMRI, "setprop", "svmram/link", "=", "astring:",
+         "c91t0d0s0"]]
+    props = host.cmd("svcprop", "-p", "svmram", FMRI).stdout.splitlines()
+    assert "svmram/link astring c91t0d0s0" in props
+    assert "svmram/ramdisk_dev astring 250,2" in props
+    finish_resyncs(host)
+    ok, text = serving(host)
+    assert ok, text
+    assert "d13 1 1 /dev/rdsk/c91t0d0s0\n" in host.metastat_p("d10")
+    assert host.violations() == []
+
+
+def test_too_little_memory_after_boot(set_up):
+    host = set_up
+    reboot(host)
+    assert host.cmd("ramdiskadm", "-a", "hog", "100m").returncode == 0
+    host.clear_trace()
+    before = host.metastat_p()
+    result = host.svmram("restore", "d10")
+    assert result.returncode == 3
+    assert "would exceed the ramdisk memory cap" in result.stderr
+    assert "d10 keeps serving reads from its disk submirrors" in result.stderr
+    assert host.trace() == []
+    assert host.metastat_p() == before
+    assert host.violations() == []
+
+
+def test_reboot_in_the_middle_of_the_restore_resync(set_up):
+    host = set_up
+    reboot(host)
+    host.sim("freeze")
+    assert host.svmram("restore", "d10").returncode == 0
+    assert host.sim("tick", "4").returncode == 0
+    reboot(host)
+    assert "Invoke: metareplace" in host.cmd("metastat", "d10").stdout
+    assert host.svmram("restore", "d10").returncode == 0
+    finish_resyncs(host)
+    assert serving(host)[0] is True
+    assert host.violations() == []
+
+
+def test_two_reboots_in_a_row(set_up):
+    host = set_up
+    reboot(host)
+    reboot(host)
+    assert host.svmram("restore", "d10").returncode == 0
+    finish_resyncs(host)
+    assert serving(host)[0] is True
+    assert host.violations() == []
+
+
+def test_restore_after_teardown_refuses(set_up):
+    host = set_up
+    assert host.svmram("teardown", "-y", "d10").returncode == 0
+    result = host.svmram("restore", "d10")
+    assert result.returncode == 3
+    assert "d10 is not set up by svmram" in result.stderr
+    assert "nothing to restore" in result.stderr
