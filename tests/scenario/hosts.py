@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
+HOSTS = os.path.join(REPO, "tests", "scenario", "hosts")   # NAME.json
 LIB = os.path.join(REPO, "lib")
 SVMRAM = os.path.join(REPO, "sbin", "svmram")
 MANIFEST = os.path.join(REPO, "manifests", "svmram.xml")
@@ -61,9 +62,10 @@ class EmulatedHost:
 
     # --- running things ---------------------------------------------------
 
-    def svmram(self, *args, stdin=None):
+    def svmram(self, *args, stdin=None, env=None):
         proc = subprocess.run([sys.executable, SVMRAM] + list(args),
-                              env=self.env, input=stdin or "", text=True,
+                              env=dict(self.env, **(env or {})),
+                              input=stdin or "", text=True,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         return Result(proc.returncode, proc.stdout, proc.stderr)
 
@@ -124,6 +126,71 @@ class EmulatedHost:
 
     def unmount(self, mirror):
         return self.sim("close", mirror)
+
+
+def host_file(name):
+    """tests/scenario/hosts/NAME.json, or None for an emulator preset."""
+    path = os.path.join(HOSTS, name + ".json")
+    return path if os.path.exists(path) else None
+
+
+def clone(host, directory):
+    """A copy of an emulated host in `directory`, in the same state
+    (quicker than building that state again with svmram)."""
+    directory = str(directory)
+    subprocess.run(["cp", "-a", host.dir, directory], check=True)
+    bindir = os.path.join(directory, "bin")
+    for prog in os.listdir(bindir):
+        path = os.path.join(bindir, prog)
+        with open(path, encoding="utf-8") as stream:
+            text = stream.read()
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(text.replace(repr(host.dir), repr(directory)))
+    for name in ("state.json", "smf.json"):
+        with open(os.path.join(directory, name), encoding="utf-8") as stream:
+            if host.dir in stream.read():
+                raise AssertionError("%s names its directory; cannot clone"
+                                     % name)
+    copy = EmulatedHost.__new__(EmulatedHost)
+    copy.dir = directory
+    copy.env = {name: value.replace(host.dir, directory)
+                for name, value in host.env.items()}
+    copy.trace_file = os.path.join(directory, "svmram.trace")
+    copy.env["SVMRAM_TRACE"] = copy.trace_file
+    copy.root = copy.env["SVMSIM_ROOT"]
+    copy.clear_trace()
+    return copy
+
+
+def killing_bindir(host, prog, nth):
+    """A directory of the host's commands in which the nth call of `prog`
+    does its work and then kills its caller (svmram) with SIGKILL: svmram
+    killed right after that command, its journal left behind."""
+    real = os.path.join(host.env["SVMSIM_DIR"], "bin")
+    bindir = os.path.join(host.dir, "killbin")
+    if os.path.isdir(bindir):
+        for name in os.listdir(bindir):
+            os.unlink(os.path.join(bindir, name))
+    else:
+        os.mkdir(bindir)
+    counter = os.path.join(bindir, ".calls")
+    for name in os.listdir(real):
+        path = os.path.join(bindir, name)
+        if name != prog:
+            os.symlink(os.path.join(real, name), path)
+            continue
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(
+                "#!/bin/sh\n"
+                "%s \"$@\"\n"
+                "status=$?\n"
+                "echo x >> %s\n"
+                "if [ \"$(wc -l < %s)\" -eq %d ]; then kill -9 $PPID; fi\n"
+                "exit $status\n" % (shlex.quote(os.path.join(real, name)),
+                                     shlex.quote(counter),
+                                     shlex.quote(counter), nth))
+        os.chmod(path, 0o755)
+    return bindir
 
 
 def _reads_only(argv):

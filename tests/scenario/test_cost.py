@@ -1,0 +1,39 @@
+"""The cost a plan announces (`# Cost: resyncs copy N blocks`) against
+what the emulator's resyncs really copied while svmram carried it out
+(state["copied_blocks"], counted in lib/svmsim/resync.py)."""
+
+import json
+import re
+
+import pytest
+
+
+def copied(host):
+    state = json.loads(host.sim("state").stdout)
+    return state["copied_blocks"].get("d10", 0)
+
+
+def announced(script):
+    lines = [line for line in script.splitlines()
+             if line.startswith("# Cost: ")]
+    assert len(lines) == 1, script
+    match = re.match(r"# Cost: resyncs copy ([0-9]+) blocks \(", lines[0])
+    return lines[0], int(match.group(1)) if match else 0
+
+
+@pytest.mark.parametrize("name, line", [
+    ("article", "# Cost: resyncs copy 1397655 blocks (682.4 MiB) in all."),
+    ("swap", "# Cost: resyncs copy 453600 blocks (221.5 MiB) in all."),
+])
+def test_the_plan_copies_what_it_says(host_factory, name, line):
+    host = host_factory(name)
+    plan, blocks = announced(host.svmram("setup", "-n", "d10").stdout)
+    assert plan == line
+    assert copied(host) == 0
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    assert copied(host) == blocks
+
+    plan, blocks = announced(host.svmram("teardown", "-n", "d10").stdout)
+    assert plan == "# Cost: no resync copies any data."
+    assert host.svmram("teardown", "-y", "d10").returncode == 0
+    assert copied(host) == announced(line)[1]

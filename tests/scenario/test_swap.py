@@ -1,0 +1,146 @@
+"""The swap method on a closed mirror, and how --method auto chooses.
+
+tests/scenario/hosts/swap.json is the article's host with smaller disks
+(453600 blocks, a multiple of both the disks' 945-block cylinder and the
+ramdisk's 600-block one) and d10 closed: not mounted, not in vfstab.
+closed-article.json is the article's host with d10 closed: 465885 blocks
+is not a multiple of 600, so recreating d10 with the RAM submirror first
+would shrink it.
+"""
+
+import os
+
+import pytest
+
+ORIGINAL = (
+    "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
+    "d11 1 1 /dev/rdsk/c0d1s0\n"
+    "d12 1 1 /dev/rdsk/c1d0s0\n")
+
+RAM_FIRST = (
+    "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
+    "d13 1 1 /dev/rdsk/c90t0d0s0\n"
+    "d11 1 1 /dev/rdsk/c0d1s0\n"
+    "d12 1 1 /dev/rdsk/c1d0s0\n")
+
+FMRI = "svc:/system/svmram:d10"
+SIZE_LINE = "    Size: 453600 blocks (221 MB)\n"
+
+
+def setprop(name, kind, value):
+    return ["svccfg", "-s", FMRI, "setprop", "svmram/" + name, "=",
+            kind + ":", value]
+
+
+SWAP_COMMANDS = [
+    ["ramdiskadm", "-a", "svmram_d10", "222m"],
+    ["metainit", "d13", "1", "1", "c90t0d0s0"],
+    ["metattach", "d10", "d13"],
+    ["metaclear", "d10"],
+    ["metainit", "d10", "-m", "d13", "d11", "d12", "-r", "1"],
+    ["svccfg", "-s", "svc:/system/svmram", "add", "d10"],
+    ["svccfg", "-s", FMRI, "addpg", "svmram", "application"],
+    setprop("mirror", "astring", "d10"),
+    setprop("ram", "astring", "d13"),
+    setprop("ramdisk", "astring", "svmram_d10"),
+    setprop("size_bytes", "count", str(222 * 1024 * 1024)),
+    setprop("link", "astring", "c90t0d0s0"),
+    setprop("method", "astring", "swap"),
+    setprop("disks", "astring", "d11,d12"),
+    setprop("read_option", "astring", "roundrobin"),
+    setprop("write_option", "astring", "parallel"),
+    setprop("pass_num", "count", "1"),
+    setprop("size_blocks", "count", "453600"),
+    setprop("ramdisk_dev", "astring", "250,1"),
+    setprop("format", "count", "1"),
+    ["svcadm", "refresh", FMRI],
+    ["svcadm", "enable", "-s", FMRI],
+]
+
+TEARDOWN_COMMANDS = [
+    ["metaparam", "-r", "roundrobin", "d10"],
+    ["metadetach", "d10", "d13"],
+    ["metaclear", "d13"],
+    ["ramdiskadm", "-d", "svmram_d10"],
+    ["svcadm", "disable", "-s", FMRI],
+    ["svccfg", "delete", FMRI],
+]
+
+
+@pytest.fixture
+def swap_host(host_factory):
+    return host_factory("swap")
+
+
+def test_swap_sets_up_a_closed_mirror_whose_size_survives(swap_host):
+    host = swap_host
+    assert host.metastat_p("d10") == ORIGINAL
+    assert SIZE_LINE in host.cmd("metastat", "d10").stdout
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ("d10: reads are served from the RAM submirror "
+                             "d13 (ramdisk svmram_d10).\n")
+    assert host.trace() == SWAP_COMMANDS
+    assert host.metastat_p("d10") == RAM_FIRST
+    state = host.cmd("metastat", "d10").stdout
+    assert state.startswith("d10: Mirror\n    Submirror 0: d13\n"
+                            "      State: Okay         \n")
+    assert SIZE_LINE in state
+    assert host.cmd("svcs", "-H", "-o", "state", FMRI).stdout == "online\n"
+    assert host.violations() == []
+
+
+def test_teardown_after_swap_restores_the_original(swap_host):
+    host = swap_host
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ("d10: the RAM submirror is gone; reads use the "
+                             "read option roundrobin again.\n")
+    assert host.trace() == TEARDOWN_COMMANDS
+    assert host.metastat_p("d10") == ORIGINAL
+    assert SIZE_LINE in host.cmd("metastat", "d10").stdout
+    assert host.ramdisks() == ""
+    assert not os.path.lexists(os.path.join(host.root, "dev/dsk/c90t0d0s0"))
+    assert host.cmd("svcs", "-H", FMRI).returncode != 0
+    assert host.violations() == []
+
+
+@pytest.mark.parametrize("name, method, note", [
+    ("article", "rotate", "auto chose rotate: d10 is mounted on /mnt and "
+     "swap needs it closed."),
+    ("swap", "swap", "auto chose swap: d10 is not mounted and keeps its "
+     "size of 453600 blocks."),
+    ("closed-article", "rotate", "auto chose rotate: recreating d10 with the "
+     "RAM submirror first would make it 465600 blocks instead of 465885 "
+     "(SVM rounds a mirror to its first submirror's cylinder)."),
+])
+def test_auto_picks_a_method_and_says_why(host_factory, name, method, note):
+    host = host_factory(name)
+    result = host.svmram("setup", "-n", "d10")
+    assert result.returncode == 0, result.stderr
+    script = result.stdout
+    assert "# Method: %s.\n# %s\n" % (method, note) in script
+    bindir = host.env["SVMRAM_BINDIR"]
+    swapping = "\n%s/metaclear d10\n" % bindir
+    rotating = "\n%s/metadetach d10 d11\n" % bindir
+    assert (swapping in script, rotating in script) == (
+        method == "swap", method == "rotate")
+    assert host.trace() == []
+
+
+def test_swap_is_refused_when_it_would_change_the_size(host_factory):
+    host = host_factory("closed-article")
+    before = host.state_digest()
+    result = host.svmram("setup", "-y", "--method", "swap", "d10")
+    assert result.returncode == 3
+    assert result.stderr == (
+        "svmram: cannot use swap: recreating d10 with the RAM submirror "
+        "first would make it 465600 blocks instead of 465885 (SVM rounds a "
+        "mirror to its first submirror's cylinder)\n"
+        "svmram: Use --method rotate, which keeps the mirror in use and its "
+        "size intact.\n")
+    assert host.trace() == []
+    assert host.state_digest() == before
+    assert host.violations() == []
