@@ -15,7 +15,9 @@ A violation is recorded once when its condition appears and stays in the
 state until ``python3 -m svmsim monitor DIR --reset``.
 """
 
-from svmsim import regions
+import copy
+
+from svmsim import devices, regions
 from svmsim.state import REGIONS
 
 WRITE_STRIDE = 37   # automatic writes cycle through all regions
@@ -107,6 +109,26 @@ def ranges(rs):
     return ",".join(out)
 
 
+def _as_if_opened(st, m):
+    """(state, mirror) as the next read would find them.  A mirror not
+    opened since boot is judged as if it were opened now: the first-open
+    rule (reference 9.1) fails components whose device is absent, while a
+    present but blank ramdisk stays Okay and would serve reads.  So the
+    hazard is caught at the command that creates it, not at a later
+    mount."""
+    svm = _svm()
+    if m["name"] in st["opened_since_boot"] or not any(
+            c["state"] not in ("Maintenance", "Last Erred")
+            and devices.kernel_device(st, c["dev"]) is None
+            for s in m["subs"]
+            for c in svm.all_comps(st["units"][s["name"]])):
+        return st, m              # opening would change no state
+    seen = copy.deepcopy(st)
+    sm = seen["units"][m["name"]]
+    svm.first_open(seen, sm)
+    return seen, sm
+
+
 def _findings(st):
     found = {}
     for m in _svm().mirrors(st):
@@ -124,12 +146,11 @@ def _findings(st):
         if lost:
             found[(m["name"], "-", "no-disk-copy")] = (
                 lost, "no disk-backed submirror holds the current data")
-        if m["name"] not in st["opened_since_boot"]:
-            continue
+        seen, sm = _as_if_opened(st, m)
         bad = {}
         for r in range(REGIONS):
-            for s in read_candidates(st, m, r):
-                v = regions.read(st, st["units"][s["name"]], r)
+            for s in read_candidates(seen, sm, r):
+                v = regions.read(seen, seen["units"][s["name"]], r)
                 if v != truth[r]:
                     bad.setdefault(s["name"], []).append((r, v))
         for sname, items in bad.items():

@@ -78,7 +78,10 @@ def save(simdir, st):
     path = os.path.join(simdir, STATE_FILE)
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
-        json.dump(st, f, indent=1, sort_keys=True)
+        # One line: json.dumps without indent uses the C encoder, several
+        # times faster than json.dump, and this runs at every command.
+        # `python3 -m svmsim state DIR` prints it readably.
+        f.write(json.dumps(st, sort_keys=True))
     os.replace(tmp, path)
 
 

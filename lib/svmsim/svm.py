@@ -237,6 +237,13 @@ def first_open(st, m):
             # GUESS: with no other readable source the component becomes
             # Last Erred (the open itself is not refused).
             comp["state"] = "Maintenance" if others else "Last Erred"
+            if sub["state"] == "ATTACHED_RESYNC":
+                # set_sm_comp_state() calls mirror_set_sm_state(sm, smic,
+                # SMS_RUNNING, 0), which rebuilds the state from the
+                # components: a submirror being attached whose component
+                # errs becomes COMP_ERRED and leaves the attach resync
+                # (mirror.c) [src].
+                sub["state"] = "COMP_ERRED"
         recompute_sub(st, sub)
     _drop_erred_targets(m)
 
