@@ -3,10 +3,12 @@
   init DIR [--preset NAME | --host FILE.json]
   env DIR
   reboot DIR [--before-metasync] [--no-services]
+             [--boot-ramdisk NAME=BYTES]...
   open DIR dN | close DIR dN
   tick DIR [N] | freeze DIR | thaw DIR [--step N]
   faults DIR add PROG --nth N --exit CODE
-                       (--message TEXT | --svm-error TEXT [--name NAME])
+                       [--message TEXT | --svm-error TEXT [--name NAME]]
+                       [--stdout TEXT]   (at least one of the three)
   faults DIR list | faults DIR clear
   monitor DIR [--reset]
   write DIR dN [--region R]
@@ -58,6 +60,10 @@ def parser():
     a.add_argument("--before-metasync", action="store_true")
     a.add_argument("--no-services", action="store_true",
                    help="do not run the start methods of SMF instances")
+    a.add_argument("--boot-ramdisk", metavar="NAME=BYTES", action="append",
+                   default=[], help="a ramdisk another service creates "
+                   "during boot, before the SMF instances start (it takes "
+                   "from the ramdisk memory cap)")
     for name in ("open", "close"):
         a = sub.add_parser(name)
         a.add_argument("dir")
@@ -76,10 +82,12 @@ def parser():
     f.add_argument("prog", choices=dispatch.PROGRAMS)
     f.add_argument("--nth", type=int, default=1)
     f.add_argument("--exit", type=int, required=True)
-    m = f.add_mutually_exclusive_group(required=True)
+    m = f.add_mutually_exclusive_group()
     m.add_argument("--message")
     m.add_argument("--svm-error")
     f.add_argument("--name")
+    f.add_argument("--stdout", help="text the command prints on stdout "
+                   "instead of its own output")
     fs.add_parser("list")
     fs.add_parser("clear")
     a = sub.add_parser("monitor")
@@ -174,12 +182,25 @@ def cmd_reboot(args, simdir):
                 if name in st["units"]:
                     svm.open_device(st, name)
             monitor.check(st)
+        for spec in args.boot_ramdisk:            # another boot service
+            _boot_ramdisk(st, simdir, spec)
         svm.write_tab_files(st, root)
     # SMF: svc.startd starts the enabled instances (svmsim/startd.py); the
     # emulated SVM boot services above count as online.
     startd.boot(simdir, before_metasync=args.before_metasync,
                 run_methods=not args.no_services, console=sys.stderr)
     return 0
+
+
+def _boot_ramdisk(st, simdir, spec):
+    from svmsim.commands import Ctx, ramdiskadm
+    name, _, size = spec.partition("=")
+    if not size.isdigit():
+        raise SvmError("USAGE", text="--boot-ramdisk wants NAME=BYTES, "
+                       "not %r" % spec)
+    if ramdiskadm.create(Ctx("ramdiskadm", st, simdir), name, int(size)):
+        raise SvmError("USAGE", text="the boot ramdisk %s could not be "
+                       "created" % name)
 
 
 def cmd_open(args, simdir):
@@ -253,7 +274,7 @@ def cmd_faults(args, simdir):
     with state.locked(simdir) as st:
         if args.action == "add":
             faults.add(st, args.prog, args.nth, args.exit, args.message,
-                       args.svm_error, args.name)
+                       args.svm_error, args.name, args.stdout)
         elif args.action == "list":
             for f in st["faults"]:
                 print(faults.describe(f))

@@ -1,7 +1,6 @@
 """Entry point of the executables in DIR/bin: prog -> implementation."""
 
 import importlib
-import shlex
 import sys
 
 from svmsim import faults, monitor, state
@@ -33,6 +32,7 @@ def main(prog, argv, simdir):
         # Faults apply to the SMF stand-ins too (svmsim faults add svccfg).
         fault = _smf_fault(simdir, prog)
         if fault is not None:
+            sys.stdout.write(fault.get("stdout", ""))
             sys.stderr.write(fault["stderr"])
             return fault["exit"]
         try:
@@ -48,10 +48,11 @@ def main(prog, argv, simdir):
     with state.locked(simdir) as st:
         fault = faults.take(st, prog)
         if fault is not None:
+            sys.stdout.write(fault.get("stdout", ""))
             sys.stderr.write(fault["stderr"])
             return fault["exit"]
         st["seq"] += 1
-        st["last_command"] = " ".join(shlex.quote(a) for a in [prog] + argv)
+        st["last_command"] = " ".join(_quote(a) for a in [prog] + argv)
         monitor.auto_writes(st)
         ctx = Ctx(prog, st, simdir)
         try:
@@ -65,6 +66,18 @@ def main(prog, argv, simdir):
         from svmsim import svm
         svm.write_tab_files(st, ctx.root)
     return rc
+
+
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                  "0123456789@%+=:,./-_")
+
+
+def _quote(arg):
+    """shlex.quote, without importing shlex (and re) into every emulated
+    command: the monitor's reports name the command that ran."""
+    if arg and all(c in _SAFE for c in arg):
+        return arg
+    return "'" + arg.replace("'", "'\"'\"'") + "'"
 
 
 def _smf_fault(simdir, prog):

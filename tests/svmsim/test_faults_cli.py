@@ -139,3 +139,33 @@ def test_faults_apply_to_the_smf_commands(sim):
     assert "[fired]" in sim.sim("faults", "list").stdout
     assert sim.run("svcadm enable " + fmri).returncode == 0
     assert sim.ok("svcs -H -o state " + fmri) == "online\n"
+
+
+def test_fault_with_stdout_text(sim):
+    """--stdout: the faulty call prints that text instead of its output
+    (exit status 0 allowed), changes nothing, and fires once."""
+    good = sim.ok("metastat -p")
+    before = sim.config()
+    sim.sim("faults", "add", "metastat", "--nth", "2", "--exit", "0",
+            "--stdout", "d10 -m what is this\n\tnot metastat")
+    assert "(stdout 'd10 -m what is this" in sim.sim("faults", "list").stdout
+    assert sim.ok("metastat -p") == good             # call 1: real output
+    p = sim.run("metastat -p")                       # call 2: the fault
+    assert (p.returncode, p.stdout, p.stderr) == (
+        0, "d10 -m what is this\n\tnot metastat\n", "")
+    assert sim.ok("metastat -p") == good             # fired once only
+    assert sim.config() == before
+    sim.sim("faults", "add", "ramdiskadm", "--exit", "1", "--stdout", "",
+            "--message", "ramdiskadm: boom")
+    p = sim.run("ramdiskadm")
+    assert (p.returncode, p.stdout, p.stderr) == (1, "", "ramdiskadm: boom\n")
+    sim.sim("faults", "add", "svcprop", "--exit", "0", "--stdout", "garbage")
+    p = sim.run("svcprop -p svmram svc:/system/svmram:d10")
+    assert (p.returncode, p.stdout) == (0, "garbage\n")
+
+
+def test_fault_needs_some_text(sim):
+    p = sim.sim("faults", "add", "metastat", "--exit", "1")
+    assert p.returncode == 1
+    assert "give --message, --svm-error or --stdout" in p.stderr
+    assert sim.sim("faults", "list").stdout == ""
