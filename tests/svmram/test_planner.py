@@ -81,10 +81,14 @@ def test_swap_plan_for_a_closed_mirror_whose_size_survives():
     plan = planner.plan_setup(snap, intent)
     assert keys(plan) == [
         "create ramdisk svmram_d10", "link c90t0d0s0", "metainit d13",
-        "attach d13", "metaclear d10", "metainit d10", "record d10"]
-    metainit = plan.steps[5]
-    assert metainit.argv == ("metainit", "d10", "-m", "d13", "d11", "d12",
-                             "-r", "1")
+        "attach d13", "swap d10", "record d10"]
+    swap = plan.steps[4]
+    # One step: nothing can come between the clear and the n-way metainit.
+    assert (swap.argv, swap.argvs) == (None, (
+        ("metaclear", "d10"),
+        ("metainit", "d10", "-m", "d13", "d11", "d12", "-r", "1")))
+    assert swap.expect.mirror.slots == ("d13", "d11", "d12")
+    assert swap.expect.mirror.size_blocks == 465600
     assert plan.closed_seconds == 5
 
 
@@ -110,15 +114,46 @@ def test_rollback_of_a_rotate_interrupted_after_a_detach_reattaches_first():
     assert keys(plan)[:2] == ["attach d11", "detach d13"]
 
 
-def test_resume_of_a_swap_interrupted_after_metaclear():
+def swap_cleared(snap, intent):
+    """The host after a swap's metaclear and before its metainit (svmram
+    killed, or the host rebooted, between the two)."""
+    setup = planner.plan_setup(snap, intent)
+    before = setup.steps[keys(setup).index("swap d10")]
+    stripes = {name: replace(view, parent=None)
+               for name, view in before.expect.stripes.items()}
+    attached = setup.steps[keys(setup).index("attach d13")].expect
+    return attached.evolve(mirror=None, stripes=stripes,
+                           metadevices=attached.metadevices - {"d10"})
+
+
+def test_resume_of_a_swap_interrupted_after_metaclear_uses_the_disks_only():
+    """The RAM submirror may be blank by now (a reboot recreates the
+    ramdisk empty), so it never goes into the recreating metainit."""
+    snap = article(mounted=False, size=465600)
+    intent, _ = planner.choose_intent(snap, "d10")
+    plan = planner.plan_setup(swap_cleared(snap, intent), intent)
+    assert keys(plan) == ["metainit d10", "attach d13", "swap d10",
+                          "record d10"]
+    assert plan.steps[0].argv == ("metainit", "d10", "-m", "d11", "d12", "1")
+    back = planner.plan_teardown(swap_cleared(snap, intent), intent)
+    assert back.steps[0].argv == ("metainit", "d10", "-m", "d11", "d12", "1")
+
+
+def test_a_swap_that_changed_the_size_is_undone_at_once():
     snap = article(mounted=False, size=465600)
     intent, _ = planner.choose_intent(snap, "d10")
     setup = planner.plan_setup(snap, intent)
-    cleared = setup.steps[keys(setup).index("metaclear d10")].expect
-    assert keys(planner.plan_setup(cleared, intent)) == [
-        "metainit d10", "record d10"]
-    back = planner.plan_teardown(cleared, intent)
-    assert back.steps[0].argv == ("metainit", "d10", "-m", "d11", "d12", "1")
+    swapped = setup.steps[keys(setup).index("swap d10")].expect
+    wrong = swapped.evolve(mirror=replace(swapped.mirror, size_blocks=465000))
+    back = planner.plan_teardown(wrong, intent)
+    assert keys(back)[0] == "rebuild d10"
+    assert back.steps[0].argvs == (
+        ("metaclear", "d10"), ("metainit", "d10", "-m", "d11", "d12", "1"))
+    assert back.steps[-1].expect.mirror.size_blocks == 465600
+    assert differences(snap, back.steps[-1].expect) == []
+    # Mounted, it is left alone: metaclear would be refused anyway.
+    mounted = wrong.evolve(mounted_on="/mnt")
+    assert "rebuild d10" not in keys(planner.plan_teardown(mounted, intent))
 
 
 @pytest.mark.parametrize("changes, message", [

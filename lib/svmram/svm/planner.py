@@ -109,13 +109,31 @@ def _is_ram(snap, submirror):
         for comp in stripe.components)
 
 
-def check_memory(snap, size, restoring=None):
+def check_memory(snap, size, restoring=None, resuming=None):
     """Refuse a ramdisk of `size` bytes that would exceed the ramdisk
-    memory cap or leave too little memory free."""
+    memory cap or leave too little memory free.  `restoring` or
+    `resuming` name the mirror when the boot restore or a resumed setup
+    asks, for the advice."""
     if not snap.physmem_bytes:
         return
-    keeps = ("; %s keeps serving reads from its disk submirrors" % restoring
-             if restoring else "")
+    mirror = restoring or resuming
+    keeps = ("; %s keeps serving reads from its disk submirrors" % mirror
+             if mirror else "")
+    if resuming:
+        advice = ("Free ramdisk memory (ramdiskadm lists the ramdisks), then "
+                  "run 'svmram setup %s' again; or run 'svmram teardown %s' "
+                  "to return %s to how it was." % ((resuming,) * 3))
+        return _check_memory(snap, size, keeps, advice, advice)
+    return _check_memory(
+        snap, size, keeps,
+        "Raise percent_physmem in /kernel/drv/ramdisk.conf and reboot, or "
+        "use a smaller mirror.",
+        "Free memory first%s." % (
+            ", then run 'svcadm clear svmram:%s'" % restoring
+            if restoring else ", or use a smaller mirror"))
+
+
+def _check_memory(snap, size, keeps, cap_advice, free_advice):
     used = sum(snap.ramdisks.values())
     cap = snap.physmem_bytes * RAMDISK_MEMORY_PERCENT // 100
     if used + size > cap:
@@ -124,17 +142,14 @@ def check_memory(snap, size, restoring=None):
             "%s physical memory, %s already used by ramdisks)%s" % (
                 human_size(size), RAMDISK_MEMORY_PERCENT,
                 human_size(snap.physmem_bytes), human_size(used), keeps),
-            advice="Raise percent_physmem in /kernel/drv/ramdisk.conf and "
-                   "reboot, or use a smaller mirror.")
+            advice=cap_advice)
     floor = snap.physmem_bytes * MIN_FREE_PERCENT // 100
     if snap.freemem_bytes and snap.freemem_bytes - size < floor:
         raise RefusedError(
             "a ramdisk of %s would leave less than %d%% of memory free (%s "
             "free now)%s" % (human_size(size), MIN_FREE_PERCENT,
                              human_size(snap.freemem_bytes), keeps),
-            advice="Free memory first%s." % (
-                ", then run 'svcadm clear svmram:%s'" % restoring
-                if restoring else ", or use a smaller mirror"))
+            advice=free_advice)
 
 
 def _choose_method(snap, disks, size, method):
@@ -219,8 +234,15 @@ def _next_setup_step(snap, it):
     if ram is None:
         return steps.init_ram_stripe(snap, it)
     if m is None:
-        return steps.init_mirror(snap, it, it.order, "first",
-                                 it.write_option, it.pass_num, it.size_blocks)
+        # A swap stopped between metaclear and metainit.  The ramdisk may
+        # have been recreated blank since (a reboot), so the mirror comes
+        # back from its disk submirrors only, identical when it was
+        # cleared, and the RAM submirror is attached afresh.
+        return steps.init_mirror(
+            snap, it, it.disks, it.read_option, it.write_option,
+            it.pass_num, it.size_blocks,
+            why="An interrupted swap cleared it; its disk submirrors were "
+                "identical then.  The RAM submirror is attached again after.")
     if m.resync or m.pending:
         return steps.wait_resync(snap, it)
     if it.ram not in m.slots:
@@ -231,7 +253,7 @@ def _next_setup_step(snap, it):
                             why="It goes behind the RAM submirror.")
     if m.slots != it.order:
         if it.method == "swap":
-            return steps.clear_mirror(snap, it)
+            return steps.swap_mirror(snap, it)
         wrong = next(s for s, want in zip(m.slots, it.order) if s != want)
         return steps.detach(snap, it, wrong, why=(
             "Re-attaching it moves it behind the RAM submirror.  Until "
@@ -259,6 +281,12 @@ def _next_teardown_step(snap, it):
             it.pass_num, it.size_blocks,
             why="The mirror was cleared by an interrupted swap; recreate it "
                 "as it was, from its disk submirrors.")
+    if it.method == "swap" and m.slots == it.order and \
+            m.size_blocks != it.size_blocks and snap.mounted_on is None:
+        return steps.rebuild_mirror(snap, it, why=(
+            "Recreated with the RAM submirror first, %s has %d blocks "
+            "instead of %d; its file system must not see another size."
+            % (it.mirror, m.size_blocks, it.size_blocks)))
     if m.read_option != it.read_option:
         return steps.set_read_option(snap, it, it.read_option)
     missing = [d for d in it.disks if d not in m.slots]

@@ -9,7 +9,9 @@ from . import names
 from .sizing import human_size, ramdisk_slice_blocks
 from .snapshot import OKAY, RESYNCING as RESYNCING_STATE, MirrorView, StripeView
 
-SWAP_CLOSED_SECONDS = 5     # metaclear plus metainit, as measured on a VM
+# metaclear plus metainit: an estimate (two quick ioctls each), not a
+# measurement; the plan prints it as "about".
+SWAP_CLOSED_SECONDS = 5
 
 
 def _with_stripe(snap, stripe):
@@ -130,19 +132,44 @@ def wait_resync(snap, it):
             resync_percent=None, pending=False)))
 
 
-def clear_mirror(snap, it):
-    stripes = {name: replace(view, parent=None)
+def swap_mirror(snap, it):
+    """Clear the mirror and recreate it at once with the RAM submirror
+    first.  One step, so that nothing can happen between the two commands
+    that the planner did not see: the RAM submirror goes into an n-way
+    metainit only straight after metastat showed every submirror Okay."""
+    order = it.order
+    options = ("-r",) + (("-S",) if it.write_option == "serial" else ())
+    stripes = {name: replace(view, parent=it.mirror if name in order
+                             else view.parent)
                for name, view in snap.stripes.items()}
     return Step(
-        key="metaclear %s" % it.mirror,
-        summary="Clear the mirror %s; its submirrors keep their "
-                "identical data." % it.mirror,
-        argv=("metaclear", it.mirror),
-        why="Every submirror is Okay and the mirror is closed, so d-for-d "
-            "the data is the same on each.",
+        key="swap %s" % it.mirror,
+        summary="Clear %s and recreate it at once from %s in this order." % (
+            it.mirror, " ".join(order)),
+        argvs=(("metaclear", it.mirror),
+               ("metainit", it.mirror, "-m") + tuple(order) + options + (
+                   str(it.pass_num),)),
+        why="Every submirror is Okay and the mirror is closed, so the data "
+            "is the same on each and nothing is resynced (metainit warns "
+            "that the submirrors may differ; they do not).  The new mirror "
+            "must have exactly the old size, %d blocks." % it.size_blocks,
         closed_seconds=SWAP_CLOSED_SECONDS,
-        expect=snap.evolve(mirror=None, stripes=stripes,
-                           metadevices=snap.metadevices - {it.mirror}))
+        expect=snap.evolve(
+            mirror=_new_mirror(it.mirror, order, "first", it.write_option,
+                               it.pass_num, it.size_blocks),
+            stripes=stripes))
+
+
+def rebuild_mirror(snap, it, why):
+    """Clear the mirror and recreate it from its disk submirrors, as it
+    was before setup (undoing a swap that came out wrong)."""
+    step = init_mirror(snap, it, it.disks, it.read_option, it.write_option,
+                       it.pass_num, it.size_blocks, why=why)
+    return replace(step, key="rebuild %s" % it.mirror,
+                   summary="Clear %s and recreate it as it was, from %s." % (
+                       it.mirror, " ".join(it.disks)),
+                   argv=None, argvs=(("metaclear", it.mirror), step.argv),
+                   closed_seconds=SWAP_CLOSED_SECONDS)
 
 
 def init_mirror(snap, it, order, read_option, write_option, pass_num,
@@ -277,12 +304,22 @@ def enable_component(snap, it, link, copy_blocks):
 
 
 def restart_resync(snap, it, copy_blocks):
+    mirror = snap.mirror
+    states = tuple(RESYNCING_STATE if st == "Resync cancelled" else st
+                   for st in mirror.states)
+    stripes = snap.stripes
+    if it.ram in mirror.slots and \
+            mirror.states[mirror.slots.index(it.ram)] == "Resync cancelled":
+        stripes = _ram_component(snap, it, RESYNCING_STATE)
     return Step(
         key="restart resync %s" % it.mirror,
         summary="Restart the cancelled resync of %s." % it.mirror,
         argv=("metasync",) + ((str(copy_blocks),) if copy_blocks else ()) + (
             it.mirror,),
-        expect=snap.evolve(mirror=replace(snap.mirror, resync="active")))
+        why="It goes on from where it was cancelled.",
+        expect=snap.evolve(mirror=replace(
+            mirror.with_slots(mirror.slots, states), resync="active"),
+            stripes=stripes))
 
 
 def replace_component(snap, it, old_link, new_link, record_argvs,
