@@ -9,6 +9,7 @@ import os
 from .errors import RefusedError
 
 FORMAT = 1
+OPERATIONS = ("setup", "teardown")
 
 
 class Journal:
@@ -29,6 +30,7 @@ class Journal:
                 advice="Check it by hand; remove it only once metastat "
                        "shows the mirror in a state you understand.") from exc
         if not isinstance(data, dict) or data.get("format") != FORMAT \
+                or data.get("operation") not in OPERATIONS \
                 or not isinstance(data.get("completed"), list) \
                 or not isinstance(data.get("intent"), dict):
             raise RefusedError(

@@ -16,7 +16,7 @@ import subprocess
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
-from .errors import SvmramError
+from .errors import RefusedError, SvmramError
 
 COMMANDS = {
     "metadb": "/usr/sbin/metadb",
@@ -106,11 +106,15 @@ def run(name: str, args: List[str], check: bool = True) -> Result:
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               env=_environment(), check=False)
     except OSError as exc:
-        raise SvmramError(
+        # Nothing ran: a missing command is a precondition, not a failure.
+        # (A step that hits this fails as a step; see execute.py.)
+        raise RefusedError(
             "cannot run %s: %s" % (argv[0], exc.strerror),
-            advice="Solaris Volume Manager's commands come with the package "
-                   "system/storage/svm" if name.startswith("meta") else
-                   "svmram needs this command from the base system") from exc
+            advice="Install Solaris Volume Manager (the package "
+                   "system/storage/svm), then run svmram again."
+            if name.startswith("meta") else
+            "svmram needs this command from the base system; check that "
+            "it is installed.") from exc
     result = Result(tuple(argv), proc.returncode,
                     proc.stdout.decode("utf-8", "replace"),
                     proc.stderr.decode("utf-8", "replace"))

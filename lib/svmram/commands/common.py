@@ -87,6 +87,9 @@ def carry_out(plan, backend, journal, rollback_plan):
     left to do by hand.  The journal is removed once the host is in a
     clean state."""
     progress = Progress()
+    for note in plan.notes:
+        progress.say("%s %s: %s" % (plan.operation, plan.target,
+                                    note[:1].lower() + note[1:]))
     try:
         execute(plan, backend, journal, progress, polling())
     except StepFailed as failure:
@@ -125,7 +128,11 @@ def run_afterwards(plan, backend):
     takes the lock), and say so if it did not come online."""
     failed = ""
     for argv in plan.afterwards:
-        result = run.run(argv[0], list(argv[1:]), check=False)
+        try:
+            result = run.run(argv[0], list(argv[1:]), check=False)
+        except SvmramError as error:       # could not run it: not a refusal
+            failed = failed or " (%s)" % error.message
+            continue
         if not result.ok and not failed:
             failed = " (%s)" % run.CommandError(result).message
     if plan.afterwards:

@@ -9,11 +9,11 @@ copy into RAM and returns without waiting for it, so boot is not held up.
 import os
 import sys
 
-from ..errors import EXIT_OK, RefusedError, UsageError
+from ..errors import EXIT_OK, RefusedError, SvmramError, UsageError
 from ..execute import StepFailed, execute
 from ..plan import Plan
 from ..progress import Progress
-from ..svm import names, record
+from ..svm import consistency, names, record
 from ..svm.backend import SvmBackend
 from ..svm.intent import Intent
 from ..svm.planner import MAX_STEPS
@@ -39,7 +39,8 @@ def add_arguments(parser):
 
 
 def _number(text, what, low, high):
-    if not text.isdigit() or not low <= int(text) <= high:
+    # ASCII digits only: str.isdigit() also accepts '²', which int() refuses.
+    if not names.is_number(text) or not low <= int(text) <= high:
         raise UsageError("%s %r is invalid; give a whole number from %d to %d"
                          % (what, text, low, high))
     return int(text)
@@ -54,6 +55,15 @@ def run(args):
     # Under SMF, wait for a setup or teardown that holds the lock (setup
     # enables this instance just after releasing it); by hand, refuse.
     with common.host_lock(wait if os.environ.get("SMF_FMRI") else 0):
+        unfinished = common.journal_for(mirror).load()
+        if unfinished is not None:
+            operation = unfinished["operation"]
+            raise RefusedError(
+                "a %s of %s has not finished (%s); the RAM submirror is not "
+                "restored meanwhile" % (operation, mirror,
+                                        common.journal_for(mirror).path),
+                advice="Run 'svmram %s %s' to finish it; the disk submirrors "
+                       "serve reads meanwhile." % (operation, mirror))
         backend = SvmBackend(mirror, common.host_root())
         found = backend.read_record()
         if found is None:
@@ -65,6 +75,7 @@ def run(args):
                                   record.fmri(mirror))
         backend.intent = intent
         snap = backend.observe(memory=True)
+        consistency.check(snap, intent, record.fmri(mirror))
         plan = plan_restore(snap, intent, copy_blocks)
         if args.dry_run:
             return common.print_plan(plan)
@@ -83,7 +94,12 @@ def run(args):
                     advice="%s keeps serving reads from disk.  Check "
                            "'metastat %s', then 'svcadm clear svmram:%s'."
                     % (mirror, mirror, mirror)) from failure
-            raise
+            raise SvmramError(
+                failure.message,
+                advice="%s keeps serving reads from its disk submirrors.  "
+                       "Fix the cause, then run 'svcadm clear svmram:%s' (or "
+                       "'svmram restore %s'); it continues from the state it "
+                       "finds." % (mirror, mirror, mirror)) from failure
     sys.stdout.write("%s: %s is resyncing from the disk submirrors; reads "
                      "stay on disk until it is Okay.\n" % (mirror, intent.ram))
     return EXIT_OK

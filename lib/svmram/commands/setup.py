@@ -3,10 +3,11 @@
 import sys
 
 from ..errors import EXIT_OK, RefusedError
-from ..svm import names, record
+from ..svm import consistency, names, record
 from ..svm.backend import SvmBackend
 from ..svm.intent import Intent
-from ..svm.planner import choose_intent, plan_setup, plan_teardown
+from ..svm.planner import (check_memory, choose_intent, plan_setup,
+                           plan_teardown)
 from . import common
 
 SUMMARY = "put a RAM submirror first in a mirror and read from it"
@@ -42,11 +43,11 @@ def _not_enabled(snap, mirror):
 def run(args):
     mirror = names.metadevice(args.mirror, "mirror")
     options = dict(
-        size=names.size(args.size) if args.size else None,
-        ramdisk=names.ramdisk(args.name) if args.name else None,
+        size=names.size(args.size) if args.size is not None else None,
+        ramdisk=names.ramdisk(args.name) if args.name is not None else None,
         submirror=names.metadevice(args.submirror, "submirror")
-        if args.submirror else None,
-        link=names.link(args.link) if args.link else None,
+        if args.submirror is not None else None,
+        link=names.link(args.link) if args.link is not None else None,
         method=args.method)
     if not args.dry_run:
         common.require_root()
@@ -59,19 +60,28 @@ def run(args):
                 raise RefusedError(
                     "a teardown of %s has not finished" % mirror,
                     advice="Run 'svmram teardown %s' to finish it." % mirror)
-            intent = Intent.from_json(stored["intent"], journal.path)
+            where = journal.path
+            intent = Intent.from_json(stored["intent"], where)
             notes = ["Resuming the setup recorded in %s; the choices made "
                      "then are kept." % journal.path]
             backend.intent = intent
-            snap = backend.observe()
+            snap = backend.observe(memory=True)
         else:
             observed = backend.observe(memory=True)
+            where = record.fmri(mirror)
             intent, notes = _not_enabled(observed, mirror) or choose_intent(
                 observed, mirror, **options)
             backend.intent = intent
-            snap = backend.observe()
+            snap = backend.observe(memory=True)
+        consistency.check(snap, intent, where)
         plan = plan_setup(snap, intent)
         plan.notes = notes
+        if any(step.key == "create ramdisk %s" % intent.ramdisk
+               for step in plan.steps):
+            # A fresh setup checked in choose_intent; a resumed one, whose
+            # ramdisk vanished at a reboot, checks here, before any step.
+            check_memory(snap, intent.size_bytes, resuming=mirror if (
+                stored is not None or snap.record) else None)
         if args.dry_run:
             return common.print_plan(plan)
         common.confirm(args, plan)

@@ -9,8 +9,8 @@ import json
 import sys
 
 from ..run import run as run_command
-from ..errors import EXIT_NOT_SERVING, EXIT_OK, RefusedError, SvmramError
-from ..svm import names, record
+from ..errors import EXIT_NOT_SERVING, EXIT_OK, ParseError, RefusedError
+from ..svm import consistency, names, record
 from ..svm.backend import SvmBackend
 from ..svm.intent import Intent
 from . import common
@@ -29,8 +29,21 @@ def configured_mirrors():
     """The instances of svc:/system/svmram, i.e. the configured mirrors."""
     result = run_command("svcs", ["-H", "-o", "inst", record.SERVICE + ":*"],
                      check=False)
-    return sorted(line.strip() for line in result.stdout.splitlines()
-                  if line.strip())
+    found = []
+    for lineno, line in enumerate(result.stdout.splitlines(), 1):
+        if len(line.split()) > 1:
+            raise ParseError("expected one instance name", lineno, line,
+                             "svcs")
+        if line.strip():
+            found.append(line.strip())
+    return sorted(found)
+
+
+def not_a_mirror(name):
+    """The status of an instance that svmram cannot have made."""
+    return {"mirror": name, "serving_from_ram": False, "configured": False,
+            "reasons": ["%s is not named after a mirror; svmram did not "
+                        "make it" % record.fmri(name)]}
 
 
 def describe_state(name, state):
@@ -59,7 +72,9 @@ def mirror_status(mirror):
     snap = backend.observe(smf=(found, service))
     m = snap.mirror
     submirrors = []
-    if m is None:
+    if not snap.has_replicas:
+        reasons.append("there are no state database replicas")
+    elif m is None:
         reasons.append("the mirror %s does not exist" % mirror)
     else:
         for slot, (name, state) in enumerate(zip(m.slots, m.states)):
@@ -84,6 +99,11 @@ def mirror_status(mirror):
             dev, recorded_dev))
     if service != "online":
         reasons.append("%s is %s" % (record.fmri(mirror), service))
+    wrong = consistency.contradictions(snap, intent) \
+        if snap.has_replicas else []
+    if wrong:
+        reasons.append("%s does not match the host: %s" % (
+            record.fmri(mirror), "; ".join(wrong)))
     return {
         "mirror": mirror, "configured": True,
         "serving_from_ram": not reasons, "reasons": reasons,
@@ -130,7 +150,8 @@ def render_text(status):
 def run(args):
     mirrors = ([names.metadevice(args.mirror, "mirror")] if args.mirror
                else configured_mirrors())
-    statuses = [mirror_status(mirror) for mirror in mirrors]
+    statuses = [mirror_status(mirror) if names.is_metadevice(mirror)
+                else not_a_mirror(mirror) for mirror in mirrors]
     if args.json:
         json.dump({"format": JSON_FORMAT, "mirrors": statuses}, sys.stdout,
                   indent=2, sort_keys=True)

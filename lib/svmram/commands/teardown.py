@@ -3,7 +3,7 @@
 import sys
 
 from ..errors import EXIT_OK, RefusedError
-from ..svm import names, record
+from ..svm import consistency, names, record
 from ..svm.backend import SvmBackend
 from ..svm.intent import Intent
 from ..svm.planner import plan_teardown
@@ -26,7 +26,8 @@ def run(args):
         journal = common.journal_for(mirror)
         stored = journal.load()
         if stored is not None:
-            intent = Intent.from_json(stored["intent"], journal.path)
+            where = journal.path
+            intent = Intent.from_json(stored["intent"], where)
         else:
             found = backend.read_record()
             if found is None:
@@ -34,10 +35,15 @@ def run(args):
                     "%s is not set up by svmram (%s does not exist)" % (
                         mirror, record.fmri(mirror)),
                     advice="svmram status lists the mirrors it manages.")
-            intent = Intent.from_json(record.to_intent_json(found),
-                                      record.fmri(mirror))
+            where = record.fmri(mirror)
+            intent = Intent.from_json(record.to_intent_json(found), where)
         backend.intent = intent
-        plan = plan_teardown(backend.observe(), intent)
+        snap = backend.observe()
+        consistency.check(snap, intent, where)
+        plan = plan_teardown(snap, intent)
+        if stored is not None:
+            plan.notes.insert(0, "Resuming the %s recorded in %s." % (
+                stored["operation"], journal.path))
         if args.dry_run:
             return common.print_plan(plan)
         common.confirm(args, plan)

@@ -12,7 +12,7 @@ import re
 from .. import run
 from ..errors import ParseError, RefusedError, SvmramError
 from ..execute import ResyncStatus
-from . import listings, metastat, metastat_p, record
+from . import listings, metastat, metastat_p, names, record
 from .snapshot import MirrorView, Snapshot, StripeView, differences
 
 PAGE_KSTATS = ("unix:0:system_pages:physmem", "unix:0:system_pages:freemem")
@@ -172,7 +172,7 @@ class SvmBackend:
         values = {}
         for lineno, line in enumerate(result.stdout.splitlines(), 1):
             name, _, value = line.partition("\t")
-            if name not in PAGE_KSTATS or not value.strip().isdigit():
+            if name not in PAGE_KSTATS or not names.is_number(value.strip()):
                 raise ParseError("unexpected line", lineno, line, "kstat")
             values[name] = int(value)
         if len(values) != len(PAGE_KSTATS):

@@ -9,20 +9,39 @@ MAX_METADEVICES = 8192          # nmd can be raised to 8192 in md.conf
 RAMDISK_NAME_MAX = 32           # RD_NAME_LEN
 
 _METADEVICE = re.compile(r"d(0|[1-9][0-9]{0,3})\Z")
+_DISK_SET = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]*/d[0-9]+\Z")   # blue/d10
 _RAMDISK = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*\Z")
 _LINK = re.compile(r"c([0-9]+)t([0-9]+)d([0-9]+)s([0-7])\Z")
 _SIZE = re.compile(r"([1-9][0-9]*)([bkmg]?)\Z")
+_NUMBER = re.compile(r"[0-9]+\Z")
 _UNITS = {"": 1, "b": 512, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
+
+
+def is_number(text):
+    """A whole number in ASCII digits (str.isdigit() also takes '²')."""
+    return bool(_NUMBER.match(text))
+
+
+def is_metadevice(name):
+    match = _METADEVICE.match(name)
+    return bool(match) and int(match.group(1)) < MAX_METADEVICES
+
+
+def is_ramdisk(name):
+    return 0 < len(name) <= RAMDISK_NAME_MAX and bool(_RAMDISK.match(name))
+
+
+def is_link(name):
+    return bool(_LINK.match(name))
 
 
 def metadevice(name, what="metadevice"):
     """A local-set metadevice name dNNN, or UsageError."""
-    if "/" in name:
+    if _DISK_SET.match(name):
         raise UsageError(
             "%s %r: disk sets are not supported; svmram works on the "
             "local set only" % (what, name))
-    match = _METADEVICE.match(name)
-    if not match or int(match.group(1)) >= MAX_METADEVICES:
+    if not is_metadevice(name):
         raise UsageError("%s %r is not a metadevice name; use dN with N "
                          "from 0 to %d, for example d10"
                          % (what, name, MAX_METADEVICES - 1))
@@ -30,7 +49,7 @@ def metadevice(name, what="metadevice"):
 
 
 def ramdisk(name):
-    if not name or len(name) > RAMDISK_NAME_MAX or not _RAMDISK.match(name):
+    if not is_ramdisk(name):
         raise UsageError(
             "ramdisk name %r is invalid; use up to %d letters, digits, "
             "'_' or '-', not starting with '-'" % (name, RAMDISK_NAME_MAX))
@@ -39,7 +58,7 @@ def ramdisk(name):
 
 def link(name):
     """A cNtNdNsN name for the /dev/dsk and /dev/rdsk links."""
-    if not _LINK.match(name):
+    if not is_link(name):
         raise UsageError("link name %r is invalid; use the cNtNdNsN form SVM "
                          "requires, for example c90t0d0s0" % (name,))
     return name
