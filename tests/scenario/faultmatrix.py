@@ -1,0 +1,788 @@
+"""The fault matrix: for each procedure, every step and every fault kind,
+inject the fault, let the administrator's obvious next action run, and
+check that
+
+1. the data-safety monitor never fired,
+2. the host ends either set up and serving reads from RAM, or exactly in
+   its original configuration, and
+3. the messages told the administrator what happened.
+
+Procedures: setup by rotate (the article's mounted mirror), setup by swap
+(the closed mirror of hosts/swap.json), teardown (after rotate; after swap
+it runs the very same commands), and the boot restore (the SMF instance
+running `svmram restore` at boot).
+
+Fault kinds, at step k:
+  fail    the command fails with the error a real host gives there; next:
+          rerun the command (setup is rolled back at once), or for the boot
+          restore `svcadm clear`.
+  kill    svmram dies right after the command (SIGKILL: only the journal
+          is left); next: rerun, or `svcadm clear`.
+  reboot  the host reboots right after step k; next: the boot service runs
+          and the command is rerun; a second reboot hits the middle of the
+          next resync, and the command is rerun again.
+  memcap  the host reboots right after step k and another boot service has
+          taken the ramdisk memory, so the ramdisk cannot be recreated;
+          next: the refusal is read, the memory freed, the command rerun.
+
+Steps come from the traces of clean runs, so a new step is covered as soon
+as svmram takes it.  A step is a run of commands that change the host with
+no read between them; `fail` and `kill` hit several commands of a step (the
+first, second and last, or the first, second-to-last and last), `reboot`
+and `memcap` hit the end of each step.
+
+Used by tests/scenario/test_faults.py and bench/faults.
+"""
+
+import concurrent.futures
+import os
+import shlex
+import subprocess
+import time
+from dataclasses import dataclass, field
+from typing import List
+
+from hosts import (REPO, EmulatedHost, _reads_only, clone, host_file,
+                   killing_bindir)
+
+ORIGINAL = (
+    "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
+    "d11 1 1 /dev/rdsk/c0d1s0\n"
+    "d12 1 1 /dev/rdsk/c1d0s0\n")
+
+RAM_FIRST = (
+    "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
+    "d13 1 1 /dev/rdsk/c90t0d0s0\n"
+    "d11 1 1 /dev/rdsk/c0d1s0\n"
+    "d12 1 1 /dev/rdsk/c1d0s0\n")
+
+FMRI = "svc:/system/svmram:d10"
+LOG = "var/svc/log/system-svmram:d10.log"
+JOURNAL = "var/svmram/d10.journal"
+HOSTS = {"rotate": "article", "swap": "swap"}
+PROCEDURES = ("setup-rotate", "setup-swap", "teardown", "restore")
+KINDS = ("fail", "kill", "reboot", "memcap")
+WORKERS = 3
+# Percent a resync advances at each metastat call: at once in clean runs;
+# over three calls where a run must find (or be stopped in) a resync.
+RESYNC_STEP = "100"
+SLOW_RESYNC_STEP = "40"
+# Another boot service's ramdisk: with svmram's 228m ramdisk it exceeds
+# the cap of 25% of the hosts' 1 GiB.
+HOG = "hog=%d" % (100 * 1024 * 1024)
+
+
+# --- the errors a real host gives at each point ------------------------------
+
+def fault_options(argv):
+    """`svmsim faults add` options for a failure of this command, with the
+    message SVM (or ramdiskadm, svccfg, svcadm) would print there."""
+    prog = argv[0]
+    if prog == "ramdiskadm" and argv[1] == "-a":
+        return ["--message", "ramdiskadm: couldn't create ramdisk "
+                "\"%s\": Resource temporarily unavailable" % argv[2]]
+    if prog == "ramdiskadm":
+        return ["--message", "ramdiskadm: couldn't delete ramdisk "
+                "\"%s\": Device busy" % argv[2]]
+    if prog == "metattach":
+        return ["--svm-error", "submirror open error", "--name", argv[2]]
+    if prog == "metadetach":
+        return ["--svm-error", "resync in progress", "--name", argv[-2]]
+    if prog == "metaclear":
+        return ["--svm-error", "metadevice is open", "--name", argv[-1]]
+    if prog in ("metainit", "metaparam"):
+        return ["--svm-error", "stale databases"]
+    if prog == "metareplace":
+        return ["--svm-error", "resync in progress", "--name", argv[-2]]
+    if prog == "metasync":
+        return ["--svm-error", "stale databases"]
+    if prog == "svccfg":
+        return ["--message", "svccfg: Backend read-only."]
+    if prog == "svcadm":
+        return ["--message", "svcadm: %s: Permission denied." % argv[-1]]
+    raise AssertionError("no realistic error for %s" % argv)
+
+
+def fault_text(argv):
+    """The first line of what the fault prints, as svmram quotes it."""
+    options = fault_options(argv)
+    if options[0] == "--message":
+        return options[1]
+    name = options[3] + ": " if len(options) > 2 else ""
+    return "%s: myhost: %s%s" % (argv[0], name, options[1])
+
+
+def arm(host, argv, nth):
+    result = host.sim("faults", "add", argv[0], "--nth", str(nth),
+                      "--exit", "1", *fault_options(argv))
+    assert result.returncode == 0, result.stderr
+
+
+# --- steps of clean runs -----------------------------------------------------
+
+@dataclass
+class Command:
+    """A changing command of a clean run: argv, which call of its program
+    it is (faults and kills count every call, reads too), and where it
+    sits in its step.  `afterwards`: run after the journal and the lock
+    are released (enabling the boot service), so nothing is rolled back
+    when it fails."""
+    argv: List[str]
+    nth: int
+    step: int
+    index: int
+    size: int
+    afterwards: bool = False
+
+    def __str__(self):
+        return " ".join(self.argv)
+
+
+def commands(trace, script=""):
+    """The changing commands of a trace, grouped in steps; `script` is the
+    plan's -n script, whose last part lists the commands run afterwards."""
+    calls, runs, reading = {}, [], True
+    for argv in trace:
+        calls[argv[0]] = calls.get(argv[0], 0) + 1
+        if _reads_only(argv):
+            reading = True
+            continue
+        if reading:
+            runs.append([])
+            reading = False
+        runs[-1].append((argv, calls[argv[0]]))
+    found = [Command(argv, nth, step, index, len(run))
+             for step, run in enumerate(runs, 1)
+             for index, (argv, nth) in enumerate(run)]
+    later = script.partition("\n# Then enable the boot service")[2]
+    for command in found:
+        command.afterwards = any(
+            line.endswith("/" + " ".join(command.argv))
+            for line in later.splitlines())
+    return found
+
+
+class Clean:
+    """One setup method's pristine host, a set-up copy, and the traces of
+    a clean setup, teardown and boot restore."""
+
+    def __init__(self, method, directory):
+        name = HOSTS[method]
+        self.method = method
+        self.pristine = EmulatedHost(directory / "pristine",
+                                     host_file=host_file(name), preset=name)
+        assert self.pristine.sim("thaw", "--step", RESYNC_STEP).returncode == 0
+        # The boot restore runs the start method that make install put in
+        # the emulated root, as on a real host.
+        subprocess.run(["make", "-s", "-C", REPO, "install",
+                        "DESTDIR=" + self.pristine.root], check=True,
+                       stdout=subprocess.DEVNULL)
+        self.original = digest(self.pristine)
+        assert self.original["metastat -p"] == ORIGINAL
+        done = clone(self.pristine, directory / "done")
+        script = done.svmram("setup", "-n", "d10").stdout
+        done.clear_trace()
+        result = done.svmram("setup", "-y", "d10")
+        assert result.returncode == 0, result.stderr
+        self.setup = commands(done.trace(changes_only=False), script)
+        self.set_up = clone(done, directory / "set-up")
+        self.set_up_digest = digest(self.set_up)
+        assert self.set_up_digest["metastat -p"] == RAM_FIRST
+        # The boot restore, as the SMF instance runs it.
+        booted = clone(done, directory / "booted")
+        assert booted.reboot().returncode == 0
+        self.restore = commands(booted.trace(changes_only=False))
+        assert booted.sim("tick").returncode == 0
+        assert is_set_up(booted, self) == []
+        done.clear_trace()
+        result = done.svmram("teardown", "-y", "d10")
+        assert result.returncode == 0, result.stderr
+        self.teardown = commands(done.trace(changes_only=False))
+        assert differs(done, self.original) == []
+        assert done.violations() == []
+
+
+# --- looking at a host -------------------------------------------------------
+
+def digest(host):
+    """What must be exactly as before after a rollback: SVM's configuration
+    and states, the ramdisks, the /dev links, svmram's SMF instances and
+    its journal."""
+    links = {}
+    for kind in ("dsk", "rdsk"):
+        directory = os.path.join(host.root, "dev", kind)
+        for name in sorted(os.listdir(directory)):
+            path = os.path.join(directory, name)
+            if os.path.islink(path):
+                links["%s/%s" % (kind, name)] = os.readlink(path)
+    return {"metastat -p": host.metastat_p(),
+            "metastat d10": host.cmd("metastat", "d10").stdout,
+            "ramdiskadm": host.ramdisks(), "links": links,
+            "instances": host.cmd("svcs", "-H", "-o", "fmri,state",
+                                  "svc:/system/svmram:*").stdout,
+            "journal": os.path.exists(os.path.join(host.root, JOURNAL))}
+
+
+def differs(host, want, got=None):
+    got = got or digest(host)
+    return ["%s is %r, expected %r" % (key, got[key], want[key])
+            for key in want if got[key] != want[key]]
+
+
+def is_set_up(host, clean, got=None):
+    """[] if the host is set up as a clean setup leaves it, and svmram
+    status says it serves reads from RAM."""
+    problems = differs(host, clean.set_up_digest, got)
+    if problems:
+        return problems
+    props = host.cmd("svcprop", "-p", "svmram", FMRI).stdout.splitlines()
+    for line in ("svmram/ram astring d13", "svmram/method astring %s"
+                 % clean.method, "svmram/disks astring d11,d12",
+                 "svmram/format count 1"):
+        if line not in props:
+            problems.append("the record lacks %r" % line)
+    status = host.svmram("status", "d10")
+    if status.returncode != 0:
+        problems.append("status says: %s" % status.stdout)
+    return problems
+
+
+def service_state(host):
+    return host.cmd("svcs", "-H", "-o", "state", FMRI).stdout.strip()
+
+
+def service_log(host):
+    try:
+        with open(os.path.join(host.root, LOG), encoding="utf-8") as log:
+            return log.read()
+    except FileNotFoundError:
+        return ""
+
+
+def no_traceback(*results):
+    return ["a traceback:\n" + r.stderr for r in results
+            if "Traceback" in r.stderr]
+
+
+def step_named(result, operation, message):
+    """The failure message names the step it reports, as the progress
+    lines numbered it."""
+    lines = result.stderr.splitlines()
+    started = [line for line in lines
+               if line.startswith("%s d10: step " % operation)]
+    if not started:
+        return ["no step was started:\n" + result.stderr]
+    number, _, summary = started[-1][len("%s d10: step " % operation):] \
+        .partition(": ")
+    number = number.split(" of ")[0]
+    want = "svmram: step %s failed (%s): " % (number, summary.rstrip("."))
+    if not message.startswith(want):
+        return ["the message %r does not start with %r" % (message, want)]
+    return []
+
+
+def said(host, command):
+    """How svmram quotes a failed command: its path and first line."""
+    return "%s failed: %s" % (
+        os.path.join(host.env["SVMRAM_BINDIR"], " ".join(command.argv)),
+        fault_text(command.argv).rstrip("."))
+
+
+# --- injecting kills ---------------------------------------------------------
+
+def kill_in_place(host, prog, nth):
+    """Make the host's own `prog` kill its caller right after its nth call
+    (one shot).  Unlike killing_bindir this reaches the boot service too,
+    whose start method runs the host's commands."""
+    bindir = os.path.join(host.env["SVMSIM_DIR"], "bin")
+    path = os.path.join(bindir, prog)
+    real = os.path.join(bindir, "." + prog + ".real")
+    counter = os.path.join(host.dir, ".kill-" + prog)
+    os.rename(path, real)
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write(
+            "#!/bin/sh\n"
+            "%(real)s \"$@\"\n"
+            "status=$?\n"
+            "echo x >> %(counter)s\n"
+            "if [ \"$(wc -l < %(counter)s)\" -eq %(nth)d ]; then\n"
+            "  mv -f %(real)s %(path)s\n"
+            "  kill -9 $PPID\n"
+            "fi\n"
+            "exit $status\n" % {"real": shlex.quote(real),
+                                "counter": shlex.quote(counter),
+                                "path": shlex.quote(path), "nth": nth})
+    os.chmod(path, 0o755)
+
+
+def resync_killing_bindir(host):
+    """A directory of the host's commands in which the first metastat that
+    shows a resync in progress kills its caller (svmram): the moment to
+    reboot "in the middle of the next resync"."""
+    real = os.path.join(host.env["SVMSIM_DIR"], "bin")
+    bindir = os.path.join(host.dir, "resyncbin")
+    os.makedirs(bindir, exist_ok=True)
+    fired = os.path.join(bindir, ".fired")
+    for name in os.listdir(real):
+        path = os.path.join(bindir, name)
+        if os.path.lexists(path) or name.startswith("."):
+            continue
+        if name != "metastat":
+            os.symlink(os.path.join(real, name), path)
+            continue
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(
+                "#!/bin/sh\n"
+                "out=$(%(real)s \"$@\"; echo \"status=$?\")\n"
+                "status=${out##*status=}\n"
+                "printf '%%s\\n' \"${out%%status=*}\" | sed '$d'\n"
+                "case $out in *'Resync in progress'*)\n"
+                "  if [ ! -e %(fired)s ]; then : > %(fired)s; kill -9 $PPID; fi\n"
+                "esac\n"
+                "exit $status\n" % {"real": shlex.quote(os.path.join(
+                    real, "metastat")), "fired": shlex.quote(fired)})
+        os.chmod(path, 0o755)
+    return bindir, fired
+
+
+# --- cases -------------------------------------------------------------------
+
+@dataclass
+class Case:
+    procedure: str
+    kind: str
+    command: Command
+
+    @property
+    def step(self):
+        return self.command.step
+
+    def __str__(self):
+        return "%s, step %d, %s after %s (%d/%d)" % (
+            self.procedure, self.step, self.kind, self.command,
+            self.command.index + 1, self.command.size)
+
+
+@dataclass
+class Outcome:
+    case: Case
+    problems: List[str] = field(default_factory=list)
+    violations: List[str] = field(default_factory=list)
+    final: str = "?"
+    seconds: float = 0.0
+
+    @property
+    def ok(self):
+        return not self.problems and not self.violations
+
+
+def procedure_commands(clean, procedure):
+    return {"setup-rotate": clean("rotate").setup,
+            "setup-swap": clean("swap").setup,
+            "teardown": clean("rotate").teardown,
+            "restore": clean("rotate").restore}[procedure]
+
+
+def cases(clean, procedures=PROCEDURES, kinds=KINDS):
+    """Every case of the matrix, for the given procedures and kinds."""
+    found = []
+    for procedure in procedures:
+        cmds = procedure_commands(clean, procedure)
+        for kind in kinds:
+            if kind == "fail":
+                chosen = [c for c in cmds if c.index in (0, 1, c.size - 1)]
+            elif kind == "kill":
+                chosen = [c for c in cmds
+                          if c.index in (0, c.size - 2, c.size - 1)]
+            else:
+                chosen = [c for c in cmds if c.index == c.size - 1]
+            found += [Case(procedure, kind, c) for c in chosen]
+    return found
+
+
+def run_case(clean, case, directory):
+    """Run one case on a copy of the right host; its Outcome."""
+    started = time.monotonic()
+    method = "swap" if case.procedure == "setup-swap" else "rotate"
+    run = clean(method)
+    outcome = Outcome(case)
+    runner = RUNNERS[(case.procedure.split("-")[0], case.kind)]
+    host = clone(run.pristine if case.procedure.startswith("setup")
+                 else run.set_up, directory)
+    try:
+        outcome.problems = runner(run, case, host)
+    except Exception as error:          # a broken case is a finding too
+        outcome.problems = ["the case itself failed: %r" % error]
+    outcome.violations = host.violations()
+    got = digest(host)
+    as_original = differs(host, run.original, got)
+    as_set_up = is_set_up(host, run, got) if as_original else ["original"]
+    outcome.final = "original" if not as_original else \
+        "set up" if not as_set_up else "other"
+    want = "original" if case.procedure == "teardown" else "set up"
+    if outcome.final != want:
+        outcome.problems.append("ends %s, not %s:\n  %s" % (
+            outcome.final, want, "\n  ".join(
+                as_original if want == "original" else as_set_up)))
+    outcome.seconds = time.monotonic() - started
+    return outcome
+
+
+def run_cases(clean, found, directory, workers=WORKERS):
+    """Run cases a few at a time, each on its own emulated host."""
+    directory.mkdir(parents=True, exist_ok=True)
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        futures = [pool.submit(run_case, clean, case, directory / str(n))
+                   for n, case in enumerate(found)]
+        return [future.result() for future in futures]
+
+
+# --- setup and teardown ------------------------------------------------------
+
+def _operation(case):
+    return case.procedure.split("-")[0]
+
+
+def setup_fails(run, case, host):
+    """The command fails: rolled back exactly, then a rerun converges."""
+    command = case.command
+    arm(host, command.argv, command.nth)
+    result = host.svmram("setup", "-y", "d10")
+    problems = no_traceback(result)
+    if result.returncode != 1:
+        return ["exit status %d:\n%s" % (result.returncode, result.stderr)]
+    lines = result.stderr.splitlines()
+    message, advice = lines[-2], lines[-1]
+    if command.afterwards:
+        return problems + _enable_failed(run, command, host, message, advice)
+    problems += step_named(result, "setup", message)
+    if said(host, command) not in message:
+        problems.append("the message %r does not quote %r"
+                        % (message, said(host, command)))
+    if not message.endswith(".  Everything was rolled back; d10 is as it "
+                            "was before."):
+        problems.append("the message %r does not say it rolled back"
+                        % message)
+    if advice != "svmram: Fix the cause, then run 'svmram setup d10' again.":
+        problems.append("the advice is %r" % advice)
+    problems += differs(host, run.original)
+    return problems + _rerun(host, "setup")
+
+
+def _enable_failed(run, command, host, message, advice):
+    """Enabling the boot service failed: the mirror stays set up, the
+    message says so, and a rerun of setup enables it."""
+    problems = []
+    want = ("svmram: d10 is set up, but its boot service could not be "
+            "enabled (%s failed: %s)" % (
+                os.path.join(host.env["SVMRAM_BINDIR"],
+                             " ".join(command.argv)),
+                fault_text(command.argv)))
+    if message != want:
+        problems.append("the message is %r, expected %r" % (message, want))
+    if advice != ("svmram: Fix the cause, then run 'svmram setup d10' again "
+                  "to enable it."):
+        problems.append("the advice is %r" % advice)
+    set_up = run.set_up_digest
+    problems += differs(host, dict(set_up, instances=set_up[
+        "instances"].replace("online", "disabled")))
+    host.clear_trace()
+    problems += _rerun(host, "setup")
+    if [argv for argv in host.trace() if argv[0] != "svcadm"] != []:
+        problems.append("the rerun changed more than the service: %r"
+                        % host.trace())
+    return problems
+
+
+def teardown_fails(run, case, host):
+    """The command fails: nothing is undone, the message says to run
+    teardown again, and that converges."""
+    command = case.command
+    arm(host, command.argv, command.nth)
+    result = host.svmram("teardown", "-y", "d10")
+    problems = no_traceback(result)
+    if result.returncode != 1:
+        return ["exit status %d:\n%s" % (result.returncode, result.stderr)]
+    lines = result.stderr.splitlines()
+    message, advice = lines[-2], lines[-1]
+    problems += step_named(result, "teardown", message)
+    quoted = said(host, command)
+    if quoted not in message:
+        problems.append("the message %r does not quote %r" % (message, quoted))
+    if advice != ("svmram: Nothing was undone; run 'svmram teardown d10' "
+                  "again to continue from where it stopped."):
+        problems.append("the advice is %r" % advice)
+    if not os.path.exists(os.path.join(host.root, JOURNAL)):
+        problems.append("no journal is left for the rerun")
+    return problems + _rerun(host, "teardown")
+
+
+def _rerun(host, operation, resumed=False, **env):
+    """Run the operation again, as the administrator would; [] if it
+    succeeded (and, when `resumed`, said it was resuming)."""
+    result = host.svmram(operation, "-y", "d10", env=env or None)
+    problems = no_traceback(result)
+    if result.returncode != 0:
+        return problems + ["the rerun failed (exit %d):\n%s" % (
+            result.returncode, result.stderr)]
+    if resumed and "%s d10: resuming the %s recorded in " % (
+            operation, operation) not in result.stderr:
+        problems.append("the rerun does not say it resumes:\n"
+                        + result.stderr)
+    return problems
+
+
+def killed(run, case, host):
+    """svmram is killed right after the command: a rerun of the same
+    command resumes from the journal and converges."""
+    operation, command = _operation(case), case.command
+    bindir = killing_bindir(host, command.argv[0], command.nth)
+    result = host.svmram(operation, "-y", "d10",
+                         env={"SVMRAM_BINDIR": bindir})
+    if result.returncode != -9:
+        return ["not killed (exit status %d):\n%s" % (result.returncode,
+                                                        result.stderr)]
+    if command.afterwards:
+        # Killed after the last command: set up, and a rerun says so.
+        rerun = host.svmram(operation, "-y", "d10")
+        if (rerun.returncode, rerun.stderr.splitlines()[:1]) != (3, [
+                "svmram: d10 is already set up for reads from RAM"]):
+            return ["the rerun: exit %d\n%s" % (rerun.returncode,
+                                                rerun.stderr)]
+        return []
+    problems = []
+    if not os.path.exists(os.path.join(host.root, JOURNAL)):
+        problems.append("the killed run left no journal")
+    assert host.sim("thaw", "--step", SLOW_RESYNC_STEP).returncode == 0
+    return problems + _rerun(host, operation, resumed=True)
+
+
+def _reboot(host, *options):
+    result = host.reboot(*options)
+    return [] if result.returncode == 0 else [
+        "the reboot failed:\n" + result.stderr]
+
+
+def rebooted(run, case, host, memcap=False):
+    """The host reboots right after the step.  The boot service runs (for
+    teardown it must refuse: a teardown is unfinished), then the command
+    is rerun; a second reboot hits the middle of the rerun's next resync,
+    and the command is rerun once more."""
+    operation, command = _operation(case), case.command
+    bindir = killing_bindir(host, command.argv[0], command.nth)
+    result = host.svmram(operation, "-y", "d10",
+                         env={"SVMRAM_BINDIR": bindir})
+    if result.returncode != -9:
+        return ["not stopped (exit status %d):\n%s" % (result.returncode,
+                                                        result.stderr)]
+    problems = _reboot(host, *(("--boot-ramdisk", HOG) if memcap else ()))
+    if command.afterwards:
+        # The setup had finished: the boot service restores it, or with
+        # the memory taken refuses, until the memory is freed.
+        if not memcap:
+            problems += _expect_service(host, "online", "")
+            assert host.sim("tick").returncode == 0
+            return problems
+        problems += _expect_service(host, "maintenance",
+                                    "would exceed the ramdisk memory cap")
+        problems += _memory_refused(host, "restore")
+        return problems + _clear(host)
+    if operation == "teardown" and service_state(host):
+        # Still there: its restore must refuse, the teardown unfinished.
+        problems += _expect_service(
+            host, "maintenance", "svmram: a teardown of d10 has not "
+            "finished (")
+    if memcap:
+        # The memory is freed, and the command rerun to the end.
+        problems += _memory_refused(host, operation)
+        problems += _rerun(host, operation, resumed=True)
+        if operation == "setup":
+            assert host.sim("tick").returncode == 0
+        return problems
+    assert host.sim("thaw", "--step", SLOW_RESYNC_STEP).returncode == 0
+    # The rerun, stopped by a reboot in the middle of its next resync.
+    resync_bin, fired = resync_killing_bindir(host)
+    result = host.svmram(operation, "-y", "d10",
+                         env={"SVMRAM_BINDIR": resync_bin})
+    problems += no_traceback(result)
+    if os.path.exists(fired):
+        problems += _reboot(host)
+        problems += _rerun(host, operation, resumed=True)
+    elif result.returncode != 0:
+        return problems + ["the rerun failed (exit %d):\n%s" % (
+            result.returncode, result.stderr)]
+    elif "%s d10: resuming the %s recorded in " % (operation, operation) \
+            not in result.stderr:
+        problems.append("the rerun does not say it resumes:\n"
+                        + result.stderr)
+    if operation == "setup":
+        assert host.sim("tick").returncode == 0
+    return problems
+
+
+def _memory_refused(host, operation):
+    """With the memory taken, a rerun of setup refuses before changing
+    anything and says why; teardown needs no ramdisk and goes on.  The
+    administrator then frees the memory."""
+    problems = []
+    if operation == "setup":
+        before = digest(host)
+        host.clear_trace()
+        result = host.svmram(operation, "-y", "d10")
+        problems += no_traceback(result)
+        if result.returncode != 3 or "would exceed the ramdisk memory cap" \
+                not in result.stderr:
+            problems.append("setup with the memory taken: exit %d\n%s" % (
+                result.returncode, result.stderr))
+        if host.trace() != [] or digest(host) != before:
+            problems.append("the refused setup changed the host: %r"
+                            % host.trace())
+    if host.cmd("ramdiskadm", "-d", "hog").returncode != 0:
+        problems.append("the hog could not be deleted")
+    return problems
+
+
+def _expect_service(host, state, logged):
+    problems = []
+    if service_state(host) != state:
+        problems.append("the boot service is %r, not %r; its log:\n%s" % (
+            service_state(host), state, service_log(host)))
+    if logged and logged not in service_log(host):
+        problems.append("the service log lacks %r:\n%s" % (
+            logged, service_log(host)))
+    return problems
+
+
+# --- the boot restore --------------------------------------------------------
+
+def restore_fails(run, case, host):
+    """The command fails in the boot service: it goes to maintenance with
+    svmram's message in its log, `svcadm clear` runs it again, and the
+    RAM submirror comes back."""
+    command = case.command
+    arm(host, command.argv, command.nth)
+    problems = _reboot(host)
+    quoted = "%s failed: %s" % (" ".join(command.argv),
+                                fault_text(command.argv).rstrip("."))
+    problems += _expect_service(host, "maintenance", quoted)
+    if "svmram: step " not in service_log(host):
+        problems.append("the log does not name the failed step:\n"
+                        + service_log(host))
+    problems += _expect_service(
+        host, "maintenance", "svmram: d10 keeps serving reads from its disk "
+        "submirrors.  Fix the cause, then run 'svcadm clear svmram:d10'")
+    return problems + _clear(host)
+
+
+def restore_killed(run, case, host):
+    """svmram restore is killed in the boot service (a start method
+    timeout, say): maintenance with a message; `svcadm clear` finishes."""
+    command = case.command
+    kill_in_place(host, command.argv[0], command.nth)
+    problems = _reboot(host)
+    problems += _expect_service(
+        host, "maintenance", "svmram: 'svmram restore d10' was killed "
+        "(signal 9); the disk submirrors serve reads meanwhile.")
+    return problems + _clear(host)
+
+
+def restore_rebooted(run, case, host, memcap=False):
+    """The host reboots right after the step of the boot restore; the boot
+    service runs again; a third boot hits the middle of its resync."""
+    command = case.command
+    kill_in_place(host, command.argv[0], command.nth)
+    problems = _reboot(host)
+    if memcap:
+        problems += _reboot(host, "--boot-ramdisk", HOG)
+        problems += _expect_service(
+            host, "maintenance", "would exceed the ramdisk memory cap")
+        problems += _expect_service(
+            host, "maintenance", "d10 keeps serving reads from its disk "
+            "submirrors")
+        if host.cmd("ramdiskadm", "-d", "hog").returncode != 0:
+            problems.append("the hog could not be deleted")
+        return problems + _clear(host)
+    assert host.sim("thaw", "--step", SLOW_RESYNC_STEP).returncode == 0
+    assert host.sim("freeze").returncode == 0
+    problems += _reboot(host)
+    problems += _expect_service(host, "online", "")
+    assert host.sim("tick", "1").returncode == 0
+    if "Resync in progress" not in host.cmd("metastat", "d10").stdout:
+        problems.append("no resync to interrupt")
+    problems += _reboot(host)
+    problems += _expect_service(host, "online", "")
+    assert host.sim("thaw").returncode == 0
+    assert host.sim("tick").returncode == 0
+    return problems
+
+
+def _clear(host):
+    result = host.cmd("svcadm", "clear", FMRI)
+    problems = [] if result.returncode == 0 else [
+        "svcadm clear: " + result.stderr]
+    problems += _expect_service(host, "online", "")
+    assert host.sim("tick").returncode == 0
+    return problems
+
+
+RUNNERS = {
+    ("setup", "fail"): setup_fails,
+    ("teardown", "fail"): teardown_fails,
+    ("setup", "kill"): killed,
+    ("teardown", "kill"): killed,
+    ("setup", "reboot"): rebooted,
+    ("teardown", "reboot"): rebooted,
+    ("setup", "memcap"): lambda r, c, h: rebooted(r, c, h, memcap=True),
+    ("teardown", "memcap"): lambda r, c, h: rebooted(r, c, h, memcap=True),
+    ("restore", "fail"): restore_fails,
+    ("restore", "kill"): restore_killed,
+    ("restore", "reboot"): restore_rebooted,
+    ("restore", "memcap"): lambda r, c, h: restore_rebooted(r, c, h,
+                                                            memcap=True),
+}
+
+
+# --- the table ---------------------------------------------------------------
+
+def table(outcomes):
+    """Procedures x steps x fault kinds: each cell the number of cases and
+    whether all passed; then the failures; then `N cases, V violations`."""
+    rows = {}
+    for o in outcomes:
+        key = (PROCEDURES.index(o.case.procedure), o.case.step)
+        row = rows.setdefault(key, {"commands": [], "cells": {}})
+        text = str(o.case.command)
+        if text not in row["commands"]:
+            row["commands"].append(text)
+        cell = row["cells"].setdefault(o.case.kind, [0, 0])
+        cell[0] += 1
+        cell[1] += 0 if o.ok else 1
+    head = "%-13s %4s  %-44s" % ("procedure", "step", "first command") + \
+        "".join("  %-7s" % kind for kind in KINDS)
+    lines = [head.rstrip(), "-" * len(head.rstrip())]
+    for (p, step), row in sorted(rows.items()):
+        first = row["commands"][0]
+        more = " (+%d)" % (len(row["commands"]) - 1) \
+            if len(row["commands"]) > 1 else ""
+        first = first[:44 - len(more)] + more
+        cells = ""
+        for kind in KINDS:
+            n, bad = row["cells"].get(kind, (0, 0))
+            cells += "  %-7s" % ("-" if not n else "%d ok" % n if not bad
+                                 else "%d BAD" % bad)
+        lines.append(("%-13s %4d  %-44s%s" % (PROCEDURES[p], step, first,
+                                              cells)).rstrip())
+    bad = [o for o in outcomes if not o.ok]
+    for o in bad:
+        lines += ["", "FAILED: %s" % o.case] + [
+            "  " + line for p in o.problems + o.violations
+            for line in p.splitlines()]
+    violations = sum(len(o.violations) for o in outcomes)
+    lines += ["", "%d cases, %d violations" % (len(outcomes), violations)]
+    return "\n".join(lines) + "\n"
+
+
+def report(outcomes):
+    """The failures only, for an assertion message."""
+    return "\n\n".join("%s:\n  %s" % (o.case, "\n  ".join(
+        o.problems + o.violations)) for o in outcomes if not o.ok)
