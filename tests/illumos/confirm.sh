@@ -371,6 +371,7 @@ function header {
 	say "host: $HOST; $($UNAME -srvm)"
 	[[ -r /etc/release ]] && say "release: $($SED -n 1p /etc/release | $SED 's/^ *//')"
 	say "report also written to $REPORT"
+	say "a DIFFERS is corrected where its Emulator: line says; docs/uncertainties.md maps each check"
 }
 
 function boot_time {

@@ -1,17 +1,23 @@
 """Hosts that scenario tests run svmram against.
 
 EmulatedHost drives the SVM emulator (lib/svmsim) in a temporary
-directory.  The scenario tests only use the methods below, so a real
-illumos host can stand in for it (SVMRAM_TEST_HOST=real; see
-docs/testing.md).
+directory.  RealHost is the illumos host the tests run on, as root, with
+the article's mirror built on two spare slices (SVMRAM_TEST_HOST=real and
+SVMRAM_TEST_DISKS; see docs/testing-on-openindiana.md).  The scenario tests
+use the methods both share; what only the emulator can do (reboot, sim,
+the data-safety monitor) is marked @pytest.mark.emulator_only in the tests.
 """
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
+
+import preflight
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
@@ -39,6 +45,7 @@ def _python_env():
 
 class EmulatedHost:
     kind = "emulator"
+    monitored = True        # violations() asks the data-safety monitor
 
     def __init__(self, directory, preset="article", host_file=None):
         self.dir = str(directory)
@@ -101,6 +108,11 @@ class EmulatedHost:
     def violations(self):
         result = self.sim("monitor")
         return [] if result.returncode == 0 else result.stdout.splitlines()
+
+    def article(self, value):
+        """`value` (text, or argv lists) written for the article's host,
+        with this host's names and sizes: the emulator's are the article's."""
+        return value
 
     def trace(self, changes_only=True):
         """The argv svmram ran, in order; read-only commands left out."""
@@ -197,3 +209,405 @@ def _reads_only(argv):
     if argv[0] in READ_ONLY:
         return True
     return argv[0] == "ramdiskadm" and len(argv) == 1
+
+
+# --- a real illumos host -----------------------------------------------------
+
+class EmulatorOnly(Exception):
+    """A test asked a real host for something only the emulator can do:
+    the test lacks its @pytest.mark.emulator_only marker."""
+
+
+class UnsafeOnRealHost(Exception):
+    """RealHost.cmd refused a command that could touch more than the test's
+    own slices, metadevices, ramdisks and SMF instances."""
+
+
+# Every command RealHost runs, by absolute path (as svmram's run.py does).
+REAL_BIN = {name: "/usr/sbin/" + name for name in (
+    "metadb", "metainit", "metattach", "metadetach", "metaclear",
+    "metaparam", "metareplace", "metasync", "metaoffline", "metaonline",
+    "metastat", "ramdiskadm", "svcadm", "svccfg", "newfs", "mount",
+    "umount", "swap", "dumpadm", "zpool", "prtvtoc")}
+REAL_BIN.update({name: "/usr/bin/" + name for name in (
+    "svcprop", "svcs", "kstat", "dd", "iostat")})
+
+# What a test may run through RealHost.cmd (see RealHost._guard).
+TEST_COMMANDS = {"metastat", "metadb", "metainit", "metattach", "metadetach",
+                 "metaclear", "metaparam", "metareplace", "metasync",
+                 "metaoffline", "metaonline", "ramdiskadm", "svcs", "svcprop",
+                 "svcadm", "svccfg", "kstat", "dd"}
+
+MIB = 1024 * 1024
+
+
+def run_real(argv, stdin=None, env=None, timeout=None):
+    """Run a command of this host (C locale); a missing one gives 127, one
+    that outlives `timeout` seconds 124."""
+    env = dict(env or os.environ, LC_ALL="C", LANG="C")
+    try:
+        proc = subprocess.run(argv, input=stdin or "", text=True, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=timeout)
+    except OSError as exc:
+        return Result(127, "", "%s: %s" % (argv[0], exc.strerror))
+    except subprocess.TimeoutExpired:
+        return Result(124, "", "%s: gave up after %s seconds" % (argv[0],
+                                                                  timeout))
+    return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+def real(prog, *args, stdin=None, timeout=None):
+    return run_real([REAL_BIN[prog]] + list(args), stdin=stdin,
+                    timeout=timeout)
+
+
+def svmram_instances():
+    result = real("svcs", "-a", "-H", "-o", "fmri")
+    return sorted(line.strip() for line in result.stdout.splitlines()
+                  if line.startswith(preflight.SERVICE + ":"))
+
+
+def _listdir(path):
+    try:
+        return sorted(os.listdir(path))
+    except OSError:
+        return []
+
+
+def _read(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as stream:
+            return stream.read()
+    except OSError:
+        return ""
+
+
+def gather_facts(slices):
+    """What preflight.problems() judges, read from this host."""
+    metadb = real("metadb")
+    metastat = real("metastat", "-p")
+    vtoc = {}
+    for name in slices:
+        disk, _ = preflight.split_slice(name)
+        label = real("prtvtoc", "/dev/rdsk/" + name)
+        vtoc[disk] = label.stdout if label.returncode == 0 else None
+    return {
+        "mnttab": _read("/etc/mnttab"),
+        "swap": real("swap", "-l").stdout,
+        "dump": real("dumpadm").stdout,
+        "zpool": real("zpool", "status").stdout,
+        "metadb": (metadb.returncode, metadb.stdout + metadb.stderr),
+        "metastat_p": (metastat.returncode, metastat.stdout,
+                       metastat.stderr),
+        "vtoc": vtoc,
+        "ramdisks": real("ramdiskadm").stdout,
+        "instances": svmram_instances(),
+        "service": real("svcprop", "-p", "startd/duration",
+                        preflight.SERVICE).returncode == 0,
+        "links": sorted(set(_listdir("/dev/dsk")) |
+                        set(_listdir("/dev/rdsk"))),
+        "journals": [name for name in _listdir("/var/svmram")
+                     if name.endswith(".journal")],
+        "installed": preflight.read_pairs(preflight.install_pairs(REPO)),
+    }
+
+
+def take_baseline():
+    """What existed before a test, so that teardown removes only its own."""
+    return {"ramdisks": re.findall(r"^/dev/ramdisk/(\S+)",
+                                   real("ramdiskadm").stdout, re.M),
+            "dsk": _listdir("/dev/dsk"), "rdsk": _listdir("/dev/rdsk"),
+            "journals": _listdir("/var/svmram")}
+
+
+def ramdisk_size_for(blocks):
+    """The ramdisk size (ramdiskadm's syntax) that holds a mirror of
+    `blocks`: the smallest whole MiB whose slice 0 is large enough, with
+    the ramdisk driver's fake geometry (reference 6.3: ncyl = size / 300
+    KiB from 2 MiB up, nsect = size / (512 * ncyl), slice = ncyl * nsect).
+    Written from the reference, not from svmram's sizing.py."""
+    mib = max(1, blocks * 512 // MIB)
+    while True:
+        size = mib * MIB
+        ncyl = max(1, size // (300 * 1024 if size >= 2 * MIB else
+                               100 * 1024))
+        if ncyl * (size // (512 * ncyl)) >= blocks:
+            return "%dg" % (mib // 1024) if mib % 1024 == 0 else "%dm" % mib
+        mib += 1
+
+
+class RealHost:
+    """The illumos host the tests run on, as root, with real /usr/sbin
+    commands (no SVMRAM_BINDIR, no SVMRAM_ROOT).
+
+    build() makes the article's layout on the two spare slices: d11 and d12
+    concats, d10 = two-way mirror of them (an n-way metainit, as the
+    emulator's preset), a UFS on d10, mounted on /mnt for the "article"
+    layout and left closed for "closed-article".  close() removes
+    everything the test left (SMF instances, the mount, d10-d13, new
+    ramdisks and /dev links to them, journals) and returns what it could not
+    remove.  The tests run the checkout's sbin/svmram; the boot service runs
+    the installed copy, which preflight requires to be the same.
+
+    There is no data-safety monitor here: violations() is always [] and
+    `monitored` is False.  sim() and reboot() raise EmulatorOnly."""
+
+    kind = "real"
+    monitored = False
+    root = "/"
+    MIRROR = "d10"
+    LAYOUTS = {"article": True, "closed-article": False}   # mounted?
+
+    def __init__(self, directory, slices, baseline=None):
+        self.dir = str(directory)
+        os.makedirs(self.dir, exist_ok=True)
+        self.slices = tuple(slices)
+        self.baseline = baseline if baseline is not None else take_baseline()
+        self.env = {name: value for name, value in os.environ.items()
+                    if name not in ("SVMRAM_BINDIR", "SVMRAM_ROOT",
+                                    "SVMRAM_TRACE")
+                    and not name.startswith("SVMSIM_")}
+        self.trace_file = os.path.join(self.dir, "svmram.trace")
+        self.env["SVMRAM_TRACE"] = self.trace_file
+        self.env.setdefault("SVMRAM_POLL_SECONDS", "2")
+        self.layout = None
+        self.size_blocks = None
+
+    # --- building and removing the layout -----------------------------------
+
+    def build(self, layout="article"):
+        if layout not in self.LAYOUTS:
+            raise EmulatorOnly(
+                "the host %r exists only on the emulator (a preset or "
+                "tests/scenario/hosts/%s.json); a real host offers %s" % (
+                    layout, layout, ", ".join(sorted(self.LAYOUTS))))
+        found = preflight.problems(gather_facts(self.slices), self.slices)
+        if found:
+            raise preflight.Refusal("this host is not ready for a test:",
+                                    found)
+        try:
+            slice_a, slice_b = self.slices
+            self._must("metainit", "d11", "1", "1", slice_a)
+            self._must("metainit", "d12", "1", "1", slice_b)
+            self._must("metainit", self.MIRROR, "-m", "d11", "d12")
+            self._must("newfs", "/dev/md/rdsk/" + self.MIRROR, stdin="y\n")
+            if self.LAYOUTS[layout]:
+                self._check(self.mount(self.MIRROR), "mount")
+            self.size_blocks = self.mirror_size()
+        except Exception as exc:
+            left = self.close()
+            if left:
+                raise RuntimeError("%s; and teardown left: %s" % (
+                    exc, "; ".join(left))) from exc
+            raise
+        self.layout = layout
+        self.clear_trace()
+        return self
+
+    def close(self):
+        """Remove what the test left; return what is left (with the
+        commands that would remove it)."""
+        held = self.__dict__.pop("held", None)     # test_refusals' lock
+        if held is not None:
+            held.close()
+        for fmri in svmram_instances():
+            real("svcadm", "disable", fmri, timeout=60)
+            if real("svccfg", "delete", "-f", fmri, timeout=120).returncode:
+                real("svccfg", "delete", fmri, timeout=120)
+        if self._mounted():
+            if real("umount", preflight.MOUNT_POINT).returncode:
+                real("umount", "-f", preflight.MOUNT_POINT)
+        deadline = time.time() + 900
+        while self._ours() and time.time() < deadline:
+            names = self._ours()
+            if self.MIRROR in names:
+                real("metaclear", "-f", "-r", self.MIRROR)
+            for name in self._ours():
+                real("metaclear", "-f", name)
+            if self._ours():
+                time.sleep(2)       # a resync may still hold the mirror
+        for name in self._new_ramdisks():
+            real("ramdiskadm", "-d", name)
+        for directory in ("dsk", "rdsk"):
+            for name in self._new_links(directory):
+                os.unlink(os.path.join("/dev", directory, name))
+        for name in _listdir("/var/svmram"):
+            if name not in self.baseline["journals"] and \
+                    name.endswith(".journal"):
+                os.unlink(os.path.join("/var/svmram", name))
+        return self.leftovers()
+
+    def leftovers(self):
+        left = ["SMF instance %s (svccfg delete -f %s)" % (fmri, fmri)
+                for fmri in svmram_instances()]
+        if self._mounted():
+            left.append("%s mounted on %s (umount -f %s)" % (
+                self.MIRROR, preflight.MOUNT_POINT, preflight.MOUNT_POINT))
+        left += ["metadevice %s (metaclear -f -r %s)" % (name, name)
+                 for name in self._ours()]
+        left += ["ramdisk %s (ramdiskadm -d %s)" % (name, name)
+                 for name in self._new_ramdisks()]
+        left += ["link /dev/%s/%s (rm it)" % (directory, name)
+                 for directory in ("dsk", "rdsk")
+                 for name in self._new_links(directory)]
+        return left
+
+    def _ours(self):
+        """Metadevices the tests made: d10-d13, and any other on the test
+        slices or on svmram's links (c9Nt0d0s0)."""
+        text = real("metastat", "-p").stdout
+        names = []
+        for line in text.splitlines():
+            fields = line.split()
+            if not fields or fields[0].startswith("#"):
+                continue
+            name = fields[0]
+            used = {"%ss%s" % (disk, number)
+                    for disk, kind, number in preflight.devices(line)
+                    if kind == "s"}
+            if name in preflight.METADEVICES or used & set(self.slices) or \
+                    any(re.match(r"c9[0-9]t0d0s0$", u) for u in used):
+                names.append(name)
+        return names
+
+    def _mounted(self):
+        return any(line.split("\t")[0] == "/dev/md/dsk/" + self.MIRROR
+                   for line in _read("/etc/mnttab").splitlines())
+
+    def _new_ramdisks(self):
+        return [name for name in re.findall(r"^/dev/ramdisk/(\S+)",
+                                            self.ramdisks(), re.M)
+                if name not in self.baseline["ramdisks"]]
+
+    def _new_links(self, directory):
+        found = []
+        for name in _listdir(os.path.join("/dev", directory)):
+            path = os.path.join("/dev", directory, name)
+            if name in self.baseline[directory] or not os.path.islink(path):
+                continue
+            if "ramdisk" in os.readlink(path):
+                found.append(name)
+        return found
+
+    def _must(self, prog, *args, stdin=None):
+        return self._check(real(prog, *args, stdin=stdin),
+                           " ".join((prog,) + args))
+
+    @staticmethod
+    def _check(result, what):
+        if result.returncode != 0:
+            raise RuntimeError("%s failed (exit status %d): %s" % (
+                what, result.returncode,
+                (result.stderr or result.stdout).strip()))
+        return result
+
+    def mirror_size(self):
+        match = re.search(r"Size: ([0-9]+) blocks",
+                          self.cmd("metastat", self.MIRROR).stdout)
+        if not match:
+            raise RuntimeError("metastat %s shows no size" % self.MIRROR)
+        return int(match.group(1))
+
+    # --- running things ---------------------------------------------------
+
+    svmram = EmulatedHost.svmram     # the checkout's sbin/svmram, self.env
+
+    def cmd(self, prog, *args):
+        """Run one of this host's commands as an administrator would; only
+        on the test's own objects (see _guard)."""
+        self._guard(prog, args)
+        return real(prog, *args)
+
+    def _guard(self, prog, args):
+        def refuse(why):
+            raise UnsafeOnRealHost(
+                "RealHost.cmd(%s) refused: %s; a test that needs it must be "
+                "marked @pytest.mark.emulator_only" % (
+                    " ".join((prog,) + tuple(args)), why))
+        if prog not in TEST_COMMANDS:
+            refuse("%s is not one of the commands tests may run here" % prog)
+        if prog == "metadb" and any(arg != "-i" for arg in args):
+            refuse("state database replicas are the host's own")
+        if prog == "dd" and "of=/dev/null" not in args:
+            refuse("dd may only read")
+        if prog == "ramdiskadm" and "-d" in args and \
+                args[-1] in self.baseline["ramdisks"]:
+            refuse("the ramdisk %s is not the test's" % args[-1])
+        for arg in args:
+            for name in re.findall(r"(?<![\w-])d[0-9]+\b", arg):
+                if name not in preflight.METADEVICES + preflight.ABSENT:
+                    refuse("%s is not one of the test's metadevices" % name)
+            for disk, kind, number in preflight.devices(arg):
+                name = "%s%s%s" % (disk, kind or "", "" if number is None
+                                   else number)
+                if name not in self.slices and \
+                        not re.match(r"c9[0-9]t0d0s0$", name):
+                    refuse("%s is neither a test slice nor svmram's link"
+                           % name)
+            if arg.startswith("svc:/") and \
+                    not arg.startswith(preflight.SERVICE):
+                refuse("%s is not an svmram FMRI" % arg)
+
+    def sim(self, *args):
+        raise EmulatorOnly("host.sim(%s) needs the SVM emulator; mark the "
+                           "test @pytest.mark.emulator_only" %
+                           ", ".join(map(repr, args)))
+
+    # --- looking at the host ----------------------------------------------
+
+    metastat_p = EmulatedHost.metastat_p
+    ramdisks = EmulatedHost.ramdisks
+    trace = EmulatedHost.trace
+    clear_trace = EmulatedHost.clear_trace
+
+    def state_digest(self):
+        """Everything a refused command must leave untouched (the svmram
+        instances' states rather than all of `svcs -a`, whose other lines
+        change on their own on a live host)."""
+        services = [line for line in self.cmd(
+            "svcs", "-a", "-H", "-o", "state,fmri").stdout.splitlines()
+            if preflight.SERVICE in line]
+        return (self.metastat_p(), self.ramdisks(),
+                sorted(os.listdir("/dev/dsk")), services)
+
+    def violations(self):
+        """Always []: a real host has no data-safety monitor (the tests
+        that rely on it are emulator-only in effect; `monitored` is False)."""
+        return []
+
+    def article(self, value):
+        """`value` (text, or argv lists) written for the article's host
+        (disks c0d1s0 and c1d0s0, d10 of 465885 blocks, ramdisk 228m), with
+        this host's slices, mirror size and ramdisk size."""
+        slice_a, slice_b = self.slices
+        tokens = {"c0d1s0": slice_a, "c1d0s0": slice_b,
+                  "465885": str(self.size_blocks),
+                  "228m": ramdisk_size_for(self.size_blocks)}
+        pattern = re.compile(r"\b(%s)\b" % "|".join(tokens))
+
+        def convert(item):
+            if isinstance(item, str):
+                return pattern.sub(lambda m: tokens[m.group(1)], item)
+            if isinstance(item, (list, tuple)):
+                return type(item)(convert(part) for part in item)
+            return item
+        return convert(value)
+
+    # --- events -------------------------------------------------------------
+
+    def reboot(self, *options):
+        raise EmulatorOnly("a real host cannot reboot inside pytest; mark "
+                           "the test @pytest.mark.emulator_only and see "
+                           "tests/illumos/reboot_check.py")
+
+    def mount(self, mirror):
+        if mirror != self.MIRROR:
+            raise UnsafeOnRealHost("RealHost mounts only %s" % self.MIRROR)
+        return real("mount", "-F", "ufs", "/dev/md/dsk/" + mirror,
+                    preflight.MOUNT_POINT)
+
+    def unmount(self, mirror):
+        if mirror != self.MIRROR:
+            raise UnsafeOnRealHost("RealHost unmounts only %s" % self.MIRROR)
+        return real("umount", preflight.MOUNT_POINT)

@@ -12,8 +12,10 @@ from hosts import REPO
 
 FMRI = "svc:/system/svmram:d10"
 
-pytestmark = pytest.mark.skipif(shutil.which("ksh") is None,
-                                reason="ksh93 is needed to run the method")
+pytestmark = [pytest.mark.skipif(shutil.which("ksh") is None,
+                                 reason="ksh93 is needed to run the method"),
+              pytest.mark.emulator_only("installs into the emulated root and "
+                                        "reboots it")]
 
 
 @pytest.fixture

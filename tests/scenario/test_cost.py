@@ -7,6 +7,9 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.emulator_only(
+    "counts the blocks the emulator's resyncs copy")
+
 
 def copied(host):
     state = json.loads(host.sim("state").stdout)

@@ -71,6 +71,7 @@ def finish_resyncs(host):
     assert host.sim("tick").returncode == 0
 
 
+@pytest.mark.emulator_only("reboots the host")
 def test_normal_boot(set_up):
     host = set_up
     reboot(host)
@@ -88,6 +89,7 @@ def test_normal_boot(set_up):
     assert host.violations() == []
 
 
+@pytest.mark.emulator_only("reboots the host")
 def test_restore_is_idempotent(set_up):
     host = set_up
     result = host.svmram("restore", "d10")
@@ -104,6 +106,7 @@ def test_restore_is_idempotent(set_up):
     assert host.violations() == []
 
 
+@pytest.mark.emulator_only("reboots the host")
 def test_blank_ramdisk_hazard_forces_the_first_open(set_up):
     """Before metasync and the mounts, SVM still shows the RAM component
     Okay.  Restore must make SVM fail it before creating the ramdisk."""
@@ -143,6 +146,7 @@ def test_blank_ramdisk_hazard_on_a_pass_0_mirror(tmp_path):
     assert host.violations() == []
 
 
+@pytest.mark.emulator_only("reboots the host")
 def test_refuses_when_the_component_stays_okay(set_up):
     host = set_up
     reboot(host, "--before-metasync")
@@ -160,6 +164,7 @@ def test_refuses_when_the_component_stays_okay(set_up):
     assert host.violations() == []
 
 
+@pytest.mark.emulator_only("reboots the host")
 def test_changed_device_number_replaces_onto_a_new_link(set_up):
     host = set_up
     reboot(host)
@@ -182,6 +187,7 @@ def test_changed_device_number_replaces_onto_a_new_link(set_up):
     assert host.violations() == []
 
 
+@pytest.mark.emulator_only("reboots the host")
 def test_too_little_memory_after_boot(set_up):
     host = set_up
     reboot(host)
@@ -197,6 +203,7 @@ def test_too_little_memory_after_boot(set_up):
     assert host.violations() == []
 
 
+@pytest.mark.emulator_only("reboots the host")
 def test_reboot_in_the_middle_of_the_restore_resync(set_up):
     host = set_up
     reboot(host)
@@ -211,6 +218,7 @@ def test_reboot_in_the_middle_of_the_restore_resync(set_up):
     assert host.violations() == []
 
 
+@pytest.mark.emulator_only("reboots the host")
 def test_two_reboots_in_a_row(set_up):
     host = set_up
     reboot(host)

@@ -23,6 +23,9 @@ RAM_FIRST = (
     "d11 1 1 /dev/rdsk/c0d1s0\n"
     "d12 1 1 /dev/rdsk/c1d0s0\n")
 
+pytestmark = pytest.mark.emulator_only(
+    "needs the emulator's disks of exact sizes (453600 and 465885 blocks)")
+
 FMRI = "svc:/system/svmram:d10"
 SIZE_LINE = "    Size: 453600 blocks (221 MB)\n"
 
