@@ -55,13 +55,13 @@ def run(args):
     # Under SMF, wait for a setup or teardown that holds the lock (setup
     # enables this instance just after releasing it); by hand, refuse.
     with common.host_lock(wait if os.environ.get("SMF_FMRI") else 0):
-        unfinished = common.journal_for(mirror).load()
+        journal = common.journal_for(mirror)
+        unfinished = journal.load()
         if unfinished is not None:
             operation = unfinished["operation"]
             raise RefusedError(
                 "a %s of %s has not finished (%s); the RAM submirror is not "
-                "restored meanwhile" % (operation, mirror,
-                                        common.journal_for(mirror).path),
+                "restored meanwhile" % (operation, mirror, journal.path),
                 advice="Run 'svmram %s %s' to finish it; the disk submirrors "
                        "serve reads meanwhile." % (operation, mirror))
         backend = SvmBackend(mirror, common.host_root())

@@ -76,12 +76,12 @@ def run(args):
         consistency.check(snap, intent, where)
         plan = plan_setup(snap, intent)
         plan.notes = notes
-        if any(step.key == "create ramdisk %s" % intent.ramdisk
-               for step in plan.steps):
-            # A fresh setup checked in choose_intent; a resumed one, whose
-            # ramdisk vanished at a reboot, checks here, before any step.
-            check_memory(snap, intent.size_bytes, resuming=mirror if (
-                stored is not None or snap.record) else None)
+        resumed = stored is not None or snap.record is not None
+        if resumed and any(step.key == "create ramdisk %s" % intent.ramdisk
+                           for step in plan.steps):
+            # choose_intent checked a fresh setup; a resumed one whose
+            # ramdisk vanished at a reboot checks here, before any step.
+            check_memory(snap, intent.size_bytes, resuming=mirror)
         if args.dry_run:
             return common.print_plan(plan)
         common.confirm(args, plan)

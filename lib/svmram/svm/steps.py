@@ -137,38 +137,31 @@ def swap_mirror(snap, it):
     first.  One step, so that nothing can happen between the two commands
     that the planner did not see: the RAM submirror goes into an n-way
     metainit only straight after metastat showed every submirror Okay."""
-    order = it.order
-    options = ("-r",) + (("-S",) if it.write_option == "serial" else ())
-    stripes = {name: replace(view, parent=it.mirror if name in order
-                             else view.parent)
-               for name, view in snap.stripes.items()}
-    return Step(
-        key="swap %s" % it.mirror,
+    return _clear_and_recreate(
+        snap, it, it.order, "first", key="swap %s" % it.mirror,
         summary="Clear %s and recreate it at once from %s in this order." % (
-            it.mirror, " ".join(order)),
-        argvs=(("metaclear", it.mirror),
-               ("metainit", it.mirror, "-m") + tuple(order) + options + (
-                   str(it.pass_num),)),
+            it.mirror, " ".join(it.order)),
         why="Every submirror is Okay and the mirror is closed, so the data "
             "is the same on each and nothing is resynced (metainit warns "
             "that the submirrors may differ; they do not).  The new mirror "
-            "must have exactly the old size, %d blocks." % it.size_blocks,
-        closed_seconds=SWAP_CLOSED_SECONDS,
-        expect=snap.evolve(
-            mirror=_new_mirror(it.mirror, order, "first", it.write_option,
-                               it.pass_num, it.size_blocks),
-            stripes=stripes))
+            "must have exactly the old size, %d blocks." % it.size_blocks)
 
 
 def rebuild_mirror(snap, it, why):
     """Clear the mirror and recreate it from its disk submirrors, as it
     was before setup (undoing a swap that came out wrong)."""
-    step = init_mirror(snap, it, it.disks, it.read_option, it.write_option,
+    return _clear_and_recreate(
+        snap, it, it.disks, it.read_option, key="rebuild %s" % it.mirror,
+        summary="Clear %s and recreate it as it was, from %s." % (
+            it.mirror, " ".join(it.disks)), why=why)
+
+
+def _clear_and_recreate(snap, it, order, read_option, key, summary, why):
+    """metaclear, then metainit from `order`, as one step."""
+    step = init_mirror(snap, it, order, read_option, it.write_option,
                        it.pass_num, it.size_blocks, why=why)
-    return replace(step, key="rebuild %s" % it.mirror,
-                   summary="Clear %s and recreate it as it was, from %s." % (
-                       it.mirror, " ".join(it.disks)),
-                   argv=None, argvs=(("metaclear", it.mirror), step.argv),
+    return replace(step, key=key, summary=summary, argv=None,
+                   argvs=(("metaclear", it.mirror), step.argv),
                    closed_seconds=SWAP_CLOSED_SECONDS)
 
 
@@ -304,13 +297,12 @@ def enable_component(snap, it, link, copy_blocks):
 
 
 def restart_resync(snap, it, copy_blocks):
-    mirror = snap.mirror
-    states = tuple(RESYNCING_STATE if st == "Resync cancelled" else st
+    mirror, cancelled = snap.mirror, "Resync cancelled"
+    states = tuple(RESYNCING_STATE if st == cancelled else st
                    for st in mirror.states)
-    stripes = snap.stripes
-    if it.ram in mirror.slots and \
-            mirror.states[mirror.slots.index(it.ram)] == "Resync cancelled":
-        stripes = _ram_component(snap, it, RESYNCING_STATE)
+    stripes = _ram_component(snap, it, RESYNCING_STATE) if (
+        it.ram in mirror.slots and mirror.state_of(it.ram) == cancelled) \
+        else snap.stripes
     return Step(
         key="restart resync %s" % it.mirror,
         summary="Restart the cancelled resync of %s." % it.mirror,
