@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import List
 
 from hosts import (REPO, EmulatedHost, _reads_only, clone, host_file,
-                   killing_bindir)
+                   kill_after_script, killing_bindir, wrapping_bindir)
 
 ORIGINAL = (
     "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
@@ -294,24 +294,13 @@ def kill_in_place(host, prog, nth):
     """Make the host's own `prog` kill its caller right after its nth call
     (one shot).  Unlike killing_bindir this reaches the boot service too,
     whose start method runs the host's commands."""
-    bindir = os.path.join(host.env["SVMSIM_DIR"], "bin")
-    path = os.path.join(bindir, prog)
-    real = os.path.join(bindir, "." + prog + ".real")
-    counter = os.path.join(host.dir, ".kill-" + prog)
+    path = os.path.join(host.env["SVMSIM_DIR"], "bin", prog)
+    real = os.path.join(os.path.dirname(path), "." + prog + ".real")
     os.rename(path, real)
     with open(path, "w", encoding="utf-8") as stream:
-        stream.write(
-            "#!/bin/sh\n"
-            "%(real)s \"$@\"\n"
-            "status=$?\n"
-            "echo x >> %(counter)s\n"
-            "if [ \"$(wc -l < %(counter)s)\" -eq %(nth)d ]; then\n"
-            "  mv -f %(real)s %(path)s\n"
-            "  kill -9 $PPID\n"
-            "fi\n"
-            "exit $status\n" % {"real": shlex.quote(real),
-                                "counter": shlex.quote(counter),
-                                "path": shlex.quote(path), "nth": nth})
+        stream.write(kill_after_script(
+            real, os.path.join(host.dir, ".kill-" + prog), nth,
+            then="mv -f %s %s" % (shlex.quote(real), shlex.quote(path))))
     os.chmod(path, 0o755)
 
 
@@ -319,30 +308,20 @@ def resync_killing_bindir(host):
     """A directory of the host's commands in which the first metastat that
     shows a resync in progress kills its caller (svmram): the moment to
     reboot "in the middle of the next resync"."""
-    real = os.path.join(host.env["SVMSIM_DIR"], "bin")
-    bindir = os.path.join(host.dir, "resyncbin")
-    os.makedirs(bindir, exist_ok=True)
-    fired = os.path.join(bindir, ".fired")
-    for name in os.listdir(real):
-        path = os.path.join(bindir, name)
-        if os.path.lexists(path) or name.startswith("."):
-            continue
-        if name != "metastat":
-            os.symlink(os.path.join(real, name), path)
-            continue
-        with open(path, "w", encoding="utf-8") as stream:
-            stream.write(
-                "#!/bin/sh\n"
+    fired = os.path.join(host.dir, ".resync-fired")
+
+    def script(real, bindir):
+        return ("#!/bin/sh\n"
                 "out=$(%(real)s \"$@\"; echo \"status=$?\")\n"
                 "status=${out##*status=}\n"
                 "printf '%%s\\n' \"${out%%status=*}\" | sed '$d'\n"
                 "case $out in *'Resync in progress'*)\n"
-                "  if [ ! -e %(fired)s ]; then : > %(fired)s; kill -9 $PPID; fi\n"
+                "  if [ ! -e %(fired)s ]; then : > %(fired)s; kill -9 $PPID; "
+                "fi\n"
                 "esac\n"
-                "exit $status\n" % {"real": shlex.quote(os.path.join(
-                    real, "metastat")), "fired": shlex.quote(fired)})
-        os.chmod(path, 0o755)
-    return bindir, fired
+                "exit $status\n" % {"real": shlex.quote(real),
+                                    "fired": shlex.quote(fired)})
+    return wrapping_bindir(host, "resyncbin", "metastat", script), fired
 
 
 # --- cases -------------------------------------------------------------------
@@ -443,22 +422,33 @@ def _operation(case):
     return case.procedure.split("-")[0]
 
 
+def _run_failing(host, operation, command):
+    """Arm the fault and run the operation: (problems, message, advice),
+    the last two lines svmram printed, or (problems, None, None) when it
+    did not fail as it must (exit 1, no traceback)."""
+    arm(host, command.argv, command.nth)
+    result = host.svmram(operation, "-y", "d10")
+    problems = no_traceback(result)
+    if result.returncode != 1:
+        return problems + ["exit status %d:\n%s" % (
+            result.returncode, result.stderr)], None, None
+    message, advice = result.stderr.splitlines()[-2:]
+    if not command.afterwards:
+        problems += step_named(result, operation, message)
+        if said(host, command) not in message:
+            problems.append("the message %r does not quote %r"
+                            % (message, said(host, command)))
+    return problems, message, advice
+
+
 def setup_fails(run, case, host):
     """The command fails: rolled back exactly, then a rerun converges."""
     command = case.command
-    arm(host, command.argv, command.nth)
-    result = host.svmram("setup", "-y", "d10")
-    problems = no_traceback(result)
-    if result.returncode != 1:
-        return ["exit status %d:\n%s" % (result.returncode, result.stderr)]
-    lines = result.stderr.splitlines()
-    message, advice = lines[-2], lines[-1]
+    problems, message, advice = _run_failing(host, "setup", command)
+    if message is None:
+        return problems
     if command.afterwards:
         return problems + _enable_failed(run, command, host, message, advice)
-    problems += step_named(result, "setup", message)
-    if said(host, command) not in message:
-        problems.append("the message %r does not quote %r"
-                        % (message, said(host, command)))
     if not message.endswith(".  Everything was rolled back; d10 is as it "
                             "was before."):
         problems.append("the message %r does not say it rolled back"
@@ -497,18 +487,9 @@ def _enable_failed(run, command, host, message, advice):
 def teardown_fails(run, case, host):
     """The command fails: nothing is undone, the message says to run
     teardown again, and that converges."""
-    command = case.command
-    arm(host, command.argv, command.nth)
-    result = host.svmram("teardown", "-y", "d10")
-    problems = no_traceback(result)
-    if result.returncode != 1:
-        return ["exit status %d:\n%s" % (result.returncode, result.stderr)]
-    lines = result.stderr.splitlines()
-    message, advice = lines[-2], lines[-1]
-    problems += step_named(result, "teardown", message)
-    quoted = said(host, command)
-    if quoted not in message:
-        problems.append("the message %r does not quote %r" % (message, quoted))
+    problems, message, advice = _run_failing(host, "teardown", case.command)
+    if message is None:
+        return problems
     if advice != ("svmram: Nothing was undone; run 'svmram teardown d10' "
                   "again to continue from where it stopped."):
         problems.append("the advice is %r" % advice)

@@ -174,35 +174,52 @@ def clone(host, directory):
     return copy
 
 
+def kill_after_script(real, counter, nth, then=""):
+    """sh that runs `real` and, on its nth call (counted in the file
+    `counter`), runs `then` and kills its caller (svmram) with SIGKILL."""
+    return ("#!/bin/sh\n"
+            "%(real)s \"$@\"\n"
+            "status=$?\n"
+            "echo x >> %(counter)s\n"
+            "if [ \"$(wc -l < %(counter)s)\" -eq %(nth)d ]; then\n"
+            "%(then)s"
+            "  kill -9 $PPID\n"
+            "fi\n"
+            "exit $status\n" % {"real": shlex.quote(real),
+                                "counter": shlex.quote(counter), "nth": nth,
+                                "then": "  %s\n" % then if then else ""})
+
+
+def wrapping_bindir(host, name, prog, script):
+    """DIR/NAME: the host's commands, except `prog`, which runs
+    script(path of the real prog, DIR/NAME) instead.  Emptied first."""
+    real = os.path.join(host.env["SVMSIM_DIR"], "bin")
+    bindir = os.path.join(host.dir, name)
+    if os.path.isdir(bindir):
+        for entry in os.listdir(bindir):
+            os.unlink(os.path.join(bindir, entry))
+    else:
+        os.mkdir(bindir)
+    for entry in os.listdir(real):
+        path = os.path.join(bindir, entry)
+        if entry.startswith("."):
+            continue
+        if entry != prog:
+            os.symlink(os.path.join(real, entry), path)
+            continue
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(script(os.path.join(real, entry), bindir))
+        os.chmod(path, 0o755)
+    return bindir
+
+
 def killing_bindir(host, prog, nth):
     """A directory of the host's commands in which the nth call of `prog`
     does its work and then kills its caller (svmram) with SIGKILL: svmram
     killed right after that command, its journal left behind."""
-    real = os.path.join(host.env["SVMSIM_DIR"], "bin")
-    bindir = os.path.join(host.dir, "killbin")
-    if os.path.isdir(bindir):
-        for name in os.listdir(bindir):
-            os.unlink(os.path.join(bindir, name))
-    else:
-        os.mkdir(bindir)
-    counter = os.path.join(bindir, ".calls")
-    for name in os.listdir(real):
-        path = os.path.join(bindir, name)
-        if name != prog:
-            os.symlink(os.path.join(real, name), path)
-            continue
-        with open(path, "w", encoding="utf-8") as stream:
-            stream.write(
-                "#!/bin/sh\n"
-                "%s \"$@\"\n"
-                "status=$?\n"
-                "echo x >> %s\n"
-                "if [ \"$(wc -l < %s)\" -eq %d ]; then kill -9 $PPID; fi\n"
-                "exit $status\n" % (shlex.quote(os.path.join(real, name)),
-                                     shlex.quote(counter),
-                                     shlex.quote(counter), nth))
-        os.chmod(path, 0o755)
-    return bindir
+    return wrapping_bindir(host, "killbin", prog, lambda real, bindir:
+                           kill_after_script(real, os.path.join(
+                               bindir, ".calls"), nth))
 
 
 def _reads_only(argv):
