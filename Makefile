@@ -1,13 +1,20 @@
-# svmram: build, test, demo and install.
+# svmram: build, test, demo, install and package.
 #
 #   make test                     run the whole test suite (installs nothing)
 #   make demo                     the article's scenario on the SVM emulator
-#   make install DESTDIR=/tmp/x   install the illumos file layout
+#   make install DESTDIR=/tmp/x   install the Solaris/illumos file layout
+#   make package                  install into build/proto and write the IPS
+#                                 manifest build/svmram.p5m (and, where the
+#                                 IPS tools exist, the archive build/svmram.p5p)
 #   make uninstall
 #
 # Plain assignments and POSIX sh recipes only, so that illumos' own make
 # and GNU make (gmake) both work; override on the command line, e.g.
 # `make install PREFIX=/opt/svmram DESTDIR=/tmp/proto`.
+#
+# PYTHON is the interpreter svmram runs with once installed: its versioned
+# path (e.g. /usr/bin/python3.9) becomes the #! line of the installed
+# command, so the IPS python mediator cannot switch it to another version.
 
 PYTHON = python3
 DESTDIR =
@@ -15,8 +22,10 @@ PREFIX = /usr
 SBINDIR = $(PREFIX)/sbin
 PKGLIBDIR = $(PREFIX)/lib/svmram
 MANDIR = $(PREFIX)/share/man/man8
+DOCDIR = $(PREFIX)/share/doc/svmram
 METHODDIR = /lib/svc/method
 MANIFESTDIR = /lib/svc/manifest/system
+PROTO = build/proto
 
 all:
 	@echo "nothing to build; try 'make test', 'make demo' or 'make install'"
@@ -35,29 +44,54 @@ test:
 demo:
 	$(PYTHON) demo/article
 
+# The modules are byte-compiled here (unchecked-hash .pyc files, which
+# stay valid whatever the files' times), and the installed command never
+# writes __pycache__ itself, so a root run adds nothing to the package's
+# directories.
 install:
 	mkdir -p $(DESTDIR)$(SBINDIR) $(DESTDIR)$(PKGLIBDIR) \
-		$(DESTDIR)$(MANDIR) $(DESTDIR)$(METHODDIR) $(DESTDIR)$(MANIFESTDIR)
-	cp -f sbin/svmram $(DESTDIR)$(SBINDIR)/svmram
+		$(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR) \
+		$(DESTDIR)$(METHODDIR) $(DESTDIR)$(MANIFESTDIR)
+	python=`$(PYTHON) -c 'import os, sys; print(os.path.realpath(sys.executable))'` \
+		&& { echo "#!$$python"; sed 1d sbin/svmram; } \
+		> $(DESTDIR)$(SBINDIR)/svmram
 	chmod 0555 $(DESTDIR)$(SBINDIR)/svmram
 	cd lib && for f in `find svmram -name '*.py' | sort`; do \
 		d=$(DESTDIR)$(PKGLIBDIR)/`dirname $$f`; \
 		mkdir -p $$d && cp -f $$f $$d/ && chmod 0444 $$d/`basename $$f` \
 		|| exit 1; \
 	done
-	cp -f smf/svmram $(DESTDIR)$(METHODDIR)/svmram
+	$(PYTHON) -m compileall -q --invalidation-mode unchecked-hash \
+		-d $(PKGLIBDIR) $(DESTDIR)$(PKGLIBDIR)
+	find $(DESTDIR)$(PKGLIBDIR) -name '*.pyc' -exec chmod 0444 {} +
+	sed 's,/usr/sbin/svmram,$(SBINDIR)/svmram,' smf/svmram \
+		> $(DESTDIR)$(METHODDIR)/svmram
 	chmod 0555 $(DESTDIR)$(METHODDIR)/svmram
-	cp -f manifests/svmram.xml $(DESTDIR)$(MANIFESTDIR)/svmram.xml
+	sed 's,manpath="/usr/share/man",manpath="$(PREFIX)/share/man",' \
+		manifests/svmram.xml > $(DESTDIR)$(MANIFESTDIR)/svmram.xml
 	chmod 0444 $(DESTDIR)$(MANIFESTDIR)/svmram.xml
 	cp -f docs/svmram.8 $(DESTDIR)$(MANDIR)/svmram.8
 	chmod 0444 $(DESTDIR)$(MANDIR)/svmram.8
+	cp -f docs/status-json.md LICENSE $(DESTDIR)$(DOCDIR)/
+	chmod 0444 $(DESTDIR)$(DOCDIR)/status-json.md $(DESTDIR)$(DOCDIR)/LICENSE
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/svmram $(DESTDIR)$(MANDIR)/svmram.8 \
 		$(DESTDIR)$(METHODDIR)/svmram $(DESTDIR)$(MANIFESTDIR)/svmram.xml
-	rm -rf $(DESTDIR)$(PKGLIBDIR)
+	rm -rf $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DOCDIR)
+
+package:
+	rm -rf $(PROTO)
+	$(MAKE) install DESTDIR=`pwd`/$(PROTO) PREFIX=$(PREFIX) PYTHON=$(PYTHON)
+	$(PYTHON) packaging/p5m $(PROTO) $(PREFIX) > build/svmram.p5m
+	@if command -v pkgsend >/dev/null 2>&1; then \
+		sh packaging/p5p build/svmram.p5m $(PROTO) build/svmram.p5p; \
+	else \
+		echo "build/svmram.p5m written; no IPS tools (pkgsend) here, so no archive"; \
+	fi
 
 clean:
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+	rm -rf build
 
-.PHONY: all test demo install uninstall clean
+.PHONY: all test demo install uninstall package clean

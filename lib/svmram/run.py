@@ -93,6 +93,14 @@ def _trace(argv: List[str]) -> None:
             trace.write(json.dumps(argv) + "\n")
 
 
+# Where SVM exists (illumos-gate storage-svm.p5m is pkg.obsolete since late
+# 2016; OpenIndiana "6396 remove SVM", OmniOS obsolete from r151023).
+NO_SVM_ADVICE = (
+    "SVM ships with Oracle Solaris 11 (package storage/svm) and Solaris 10, "
+    "and with illumos distributions released before illumos removed it in "
+    "late 2016 (OpenIndiana Hipster 2016.10, OmniOS r151022 and older); on "
+    "Solaris 11 'pkg install storage/svm' adds it.")
+
 def run(name: str, args: List[str], check: bool = True) -> Result:
     """Run command `name` from the table with `args`; never via a shell.
 
@@ -108,13 +116,14 @@ def run(name: str, args: List[str], check: bool = True) -> Result:
     except OSError as exc:
         # Nothing ran: a missing command is a precondition, not a failure.
         # (A step that hits this fails as a step; see execute.py.)
+        if name.startswith("meta"):
+            raise RefusedError(
+                "this system has no Solaris Volume Manager (cannot run %s: "
+                "%s)" % (argv[0], exc.strerror), advice=NO_SVM_ADVICE) from exc
         raise RefusedError(
             "cannot run %s: %s" % (argv[0], exc.strerror),
-            advice="Install Solaris Volume Manager (the package "
-                   "system/storage/svm), then run svmram again."
-            if name.startswith("meta") else
-            "svmram needs this command from the base system; check that "
-            "it is installed.") from exc
+            advice="svmram needs this command from the base system; check "
+                   "that it is installed.") from exc
     result = Result(tuple(argv), proc.returncode,
                     proc.stdout.decode("utf-8", "replace"),
                     proc.stderr.decode("utf-8", "replace"))

@@ -356,7 +356,7 @@ CASES = [
     # environment: SVM (or SMF) commands missing
     (("setup", "-y", "d10"), commands_without(), REFUSED, "cannot run"),
     (("setup", "-y", "d10"), commands_without("metastat"), REFUSED, "metastat: No such file or directory"),
-    (("teardown", "-y", "d10"), commands_without("metastat", base="set_up"), REFUSED, "Install Solaris Volume Manager"),
+    (("teardown", "-y", "d10"), commands_without("metastat", base="set_up"), REFUSED, "this system has no Solaris Volume Manager"),
     (("restore", "d10"), commands_without("ramdiskadm", base="rebooted"), REFUSED, "ramdiskadm: No such file or directory"),
     (("status",), commands_without(base="set_up"), REFUSED, "svcs: No such file or directory"),
     (("status", "d10"), commands_without("metastat", base="set_up"), REFUSED, "metastat: No such file or directory"),

@@ -2,8 +2,11 @@
 the file tree `make install` creates and `make uninstall` removes."""
 
 import os
+import re
+import shlex
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -66,15 +69,18 @@ def test_method_passes_ksh_syntax_check():
         assert method.readline() == "#!/usr/bin/ksh93\n"
 
 
+LIB_MODULES = [os.path.relpath(os.path.join(d, f), os.path.join(REPO, "lib"))
+               for d, _, files in os.walk(os.path.join(REPO, "lib", "svmram"))
+               for f in files if f.endswith(".py")]
 EXPECTED_TREE = sorted([
     "lib/svc/manifest/system/svmram.xml",
     "lib/svc/method/svmram",
     "usr/sbin/svmram",
+    "usr/share/doc/svmram/LICENSE",
+    "usr/share/doc/svmram/status-json.md",
     "usr/share/man/man8/svmram.8",
-] + ["usr/lib/svmram/" + os.path.relpath(os.path.join(d, f),
-                                         os.path.join(REPO, "lib"))
-     for d, _, files in os.walk(os.path.join(REPO, "lib", "svmram"))
-     for f in files if f.endswith(".py")])
+] + ["usr/lib/svmram/" + m for m in LIB_MODULES])
+MODES = {"usr/sbin/svmram": 0o555, "lib/svc/method/svmram": 0o555}
 
 
 def files_under(root):
@@ -82,17 +88,27 @@ def files_under(root):
                   for d, _, files in os.walk(root) for f in files)
 
 
-def test_make_install_and_uninstall(tmp_path):
+def install(dest, *variables):
     require("make")
-    dest = str(tmp_path / "root")
-    install = subprocess.run(["make", "-s", "install", "DESTDIR=" + dest],
-                             cwd=REPO, capture_output=True, text=True)
-    assert install.returncode == 0, install.stderr
-    assert files_under(dest) == EXPECTED_TREE
-    for path, mode in (("usr/sbin/svmram", 0o555),
-                       ("lib/svc/method/svmram", 0o555),
-                       ("lib/svc/manifest/system/svmram.xml", 0o444)):
-        assert os.stat(os.path.join(dest, path)).st_mode & 0o777 == mode
+    done = subprocess.run(["make", "-s", "install", "DESTDIR=" + str(dest)]
+                          + list(variables), cwd=REPO, capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    return str(dest)
+
+
+def test_make_install_and_uninstall(tmp_path):
+    dest = install(tmp_path / "root")
+    installed = files_under(dest)
+    assert [f for f in installed if not f.endswith(".pyc")] == EXPECTED_TREE
+    # Every module is byte-compiled, and nothing else is.
+    assert sorted(f for f in installed if f.endswith(".pyc")) == sorted(
+        os.path.join(os.path.dirname("usr/lib/svmram/" + m), "__pycache__",
+                     os.path.basename(m)[:-3] + ".%s.pyc"
+                     % sys.implementation.cache_tag) for m in LIB_MODULES)
+    for path in installed:
+        want = MODES.get(path, 0o444)
+        assert os.stat(os.path.join(dest, path)).st_mode & 0o777 == want, path
     # The installed command runs from where it was installed.
     version = subprocess.run([os.path.join(dest, "usr/sbin/svmram"),
                               "--version"], capture_output=True, text=True)
@@ -101,3 +117,101 @@ def test_make_install_and_uninstall(tmp_path):
                                cwd=REPO, capture_output=True, text=True)
     assert uninstall.returncode == 0, uninstall.stderr
     assert files_under(dest) == []
+
+
+def test_the_installed_command_names_a_versioned_interpreter(tmp_path):
+    dest = install(tmp_path / "root")
+    with open(os.path.join(dest, "usr/sbin/svmram")) as command:
+        first = command.readline()
+    assert first == "#!%s\n" % os.path.realpath(sys.executable)
+    assert re.search(r"/python3\.\d+$", first.strip())
+
+
+def test_a_run_writes_no_bytecode_into_the_installed_tree(tmp_path):
+    dest = install(tmp_path / "root")
+    before = files_under(dest)
+    os.remove(os.path.join(dest, "usr/lib/svmram/svmram/__pycache__",
+                           "errors.%s.pyc" % sys.implementation.cache_tag))
+    # As root runs it: with Python free to write bytecode.
+    env = {k: v for k, v in os.environ.items()
+           if k != "PYTHONDONTWRITEBYTECODE"}
+    for args in (["--help"], ["status", "--help"], ["setup", "--help"]):
+        run = subprocess.run([os.path.join(dest, "usr/sbin/svmram")] + args,
+                             capture_output=True, text=True, env=env)
+        assert run.returncode == 0, run.stderr
+    # The module whose .pyc was removed is not compiled back into the tree.
+    assert len(files_under(dest)) == len(before) - 1
+
+
+def test_install_under_another_prefix_points_method_and_manifest_there(
+        tmp_path):
+    dest = install(tmp_path / "root", "PREFIX=/opt/svmram")
+    assert os.path.isfile(os.path.join(dest, "opt/svmram/sbin/svmram"))
+    with open(os.path.join(dest, "lib/svc/method/svmram")) as method:
+        text = method.read()
+    assert "SVMRAM=${ROOT}/opt/svmram/sbin/svmram\n" in text
+    assert "/usr/sbin/svmram" not in text
+    with open(os.path.join(dest, "lib/svc/manifest/system/svmram.xml")) as xml:
+        manifest = xml.read()
+    assert 'manpath="/opt/svmram/share/man"' in manifest
+    version = subprocess.run([os.path.join(dest, "opt/svmram/sbin/svmram"),
+                              "--version"], capture_output=True, text=True)
+    assert version.stdout == "svmram 0.1.0\n"
+
+
+def parse_p5m(text):
+    """{path: (kind, {attribute: value})} for file and dir actions, plus the
+    other actions as lines."""
+    objects, other = {}, []
+    for line in text.splitlines():
+        words = shlex.split(line)
+        if words[0] in ("file", "dir"):
+            attrs = dict(w.split("=", 1) for w in words[1:])
+            objects[attrs["path"]] = (words[0], attrs)
+        else:
+            other.append(line)
+    return objects, other
+
+
+def test_the_package_manifest_delivers_exactly_what_make_install_does():
+    require("make")
+    subprocess.run(["make", "-s", "clean"], cwd=REPO, check=True)
+    made = subprocess.run(["make", "-s", "package"], cwd=REPO,
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    proto = os.path.join(REPO, "build", "proto")
+    with open(os.path.join(REPO, "build", "svmram.p5m")) as p5m:
+        objects, other = parse_p5m(p5m.read())
+    files = {p: a for p, (kind, a) in objects.items() if kind == "file"}
+    assert sorted(files) == files_under(proto)
+    for path, attrs in files.items():
+        mode = os.stat(os.path.join(proto, path)).st_mode & 0o777
+        assert int(attrs["mode"], 8) == mode, path
+        assert attrs["owner"] == "root"
+    dirs = sorted(p for p, (kind, _) in objects.items() if kind == "dir")
+    assert dirs == sorted(
+        ["usr/lib/svmram", "usr/lib/svmram/svmram", "usr/share/doc/svmram"]
+        + sorted({os.path.dirname(p) for p in files
+                  if p.startswith("usr/lib/svmram/svmram/")}
+                 - {"usr/lib/svmram/svmram"}))
+    manifest = files["lib/svc/manifest/system/svmram.xml"]
+    assert manifest["restart_fmri"] == "svc:/system/manifest-import:default"
+    assert manifest["group"] == "sys"
+    assert files["lib/svc/method/svmram"]["disable_fmri"] == \
+        "svc:/system/svmram:*"
+    assert files["usr/share/man/man8/svmram.8"]["facet.doc.man"] == "all"
+    version = "%d%d" % sys.version_info[:2]
+    for line in (
+            "set name=pkg.fmri value=pkg:/system/storage/svmram@0.1.0,5.11",
+            'set name=info.classification value="org.opensolaris.category.'
+            '2008:System/Administration and Configuration"',
+            "set name=variant.opensolaris.zone value=global",
+            "license usr/share/doc/svmram/LICENSE license=CDDL-1.0",
+            "depend type=require fmri=pkg:/runtime/python-%s" % version,
+            "depend type=require fmri=pkg:/shell/ksh93",
+            "depend type=require fmri=pkg:/storage/svm"):
+        assert line in other
+    assert any(line.startswith("set name=pkg.summary value=")
+               for line in other)
+    assert any(line.startswith("set name=pkg.description value=")
+               for line in other)
