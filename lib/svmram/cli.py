@@ -25,6 +25,8 @@ SUBCOMMANDS = {
                "show whether each configured mirror reads from RAM"),
     "restore": ("svmram.commands.restore",
                 "bring the RAM submirror back after a boot (run by SMF)"),
+    "check": ("svmram.commands.check",
+              "check, changing nothing, whether and how setup would work"),
 }
 
 

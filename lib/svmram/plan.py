@@ -46,7 +46,8 @@ class Plan:
         return sum(step.closed_seconds for step in self.steps)
 
 
-def _size_text(blocks):
+def size_text(blocks):
+    """512-byte blocks as B, KiB, MiB, GiB or TiB."""
     size = blocks * 512.0
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if size < 1024 or unit == "TiB":
@@ -57,7 +58,7 @@ def _size_text(blocks):
 def cost_lines(plan):
     copied = plan.copies_blocks
     lines = ["Cost: resyncs copy %d blocks (%s) in all." % (
-        copied, _size_text(copied)) if copied else
+        copied, size_text(copied)) if copied else
         "Cost: no resync copies any data."]
     if plan.closed_seconds:
         lines.append("%s is closed (unmounted) for about %d seconds."

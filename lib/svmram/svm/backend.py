@@ -202,6 +202,13 @@ class SvmBackend:
         state = result.stdout.strip()
         return state if result.ok and state else None
 
+    def mirror_names(self):
+        """Every mirror of the local set, sorted; None without replicas."""
+        config = self._config()
+        if config is None:
+            return None
+        return sorted(d.name for d in config.devices if d.type == "mirror")
+
     # --- the executor's interface -------------------------------------
 
     def differences(self, expected, observed):
