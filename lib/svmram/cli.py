@@ -7,7 +7,9 @@ imported only when used, so `svmram status` stays fast.
 
 import argparse
 import importlib
+import os
 import sys
+import traceback
 
 from . import __version__
 from .errors import EXIT_FAILED, EXIT_USAGE, SvmramError
@@ -86,3 +88,20 @@ def main(argv):
         # The reader went away (| head): nothing more to say.
         sys.stderr.close()
         return EXIT_FAILED
+    except Exception as bug:            # pylint: disable=broad-except
+        report_bug(bug)
+        return EXIT_FAILED
+
+
+def report_bug(bug):
+    """The last resort: an error svmram did not expect is a bug.  One
+    line says what and where; the traceback only with SVMRAM_DEBUG=1."""
+    frame = traceback.extract_tb(bug.__traceback__)[-1]
+    sys.stderr.write("%s: internal error: %s: %s (%s line %d)\n" % (
+        PROG, type(bug).__name__, bug, os.path.basename(frame.filename),
+        frame.lineno))
+    sys.stderr.write("%s: this is a bug in svmram; please report it with "
+                     "this output.  'svmram status' shows the state of the "
+                     "mirrors; SVMRAM_DEBUG=1 prints the traceback.\n" % PROG)
+    if os.environ.get("SVMRAM_DEBUG"):
+        traceback.print_exception(type(bug), bug, bug.__traceback__)

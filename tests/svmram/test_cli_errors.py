@@ -1,0 +1,45 @@
+"""cli.main's last resort: an exception svmram did not expect becomes one
+line and a "please report", exit 1; the traceback only on request."""
+
+import sys
+import types
+
+from svmram import cli
+from svmram.errors import EXIT_FAILED
+
+
+def fake_subcommand(monkeypatch, error):
+    module = types.ModuleType("svmram.commands.fake")
+    module.add_arguments = lambda parser: None
+
+    def run(args):
+        raise error
+    module.run = run
+    monkeypatch.setitem(sys.modules, "svmram.commands.fake", module)
+    monkeypatch.setitem(cli.SUBCOMMANDS, "fake",
+                        ("svmram.commands.fake", "raises"))
+
+
+def test_an_unexpected_exception_is_one_line_and_a_report_request(
+        monkeypatch, capsys):
+    monkeypatch.delenv("SVMRAM_DEBUG", raising=False)
+    fake_subcommand(monkeypatch, AssertionError("planner does not converge"))
+    assert cli.main(["fake"]) == EXIT_FAILED
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("svmram: internal error: AssertionError: "
+                             "planner does not converge (test_cli_errors.py "
+                             "line ")
+    assert err[1] == (
+        "svmram: this is a bug in svmram; please report it with this output."
+        "  'svmram status' shows the state of the mirrors; SVMRAM_DEBUG=1 "
+        "prints the traceback.")
+    assert len(err) == 2
+
+
+def test_svmram_debug_adds_the_traceback(monkeypatch, capsys):
+    monkeypatch.setenv("SVMRAM_DEBUG", "1")
+    fake_subcommand(monkeypatch, OSError(2, "No such file or directory"))
+    assert cli.main(["fake"]) == EXIT_FAILED
+    err = capsys.readouterr().err
+    assert "svmram: internal error: FileNotFoundError: " in err
+    assert "Traceback (most recent call last):" in err
