@@ -39,6 +39,11 @@ COMMANDS = {
     "dd": "/usr/bin/dd",
 }
 
+# No SVM, ramdisk or SMF command svmram runs should take more than seconds
+# (resyncs run in the kernel, after the command returns).  One that hangs
+# is killed, so that svmram, not SMF's method timeout, says what happened.
+COMMAND_TIMEOUT = 300
+
 # The environment every command runs with: C locale so messages and number
 # formats are the ones the parsers expect.
 _BASE_ENV = {"LC_ALL": "C", "LANG": "C", "PATH": "/usr/sbin:/usr/bin:/sbin"}
@@ -112,7 +117,15 @@ def run(name: str, args: List[str], check: bool = True) -> Result:
     try:
         proc = subprocess.run(argv, stdin=subprocess.DEVNULL,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              env=_environment(), check=False)
+                              env=_environment(), check=False,
+                              timeout=COMMAND_TIMEOUT)
+    except subprocess.TimeoutExpired as exc:
+        raise SvmramError(
+            "%s did not finish within %d seconds and was killed" % (
+                " ".join(argv), COMMAND_TIMEOUT),
+            advice="Look for what holds it up (svcs -x, the console, "
+                   "metastat), then run svmram again; it continues from the "
+                   "state it finds.") from exc
     except OSError as exc:
         # Nothing ran: a missing command is a precondition, not a failure.
         # (A step that hits this fails as a step; see execute.py.)
