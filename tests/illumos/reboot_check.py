@@ -2,7 +2,7 @@
 """reboot_check.py: svmram and its boot service across a real reboot.
 
 pytest cannot survive a reboot, so this runs in two phases, as root, on a
-scratch illumos host prepared as docs/testing-on-openindiana.md says
+scratch illumos host prepared as docs/testing-on-a-real-host.md says
 (svmram installed from this checkout, state database replicas, two spare
 slices whose data may be destroyed):
 
@@ -401,7 +401,7 @@ def main(argv):
     parser = argparse.ArgumentParser(
         prog="reboot_check.py",
         description="svmram across a real reboot (run as root on a scratch "
-                    "illumos host; see docs/testing-on-openindiana.md)")
+                    "illumos host; see docs/testing-on-a-real-host.md)")
     phases = parser.add_subparsers(dest="phase", metavar="PHASE")
     first = phases.add_parser("before-reboot", help="build, set up, record")
     first.add_argument("slices", nargs="*", help="two spare slices (or "

@@ -47,7 +47,7 @@ def test_an_unknown_host_kind():
     assert "set it to 'emulator'" in text
     assert 'SVMRAM_TEST_HOST=real and SVMRAM_TEST_DISKS="c2t1d0s0 ' \
            'c2t2d0s0"' in text
-    assert text.endswith("See docs/testing-on-openindiana.md.")
+    assert text.endswith("See docs/testing-on-a-real-host.md.")
 
 
 def test_every_problem_in_one_message():
@@ -63,7 +63,7 @@ def test_every_problem_in_one_message():
         'may be destroyed, e.g. SVMRAM_TEST_DISKS="c2t1d0s0 c2t2d0s0".',
         'Set SVMRAM_TEST_HOST=real and SVMRAM_TEST_DISKS="c2t1d0s0 c2t2d0s0" '
         "on an illumos host, as root, or leave SVMRAM_TEST_HOST unset for the "
-        "emulator.  See docs/testing-on-openindiana.md."]
+        "emulator.  See docs/testing-on-a-real-host.md."]
 
 
 @pytest.mark.parametrize("disks, message", [

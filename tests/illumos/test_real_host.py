@@ -59,7 +59,7 @@ def test_the_session_refuses_to_start(env, lines):
     err = proc.stderr.splitlines()
     for line in lines:
         assert any(got.startswith(line) for got in err), (line, err)
-    assert "See docs/testing-on-openindiana.md." in proc.stderr
+    assert "See docs/testing-on-a-real-host.md." in proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
     assert " passed" not in proc.stdout
 

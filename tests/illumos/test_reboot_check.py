@@ -62,7 +62,7 @@ def test_refuses_off_illumos(tmp_path, args):
     assert "this is %s, not illumos (uname -s must say SunOS)" % \
         platform.system() in proc.stderr
     assert proc.stderr.rstrip().endswith(
-        "See docs/testing-on-openindiana.md.")
+        "See docs/testing-on-a-real-host.md.")
     assert proc.stdout == ""
 
 

@@ -2,7 +2,7 @@
 illumos host the tests run on when SVMRAM_TEST_HOST=real (as root, with
 SVMRAM_TEST_DISKS naming two spare slices whose data may be destroyed).
 Anything else refuses the whole session before a test runs, with one
-message that says what to set (docs/testing-on-openindiana.md).
+message that says what to set (docs/testing-on-a-real-host.md).
 
 On a real host, the tests marked @pytest.mark.emulator_only and the tests
 that build their own emulated host (they use neither fixture) are skipped

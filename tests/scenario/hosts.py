@@ -3,7 +3,7 @@
 EmulatedHost drives the SVM emulator (lib/svmsim) in a temporary
 directory.  RealHost is the illumos host the tests run on, as root, with
 the article's mirror built on two spare slices (SVMRAM_TEST_HOST=real and
-SVMRAM_TEST_DISKS; see docs/testing-on-openindiana.md).  The scenario tests
+SVMRAM_TEST_DISKS; see docs/testing-on-a-real-host.md).  The scenario tests
 use the methods both share; what only the emulator can do (reboot, sim,
 the data-safety monitor) is marked @pytest.mark.emulator_only in the tests.
 """

@@ -10,7 +10,7 @@ problem is one sentence that says what to do about it.
 import os
 import re
 
-DOC = "docs/testing-on-openindiana.md"
+DOC = "docs/testing-on-a-real-host.md"
 EXAMPLE_DISKS = 'SVMRAM_TEST_DISKS="c2t1d0s0 c2t2d0s0"'
 
 # The names the scenario tests use, as in the article: RealHost builds
@@ -316,7 +316,9 @@ def install_pairs(repo, root="/"):
 
 
 def read_pairs(pairs):
-    """[(installed path, checkout bytes, installed bytes or None)]."""
+    """[(installed path, checkout bytes, installed bytes or None)].  The
+    command's #! line is left out: make install writes the interpreter
+    it was given there."""
     found = []
     for tree, installed in pairs:
         with open(tree, "rb") as stream:
@@ -326,8 +328,15 @@ def read_pairs(pairs):
                 theirs = stream.read()
         except OSError:
             theirs = None
+        if tree.endswith("sbin/svmram") and theirs is not None:
+            mine, theirs = _without_interpreter(mine), \
+                _without_interpreter(theirs)
         found.append((installed, mine, theirs))
     return found
+
+
+def _without_interpreter(text):
+    return text.split(b"\n", 1)[1] if text.startswith(b"#!") else text
 
 
 def install_problems(files):
