@@ -172,7 +172,9 @@ def test_an_unfinished_record_is_reported_not_configured(host):
 
 ONLY_COPY_ADVICE = ("d10: do not reboot or power off; bring a disk "
                     "submirror back now: %s.")
-INVOKE = "for %s, run the command after 'Invoke:' in 'metastat d10'"
+ONLINE = "metaonline d10 %s"
+REPLACE = "metareplace d10 %s NEWDISK, or metareplace -e d10 %s once it is " \
+          "repaired"
 DETACHED_FIX = "metattach d10 d12 (unless it was split off on purpose)"
 
 
@@ -203,8 +205,8 @@ def test_both_disks_offline_the_ramdisk_holds_the_only_copy(set_up):
     for disk in ("d11", "d12"):
         assert host.cmd("metaoffline", "d10", disk).returncode == 0
     assert_only_copy_in_ram(
-        host, "d11 needs maintenance; d12 needs maintenance",
-        "%s; %s" % (INVOKE % "d11", INVOKE % "d12"),
+        host, "d11 is offline; d12 is offline",
+        "%s; %s" % (ONLINE % "d11", ONLINE % "d12"),
         SUBMIRRORS[:1] + [dict(s, state="Needs maintenance")
                           for s in SUBMIRRORS[1:]])
 
@@ -215,8 +217,8 @@ def test_one_disk_offline_one_detached_the_ramdisk_holds_the_only_copy(
     assert host.cmd("metadetach", "d10", "d12").returncode == 0
     assert host.cmd("metaoffline", "d10", "d11").returncode == 0
     assert_only_copy_in_ram(
-        host, "d11 needs maintenance; d12 is not in d10",
-        "%s; %s" % (INVOKE % "d11", DETACHED_FIX),
+        host, "d11 is offline; d12 is not in d10",
+        "%s; %s" % (ONLINE % "d11", DETACHED_FIX),
         [SUBMIRRORS[0], dict(SUBMIRRORS[1], state="Needs maintenance")])
 
 
@@ -228,12 +230,12 @@ def test_one_disk_offline_is_degraded(set_up):
     assert status["mirrors"][0]["verdict"] == "degraded"
     assert status["mirrors"][0]["disk_redundancy"] == {
         "state": "degraded", "current": ["d11"],
-        "reasons": ["d12 needs maintenance"], "fixes": [INVOKE % "d12"]}
+        "reasons": ["d12 is offline"], "fixes": [ONLINE % "d12"]}
     lines = host.svmram("status").stdout.splitlines()
     assert lines[:3] == [
         "d10: DEGRADED: only 1 of 2 disk submirrors holds current data "
-        "(d12 needs maintenance).",
-        "d10: %s." % (INVOKE % "d12"),
+        "(d12 is offline).",
+        "d10: %s." % (ONLINE % "d12"),
         "d10: serving reads from RAM (d13 in slot 0, read option first)"]
 
 
@@ -282,7 +284,8 @@ def test_both_disks_erred_the_ramdisk_holds_the_only_copy(set_up):
                         "0", "--stdout", report).returncode == 0
     assert_only_copy_in_ram(
         host, "d11 needs maintenance; d12 needs maintenance",
-        "%s; %s" % (INVOKE % "d11", INVOKE % "d12"),
+        "%s; %s" % (REPLACE % ("c0d1s0", "c0d1s0"),
+                    REPLACE % ("c1d0s0", "c1d0s0")),
         SUBMIRRORS[:1] + [dict(s, state="Needs maintenance")
                           for s in SUBMIRRORS[1:]])
 

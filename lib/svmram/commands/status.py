@@ -64,18 +64,20 @@ def describe_state(name, state):
     return "%s is %s" % (name, state.lower())
 
 
-def disk_redundancy(m, intent):
+def disk_redundancy(snap, intent):
     """Which recorded disk submirrors hold current data.  Only Okay counts:
     every other state (offline or erred show as Needs maintenance; Last
     Erred, Unavailable, Resyncing as a target, Resync cancelled, or one
     this code does not know) is not a current copy, nor is a recorded
     disk submirror that is no longer in the mirror."""
-    current, reasons = [], []
+    m, current, reasons = snap.mirror, [], []
     for disk in intent.disks:
         if disk not in m.slots:
             reasons.append("%s is not in %s" % (disk, intent.mirror))
         elif m.state_of(disk) == OKAY:
             current.append(disk)
+        elif disk in m.offline:
+            reasons.append("%s is offline" % disk)
         else:
             reasons.append(describe_state(disk, m.state_of(disk)))
     ram_okay = intent.ram in m.slots and m.state_of(intent.ram) == OKAY
@@ -84,18 +86,28 @@ def disk_redundancy(m, intent):
     else:
         state = "degraded" if reasons else "full"
     return {"state": state, "current": current, "reasons": reasons,
-            "fixes": disk_fixes(m, intent)}
+            "fixes": disk_fixes(snap, intent)}
 
 
-def disk_fixes(m, intent):
+def disk_fixes(snap, intent):
     """What brings each recorded disk submirror that is not current back."""
-    fixes = []
+    m, fixes = snap.mirror, []
     for disk in intent.disks:
+        stripe = snap.stripes.get(disk)
+        erred = [c for c, state in zip(stripe.components,
+                                       stripe.component_states)
+                 if state in ("Maintenance", "Last Erred")] if stripe else []
         if disk not in m.slots:
             fixes.append("metattach %s %s (unless it was split off on "
                          "purpose)" % (intent.mirror, disk))
+        elif disk in m.offline:
+            fixes.append("metaonline %s %s" % (intent.mirror, disk))
         elif m.state_of(disk) == RESYNCING:
             fixes.append("let the resync of %s finish" % disk)
+        elif erred:
+            fixes.append("metareplace %s %s NEWDISK, or metareplace -e %s %s "
+                         "once it is repaired" % (intent.mirror, erred[0],
+                                                   intent.mirror, erred[0]))
         elif m.state_of(disk) != OKAY:
             fixes.append("for %s, run the command after 'Invoke:' in "
                          "'metastat %s'" % (disk, intent.mirror))
@@ -150,7 +162,7 @@ def mirror_status(mirror):
             dev, recorded_dev))
     if service != "online":
         reasons.append("%s is %s" % (record.fmri(mirror), service))
-    redundancy = disk_redundancy(m, intent) if m else None
+    redundancy = disk_redundancy(snap, intent) if m else None
     wrong = consistency.contradictions(snap, intent) \
         if snap.has_replicas else []
     if wrong:
