@@ -302,3 +302,49 @@ def test_a_submirror_state_status_does_not_know_is_never_okay(set_up):
     assert result.returncode not in (0, NOT_SERVING)
     assert result.stdout == ""
     assert "Offline" in result.stderr
+
+
+def _disk(number):
+    return {"nhead": 15, "nsect": 63, "slices": {"0": 465885},
+            "devid": "id1,cmdk@AQEMU_HARDDISK=QM0000%d" % number}
+
+
+TWO_MIRRORS_HOST = {
+    "nodename": "myhost", "physmem": 4 * 1024 ** 3,
+    "disks": {
+        "c0d0": {"nhead": 16, "nsect": 63, "slices": {"0": 8388608, "7": 65520},
+                 "devid": "id1,cmdk@AQEMU_HARDDISK=QM00001"},
+        "c0d1": _disk(2), "c1d0": _disk(3), "c2d0": _disk(4),
+        "c3d0": _disk(5)},
+    "mounts": {"c0d0s0": "/"},
+    "replicas": [{"slice": "c0d0s7", "count": 3}],
+    "data": {"c0d1s0": 1, "c1d0s0": 1, "c2d0s0": 2, "c3d0s0": 2},
+    "metadevices": ["d11 1 1 c0d1s0", "d12 1 1 c1d0s0", "d10 -m d11 d12",
+                    "d21 1 1 c2d0s0", "d22 1 1 c3d0s0", "d20 -m d21 d22"],
+    "vfstab": {},
+}
+
+
+@pytest.mark.emulator_only("builds a host with two mirrors")
+def test_the_worst_mirror_comes_first_and_sets_the_exit_status(tmp_path):
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(TWO_MIRRORS_HOST))
+    host = EmulatedHost(tmp_path / "host", host_file=str(path))
+    for mirror in ("d10", "d20"):
+        assert host.svmram("setup", "-y", mirror).returncode == 0
+    assert host.cmd("metaoffline", "d20", "d21").returncode == 0
+    result = host.svmram("status")
+    assert result.returncode == DEGRADED
+    assert [line for line in result.stdout.splitlines()
+            if line.startswith("d")] == [
+        "d20: DEGRADED: only 1 of 2 disk submirrors holds current data "
+        "(d21 is offline).",
+        "d20: metaonline d20 d21.",
+        "d20: serving reads from RAM (d23 in slot 0, read option first)",
+        "d10: serving reads from RAM (d13 in slot 0, read option first)"]
+    assert host.cmd("metaoffline", "d10", "d11").returncode == 0
+    assert host.cmd("metaoffline", "d10", "d12").returncode == 0
+    code, status = status_json(host)
+    assert code == ONLY_COPY_IN_RAM
+    assert [(m["mirror"], m["verdict"]) for m in status["mirrors"]] == [
+        ("d10", "only_copy_in_ram"), ("d20", "degraded")]
