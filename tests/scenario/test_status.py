@@ -348,3 +348,13 @@ def test_the_worst_mirror_comes_first_and_sets_the_exit_status(tmp_path):
     assert code == ONLY_COPY_IN_RAM
     assert [(m["mirror"], m["verdict"]) for m in status["mirrors"]] == [
         ("d10", "only_copy_in_ram"), ("d20", "degraded")]
+
+
+def test_an_offline_ram_submirror_is_not_serving(set_up):
+    host = set_up
+    assert host.cmd("metaoffline", "d10", "d13").returncode == 0
+    result = host.svmram("status", "d10")
+    assert result.returncode == NOT_SERVING
+    assert result.stdout.splitlines()[:2] == [
+        "d10: NOT serving reads from RAM: d13 is offline",
+        "    submirrors: d13 Needs maintenance (RAM), d11 Okay, d12 Okay"]

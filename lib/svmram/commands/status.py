@@ -148,6 +148,8 @@ def mirror_status(mirror):
         elif m.slots[0] != intent.ram:
             reasons.append("%s is in slot %d, not slot 0" % (
                 intent.ram, m.slots.index(intent.ram)))
+        elif intent.ram in m.offline:
+            reasons.append("%s is offline" % intent.ram)
         elif m.states[0] != "Okay":
             reasons.append(describe_state(intent.ram, m.states[0]))
         if m.read_option != "first":
