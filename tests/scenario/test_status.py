@@ -358,3 +358,22 @@ def test_an_offline_ram_submirror_is_not_serving(set_up):
     assert result.stdout.splitlines()[:2] == [
         "d10: NOT serving reads from RAM: d13 is offline",
         "    submirrors: d13 Needs maintenance (RAM), d11 Okay, d12 Okay"]
+
+
+@pytest.mark.emulator_only("injects metastat output")
+@pytest.mark.parametrize("state", ["Unavailable", "Last Erred",
+                                   "Resync cancelled"])
+def test_disks_in_any_state_but_okay_are_not_current(set_up, state):
+    host = set_up
+    report = host.cmd("metastat", "d10").stdout
+    for slot, disk in ((1, "d11"), (2, "d12")):
+        report = report.replace(
+            "    Submirror %d: %s\n      State: Okay         \n" % (slot, disk),
+            "    Submirror %d: %s\n      State: %-12s \n" % (slot, disk, state))
+    assert report.count(state) == 2
+    assert host.sim("faults", "add", "metastat", "--nth", "2", "--exit", "0",
+                    "--stdout", report).returncode == 0
+    code, status = status_json(host, "d10")
+    assert code == ONLY_COPY_IN_RAM
+    assert status["mirrors"][0]["disk_redundancy"]["reasons"] == [
+        "d11 is %s" % state.lower(), "d12 is %s" % state.lower()]
