@@ -53,7 +53,8 @@ def configured_mirrors():
 def not_a_mirror(name):
     """The status of an instance that svmram cannot have made."""
     return {"mirror": name, "serving_from_ram": False, "configured": False,
-            "verdict": "not_serving", "reasons": ["%s is not named after a mirror; svmram did not "
+            "verdict": "not_serving",
+            "reasons": ["%s is not named after a mirror; svmram did not "
                         "make it" % record.fmri(name)]}
 
 
