@@ -11,6 +11,8 @@ EXIT_FAILED = 1      # a step failed or SVM answered something unexpected
 EXIT_USAGE = 2       # bad command line
 EXIT_REFUSED = 3     # a precondition does not hold; nothing was changed
 EXIT_NOT_SERVING = 4  # status: a mirror is not fully serving reads from RAM
+EXIT_DEGRADED = 5     # status: a recorded disk submirror is not current
+EXIT_ONLY_COPY_IN_RAM = 6  # status: no disk submirror is current, RAM is
 
 
 class SvmramError(Exception):

@@ -236,3 +236,86 @@ def test_restore_after_teardown_refuses(set_up):
     assert result.returncode == 3
     assert "d10 is not set up by svmram" in result.stderr
     assert "nothing to restore" in result.stderr
+
+
+# --- a RAM submirror the administrator offlined ---------------------------
+
+def offline_ram(host):
+    assert host.cmd("metaoffline", "d10", "d13").returncode == 0
+    host.clear_trace()
+
+
+def test_refuses_an_offline_ram_submirror_with_its_ramdisk(set_up):
+    """No reboot: the ramdisk may still hold d13's data, but svmram cannot
+    know, so it neither says "nothing to do" nor runs metaonline."""
+    host = set_up
+    offline_ram(host)
+    before = host.state_digest()
+    result = host.svmram("restore", "d10")
+    assert (result.returncode, result.stdout) == (3, "")
+    assert result.stderr == (
+        "svmram: d13, the RAM submirror of d10, is offline, so d10 does not "
+        "read from RAM; restore does not bring it back: metaonline copies "
+        "only the regions written while d13 was offline, and svmram cannot "
+        "tell whether the ramdisk svmram_d10 still holds the rest\n"
+        "svmram: If svmram_d10 has stayed in place since d13 was offlined "
+        "(no reboot, not recreated), 'metaonline d10 d13' brings d13 back; "
+        "otherwise run 'svmram teardown d10', then 'svmram setup d10'.  d10 "
+        "keeps serving reads from its disk submirrors.\n")
+    assert host.trace() == []
+    assert host.state_digest() == before
+    assert host.violations() == []
+
+
+@pytest.mark.emulator_only("reboots the host")
+def test_refuses_an_offline_ram_submirror_after_a_reboot(set_up):
+    """After a reboot the ramdisk comes back blank: metaonline would copy
+    only the regions written while d13 was offline, so the boot restore
+    must refuse before creating it, and its advice must work."""
+    host = set_up
+    offline_ram(host)
+    reboot(host)
+    assert host.ramdisks() == ""
+    before = host.state_digest()
+    result = host.svmram("restore", "d10")
+    assert (result.returncode, result.stdout) == (3, "")
+    assert result.stderr == (
+        "svmram: d13, the RAM submirror of d10, is offline and its ramdisk "
+        "svmram_d10 is gone: a new ramdisk is blank and metaonline copies "
+        "only the regions written while d13 was offline, so restore does "
+        "not bring d13 back\n"
+        "svmram: Do not run 'metaonline d10 d13'.  Run 'svmram teardown "
+        "d10', then 'svmram setup d10'; d10 keeps serving reads from its "
+        "disk submirrors.\n")
+    assert host.trace() == []
+    assert host.state_digest() == before
+    for argv in (("teardown", "-y", "d10"), ("setup", "-y", "d10")):
+        assert host.svmram(*argv).returncode == 0
+    finish_resyncs(host)
+    assert serving(host)[0] is True
+    assert host.metastat_p("d10") == RAM_FIRST_D10
+    assert host.violations() == []
+
+
+@pytest.mark.emulator_only("injects metastat output")
+def test_refuses_a_ram_submirror_in_a_state_it_cannot_mend(set_up):
+    """Any state of the RAM submirror that restore has no step for (here
+    Unavailable: its metadevice errored) is a refusal, never "nothing to
+    do"."""
+    host = set_up
+    report = host.cmd("metastat", "d10").stdout.replace(
+        "Submirror 0: d13\n      State: Okay         \n",
+        "Submirror 0: d13\n      State: Unavailable  \n")
+    assert "Unavailable" in report
+    # restore reads `metastat -p`, then `metastat d10`.
+    assert host.sim("faults", "add", "metastat", "--nth", "2", "--exit", "0",
+                    "--stdout", report).returncode == 0
+    result = host.svmram("restore", "d10")
+    assert (result.returncode, result.stdout) == (3, "")
+    assert result.stderr == (
+        "svmram: d13, the RAM submirror of d10, is Unavailable, so d10 does "
+        "not read from RAM, and restore has no safe way to bring it back\n"
+        "svmram: Check 'metastat d10'; 'svmram teardown d10', then 'svmram "
+        "setup d10' rebuild it.  d10 keeps serving reads from its disk "
+        "submirrors.\n")
+    assert host.trace() == []

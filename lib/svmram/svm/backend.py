@@ -89,7 +89,7 @@ class SvmBackend:
                 mirror.submirror_states is None or mirror.size_blocks is None:
             raise ParseError("no mirror section for %s" % self.mirror,
                              source="metastat %s" % self.mirror)
-        stripes, pending = {}, False
+        stripes, pending, offline = {}, False, []
         for name in mirror.submirrors:
             sub = config.get(name)
             if sub is None or sub.type != "stripe":
@@ -98,6 +98,8 @@ class SvmBackend:
                         name, self.mirror),
                     advice="svmram only handles mirrors of concats/stripes.")
             pending = pending or (sub.invoke or "").startswith("metasync")
+            if (sub.invoke or "").startswith("metaonline"):
+                offline.append(name)
             stripes[name] = StripeView(
                 name, sub.size_blocks or 0,
                 tuple(c.device for c in sub.components()), self.mirror,
@@ -107,7 +109,7 @@ class SvmBackend:
             tuple(mirror.submirror_states), mirror.read_option,
             mirror.write_option, mirror.pass_num, mirror.size_blocks,
             mirror.resync, mirror.resync_percent,
-            pending and mirror.resync != "active")
+            pending and mirror.resync != "active", tuple(offline))
         return view, stripes
 
     def _stripes_of_interest(self, config, mirror_view):

@@ -13,6 +13,7 @@ from ..errors import RefusedError
 from ..plan import Plan
 from . import names, record, steps
 from .planner import MAX_STEPS, check_memory
+from .snapshot import OKAY
 
 FAILED = ("Maintenance", "Last Erred", "Unavailable")
 DEFAULT_COPY_BLOCKS = 2048       # 1 MiB, md_max_xfer_bufsz (reference 5.4)
@@ -57,6 +58,8 @@ def _next_step(snap, it, copy_blocks):
             "%s is not a submirror of %s" % (it.ram, it.mirror),
             advice="Run 'svmram teardown %s' and then 'svmram setup %s'."
                    % (it.mirror, it.mirror))
+    if it.ram in m.offline:
+        raise _offline_refusal(snap, it)
     link, state = ram_component(snap, it)
     if it.ramdisk not in snap.ramdisks:
         if state not in FAILED:
@@ -87,6 +90,14 @@ def _next_step(snap, it, copy_blocks):
         return steps.enable_component(snap, it, link, copy_blocks)
     if m.resync == "cancelled":
         return steps.restart_resync(snap, it, copy_blocks)
+    if m.state_of(it.ram) != OKAY and m.resync != "active":
+        raise RefusedError(
+            "%s, the RAM submirror of %s, is %s, so %s does not read from "
+            "RAM, and restore has no safe way to bring it back" % (
+                it.ram, it.mirror, m.state_of(it.ram), it.mirror),
+            advice="Check 'metastat %s'; 'svmram teardown %s', then 'svmram "
+                   "setup %s' rebuild it.  %s keeps serving reads from its "
+                   "disk submirrors." % ((it.mirror,) * 4))
     stale = [k for k, target in snap.links.items()
              if target.endswith("/" + it.ramdisk) and
              k.split("/", 1)[1] != link]
@@ -94,6 +105,38 @@ def _next_step(snap, it, copy_blocks):
         old = stale[0].split("/", 1)[1]
         return steps.remove_links(snap, replace(it, link=old))
     return None
+
+
+def _offline_refusal(snap, it):
+    """An offlined RAM submirror is never brought back by restore:
+    metaonline resyncs only the regions written while it was offline
+    (reference 2.8 and 5.1), which leaves a blank or recreated ramdisk
+    stale where `first` reads it; metareplace -e, the full copy, is refused
+    on an offline submirror (ILLEGAL_SM_STATE); and a detach and attach
+    would move it out of slot 0.  teardown and setup make a full copy."""
+    where = (it.ram, it.mirror)
+    if it.ramdisk not in snap.ramdisks:
+        return RefusedError(
+            "%s, the RAM submirror of %s, is offline and its ramdisk %s is "
+            "gone: a new ramdisk is blank and metaonline copies only the "
+            "regions written while %s was offline, so restore does not bring "
+            "%s back" % (where + (it.ramdisk, it.ram, it.ram)),
+            advice="Do not run 'metaonline %s %s'.  Run 'svmram teardown %s', "
+                   "then 'svmram setup %s'; %s keeps serving reads from its "
+                   "disk submirrors." % (it.mirror, it.ram, it.mirror,
+                                         it.mirror, it.mirror))
+    return RefusedError(
+        "%s, the RAM submirror of %s, is offline, so %s does not read from "
+        "RAM; restore does not bring it back: metaonline copies only the "
+        "regions written while %s was offline, and svmram cannot tell "
+        "whether the ramdisk %s still holds the rest" % (
+            it.ram, it.mirror, it.mirror, it.ram, it.ramdisk),
+        advice="If %s has stayed in place since %s was offlined (no reboot, "
+               "not recreated), 'metaonline %s %s' brings %s back; otherwise "
+               "run 'svmram teardown %s', then 'svmram setup %s'.  %s keeps "
+               "serving reads from its disk submirrors." % (
+                   it.ramdisk, it.ram, it.mirror, it.ram, it.ram, it.mirror,
+                   it.mirror, it.mirror))
 
 
 def _other_link(snap, it, link):

@@ -25,6 +25,7 @@ class MirrorView:
     resync: Optional[str] = None    # "active", "cancelled" or None
     resync_percent: Optional[int] = None
     pending: bool = False           # optimized resync pending (metasync)
+    offline: Tuple[str, ...] = ()   # submirrors offlined (Invoke: metaonline)
 
     def state_of(self, submirror):
         return self.states[self.slots.index(submirror)]
