@@ -112,10 +112,10 @@ def stripe_report(st, stripe, toplevel):
 def mirror_report(st, m):
     out = "%s: Mirror\n" % m["name"]
     opt = m["opt_not_done"]
-    for i, sub in enumerate(m["subs"]):
+    for sub in m["subs"]:
         if sub["state"] == "OFFLINE":
             opt = False        # an offline submirror masks OPT_NOT_DONE
-        out += "    Submirror %d: %s\n" % (i, sub["name"])
+        out += "    Submirror %d: %s\n" % (sub["slot"], sub["name"])
         out += "      State: %-12s %s\n" % (svm.sm_state_name(m, sub, opt), "")
     job = m.get("resync")
     if resync.cancelled(m):

@@ -67,6 +67,11 @@ def unitnum(st, name):
 
 # --- lookups -----------------------------------------------------------------
 
+def switch(st, name):
+    """A release switch of the host (svmsim/presets.py PROFILES)."""
+    return st["switches"][name]
+
+
 def unit(st, name):
     return st["units"].get(name)
 
@@ -333,12 +338,19 @@ def attach(st, mname, sname):
         raise SvmError("IS_OPEN", name=sname)
     if s["size"] < m["size"]:
         raise SvmError("SM_TOO_SMALL", name=sname)
+    if s.get("labeled") and not m.get("labeled"):
+        # mirror_ioctl.c mirror_attach: "Don't attach labeled sm to
+        # unlabeled mirrors" (MDE_NO_LABELED_SM names the submirror)
+        raise SvmError("NO_LABELED_SM", name=sname)
     if is_open(st, mname) and any(
             devices.kernel_device(st, c["dev"]) is None for c in all_comps(s)):
         raise SvmError("SM_OPEN_ERR", name=sname)
+    slot = min(set(range(NMIRROR)) - {x["slot"] for x in m["subs"]})
     m["subs"].append({"name": sname, "state": "ATTACHED_RESYNC",
-                      "target": False, "dirty": []})
+                      "target": False, "dirty": [], "slot": slot})
+    m["subs"].sort(key=lambda x: x["slot"])
     s["parent"] = mname
+    build_submirror(m, s)
     resync.start(st, m)
 
 
@@ -357,7 +369,13 @@ def detach(st, mname, sname, force):
     if sub["state"] == "COMP_ERRED" and not force:
         # GUESS: named after the submirror, like the other submirror errors.
         raise SvmError("SM_FAILED_COMPS", name=sname)
-    del m["subs"][idx]              # slots above move down one place
+    del m["subs"][idx]
+    if switch(st, "detach_compacts"):
+        # mirror_ioctl.c mirror_detach "Reshuffle the submirror devices":
+        # the slots above move down one place.  The 2006 OpenSolaris code
+        # leaves the slot empty (switch detach_compacts).
+        for i, x in enumerate(m["subs"]):
+            x["slot"] = i
     st["units"][sname]["parent"] = None
 
 
@@ -472,9 +490,17 @@ def remove_unit(st, root, name):
 
 def new_stripe(st, name, rows, hsp=None):
     first = rows[0]["comps"][0]
+    # meta_stripe.c meta_create_stripe: row 0, component 0 decides MD_LABELED
     return {"type": "stripe", "name": name, "num": unitnum(st, name),
             "rows": rows, "size": stripe_size(rows), "nhead": first["nhead"],
-            "nsect": first["nsect"], "parent": None, "hsp": hsp}
+            "nsect": first["nsect"], "parent": None, "hsp": hsp,
+            "labeled": first["labeled"]}
+
+
+def build_submirror(m, stripe):
+    """mirror.c build_submirror: a labeled submirror makes its mirror
+    labeled, for good (detach does not clear it)."""
+    m["labeled"] = bool(m.get("labeled") or stripe.get("labeled"))
 
 
 def new_mirror(st, name, subnames, read, write, pass_):
@@ -484,13 +510,17 @@ def new_mirror(st, name, subnames, read, write, pass_):
         for r in range(REGIONS):
             v = regions.read(st, st["units"][sn], r) or 0
             truth[r] = max(truth[r], v)
-    return {"type": "mirror", "name": name, "num": unitnum(st, name),
+    m = {"type": "mirror", "name": name, "num": unitnum(st, name),
             "subs": [{"name": n, "state": "RUNNING", "target": False,
-                      "dirty": []} for n in subnames],
+                      "dirty": [], "slot": i} for i, n in enumerate(subnames)],
             "read": read, "write": write, "pass": pass_,
             "size": mirror_size(st, subnames), "nhead": first["nhead"],
             "nsect": first["nsect"], "parent": None, "opt_not_done": False,
-            "resync": None, "truth": truth, "cursor": 0, "errcnt": 0}
+            "resync": None, "truth": truth, "cursor": 0, "errcnt": 0,
+            "labeled": False}
+    for sn in subnames:
+        build_submirror(m, st["units"][sn])
+    return m
 
 
 def clear(st, root, name, force):

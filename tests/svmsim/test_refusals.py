@@ -334,8 +334,19 @@ def test_metastat_errors(sim):
         1, "metastat: incompatible options: -a and -s\n")
     p = sim.run("metastat -s blue")
     assert p.stderr == svm_err("metastat", 'setname "blue"', "no such set")
-    sim.sim("smf", "offline")
+
+
+def test_metastat_smf_check(sim):
+    """Audit 1.10/7.7, metastat.c main and meta_smf.c: after printing
+    everything, exit 1 naming each core service that is not online."""
+    full = sim.ok("metastat -p d10")
+    sim.ok("svcadm disable svc:/network/rpc/meta:default")
+    sim.ok("svcadm disable svc:/system/mdmonitor:default")
     p = sim.run("metastat -p d10")
-    assert p.returncode == 1
-    assert p.stderr == svm_err("metastat", None,
-                               "service(s) not online in SMF")
+    assert (p.returncode, p.stdout) == (1, full)
+    assert p.stderr == (
+        "metastat: myhost: \n\tsystem/mdmonitor:default"
+        "\n\tnetwork/rpc/meta:default: service(s) not online in SMF\n\n")
+    sim.ok("svcadm enable svc:/network/rpc/meta:default")
+    sim.ok("svcadm enable svc:/system/mdmonitor:default")
+    assert sim.ok("metastat -p d10") == full

@@ -3,13 +3,13 @@
 Exit 0 success, 1 runtime error, 2 usage error.  Messages start with the
 program name.  The driver rules (ramdisk.c): names are unique, minors are
 the first free from 1, at most ``ramdisk_max`` disks, and all ramdisks
-together may use ``ramdisk_percent`` of physical memory (page rounded).
+together may use ``ramdisk_percent`` of availrmem_initial (page rounded).
 """
 
 import errno
 import re
 
-from svmsim import devices, report
+from svmsim import devices, report, svm
 from svmsim.messages import strerror
 
 E_USAGE = 2
@@ -136,8 +136,7 @@ def create(ctx, name, size):
     free = [n for n in range(1, st["ramdisk_max"] + 1) if n not in used]
     page = st["pagesize"]
     pages = (size + page - 1) // page
-    # GUESS: availrmem is taken as the whole emulated physical memory
-    cap = st["physmem"] // page * st["ramdisk_percent"] // 100
+    cap = cap_pages(st)
     in_use = sum(rd["size"] // page for rd in st["ramdisks"].values())
     if not free or in_use + pages > cap:
         return _die(ctx, "couldn't create ramdisk", name, errno.EAGAIN)
@@ -149,6 +148,15 @@ def create(ctx, name, size):
     devices.add_ramdisk_nodes(ctx.root, name, minor)
     ctx.out("/dev/ramdisk/%s\n" % name)
     return 0
+
+
+def cap_pages(st):
+    """ramdisk.c rd_init_tuneables: rd_max_physmem = availrmem_initial *
+    rd_percent_physmem / 100 (switch ramdisk_cap_basis: "physmem" takes
+    the whole physical memory instead)."""
+    page = st["pagesize"]
+    basis = st[svm.switch(st, "ramdisk_cap_basis")]
+    return basis // page * st["ramdisk_percent"] // 100
 
 
 def in_use(st, minor):
