@@ -74,9 +74,13 @@ def _reloc(comp):
     return "Yes" if comp.get("devid") else "No "
 
 
-def stripe_report(st, stripe, toplevel):
+def stripe_report(st, stripe, header):
+    """meta_stripe.c stripe_report: the header when printed on its own; the
+    rows with State/Reloc/Hot Spare whenever the stripe has a parent
+    (MD_HAS_PARENT), not only inside its mirror (audit 1.3)."""
+    toplevel = not stripe["parent"]
     out = ""
-    if toplevel:
+    if header:
         out += "%s: Concat/Stripe\n" % stripe["name"]
     if stripe.get("hsp"):
         out += "    Hot spare pool: %s\n" % stripe["hsp"]

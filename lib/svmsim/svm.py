@@ -329,9 +329,9 @@ def attach(st, mname, sname):
     if s["type"] != "stripe":
         raise SvmError("INVAL_UNIT", name=sname)
     if s["parent"]:
-        # GUESS: the library's in-use check could also word this as
-        # MDE_ALREADY; the kernel's MDE_IN_USE naming the submirror is used.
-        raise SvmError("IN_USE", name=sname)
+        # meta_mirror.c meta_check_submirror refuses a parented stripe
+        # before the ioctl: MDE_INVAL_UNIT (audit 7.5)
+        raise SvmError("INVAL_UNIT", name=sname)
     if len(m["subs"]) >= NMIRROR:
         raise SvmError("MIRROR_FULL", name=mname)
     if is_open(st, sname):
@@ -367,9 +367,14 @@ def detach(st, mname, sname, force):
     if not readable_everywhere(st, rest):
         raise SvmError("NO_READABLE_SM", name=mname)
     if sub["state"] == "COMP_ERRED" and not force:
-        # GUESS: named after the submirror, like the other submirror errors.
-        raise SvmError("SM_FAILED_COMPS", name=sname)
+        # mirror_ioctl.c mirror_detach: mdmderror(.., MDE_SM_FAILED_COMPS,
+        # mnum) names the mirror (audit 7.4)
+        raise SvmError("SM_FAILED_COMPS", name=mname)
     del m["subs"][idx]
+    # mirror_detach: reset_comp_states() makes every component Okay
+    # (audit 4.5)
+    for comp in all_comps(st["units"][sname]):
+        comp.update({"state": "Okay", "lasterrcnt": 0})
     if switch(st, "detach_compacts"):
         # mirror_ioctl.c mirror_detach "Reshuffle the submirror devices":
         # the slots above move down one place.  The 2006 OpenSolaris code
@@ -377,6 +382,12 @@ def detach(st, mname, sname, force):
         for i, x in enumerate(m["subs"]):
             x["slot"] = i
     st["units"][sname]["parent"] = None
+
+
+def comp_name(m, cname):
+    """metacookerror names an MDEC_COMP kernel error "mdname: devname"
+    (audit 7.6)."""
+    return "%s: %s" % (m["name"], cname)
 
 
 def _replace_checks(st, m, cname):
@@ -390,7 +401,7 @@ def _replace_checks(st, m, cname):
             continue
         break
     else:
-        raise SvmError("CANT_FIND_COMP", name=cname)
+        raise SvmError("CANT_FIND_COMP", name=comp_name(m, cname))
     if len(m["subs"]) == 1:
         raise SvmError("LAST_SM_RE", name=m["name"])
     stripe = st["units"][sub["name"]]
@@ -399,7 +410,7 @@ def _replace_checks(st, m, cname):
         if regions.comp_for_region(stripe, r) is comp and not any(
                 s["state"] in READABLE and comp_ok_at(st, s, r)
                 for s in others):
-            raise SvmError("REPL_INVAL_STATE", name=cname)
+            raise SvmError("REPL_INVAL_STATE", name=comp_name(m, cname))
     if sub["state"] in ("OFFLINE", "OFFLINE_RESYNC"):
         raise SvmError("ILLEGAL_SM_STATE", name=m["name"])
     return sub, comp
@@ -410,7 +421,7 @@ def enable(st, mname, cname, dev, info):
     m = require_mirror(st, mname)
     sub, comp = _replace_checks(st, m, cname)
     if info["blocks"] - comp["start"] < comp["blocks"]:
-        raise SvmError("COMP_TOO_SMALL", name=cname)
+        raise SvmError("COMP_TOO_SMALL", name=comp_name(m, cname))
     # GUESS: enabling a component that is already Okay also resyncs it
     # (not traced in the source; svmram must only enable erred components).
     rebind = list(dev) != list(comp["dev"])
@@ -422,7 +433,7 @@ def replace(st, mname, oldname, newname, dev, info):
     m = require_mirror(st, mname)
     sub, comp = _replace_checks(st, m, oldname)
     if info["blocks"] < comp["blocks"]:
-        raise SvmError("COMP_TOO_SMALL", name=newname)
+        raise SvmError("COMP_TOO_SMALL", name=comp_name(m, newname))
     _put_in_resync(st, m, sub, comp, newname, dev, info)
 
 
@@ -528,7 +539,10 @@ def clear(st, root, name, force):
     u = require(st, name)
     if u["parent"]:
         raise SvmError("IN_USE", name=name)
-    if is_open(st, name):
+    if is_open(st, name) or u["type"] == "mirror" and resync.active(u):
+        # mirror_resync.c mirror_resync_unit: the resync thread holds an
+        # OTYP_LYR open, and mirror_reset checks md_unit_isopen before the
+        # state check, -f or not (audit 5.4)
         raise SvmError("IS_OPEN", name=name)
     if u["type"] == "mirror" and not force and any(
             s["state"] != "RUNNING" for s in u["subs"]):

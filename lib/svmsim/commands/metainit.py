@@ -223,7 +223,8 @@ def init_mirror(ctx, name, args, dry):
         if s["type"] != "stripe":
             raise SvmError("INVAL_UNIT", name=sn)
         if s["parent"]:
-            raise SvmError("IN_USE", name=sn)
+            # meta_mirror.c meta_check_submirror: MDE_INVAL_UNIT
+            raise SvmError("INVAL_UNIT", name=sn)
         if svm.is_open(ctx.st, sn):
             raise SvmError("IS_OPEN", name=sn)
     if dry:

@@ -9,7 +9,7 @@ together may use ``ramdisk_percent`` of availrmem_initial (page rounded).
 import errno
 import re
 
-from svmsim import devices, report, svm
+from svmsim import devices, report, resync, svm
 from svmsim.messages import strerror
 
 E_USAGE = 2
@@ -160,20 +160,21 @@ def cap_pages(st):
 
 
 def in_use(st, minor):
-    """Is the ramdisk held open by SVM or an open device?
+    """Is the ramdisk open?  ramdisk.c rd_delete_disk refuses only
+    rd_is_open() (audit 8.4): SVM opens it while its stripe is open, or
+    its mirror is open or resyncing (the resync thread opens the mirror).
 
-    GUESS: SVM holds the components of attached submirrors and of open
-    stripes open, but not a component it has erred (Maintenance)."""
+    GUESS: SVM keeps no open on a component it has erred (Maintenance)."""
     dev = [devices.RAMDISK_MAJOR, minor]
     for u in st["units"].values():
         if u["type"] != "stripe":
             continue
-        for row in u["rows"]:
-            for c in row["comps"]:
-                if list(c["dev"]) != dev or c["state"] == "Maintenance":
-                    continue
-                if u["parent"] or st["opens"].get(u["name"], 0) > 0:
-                    return True
+        parent = st["units"].get(u["parent"]) if u["parent"] else None
+        held = svm.is_open(st, u["name"]) or parent is not None and (
+            svm.is_open(st, parent["name"]) or resync.active(parent))
+        if held and any(list(c["dev"]) == dev and c["state"] != "Maintenance"
+                        for c in svm.all_comps(u)):
+            return True
     return False
 
 
