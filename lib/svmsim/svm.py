@@ -253,6 +253,15 @@ def first_open(st, m):
     _drop_erred_targets(m)
 
 
+def resync_unit(st, m):
+    """mirror_resync.c mirror_resync_unit, where metattach, metareplace and
+    metaonline end: it opens the mirror (mirror_internal_open), which is
+    its first open if nothing opened it since boot (audit 6.2), then
+    starts the resync."""
+    resync.start(st, m)
+    first_open(st, m)
+
+
 def _drop_erred_targets(m):
     """A component that erred at the open is no longer resynced: the resync
     thread only copies into components still in CS_RESYNC (and submirrors
@@ -351,7 +360,7 @@ def attach(st, mname, sname):
     m["subs"].sort(key=lambda x: x["slot"])
     s["parent"] = mname
     build_submirror(m, s)
-    resync.start(st, m)
+    resync_unit(st, m)
 
 
 def detach(st, mname, sname, force):
@@ -441,7 +450,7 @@ def _put_in_resync(st, m, sub, comp, cname, dev, info):
     comp.update({"name": cname, "dev": list(dev), "state": "Resyncing",
                  "devid": info.get("devid")})
     recompute_sub(st, sub)
-    resync.start(st, m)
+    resync_unit(st, m)
 
 
 def offline(st, mname, sname, force):
@@ -470,7 +479,7 @@ def online(st, mname, sname):
         raise SvmError("RESYNC_ACTIVE", name=mname)
     sub.update({"state": "OFFLINE_RESYNC", "target": True})
     m["opt_not_done"] = True
-    resync.start(st, m)
+    resync_unit(st, m)
 
 
 def set_params(m, read=None, write=None, pass_=None):

@@ -1,5 +1,5 @@
 """Rows of the fidelity audit (/work/shared/research/fidelity-audit.md)
-whose emulator fix has no better home: 1.3, 7.8, 8.4."""
+whose emulator fix has no better home: 1.3, 6.2, 7.8, 8.4."""
 
 USAGE_HEAD = "usage:\tmetaparam [-s setname] [options] concat/stripe | RAID\n"
 
@@ -47,3 +47,19 @@ def test_ramdisk_of_an_attached_stripe_is_busy_only_while_open(sim):
     assert sim.run("ramdiskadm -d testdisk").stderr == busy  # resyncing
     sim.sim("tick")
     assert sim.ok("ramdiskadm -d testdisk") == ""
+
+
+def test_attach_is_the_first_open_after_boot(make_sim):
+    """6.2: metattach ends in mirror_resync_unit, which opens the mirror
+    (mirror_internal_open): the missing ramdisk errs as at any first open."""
+    sim = make_sim("spare-disks")
+    add_ramdisk_d13(sim)
+    sim.ok("metattach d10 d13")
+    sim.sim("tick")
+    sim.sim("reboot", "--before-metasync")
+    comp = sim.state()["units"]["d13"]["rows"][0]["comps"][0]
+    assert comp["state"] == "Okay"
+    sim.ok("metainit d21 1 1 c2d0s0")
+    sim.ok("metattach d10 d21")
+    comp = sim.state()["units"]["d13"]["rows"][0]["comps"][0]
+    assert comp["state"] == "Maintenance"
