@@ -1,6 +1,6 @@
 """``python3 -m svmsim``: set up and drive an emulated host.
 
-  init DIR [--preset NAME | --host FILE.json]
+  init DIR [--preset NAME | --host FILE.json] [--release PROFILE]
   env DIR
   reboot DIR [--before-metasync] [--no-services]
              [--boot-ramdisk NAME=BYTES]...
@@ -12,7 +12,6 @@
   faults DIR list | faults DIR clear
   monitor DIR [--reset]
   write DIR dN [--region R]
-  smf DIR online|offline
   state DIR
 """
 
@@ -54,6 +53,9 @@ def parser():
     g.add_argument("--preset", default="article",
                    choices=sorted(presets.PRESETS))
     g.add_argument("--host")
+    a.add_argument("--release", choices=sorted(presets.PROFILES),
+                   help="release profile (default: the host's, else %s)"
+                   % presets.DEFAULT_RELEASE)
     sub.add_parser("env").add_argument("dir")
     a = sub.add_parser("reboot")
     a.add_argument("dir")
@@ -97,9 +99,6 @@ def parser():
     a.add_argument("dir")
     a.add_argument("device")
     a.add_argument("--region", type=int)
-    a = sub.add_parser("smf")
-    a.add_argument("dir")
-    a.add_argument("status", choices=("online", "offline"))
     sub.add_parser("state").add_argument("dir")
     return p
 
@@ -126,7 +125,7 @@ def cmd_init(args, simdir):
     if os.path.isdir(os.path.join(simdir, "root")):
         shutil.rmtree(os.path.join(simdir, "root"))
     os.makedirs(simdir, exist_ok=True)
-    st = presets.build(desc, simdir)
+    st = presets.build(desc, simdir, args.release)
     state.create(simdir, st)
     startd.forget(simdir)                 # a new host: svc.startd restarts
     startd.install_root_files(state.root_dir(simdir))
@@ -259,12 +258,6 @@ def cmd_write(args, simdir):
         svm.first_open(st, m)
         monitor.app_write(st, m, args.region)
         monitor.check(st)
-    return 0
-
-
-def cmd_smf(args, simdir):
-    with state.locked(simdir) as st:
-        st["smf_online"] = args.status == "online"
     return 0
 
 

@@ -204,8 +204,10 @@ def kernel_device(st, dev):
         for name, rd in st["ramdisks"].items():
             if rd["minor"] == minor:
                 _, nhead, nsect, blocks = ramdisk_geometry(rd["size"])
+                # ramdisk.c rd_fake_disk_geometry: v_part[0].p_start = 0
                 return {"kind": "ramdisk", "name": name, "blocks": blocks,
-                        "nhead": nhead, "nsect": nsect, "devid": None}
+                        "nhead": nhead, "nsect": nsect, "devid": None,
+                        "start": 0}
         return None
     if major == DISK_MAJOR:
         index, slice_no = divmod(minor, 16)
@@ -214,7 +216,8 @@ def kernel_device(st, dev):
                 return {"kind": "disk", "name": "%ss%d" % (ctd, slice_no),
                         "blocks": d["slices"][str(slice_no)],
                         "nhead": d["nhead"], "nsect": d["nsect"],
-                        "devid": d.get("devid")}
+                        "devid": d.get("devid"),
+                        "start": d["starts"][str(slice_no)]}
         return None
     return None
 

@@ -30,6 +30,8 @@ CATALOGUE = {
         "component is in unavailable state; run 'metastat -i'",
     "SM_TOO_SMALL": "submirror too small to attach",
     "SM_OPEN_ERR": "submirror open error",
+    "NO_LABELED_SM":
+        "can't attach labeled submirror to an unlabeled mirror",
     "CANT_FIND_SM": "can't find submirror in mirror",
     "LAST_SM": "attempt to detach last running submirror",
     "NO_READABLE_SM": "operation would result in no readable submirrors",

@@ -3,9 +3,14 @@
 A host description is a dict (or JSON file)::
 
     {"nodename": "myhost", "physmem": 1073741824,
+     "release": "illumos-2016",          # a profile of PROFILES
+     "switches": {"detach_compacts": false},   # each overrides the profile
+     "availrmem_initial": 1006632960,      # bytes; default 15/16 of physmem
      "disks": {"c0d1": {"nhead": 15, "nsect": 63,
                         "devid": "id1,cmdk@AQEMU_HARDDISK=QM00002",
-                        "slices": {"0": 465885}}},
+                        "slices": {"0": 465885},
+                        "starts": {"0": 0}}},  # first sector per slice;
+                                           # default: switch disk_label
      "mounts": {"c0d0s0": "/"},            # physical slices in use
      "replicas": [{"slice": "c0d0s7", "count": 3}],
      "data": {"c0d1s0": 1},                 # initial data version per slice
@@ -14,6 +19,10 @@ A host description is a dict (or JSON file)::
 
 Metadevices are built by the emulated metainit itself, so a description
 can only contain configurations metainit accepts.
+
+Release profiles (docs/emulator-profiles.md): where SVM releases differ or
+the source leaves doubt, the emulator follows a switch.  A profile is a
+full set of switches; the host's ``switches`` override them one by one.
 """
 
 import copy
@@ -26,8 +35,53 @@ from svmsim.state import REGIONS, new_state
 
 GIB = 1024 ** 3
 
+# meta_smf.c svm_core_svcs[]: what metastat requires once a local replica
+# exists (meta_smf_getmask).
+CORE_SERVICES = ["system/metainit:default", "system/metasync:default",
+                 "system/mdmonitor:default", "network/rpc/meta:default"]
+# rpc.metad/meta.xml: network/rpc/meta runs under svc:/network/inetd;
+# md_monitord/mdmonitor.xml: mdmonitor waits (optional_all) for it.  Both
+# come online once the network and inetd are up, after the boot services
+# that only need metasync and filesystem/local.
+LATE_SERVICES = ["network/rpc/meta:default", "system/mdmonitor:default"]
+
+# disk_label: where a slice starts when the disk description gives no
+# "starts".  Slices follow one another in slice order from the first
+# slice's start: "smi-cyl0" sector 0 (SPARC SMI: s0 at cylinder 0),
+# "smi-cyl1" one cylinder in (x86 SMI: cylinder 0 is the boot slice s8),
+# "efi" sector 256 (GUESS: the usual EFI first usable sector for s0).
+DISK_LABELS = ("smi-cyl0", "smi-cyl1", "efi")
+EFI_FIRST_SECTOR = 256
+
+_ILLUMOS = {
+    # mirror_ioctl.c mirror_detach "Reshuffle the submirror devices"
+    "detach_compacts": True,
+    # GUESS: the layout of the article's host, whose metattach of a
+    # ramdisk stripe worked (so its s0 must have started at sector 0).
+    "disk_label": "smi-cyl0",
+    "metastat_services": CORE_SERVICES,
+    "late_services": LATE_SERVICES,
+    # ramdisk.c rd_init_tuneables: availrmem_initial * rd_percent_physmem
+    "ramdisk_cap_basis": "availrmem_initial",
+}
+PROFILES = {
+    # The last illumos-gate SVM (removed by illumos 6396, late 2016): the
+    # source the emulator follows.
+    "illumos-2016": dict(_ILLUMOS),
+    # GUESS: Solaris 11 is taken to behave as the illumos source (its SVM
+    # source is not public).
+    "solaris11": dict(_ILLUMOS),
+    # GUESS: Solaris 10 is taken to keep the 2006 OpenSolaris
+    # mirror_detach, which leaves a hole in the slots (andreiw/polaris
+    # mirror_ioctl.c); which update changed it, if any, is unknown.
+    "solaris10": dict(_ILLUMOS, detach_compacts=False),
+}
+DEFAULT_RELEASE = "illumos-2016"
+
 _QEMU = "id1,cmdk@AQEMU_HARDDISK=QM0000%d"
 
+# The article's host: its disks carry an SMI label with s0 at cylinder 0
+# (as on SPARC), so s0 starts at sector 0 and its stripes are labeled.
 BARE = {
     "nodename": "myhost",
     "physmem": GIB,
@@ -35,9 +89,9 @@ BARE = {
         "c0d0": {"nhead": 16, "nsect": 63, "devid": _QEMU % 1,
                  "slices": {"0": 8388608, "1": 1048576, "7": 65520}},
         "c0d1": {"nhead": 15, "nsect": 63, "devid": _QEMU % 2,
-                 "slices": {"0": 465885}},
+                 "slices": {"0": 465885}, "starts": {"0": 0}},
         "c1d0": {"nhead": 15, "nsect": 63, "devid": _QEMU % 3,
-                 "slices": {"0": 465885}},
+                 "slices": {"0": 465885}, "starts": {"0": 0}},
     },
     "mounts": {"c0d0s0": "/"},
     "replicas": [{"slice": "c0d0s7", "count": 3}],
@@ -58,8 +112,48 @@ SPARE_DISKS["disks"]["c2d0"] = {"nhead": 15, "nsect": 63,
 SPARE_DISKS["disks"]["c3d0"] = {"nhead": 15, "nsect": 63,
                                 "devid": _QEMU % 5, "slices": {"0": 465885}}
 
+# The article's mirror on the usual x86 layout: SMI label with s0 at
+# cylinder 1, so no stripe of d10 is labeled (and neither is d10).
+ARTICLE_X86 = copy.deepcopy(ARTICLE)
+ARTICLE_X86["switches"] = {"disk_label": "smi-cyl1"}
+for _disk in ARTICLE_X86["disks"].values():
+    _disk.pop("starts", None)
+
 PRESETS = {"article": ARTICLE, "article-bare": BARE,
-           "spare-disks": SPARE_DISKS}
+           "article-x86": ARTICLE_X86, "spare-disks": SPARE_DISKS}
+
+
+def host_switches(desc, release=None):
+    """The switches of a host: its release profile, then its overrides."""
+    release = release or desc.get("release") or DEFAULT_RELEASE
+    if release not in PROFILES:
+        raise SystemExit("svmsim: unknown release profile %r (known: %s)"
+                         % (release, ", ".join(sorted(PROFILES))))
+    switches = copy.deepcopy(PROFILES[release])
+    for name, value in desc.get("switches", {}).items():
+        if name not in switches:
+            raise SystemExit("svmsim: unknown switch %r (known: %s)"
+                             % (name, ", ".join(sorted(switches))))
+        switches[name] = value
+    if switches["disk_label"] not in DISK_LABELS:
+        raise SystemExit("svmsim: disk_label must be one of %s"
+                         % ", ".join(DISK_LABELS))
+    return release, switches
+
+
+def slice_starts(disk, label):
+    """First sector of each slice: the description's, else laid out from
+    the label's first sector in slice order."""
+    given = {str(k): v for k, v in disk.get("starts", {}).items()}
+    cyl = disk["nhead"] * disk["nsect"]
+    pos = {"smi-cyl0": 0, "smi-cyl1": cyl, "efi": EFI_FIRST_SECTOR}[label]
+    starts = {}
+    for s in sorted(disk["slices"], key=int):
+        starts[s] = given.get(s, pos)
+        pos = starts[s] + disk["slices"][s]
+        if label != "efi":
+            pos = (pos + cyl - 1) // cyl * cyl
+    return starts
 
 
 def load_host_file(path):
@@ -77,9 +171,14 @@ class _QuietCtx(Ctx):
         pass
 
 
-def build(desc, simdir):
+def build(desc, simdir, release=None):
     """Create the state and the fake root for a host description."""
-    st = new_state(desc.get("nodename", "myhost"), desc.get("physmem", GIB))
+    physmem = desc.get("physmem", GIB)
+    # GUESS: the kernel keeps 1/16 of physical memory at boot; the real
+    # share varies (`echo availrmem_initial/E | mdb -k` tells).
+    st = new_state(desc.get("nodename", "myhost"), physmem,
+                   desc.get("availrmem_initial", physmem * 15 // 16))
+    st["release"], st["switches"] = host_switches(desc, release)
     root = simdir + "/root"
     devices.ensure_root(root)
     devices.add_ramdisk_ctl(root)
@@ -87,6 +186,8 @@ def build(desc, simdir):
         disk = {"index": d.get("index", index), "nhead": d["nhead"],
                 "nsect": d["nsect"], "devid": d.get("devid"),
                 "slices": {str(k): v for k, v in d["slices"].items()}}
+        disk["starts"] = slice_starts(dict(d, slices=disk["slices"]),
+                                      st["switches"]["disk_label"])
         st["disks"][ctd] = disk
         devices.add_disk_nodes(root, ctd, disk["index"], disk["slices"])
     st["mounts"] = dict(desc.get("mounts", {}))

@@ -74,9 +74,13 @@ def _reloc(comp):
     return "Yes" if comp.get("devid") else "No "
 
 
-def stripe_report(st, stripe, toplevel):
+def stripe_report(st, stripe, header):
+    """meta_stripe.c stripe_report: the header when printed on its own; the
+    rows with State/Reloc/Hot Spare whenever the stripe has a parent
+    (MD_HAS_PARENT), not only inside its mirror (audit 1.3)."""
+    toplevel = not stripe["parent"]
     out = ""
-    if toplevel:
+    if header:
         out += "%s: Concat/Stripe\n" % stripe["name"]
     if stripe.get("hsp"):
         out += "    Hot spare pool: %s\n" % stripe["hsp"]
@@ -112,10 +116,10 @@ def stripe_report(st, stripe, toplevel):
 def mirror_report(st, m):
     out = "%s: Mirror\n" % m["name"]
     opt = m["opt_not_done"]
-    for i, sub in enumerate(m["subs"]):
+    for sub in m["subs"]:
         if sub["state"] == "OFFLINE":
             opt = False        # an offline submirror masks OPT_NOT_DONE
-        out += "    Submirror %d: %s\n" % (i, sub["name"])
+        out += "    Submirror %d: %s\n" % (sub["slot"], sub["name"])
         out += "      State: %-12s %s\n" % (svm.sm_state_name(m, sub, opt), "")
     job = m.get("resync")
     if resync.cancelled(m):

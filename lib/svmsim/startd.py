@@ -39,6 +39,7 @@ import subprocess
 import sys
 import time
 
+from svmsim import state as _svm_state
 from svmsim.smf import _common
 from svmsim.smf import repo as R
 from svmsim.smf import restarter as _restarter
@@ -840,6 +841,16 @@ def _satisfied(repo, root, deps, pending):
     return True
 
 
+def _late_last(enabled, late):
+    """Switch late_services: network/rpc/meta runs under inetd and
+    mdmonitor waits for it, so both come online after the instances that
+    only need metasync and filesystem/local (the ties of the start order
+    are broken in this order)."""
+    late = ["svc:/" + f for f in late]
+    return [f for f in enabled if f not in late] + \
+        [f for f in enabled if f in late]
+
+
 def boot(simdir, before_metasync=False, run_methods=True, console=None):
     """The SMF part of an emulated boot.  Call with no lock held.
 
@@ -856,7 +867,8 @@ def boot(simdir, before_metasync=False, run_methods=True, console=None):
     installed start method stay offline.
     """
     forget(simdir)
-    enabled = _reset_repository(simdir)
+    enabled = _late_last(_reset_repository(simdir),
+                         _svm_state.load(simdir)["switches"]["late_services"])
     root = root_dir(simdir)
     installed = {f: installed_start_method(simdir, f) for f in enabled}
     nodes = set(enabled)

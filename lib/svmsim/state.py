@@ -20,21 +20,25 @@ def root_dir(simdir):
     return os.path.join(simdir, "root")
 
 
-def new_state(nodename, physmem):
-    """An empty host: no disks, no replicas, no metadevices."""
+def new_state(nodename, physmem, availrmem_initial):
+    """An empty host: no disks, no replicas, no metadevices.  The release
+    and its switches are set by presets.build()."""
     return {
         "format": 1,
         "nodename": nodename,
+        "release": None,
+        "switches": {},
         "physmem": physmem,
+        "availrmem_initial": availrmem_initial,     # bytes
         "pagesize": 4096,
         "ramdisk_max": 32,
         "ramdisk_percent": 25,
-        "smf_online": True,
         "boot": 1,
         "seq": 0,
         "last_command": "init",
         "version": 0,          # data version counter (monitor)
-        "disks": {},           # ctd -> {index, nhead, nsect, devid, slices}
+        "disks": {},           # ctd -> {index, nhead, nsect, devid, slices,
+                               #         starts}
         "mounts": {},          # physical slice cname -> mount point
         "devdata": {},         # "major,minor" -> [REGIONS versions]
         "ramdisks": {},        # name -> {size, minor, created}

@@ -67,6 +67,11 @@ def unitnum(st, name):
 
 # --- lookups -----------------------------------------------------------------
 
+def switch(st, name):
+    """A release switch of the host (svmsim/presets.py PROFILES)."""
+    return st["switches"][name]
+
+
 def unit(st, name):
     return st["units"].get(name)
 
@@ -248,6 +253,15 @@ def first_open(st, m):
     _drop_erred_targets(m)
 
 
+def resync_unit(st, m):
+    """mirror_resync.c mirror_resync_unit, where metattach, metareplace and
+    metaonline end: it opens the mirror (mirror_internal_open), which is
+    its first open if nothing opened it since boot (audit 6.2), then
+    starts the resync."""
+    resync.start(st, m)
+    first_open(st, m)
+
+
 def _drop_erred_targets(m):
     """A component that erred at the open is no longer resynced: the resync
     thread only copies into components still in CS_RESYNC (and submirrors
@@ -324,22 +338,29 @@ def attach(st, mname, sname):
     if s["type"] != "stripe":
         raise SvmError("INVAL_UNIT", name=sname)
     if s["parent"]:
-        # GUESS: the library's in-use check could also word this as
-        # MDE_ALREADY; the kernel's MDE_IN_USE naming the submirror is used.
-        raise SvmError("IN_USE", name=sname)
+        # meta_mirror.c meta_check_submirror refuses a parented stripe
+        # before the ioctl: MDE_INVAL_UNIT (audit 7.5)
+        raise SvmError("INVAL_UNIT", name=sname)
     if len(m["subs"]) >= NMIRROR:
         raise SvmError("MIRROR_FULL", name=mname)
     if is_open(st, sname):
         raise SvmError("IS_OPEN", name=sname)
     if s["size"] < m["size"]:
         raise SvmError("SM_TOO_SMALL", name=sname)
+    if s.get("labeled") and not m.get("labeled"):
+        # mirror_ioctl.c mirror_attach: "Don't attach labeled sm to
+        # unlabeled mirrors" (MDE_NO_LABELED_SM names the submirror)
+        raise SvmError("NO_LABELED_SM", name=sname)
     if is_open(st, mname) and any(
             devices.kernel_device(st, c["dev"]) is None for c in all_comps(s)):
         raise SvmError("SM_OPEN_ERR", name=sname)
+    slot = min(set(range(NMIRROR)) - {x["slot"] for x in m["subs"]})
     m["subs"].append({"name": sname, "state": "ATTACHED_RESYNC",
-                      "target": False, "dirty": []})
+                      "target": False, "dirty": [], "slot": slot})
+    m["subs"].sort(key=lambda x: x["slot"])
     s["parent"] = mname
-    resync.start(st, m)
+    build_submirror(m, s)
+    resync_unit(st, m)
 
 
 def detach(st, mname, sname, force):
@@ -355,10 +376,27 @@ def detach(st, mname, sname, force):
     if not readable_everywhere(st, rest):
         raise SvmError("NO_READABLE_SM", name=mname)
     if sub["state"] == "COMP_ERRED" and not force:
-        # GUESS: named after the submirror, like the other submirror errors.
-        raise SvmError("SM_FAILED_COMPS", name=sname)
-    del m["subs"][idx]              # slots above move down one place
+        # mirror_ioctl.c mirror_detach: mdmderror(.., MDE_SM_FAILED_COMPS,
+        # mnum) names the mirror (audit 7.4)
+        raise SvmError("SM_FAILED_COMPS", name=mname)
+    del m["subs"][idx]
+    # mirror_detach: reset_comp_states() makes every component Okay
+    # (audit 4.5)
+    for comp in all_comps(st["units"][sname]):
+        comp.update({"state": "Okay", "lasterrcnt": 0})
+    if switch(st, "detach_compacts"):
+        # mirror_ioctl.c mirror_detach "Reshuffle the submirror devices":
+        # the slots above move down one place.  The 2006 OpenSolaris code
+        # leaves the slot empty (switch detach_compacts).
+        for i, x in enumerate(m["subs"]):
+            x["slot"] = i
     st["units"][sname]["parent"] = None
+
+
+def comp_name(m, cname):
+    """metacookerror names an MDEC_COMP kernel error "mdname: devname"
+    (audit 7.6)."""
+    return "%s: %s" % (m["name"], cname)
 
 
 def _replace_checks(st, m, cname):
@@ -372,7 +410,7 @@ def _replace_checks(st, m, cname):
             continue
         break
     else:
-        raise SvmError("CANT_FIND_COMP", name=cname)
+        raise SvmError("CANT_FIND_COMP", name=comp_name(m, cname))
     if len(m["subs"]) == 1:
         raise SvmError("LAST_SM_RE", name=m["name"])
     stripe = st["units"][sub["name"]]
@@ -381,7 +419,7 @@ def _replace_checks(st, m, cname):
         if regions.comp_for_region(stripe, r) is comp and not any(
                 s["state"] in READABLE and comp_ok_at(st, s, r)
                 for s in others):
-            raise SvmError("REPL_INVAL_STATE", name=cname)
+            raise SvmError("REPL_INVAL_STATE", name=comp_name(m, cname))
     if sub["state"] in ("OFFLINE", "OFFLINE_RESYNC"):
         raise SvmError("ILLEGAL_SM_STATE", name=m["name"])
     return sub, comp
@@ -392,7 +430,7 @@ def enable(st, mname, cname, dev, info):
     m = require_mirror(st, mname)
     sub, comp = _replace_checks(st, m, cname)
     if info["blocks"] - comp["start"] < comp["blocks"]:
-        raise SvmError("COMP_TOO_SMALL", name=cname)
+        raise SvmError("COMP_TOO_SMALL", name=comp_name(m, cname))
     # GUESS: enabling a component that is already Okay also resyncs it
     # (not traced in the source; svmram must only enable erred components).
     rebind = list(dev) != list(comp["dev"])
@@ -404,7 +442,7 @@ def replace(st, mname, oldname, newname, dev, info):
     m = require_mirror(st, mname)
     sub, comp = _replace_checks(st, m, oldname)
     if info["blocks"] < comp["blocks"]:
-        raise SvmError("COMP_TOO_SMALL", name=newname)
+        raise SvmError("COMP_TOO_SMALL", name=comp_name(m, newname))
     _put_in_resync(st, m, sub, comp, newname, dev, info)
 
 
@@ -412,7 +450,7 @@ def _put_in_resync(st, m, sub, comp, cname, dev, info):
     comp.update({"name": cname, "dev": list(dev), "state": "Resyncing",
                  "devid": info.get("devid")})
     recompute_sub(st, sub)
-    resync.start(st, m)
+    resync_unit(st, m)
 
 
 def offline(st, mname, sname, force):
@@ -441,7 +479,7 @@ def online(st, mname, sname):
         raise SvmError("RESYNC_ACTIVE", name=mname)
     sub.update({"state": "OFFLINE_RESYNC", "target": True})
     m["opt_not_done"] = True
-    resync.start(st, m)
+    resync_unit(st, m)
 
 
 def set_params(m, read=None, write=None, pass_=None):
@@ -472,9 +510,17 @@ def remove_unit(st, root, name):
 
 def new_stripe(st, name, rows, hsp=None):
     first = rows[0]["comps"][0]
+    # meta_stripe.c meta_create_stripe: row 0, component 0 decides MD_LABELED
     return {"type": "stripe", "name": name, "num": unitnum(st, name),
             "rows": rows, "size": stripe_size(rows), "nhead": first["nhead"],
-            "nsect": first["nsect"], "parent": None, "hsp": hsp}
+            "nsect": first["nsect"], "parent": None, "hsp": hsp,
+            "labeled": first["labeled"]}
+
+
+def build_submirror(m, stripe):
+    """mirror.c build_submirror: a labeled submirror makes its mirror
+    labeled, for good (detach does not clear it)."""
+    m["labeled"] = bool(m.get("labeled") or stripe.get("labeled"))
 
 
 def new_mirror(st, name, subnames, read, write, pass_):
@@ -484,13 +530,17 @@ def new_mirror(st, name, subnames, read, write, pass_):
         for r in range(REGIONS):
             v = regions.read(st, st["units"][sn], r) or 0
             truth[r] = max(truth[r], v)
-    return {"type": "mirror", "name": name, "num": unitnum(st, name),
+    m = {"type": "mirror", "name": name, "num": unitnum(st, name),
             "subs": [{"name": n, "state": "RUNNING", "target": False,
-                      "dirty": []} for n in subnames],
+                      "dirty": [], "slot": i} for i, n in enumerate(subnames)],
             "read": read, "write": write, "pass": pass_,
             "size": mirror_size(st, subnames), "nhead": first["nhead"],
             "nsect": first["nsect"], "parent": None, "opt_not_done": False,
-            "resync": None, "truth": truth, "cursor": 0, "errcnt": 0}
+            "resync": None, "truth": truth, "cursor": 0, "errcnt": 0,
+            "labeled": False}
+    for sn in subnames:
+        build_submirror(m, st["units"][sn])
+    return m
 
 
 def clear(st, root, name, force):
@@ -498,7 +548,10 @@ def clear(st, root, name, force):
     u = require(st, name)
     if u["parent"]:
         raise SvmError("IN_USE", name=name)
-    if is_open(st, name):
+    if is_open(st, name) or u["type"] == "mirror" and resync.active(u):
+        # mirror_resync.c mirror_resync_unit: the resync thread holds an
+        # OTYP_LYR open, and mirror_reset checks md_unit_isopen before the
+        # state check, -f or not (audit 5.4)
         raise SvmError("IS_OPEN", name=name)
     if u["type"] == "mirror" and not force and any(
             s["state"] != "RUNNING" for s in u["subs"]):

@@ -345,3 +345,21 @@ def test_named_device_with_unavailable_submirror():
 def test_empty_output_is_an_empty_config():
     config = metastat.parse("")
     assert config.devices == [] and config.relocation == []
+
+
+@pytest.mark.parametrize("stderr, services", [
+    ("metastat: myhost: \n\tsystem/mdmonitor:default\n"
+     "\tnetwork/rpc/meta:default: service(s) not online in SMF\n\n",
+     ("system/mdmonitor:default", "network/rpc/meta:default")),
+    ("metastat: box.example.com: \n\tsystem/metasync:default: "
+     "service(s) not online in SMF\n\n", ("system/metasync:default",)),
+    ("metastat: myhost: service(s) not online in SMF\n\n", None),
+    ("metastat: myhost: d99: unit not set up\n\n", None),
+    ("metastat: myhost: d99: unit not set up\n\nmetastat: myhost: \n"
+     "\tsystem/mdmonitor:default: service(s) not online in SMF\n\n", None),
+    ("", None),
+])
+def test_smf_not_online(stderr, services):
+    """meta_smf.c online() names each service as "\\n\\t%s"; the message
+    must be all of stderr (metastat.c runs the check after printing)."""
+    assert metastat.smf_not_online(stderr) == services

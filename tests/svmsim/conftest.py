@@ -16,13 +16,28 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(
 LIB = os.path.join(REPO, "lib")
 
 
+def smf_down_error(down, host="myhost"):
+    return "metastat: %s: %s: service(s) not online in SMF\n\n" % (
+        host, "".join("\n\t" + s for s in down))
+
+
 class Sim:
     """One emulated host in a temporary directory."""
 
-    def __init__(self, path, preset="article"):
+    def __init__(self, path, preset="article", release=None, host=None):
+        """``host``: a host description (dict) instead of the preset."""
         self.dir = str(path)
         base = dict(os.environ, PYTHONPATH=LIB)
-        self.svmsim("init", self.dir, "--preset", preset, env=base)
+        init = ["init", self.dir, "--preset", preset]
+        if host is not None:
+            host_file = str(path) + ".json"
+            with open(host_file, "w") as f:
+                json.dump(host, f)
+            init[2:] = ["--host", host_file]
+        if release is not None:
+            init += ["--release", release]
+        p = self.svmsim(*init, env=base)
+        assert p.returncode == 0, p.stderr
         out = self.svmsim("env", self.dir, env=base).stdout
         self.env = dict(base)
         for line in out.splitlines():
@@ -55,6 +70,15 @@ class Sim:
     def ok(self, cmdline):
         p = self.run(cmdline)
         assert p.returncode == 0, (cmdline, p.stdout, p.stderr)
+        return p.stdout
+
+    def stat_smf_down(self, cmdline, down=("system/metasync:default",)):
+        """stdout of a metastat run while SVM services are not online
+        (after `reboot --before-metasync`: metasync): metastat prints
+        everything, then exits 1 naming them (meta_smf.c)."""
+        p = self.run(cmdline)
+        assert (p.returncode, p.stderr) == (1, smf_down_error(down)), \
+            (cmdline, p.stdout, p.stderr)
         return p.stdout
 
     def link(self, name="testdisk", ctd="c5t0d0s0"):
@@ -93,6 +117,6 @@ def sim(tmp_path):
 
 @pytest.fixture
 def make_sim(tmp_path):
-    def make(preset="article", name="sim"):
-        return Sim(tmp_path / name, preset)
+    def make(preset="article", name="sim", release=None, host=None):
+        return Sim(tmp_path / name, preset, release, host)
     return make

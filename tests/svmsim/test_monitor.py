@@ -52,7 +52,7 @@ def test_blank_ramdisk_recreated_before_first_open(sim):
                     "#%s: ramdiskadm -a testdisk 230m)\n"
                     % text.split("#")[1].split(":")[0])
     sim.ok("metasync -r")
-    out = sim.ok("metastat d10")
+    out = sim.stat_smf_down("metastat d10")
     assert "c5t0d0s0          0     No            Okay   No" in out
     assert monitor(sim) == (rc, text)        # recorded once
 
@@ -64,10 +64,10 @@ def test_missing_ramdisk_before_first_open_is_not_a_violation(sim):
     ram_first_online(sim)
     sim.sim("reboot", "--before-metasync")
     assert "c5t0d0s0          0     No            Okay   No" in \
-        sim.ok("metastat d10")
+        sim.stat_smf_down("metastat d10")
     assert monitor(sim) == (0, "no violations\n")
     sim.ok("metasync -r")
-    assert "Maintenance" in sim.ok("metastat d10")
+    assert "Maintenance" in sim.stat_smf_down("metastat d10")
     assert monitor(sim) == (0, "no violations\n")
 
 

@@ -50,8 +50,11 @@ def test_usage_errors(sim):
 
 
 def test_memory_cap_and_max_disks(sim):
-    # 25 % of 1 GiB = 256 MiB
-    assert sim.ok("ramdiskadm -a big 256m") == "/dev/ramdisk/big\n"
+    # Audit 8.3, ramdisk.c rd_init_tuneables: 25 % of availrmem_initial,
+    # by default 15/16 of physmem: 25 % of 960 MiB = 240 MiB
+    assert run(sim, "ramdiskadm -a big 241m")[2].endswith(
+        "Resource temporarily unavailable\n")
+    assert sim.ok("ramdiskadm -a big 240m") == "/dev/ramdisk/big\n"
     assert run(sim, "ramdiskadm -a more 1") == (
         1, "", 'ramdiskadm: couldn\'t create ramdisk "more": '
                'Resource temporarily unavailable\n')

@@ -28,7 +28,7 @@ def test_ramdisks_and_links(sim):
 def test_before_metasync_then_first_open(sim):
     setup_ram_first(sim)
     sim.sim("reboot", "--before-metasync")
-    out = sim.ok("metastat d10")
+    out = sim.stat_smf_down("metastat d10")
     assert out.count("State: Needs maintenance \n") == 6
     assert out.count("    Invoke: metasync d10\n") == 3
     assert "\tc5t0d0s0          0     No            Okay   No  \n" in out
@@ -37,7 +37,7 @@ def test_before_metasync_then_first_open(sim):
     p = sim.run("metadetach d10 d13")
     assert p.stderr == "metadetach: myhost: d10: resync in progress\n\n"
     sim.ok("metasync -r")            # opens d10: the missing ramdisk errs
-    out = sim.ok("metastat d10")
+    out = sim.stat_smf_down("metastat d10")
     assert "    Submirror 2: d13\n      State: Needs maintenance \n" in out
     assert "    Invoke: metareplace d10 c5t0d0s0 <new device>\n" in out
     assert "\tc5t0d0s0          0     No     Maintenance   No  \n" in out
@@ -84,4 +84,4 @@ def test_pass_zero_and_one_way_mirrors_untouched(make_sim):
     sim.ok("metainit d20 -m d21")
     sim.ok("metaparam -p 0 d10")
     sim.sim("reboot", "--before-metasync")
-    assert "Needs maintenance" not in sim.ok("metastat")
+    assert "Needs maintenance" not in sim.stat_smf_down("metastat")

@@ -57,8 +57,8 @@ def test_metainit_refusals(make_sim):
             svm_err("metainit", "c0d0s0", "is mounted on /"))
     refused(sim, "metainit d20 -m c2d0s0",
             svm_err("metainit", "c2d0s0", "not a metadevice"))
-    refused(sim, "metainit d20 -m d11",
-            svm_err("metainit", "d11", "metadevice in use"))
+    refused(sim, "metainit d20 -m d11",     # audit 7.5
+            svm_err("metainit", "d11", "invalid unit"))
     refused(sim, "metainit d20 -m d99",
             svm_err("metainit", "d99", "unit not set up"))
     refused(sim, "metainit d20 -m",
@@ -157,8 +157,8 @@ def test_metattach_refusals(sim):
             svm_err("metattach", "d99", "unit not set up"))
     refused(sim, "metattach d99 d11",
             svm_err("metattach", "d99", "unit not set up"))
-    refused(sim, "metattach d10 d11",
-            svm_err("metattach", "d11", "metadevice in use"))
+    refused(sim, "metattach d10 d11",       # audit 7.5
+            svm_err("metattach", "d11", "invalid unit"))
     add_ramdisk_d13(sim, "200m")
     refused(sim, "metattach d10 d13",
             svm_err("metattach", "d13", "submirror too small to attach"))
@@ -193,8 +193,8 @@ def test_metadetach_erred_and_unreadable(sim):
     sim.ok("metattach d10 d13")
     sim.sim("tick")
     sim.sim("reboot")                 # d13 errs at the first open
-    refused(sim, "metadetach d10 d13",
-            svm_err("metadetach", "d13", "attempt an operation on a "
+    refused(sim, "metadetach d10 d13",      # audit 7.4: names the mirror
+            svm_err("metadetach", "d10", "attempt an operation on a "
                     "submirror that has erred components"))
     sim.ok("metadetach d10 d12")
     refused(sim, "metadetach d10 d11",
@@ -202,6 +202,9 @@ def test_metadetach_erred_and_unreadable(sim):
                     "operation would result in no readable submirrors"))
     assert sim.ok("metadetach -f d10 d13") == \
         "d10: submirror d13 is detached\n"
+    # audit 4.5, mirror_detach reset_comp_states(): Okay again
+    comp = sim.state()["units"]["d13"]["rows"][0]["comps"][0]
+    assert (comp["state"], comp["lasterrcnt"]) == ("Okay", 0)
 
 
 def test_metaclear_refusals(sim):
@@ -214,6 +217,10 @@ def test_metaclear_refusals(sim):
     sim.sim("close", "d10")
     add_ramdisk_d13(sim)
     sim.ok("metattach d10 d13")
+    # audit 5.4: the resync thread holds the mirror open, -f or not
+    for cmd in ("metaclear d10", "metaclear -f d10", "metaclear -f -r d10"):
+        refused(sim, cmd, svm_err("metaclear", "d10", "metadevice is open"))
+    sim.ok("metasync -c d10")
     refused(sim, "metaclear d10", svm_err(
         "metaclear", "d10",
         "attempted to clear mirror with submirror(s) in invalid state"))
@@ -252,7 +259,8 @@ def test_metareplace_refusals(make_sim):
     sim = make_sim("spare-disks")
     sim.sim("freeze")
     refused(sim, "metareplace -e d10 c2d0s0",
-            svm_err("metareplace", "c2d0s0", "can't find component in unit"))
+            svm_err("metareplace", "d10: c2d0s0",     # audit 7.6
+                    "can't find component in unit"))
     refused(sim, "metareplace d10 c0d1s0 c1d0s0", svm_err(
         "metareplace", "c1d0s0",
         "has appeared more than once in the specification of d10"))
@@ -273,7 +281,8 @@ def test_metareplace_refusals(make_sim):
 def test_metareplace_no_other_source(sim):
     sim.ok("metaoffline d10 d12")
     refused(sim, "metareplace -e d10 c0d1s0", svm_err(
-        "metareplace", "c0d1s0", "component in invalid state to replace - "
+        "metareplace", "d10: c0d1s0",
+        "component in invalid state to replace - "
         'Replace "Maintenance" components first'))
     refused(sim, "metareplace -e d10 c1d0s0", svm_err(
         "metareplace", "d10",
@@ -289,7 +298,7 @@ def test_metareplace_too_small(sim):
     sim.sim("reboot")
     sim.ok("ramdiskadm -a testdisk 200m")
     refused(sim, "metareplace -e d10 c5t0d0s0", svm_err(
-        "metareplace", "c5t0d0s0",
+        "metareplace", "d10: c5t0d0s0",
         "replace failure, new component is too small"))
 
 
@@ -334,8 +343,19 @@ def test_metastat_errors(sim):
         1, "metastat: incompatible options: -a and -s\n")
     p = sim.run("metastat -s blue")
     assert p.stderr == svm_err("metastat", 'setname "blue"', "no such set")
-    sim.sim("smf", "offline")
+
+
+def test_metastat_smf_check(sim):
+    """Audit 1.10/7.7, metastat.c main and meta_smf.c: after printing
+    everything, exit 1 naming each core service that is not online."""
+    full = sim.ok("metastat -p d10")
+    sim.ok("svcadm disable svc:/network/rpc/meta:default")
+    sim.ok("svcadm disable svc:/system/mdmonitor:default")
     p = sim.run("metastat -p d10")
-    assert p.returncode == 1
-    assert p.stderr == svm_err("metastat", None,
-                               "service(s) not online in SMF")
+    assert (p.returncode, p.stdout) == (1, full)
+    assert p.stderr == (
+        "metastat: myhost: \n\tsystem/mdmonitor:default"
+        "\n\tnetwork/rpc/meta:default: service(s) not online in SMF\n\n")
+    sim.ok("svcadm enable svc:/network/rpc/meta:default")
+    sim.ok("svcadm enable svc:/system/mdmonitor:default")
+    assert sim.ok("metastat -p d10") == full

@@ -6,9 +6,13 @@ from svmsim import smf
 INST = "svc:/system/svmram:d10"
 HEADER = "STATE          STIME    FMRI\n"
 BOOT = ("online         22:13:20 svc:/milestone/multi-user:default\n"
+        "online         22:13:20 svc:/network/inetd:default\n"
+        "online         22:13:20 svc:/network/rpc/bind:default\n"
+        "online         22:13:20 svc:/network/rpc/meta:default\n"
         "online         22:13:20 svc:/system/filesystem/local:default\n"
         "online         22:13:20 svc:/system/filesystem/minimal:default\n"
         "online         22:13:20 svc:/system/identity:node\n"
+        "online         22:13:20 svc:/system/mdmonitor:default\n"
         "online         22:13:20 svc:/system/metainit:default\n"
         "online         22:13:20 svc:/system/metasync:default\n"
         "online         22:13:20 svc:/system/svc/restarter:default\n")

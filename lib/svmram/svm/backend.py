@@ -10,6 +10,7 @@ import os
 import re
 
 from .. import run
+from ..run import CommandError
 from ..errors import ParseError, RefusedError, SvmramError
 from ..execute import ResyncStatus
 from . import listings, metastat, metastat_p, names, record
@@ -31,12 +32,15 @@ class SvmBackend:
         self.root = root
         self.intent = intent
         self._run = runner
+        # SVM services metastat last named as not online in SMF.
+        self.services_not_online = ()
 
     # --- reading the host ---------------------------------------------
 
     def observe(self, memory=False, smf=None):
         """The host as a Snapshot.  smf=(record, service_state) saves
         reading them again when the caller has just done so."""
+        self.services_not_online = ()
         config = self._config()
         if config is None:
             return Snapshot(self.mirror, None, has_replicas=False)
@@ -69,11 +73,27 @@ class SvmBackend:
         if memory:
             physmem, freemem = self._memory()
             snap = snap.evolve(physmem_bytes=physmem, freemem_bytes=freemem)
-        return snap
+        return snap.evolve(services_not_online=self.services_not_online)
+
+    def _metastat(self, args):
+        """Run metastat.  Its exit 1 whose stderr is only the SMF check's
+        message (core SVM services not online: at boot before inetd starts
+        rpc/meta, or on a host that disables them) still printed everything:
+        the result counts as ok and the services are noted.  Returns
+        (result, ok)."""
+        result = self._run("metastat", args, check=False)
+        if result.ok:
+            return result, True
+        down = metastat.smf_not_online(result.stderr) \
+            if result.returncode == 1 else None
+        if down is None:
+            return result, False
+        self.services_not_online = down
+        return result, True
 
     def _config(self):
-        result = self._run("metastat", ["-p"], check=False)
-        if not result.ok:
+        result, ok = self._metastat(["-p"])
+        if not ok:
             if _NO_DATABASE in result.stderr:
                 return None
             raise SvmramError("metastat -p failed: %s" % _first_line(result),
@@ -82,7 +102,9 @@ class SvmBackend:
         return metastat_p.parse(result.stdout)
 
     def _mirror_state(self):
-        result = self._run("metastat", [self.mirror])
+        result, ok = self._metastat([self.mirror])
+        if not ok:
+            raise CommandError(result)
         config = metastat.parse(result.stdout)
         mirror = config.get(self.mirror)
         if mirror is None or mirror.type != "mirror" or \

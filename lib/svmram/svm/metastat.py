@@ -809,3 +809,20 @@ _SIMPLE_SECTIONS = {
     "raid": _RaidSection,
     "soft partition": _SoftPartSection,
 }
+
+
+# metastat.c main runs meta_smf_isonline() after printing everything and
+# exits 1 with MDE_SMF_NO_SERVICE, whose name lists each core service that
+# is not online as "\n\t%s" (meta_smf.c online(), meta_error.c).
+_SMF_NOT_ONLINE = re.compile(
+    r"metastat: [^\n]+?: ((?:\n\t[a-z0-9/_.-]+:[a-z0-9_.-]+)+): "
+    r"service\(s\) not online in SMF\n\n?\Z")
+
+
+def smf_not_online(stderr):
+    """The services metastat's stderr names as not online in SMF, when that
+    message is all it holds; None otherwise."""
+    m = _SMF_NOT_ONLINE.match(stderr)
+    if m is None:
+        return None
+    return tuple(m.group(1).split("\n\t")[1:])

@@ -63,6 +63,9 @@ class Snapshot:
     service_state: Optional[str] = None
     physmem_bytes: int = 0
     freemem_bytes: int = 0
+    # SVM services metastat named as not online in SMF (it exits 1 after
+    # printing everything, meta_smf.c); () when all are online.
+    services_not_online: Tuple[str, ...] = ()
 
     def evolve(self, **changes):
         return replace(self, **changes)

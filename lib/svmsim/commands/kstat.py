@@ -2,7 +2,9 @@
 
 Not in the original command list: svmram's backend asks for physmem and
 freemem (pages).  GUESS: freemem is 3/4 of physical memory minus the pages
-held by ramdisks (the rest stands for the kernel and applications).
+held by ramdisks (the rest stands for the kernel and applications), and
+availrmem is the host's availrmem_initial minus the ramdisks' pages (which
+ramdisk.c rd_phys_alloc reserves with page_resv).
 """
 
 import fnmatch
@@ -14,7 +16,8 @@ def stats(st):
     rd_pages = sum(rd["size"] // page for rd in st["ramdisks"].values())
     return {
         "unix:0:system_pages:physmem": physmem,
-        "unix:0:system_pages:availrmem": physmem * 7 // 8 - rd_pages,
+        "unix:0:system_pages:availrmem":
+            st["availrmem_initial"] // page - rd_pages,
         "unix:0:system_pages:freemem": physmem * 3 // 4 - rd_pages,
         "unix:0:system_pages:pagesize": page,
     }

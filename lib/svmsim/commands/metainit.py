@@ -3,6 +3,7 @@
 import re
 
 from svmsim import svm
+from svmsim.report import has_replica
 from svmsim.commands import (check_free_component, replica_start,
                              resolve_component)
 from svmsim.getopt import GetoptError, getopt
@@ -153,10 +154,14 @@ def make_comp(ctx, name, arg, seen):
     check_free_component(ctx, cname, name, seen)
     seen.append(cname)
     start = replica_start(ctx.st, cname, info)
+    # meta_nameinfo.c meta_vtoc_to_md: a slice that starts at sector 0 holds
+    # the label; meta_stripe.c meta_create_stripe makes the stripe labeled
+    # when that is its first component and it holds no replica (has_db).
+    labeled = info["start"] == 0 and not has_replica(ctx.st, cname)
     return {"name": cname, "dev": dev, "state": "Okay", "start": start,
             "blocks": info["blocks"] - start, "lasterrcnt": 0,
             "devid": info["devid"], "nhead": info["nhead"],
-            "nsect": info["nsect"]}
+            "nsect": info["nsect"], "labeled": labeled}
 
 
 def init_stripe(ctx, name, args, dry):
@@ -218,7 +223,8 @@ def init_mirror(ctx, name, args, dry):
         if s["type"] != "stripe":
             raise SvmError("INVAL_UNIT", name=sn)
         if s["parent"]:
-            raise SvmError("IN_USE", name=sn)
+            # meta_mirror.c meta_check_submirror: MDE_INVAL_UNIT
+            raise SvmError("INVAL_UNIT", name=sn)
         if svm.is_open(ctx.st, sn):
             raise SvmError("IS_OPEN", name=sn)
     if dry:

@@ -25,20 +25,21 @@ def run(ctx, argv):
     name = svm.md_name(args[0])
     u = svm.require(ctx.st, name)
     settings = [(c, v) for c, v in opts if c in "hprw"]
+    # metaparam.c: mirror_params parses "s:r:w:p:" and stripe_params
+    # "s:h:"; an option of the other kind is a usage error (audit 7.8)
+    allowed = "rwp" if u["type"] == "mirror" else "h"
+    if any(c not in allowed for c, _ in settings):
+        ctx.usage(USAGE, 1)
     if not settings:
         ctx.out(report.metaparam_display(ctx.st, u))
         return 0
     new = {}
     for c, v in settings:
         if c == "h":
-            if u["type"] != "stripe":
-                raise SvmError("NOT_STRIPE", name=name)
             if v.lower() != "none":
                 raise SvmError("INVAL_HSP", name=v)   # GUESS: no pools
             new["hsp"] = None
             continue
-        if u["type"] != "mirror":
-            raise SvmError("NOT_MM", name=name)     # GUESS
         low = v.lower()
         if c == "r":
             if low not in svm.RD_OPTS:

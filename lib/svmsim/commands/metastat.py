@@ -5,6 +5,8 @@ Each invocation first advances every active resync by the configured step
 """
 
 from svmsim import report, resync, svm
+from svmsim.smf import repo as smf_repo
+from svmsim.svm import switch
 from svmsim.messages import SvmError
 
 USAGE = ("usage:\t%s [-s setname] [-a][-c][-B][-D][-r][-i][-p] [-t] "
@@ -54,11 +56,27 @@ def run(ctx, argv):
         # order (meta_getalldevs walks the kernel unit list).
         if not ("p" in flags or "q" in flags) and rc == 0:
             ctx.out(report.devid_section(ctx.st, comps))
-    if not ctx.st.get("smf_online", True):
-        # GUESS: which services are named in the prefix was not traced
-        ctx.perror(SvmError("SMF_NO_SERVICE"))
+    # metastat.c main: after printing, meta_smf_isonline(meta_smf_getmask())
+    # (the core services, as a local replica exists); meta_smf.c online()
+    # names each instance that is not online as "\n\t%s" (no "svc:/").
+    down = services_not_online(ctx.simdir, switch(ctx.st, "metastat_services"))
+    if down:
+        ctx.perror(SvmError("SMF_NO_SERVICE",
+                            name="".join("\n\t" + s for s in down)))
         rc = 1
     return rc
+
+
+def services_not_online(simdir, services):
+    """meta_smf.c is_online(): smf_get_state() must be "online"."""
+    with smf_repo.locked(simdir) as repo:
+        down = []
+        for fmri in services:
+            svc, _, inst = fmri.partition(":")
+            i = repo.get_instance(svc, inst)
+            if i is None or i["state"] != "online":
+                down.append(fmri)
+    return down
 
 
 # --- concise (-c) ------------------------------------------------------------

@@ -3,13 +3,13 @@
 Exit 0 success, 1 runtime error, 2 usage error.  Messages start with the
 program name.  The driver rules (ramdisk.c): names are unique, minors are
 the first free from 1, at most ``ramdisk_max`` disks, and all ramdisks
-together may use ``ramdisk_percent`` of physical memory (page rounded).
+together may use ``ramdisk_percent`` of availrmem_initial (page rounded).
 """
 
 import errno
 import re
 
-from svmsim import devices, report
+from svmsim import devices, report, resync, svm
 from svmsim.messages import strerror
 
 E_USAGE = 2
@@ -136,8 +136,7 @@ def create(ctx, name, size):
     free = [n for n in range(1, st["ramdisk_max"] + 1) if n not in used]
     page = st["pagesize"]
     pages = (size + page - 1) // page
-    # GUESS: availrmem is taken as the whole emulated physical memory
-    cap = st["physmem"] // page * st["ramdisk_percent"] // 100
+    cap = cap_pages(st)
     in_use = sum(rd["size"] // page for rd in st["ramdisks"].values())
     if not free or in_use + pages > cap:
         return _die(ctx, "couldn't create ramdisk", name, errno.EAGAIN)
@@ -151,21 +150,31 @@ def create(ctx, name, size):
     return 0
 
 
-def in_use(st, minor):
-    """Is the ramdisk held open by SVM or an open device?
+def cap_pages(st):
+    """ramdisk.c rd_init_tuneables: rd_max_physmem = availrmem_initial *
+    rd_percent_physmem / 100 (switch ramdisk_cap_basis: "physmem" takes
+    the whole physical memory instead)."""
+    page = st["pagesize"]
+    basis = st[svm.switch(st, "ramdisk_cap_basis")]
+    return basis // page * st["ramdisk_percent"] // 100
 
-    GUESS: SVM holds the components of attached submirrors and of open
-    stripes open, but not a component it has erred (Maintenance)."""
+
+def in_use(st, minor):
+    """Is the ramdisk open?  ramdisk.c rd_delete_disk refuses only
+    rd_is_open() (audit 8.4): SVM opens it while its stripe is open, or
+    its mirror is open or resyncing (the resync thread opens the mirror).
+
+    GUESS: SVM keeps no open on a component it has erred (Maintenance)."""
     dev = [devices.RAMDISK_MAJOR, minor]
     for u in st["units"].values():
         if u["type"] != "stripe":
             continue
-        for row in u["rows"]:
-            for c in row["comps"]:
-                if list(c["dev"]) != dev or c["state"] == "Maintenance":
-                    continue
-                if u["parent"] or st["opens"].get(u["name"], 0) > 0:
-                    return True
+        parent = st["units"].get(u["parent"]) if u["parent"] else None
+        held = svm.is_open(st, u["name"]) or parent is not None and (
+            svm.is_open(st, parent["name"]) or resync.active(parent))
+        if held and any(list(c["dev"]) == dev and c["state"] != "Maintenance"
+                        for c in svm.all_comps(u)):
+            return True
     return False
 
 

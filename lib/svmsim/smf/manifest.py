@@ -415,6 +415,19 @@ PREREGISTERED = (
          "restart_on='none'><service_fmri value='svc:/milestone/multi-user'"
          "/></dependent>" + _meth("/lib/svc/method/svc-metasync"),
          transient=True, manpage=("metasync", "1M")),
+    # The other two SVM core services metastat requires (meta_smf.c
+    # svm_core_svcs).  rpc.metad/meta.xml: network/rpc/meta has inetd as
+    # its restarter (GUESS: modelled as a require_all dependency on
+    # network/inetd) and requires network/rpc/bind;
+    # md_monitord/mdmonitor.xml: an optional_all dependency on rpc/meta.
+    # GUESS: common names; no other dependency of these is recorded.
+    _svc("network/rpc/bind", "RPC bindings"),
+    _svc("network/inetd", "inetd"),
+    _svc("network/rpc/meta", "SVM remote metaset services",
+         _dep("rpcbind", "svc:/network/rpc/bind") +
+         _dep("inetd", "svc:/network/inetd")),
+    _svc("system/mdmonitor", "SVM monitor",
+         _dep("rpcmeta", "svc:/network/rpc/meta", "optional_all")),
 )
 
 
