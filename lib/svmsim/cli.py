@@ -183,6 +183,7 @@ def cmd_reboot(args, simdir):
             monitor.check(st)
         for spec in args.boot_ramdisk:            # another boot service
             _boot_ramdisk(st, simdir, spec)
+        monitor.check(st)       # a boot ramdisk can take a recorded minor
         svm.write_tab_files(st, root)
     # SMF: svc.startd starts the enabled instances (svmsim/startd.py); the
     # emulated SVM boot services above count as online.

@@ -17,8 +17,10 @@ from ..svm import consistency, names, record
 from ..svm.backend import SvmBackend
 from ..svm.intent import Intent
 from ..svm.planner import MAX_STEPS
-from ..svm.restore import DEFAULT_COPY_BLOCKS, plan_restore, ram_component
+from ..svm.restore import (DEFAULT_COPY_BLOCKS, opening_step, plan_restore,
+                           ram_component)
 from . import common
+from .status import configured_mirrors
 
 SUMMARY = "bring the RAM submirror back after a boot (run by SMF)"
 DEFAULT_WAIT = 1500       # seconds; the start method's timeout is 1800
@@ -77,12 +79,17 @@ def run(args):
         snap = backend.observe(memory=True)
         consistency.check(snap, intent, record.fmri(mirror))
         plan = plan_restore(snap, intent, copy_blocks)
+        first = _other_mirrors_to_open(mirror) if plan.steps else []
         if args.dry_run:
+            plan.steps[:0] = [step for _, step in first]
             return common.print_plan(plan)
         if not plan.steps:
             sys.stdout.write(_nothing_to_do(snap, intent) + "\n")
             return EXIT_OK
         try:
+            for other, step in first:
+                execute(Plan("restore", mirror, steps=[step]), other, None,
+                        Progress(), common.polling(), counted=False)
             _converge(backend, intent, plan, copy_blocks, wait)
         except StepFailed as failure:
             if failure.step.key.startswith("open "):
@@ -103,6 +110,35 @@ def run(args):
     sys.stdout.write("%s: %s is resyncing from the disk submirrors; reads "
                      "stay on disk until it is Okay.\n" % (mirror, intent.ram))
     return EXIT_OK
+
+
+def _other_mirrors_to_open(mirror):
+    """[(backend, step)]: every other mirror svmram recorded whose RAM
+    component SVM still takes for Okay although its ramdisk is gone, with
+    the step that opens it.  They are opened before this restore creates
+    a ramdisk, which could otherwise take the device number SVM recorded
+    for one of them (the kernel gives a new ramdisk the lowest free minor),
+    whatever order SMF starts the instances in.  A mirror whose number
+    another ramdisk already holds is not opened; its own restore fences
+    it and says why."""
+    found = []
+    for other in configured_mirrors():
+        if other == mirror or not names.is_metadevice(other):
+            continue
+        backend = SvmBackend(other, common.host_root())
+        props = backend.read_record()
+        if not record.complete(props):
+            continue
+        try:
+            intent = Intent.from_json(record.to_intent_json(props),
+                                      record.fmri(other))
+        except RefusedError:
+            continue                   # its own restore reports the record
+        backend.intent = intent
+        step = opening_step(backend.observe(), intent)
+        if step is not None and step.key.startswith("open "):
+            found.append((backend, step))
+    return found
 
 
 def _converge(backend, intent, plan, copy_blocks, wait):

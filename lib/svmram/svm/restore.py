@@ -9,7 +9,7 @@ resync (metareplace), never opened as if its data were good.
 
 from dataclasses import replace
 
-from ..errors import RefusedError
+from ..errors import RefusedError, SvmramError
 from ..plan import Plan
 from . import names, record, steps
 from .planner import MAX_STEPS, check_memory
@@ -36,8 +36,44 @@ def plan_restore(snap, intent, copy_blocks=DEFAULT_COPY_BLOCKS):
         if len(plan.steps) > MAX_STEPS:
             raise AssertionError("restore plan does not converge")
         snap = step.expect
+        if it.ram not in snap.mirror.slots:
+            return plan         # fenced: the re-plan after it says why
         if snap.record and snap.record.get("link", it.link) != it.link:
             it = replace(it, link=snap.record["link"])
+
+
+def opening_step(snap, it):
+    """The step that opens `it.mirror` so that SVM marks its RAM component
+    failed, before any ramdisk is created at boot; None when SVM already
+    did, or when the ramdisk exists.
+
+    SVM opens a component by the device number it recorded.  If a ramdisk
+    other than the mirror's own holds that number, an open would take it
+    for the RAM submirror's data: the step is then a fence instead, which
+    detaches the RAM submirror without opening the mirror."""
+    m = snap.mirror
+    if m is None or it.ram not in m.slots or it.ram not in snap.stripes or \
+            it.ramdisk in snap.ramdisks:
+        return None
+    if ram_component(snap, it)[1] in FAILED:
+        return None
+    holder = recorded_number_holder(snap, it)
+    if holder:
+        return steps.detach(snap, it, it.ram, force=True, why=(
+            "The ramdisk %s holds the device number SVM recorded for %s: "
+            "opening %s would read it as %s's data.  Detaching %s, which "
+            "does no I/O to it, leaves %s reading from its disk submirrors."
+            % (holder, it.ram, it.mirror, it.ram, it.ram, it.mirror)))
+    return steps.force_open(snap, it)
+
+
+def recorded_number_holder(snap, it):
+    """A ramdisk other than the mirror's own that holds the device number
+    SVM recorded for its RAM component, or None."""
+    recorded = (snap.record or {}).get("ramdisk_dev")
+    holders = sorted(name for name, dev in snap.ramdisk_devs.items()
+                     if dev == recorded and name != it.ramdisk)
+    return holders[0] if recorded and holders else None
 
 
 def ram_component(snap, it):
@@ -54,6 +90,18 @@ def _next_step(snap, it, copy_blocks):
                            advice="Recreate it, or remove svmram's record "
                                   "with 'svmram teardown %s'." % it.mirror)
     if it.ram not in m.slots:
+        holder = recorded_number_holder(snap, it)
+        if holder:
+            raise SvmramError(
+                "the ramdisk %s, not %s's own, holds the device number %s "
+                "that SVM recorded for %s, the RAM submirror of %s; svmram "
+                "detached %s so that %s reads only from its disk submirrors"
+                % (holder, it.mirror, snap.record["ramdisk_dev"], it.ram,
+                   it.mirror, it.ram, it.mirror),
+                advice="Delete the other ramdisk (ramdiskadm -d %s) or create "
+                       "it after svmram's at boot, then run 'svmram teardown "
+                       "%s' and 'svmram setup %s' to read from RAM again."
+                       % (holder, it.mirror, it.mirror))
         raise RefusedError(
             "%s is not a submirror of %s" % (it.ram, it.mirror),
             advice="Run 'svmram teardown %s' and then 'svmram setup %s'."
@@ -63,7 +111,7 @@ def _next_step(snap, it, copy_blocks):
     link, state = ram_component(snap, it)
     if it.ramdisk not in snap.ramdisks:
         if state not in FAILED:
-            return steps.force_open(snap, it)
+            return opening_step(snap, it)
         if m.resync == "active" or m.pending:
             return steps.wait_resync(snap, it)
         check_memory(snap, it.size_bytes, restoring=it.mirror)
