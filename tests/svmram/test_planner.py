@@ -411,3 +411,21 @@ def test_a_reboot_after_a_rotate_refills_the_ram_submirror_in_place():
                           "enable c90t0d0s0", "wait resync d10",
                           "read option first", "record d10"]
     assert plan.copies_blocks == 465885
+
+
+class ObservingBackend:
+    def __init__(self, snap, intent):
+        self.snap, self.intent = snap, intent
+
+    def observe(self):
+        return self.snap
+
+
+def test_a_rollback_says_as_it_was_only_when_metastat_shows_it():
+    from svmram.commands.common import _as_now
+    snap, intent, _ = set_up_rotate()
+    assert _as_now(ObservingBackend(snap, intent), "d10") == \
+        "d10 is as it was before."
+    assert _as_now(ObservingBackend(split_off(snap, "d12"), intent),
+                   "d10") == "but d10 is not as it was: it has the " \
+                             "submirrors d11 (Okay)."
