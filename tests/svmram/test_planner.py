@@ -110,7 +110,7 @@ def test_rollback_of_a_rotate_interrupted_after_a_detach_reattaches_first():
     intent, _ = planner.choose_intent(snap, "d10")
     setup = planner.plan_setup(snap, intent)
     after_detach = setup.steps[keys(setup).index("detach d11")].expect
-    plan = planner.plan_teardown(after_detach, intent)
+    plan = planner.plan_teardown(after_detach, intent, reattach=intent.disks)
     assert keys(plan)[:2] == ["attach d11", "detach d13"]
 
 
@@ -132,11 +132,9 @@ def test_resume_of_a_swap_interrupted_after_metaclear_uses_the_disks_only():
     snap = article(mounted=False, size=465600)
     intent, _ = planner.choose_intent(snap, "d10")
     plan = planner.plan_setup(swap_cleared(snap, intent), intent)
-    assert keys(plan) == ["metainit d10", "attach d13", "swap d10",
-                          "record d10"]
-    assert plan.steps[0].argv == ("metainit", "d10", "-m", "d11", "d12", "1")
-    back = planner.plan_teardown(swap_cleared(snap, intent), intent)
-    assert back.steps[0].argv == ("metainit", "d10", "-m", "d11", "d12", "1")
+    assert keys(plan) == ["metainit d10", "attach d13", "attach d12",
+                          "swap d10", "record d10"]
+    assert plan.steps[0].argv == ("metainit", "d10", "-m", "d11", "1")
 
 
 def test_a_swap_that_changed_the_size_is_undone_at_once():
@@ -218,7 +216,7 @@ def test_rollback_of_a_rotate_puts_the_disks_back_in_their_order():
             ("detach d12", ["attach d12", "detach d13"]),
             ("attach d12", ["detach d13"])]:
         state = setup.steps[keys(setup).index(key)].expect
-        plan = planner.plan_teardown(state, intent)
+        plan = planner.plan_teardown(state, intent, reattach=intent.disks)
         assert keys(plan)[:len(back)] == back, key
         assert keys(plan)[len(back)] == "metaclear d13", key
         assert plan.steps[-1].expect.mirror.slots == ("d11", "d12"), key
@@ -246,3 +244,188 @@ def test_setup_writes_afresh_a_record_it_did_not_finish():
             "unrecord d10", "record d10"]
         assert keys(planner.plan_teardown(unfinished, intent))[-1] == \
             "unrecord d10"
+
+
+# --- issue 9: hazards ------------------------------------------------------
+
+def set_up_rotate():
+    snap = article()
+    intent, _ = planner.choose_intent(snap, "d10")
+    return snap, intent, planner.plan_setup(snap, intent).steps[-1].expect
+
+
+def during_boot_copy(done):
+    """The boot restore's copy into the new ramdisk is running."""
+    m = done.mirror
+    return done.evolve(mirror=replace(
+        m, states=("Resyncing", "Okay", "Okay"), resync="active",
+        resync_percent=20))
+
+
+def cancelled(snap, submirror):
+    """`metasync -c` stopped the resync into `submirror`."""
+    m = snap.mirror
+    states = tuple("Resync cancelled" if s == submirror else st
+                   for s, st in zip(m.slots, m.states))
+    return snap.evolve(mirror=replace(m, states=states, resync="cancelled",
+                                      pending=True))
+
+
+def test_teardown_during_the_boot_copy_expects_what_cancel_leaves():
+    snap, intent, done = set_up_rotate()
+    plan = planner.plan_teardown(during_boot_copy(done), intent)
+    assert keys(plan)[:3] == ["read option roundrobin", "cancel resync d10",
+                              "detach d13"]
+    after_cancel = plan.steps[1].expect
+    assert after_cancel.mirror.states == ("Resync cancelled", "Okay", "Okay")
+    assert plan.steps[2].argv == ("metadetach", "-f", "d10", "d13")
+    assert differences(snap, plan.steps[-1].expect) == []
+
+
+def test_teardown_rerun_after_a_cancelled_boot_copy_makes_progress():
+    snap, intent, done = set_up_rotate()
+    state = cancelled(during_boot_copy(done).evolve(
+        mirror=replace(done.mirror, read_option="roundrobin",
+                       states=("Resyncing", "Okay", "Okay"))), "d13")
+    plan = planner.plan_teardown(state, intent)
+    assert keys(plan)[0] == "detach d13"
+    assert differences(snap, plan.steps[-1].expect) == []
+
+
+def test_a_cancelled_resync_into_a_disk_submirror_is_restarted():
+    """Setup resumed after a reboot stopped the resync of a disk submirror
+    that a rotate had just re-attached: neither setup nor teardown waits
+    on a resync that no longer runs, both restart it."""
+    snap, intent, _ = set_up_rotate()
+    setup = planner.plan_setup(snap, intent)
+    state = cancelled(setup.steps[keys(setup).index("attach d11")].expect,
+                      "d11")
+    assert keys(planner.plan_setup(state, intent))[:3] == [
+        "restart resync d10", "wait resync d10", "detach d12"]
+    assert keys(planner.plan_teardown(state, intent))[:2] == [
+        "restart resync d10", "wait resync d10"]
+
+
+def test_a_planner_that_does_not_converge_refuses_with_advice():
+    snap, intent, done = set_up_rotate()
+    plan = planner.Plan("teardown", "d10")
+    with pytest.raises(RefusedError, match="cannot plan") as info:
+        planner._converge(plan, done, intent,
+                          lambda s, it: planner.steps.wait_resync(s, it))
+    assert "metastat d10" in info.value.advice
+
+
+def test_a_cleared_mirror_comes_back_from_one_disk_submirror():
+    """Nothing proves the cleared disk submirrors still hold the same
+    data: one comes back as the mirror, the others are attached with a
+    full resync (never an n-way metainit of submirrors not just seen
+    Okay)."""
+    snap = article(mounted=False, size=465600)
+    intent, _ = planner.choose_intent(snap, "d10")
+    for plan in (planner.plan_setup(swap_cleared(snap, intent), intent),
+                 planner.plan_teardown(swap_cleared(snap, intent), intent)):
+        assert plan.steps[0].argv == ("metainit", "d10", "-m", "d11", "1")
+        assert "attach d12" in keys(plan)
+        assert any("d11" in note for note in plan.notes)
+        assert plan.steps[-1].expect.mirror is not None
+    back = planner.plan_teardown(swap_cleared(snap, intent), intent)
+    assert back.steps[-1].expect.mirror.slots == ("d11", "d12")
+
+
+def test_a_swap_is_not_redone_unless_every_submirror_is_okay():
+    snap = article(mounted=False, size=465600)
+    intent, _ = planner.choose_intent(snap, "d10")
+    setup = planner.plan_setup(snap, intent)
+    attached = setup.steps[keys(setup).index("attach d13")].expect
+    m = attached.mirror
+    bad = attached.evolve(mirror=replace(m, states=(
+        "Okay", "Needs maintenance", "Okay")))
+    with pytest.raises(RefusedError, match="d12 is Needs maintenance"):
+        planner.plan_setup(bad, intent)
+
+
+def hand_attached_ram(snap, slot_name="d14"):
+    """An admin attached a RAM submirror of their own in slot 2."""
+    m = snap.mirror
+    stripes = dict(snap.stripes, **{slot_name: StripeView(
+        slot_name, 466800, ("c95t0d0s0",), "d10")})
+    links = dict(snap.links, **{"dsk/c95t0d0s0": "/dev/ramdisk/mine",
+                                "rdsk/c95t0d0s0": "/dev/rramdisk/mine"})
+    return snap.evolve(
+        mirror=m.with_slots(m.slots + (slot_name,), m.states + ("Okay",)),
+        stripes=stripes, links=links, ramdisks={"mine": 239 * MIB},
+        metadevices=snap.metadevices | {slot_name})
+
+
+def test_setup_refuses_a_ram_submirror_it_did_not_create():
+    with pytest.raises(RefusedError, match="d14") as info:
+        planner.choose_intent(hand_attached_ram(article()), "d10")
+    assert "svmram did not create" in info.value.message
+    assert "metadetach d10 d14" in info.value.advice
+
+
+def test_plans_never_touch_a_submirror_svmram_did_not_record():
+    snap, intent, done = set_up_rotate()
+    setup = planner.plan_setup(snap, intent)
+    mid = setup.steps[keys(setup).index("detach d11")].expect
+    for state in (hand_attached_ram(mid), hand_attached_ram(done)):
+        for plan_it in (planner.plan_setup, planner.plan_teardown):
+            with pytest.raises(RefusedError, match="d14"):
+                plan_it(state, intent)
+
+
+def split_off(snap, disk):
+    m = snap.mirror
+    index = m.slots.index(disk)
+    stripes = dict(snap.stripes, **{disk: replace(snap.stripes[disk],
+                                                  parent=None)})
+    return snap.evolve(mirror=m.with_slots(
+        m.slots[:index] + m.slots[index + 1:],
+        m.states[:index] + m.states[index + 1:]), stripes=stripes)
+
+
+def test_teardown_leaves_a_split_off_disk_submirror_alone():
+    snap, intent, done = set_up_rotate()
+    plan = planner.plan_teardown(split_off(done, "d12"), intent)
+    assert "attach d12" not in keys(plan)
+    assert plan.steps[-1].expect.mirror.slots == ("d11",)
+    assert any("d12 is no longer in d10" in note for note in plan.notes)
+    # The admin asks for it back (svmram teardown --reattach).
+    plan = planner.plan_teardown(split_off(done, "d12"), intent,
+                                 reattach=intent.disks)
+    assert keys(plan)[:2] == ["read option roundrobin", "attach d12"]
+    assert differences(snap, plan.steps[-1].expect) == []
+
+
+def test_a_reboot_after_a_rotate_refills_the_ram_submirror_in_place():
+    """The disks are in their final order: the RAM submirror is refilled
+    with metareplace -e as restore does, not detached and rotated again."""
+    snap, intent, _ = set_up_rotate()
+    setup = planner.plan_setup(snap, intent)
+    moved = setup.steps[keys(setup).index("attach d12")].expect
+    ram = moved.stripes["d13"]
+    rebooted = moved.evolve(ramdisks={}, stripes=dict(
+        moved.stripes, d13=replace(ram, component_states=("Okay",))))
+    plan = planner.plan_setup(rebooted, intent)
+    assert keys(plan) == ["open d10", "create ramdisk svmram_d10",
+                          "enable c90t0d0s0", "wait resync d10",
+                          "read option first", "record d10"]
+    assert plan.copies_blocks == 465885
+
+
+class ObservingBackend:
+    def __init__(self, snap, intent):
+        self.snap, self.intent = snap, intent
+
+    def observe(self):
+        return self.snap
+
+
+def test_a_rollback_says_as_it_was_only_when_metastat_shows_it():
+    from svmram.commands.common import _as_now
+    snap, intent, _ = set_up_rotate()
+    assert _as_now(ObservingBackend(snap, intent), "d10") == \
+        "d10 is as it was before."
+    assert _as_now(ObservingBackend(split_off(snap, "d12"), intent),
+                   "d10") == "but d10 is not as it was: it has the " \
+                             "submirrors d11 (Okay)."

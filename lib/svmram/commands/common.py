@@ -116,11 +116,28 @@ def carry_out(plan, backend, journal, rollback_plan):
                 from second
         journal.finish()
         raise SvmramError(
-            "%s.  Everything was rolled back; %s is as it was before." % (
-                failure.message.rstrip("."), plan.target),
+            "%s.  Everything was rolled back; %s" % (
+                failure.message.rstrip("."), _as_now(backend, plan.target)),
             advice="Fix the cause, then run 'svmram %s %s' again." % (
                 plan.operation, plan.target)) from failure
     journal.finish()
+
+
+def _as_now(backend, mirror):
+    """What the rolled-back mirror looks like, as observed now."""
+    intent = getattr(backend, "intent", None)
+    try:
+        m = backend.observe().mirror
+    except SvmramError as error:
+        return "the state of %s cannot be read (%s)." % (mirror, error.message)
+    if intent is not None and m is not None and m.slots == intent.disks and \
+            m.read_option == intent.read_option and \
+            all(state == "Okay" for state in m.states):
+        return "%s is as it was before." % mirror
+    if m is None:
+        return "but %s does not exist now." % mirror
+    return "but %s is not as it was: it has the submirrors %s." % (
+        mirror, ", ".join("%s (%s)" % pair for pair in zip(m.slots, m.states)))
 
 
 def run_afterwards(plan, backend):

@@ -88,7 +88,8 @@ def run(args):
         if stored is None:
             journal.start("setup", intent.to_json())
         common.carry_out(plan, backend, journal,
-                         lambda observed: plan_teardown(observed, intent))
+                         lambda observed: plan_teardown(
+                             observed, intent, reattach=intent.disks))
     common.run_afterwards(plan, backend)
     sys.stdout.write("%s: reads are served from the RAM submirror %s "
                      "(ramdisk %s).\n" % (mirror, intent.ram, intent.ramdisk))

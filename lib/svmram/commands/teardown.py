@@ -14,6 +14,10 @@ SUMMARY = "remove the RAM submirror and restore the mirror as it was"
 
 def add_arguments(parser):
     parser.add_argument("mirror", help="the mirror, e.g. d10")
+    parser.add_argument("--reattach", action="store_true",
+                        help="attach again, with a full resync, a recorded "
+                        "disk submirror that is no longer in the mirror "
+                        "(default: report it and leave it alone)")
     common.add_change_arguments(parser)
 
 
@@ -40,7 +44,10 @@ def run(args):
         backend.intent = intent
         snap = backend.observe()
         consistency.check(snap, intent, where)
-        plan = plan_teardown(snap, intent)
+        # A resumed setup or teardown may itself have detached a disk
+        # submirror; otherwise a missing one was split off by hand.
+        plan = plan_teardown(snap, intent, reattach=intent.disks if (
+            stored is not None or args.reattach) else ())
         if stored is not None:
             plan.notes.insert(0, "Resuming the %s recorded in %s." % (
                 stored["operation"], journal.path))
@@ -51,4 +58,7 @@ def run(args):
         common.carry_out(plan, backend, journal, None)
     sys.stdout.write("%s: the RAM submirror is gone; reads use the read "
                      "option %s again.\n" % (mirror, intent.read_option))
+    for note in plan.notes:
+        if "is left alone" in note:
+            sys.stdout.write("%s: %s\n" % (mirror, note))
     return EXIT_OK

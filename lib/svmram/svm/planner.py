@@ -53,12 +53,20 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
         raise RefusedError("%s has a resync in progress or pending" % mirror,
                            advice="Wait until metastat %s shows no resync, "
                                   "then run setup again." % mirror)
+    ram_slots = [s for s in m.slots if _is_ram(snap, s)]
+    if ram_slots:
+        raise RefusedError(
+            "submirror %s of %s is on a ramdisk that svmram did not create" % (
+                ram_slots[0], mirror),
+            advice="svmram never changes submirrors it did not create; "
+                   "remove it first (metadetach %s %s), then run setup "
+                   "again." % (mirror, ram_slots[0]))
     bad = [s for s, state in zip(m.slots, m.states) if state != OKAY]
     if bad:
         raise RefusedError("submirror %s of %s is not Okay" % (
             ", ".join(bad), mirror), advice="Repair the mirror first "
                                             "(metastat %s says how)." % mirror)
-    disks = tuple(s for s in m.slots if not _is_ram(snap, s))
+    disks = m.slots
     if len(disks) < 2:
         raise RefusedError("%s has %d healthy disk submirror%s; svmram needs "
                            "two" % (mirror, len(disks),
@@ -186,31 +194,110 @@ def _choose_method(snap, disks, size, method):
 
 def plan_setup(snap, intent):
     plan = Plan("setup", intent.mirror, method=intent.method)
+    if snap.mirror is None:
+        plan.notes.append(_from_one_disk_note(intent))
     _converge(plan, snap, intent, _next_setup_step)
     if snap.service_state not in ("online", "offline"):
         plan.afterwards.append(record.enable_argv(intent.mirror))
     return plan
 
 
-def plan_teardown(snap, intent):
+def plan_teardown(snap, intent, reattach=()):
+    """`reattach` names the recorded disk submirrors that may be attached
+    again when they are missing from the mirror: those svmram itself took
+    out (a rollback, a resumed operation) or the admin asks back.  Any
+    other missing one was split off by hand and is left alone."""
     plan = Plan("teardown", intent.mirror)
-    _converge(plan, snap, intent, _next_teardown_step)
+    if snap.mirror is None:
+        plan.notes.append(_from_one_disk_note(intent))
+        reattach = intent.disks     # svmram cleared the mirror itself
+    else:
+        for disk in intent.disks:
+            if disk not in snap.mirror.slots and disk not in reattach:
+                plan.notes.append(
+                    "%s is no longer in %s and is left alone (split off by "
+                    "hand?); 'svmram teardown --reattach %s' attaches it "
+                    "again with a full resync." % (disk, intent.mirror,
+                                                   intent.mirror))
+    _converge(plan, snap, intent,
+              lambda s, it: _next_teardown_step(s, it, reattach))
     if intent.method == "rotate":
         plan.notes.append("Afterwards the disk submirrors are in their "
                           "original order again.")
     return plan
 
 
+def _from_one_disk_note(it):
+    return ("%s was cleared part-way; nothing proves its disk submirrors "
+            "still hold the same data, so it is recreated from %s alone "
+            "and %s attached with a full resync." % (
+                it.mirror, it.disks[0], " and ".join(it.disks[1:])))
+
+
 def _converge(plan, snap, intent, next_step):
+    _refuse_foreign_submirrors(snap, intent)
     while True:
         step = next_step(snap, intent)
         if step is None:
             return
         plan.steps.append(step)
         if len(plan.steps) > MAX_STEPS:
-            raise AssertionError("planner does not converge: %s" % [
-                s.key for s in plan.steps[-4:]])
+            raise RefusedError(
+                "svmram cannot plan the %s of %s from its present state (it "
+                "keeps planning: %s)" % (plan.operation, intent.mirror,
+                                          ", ".join(s.key for s in
+                                                    plan.steps[-3:])),
+                advice="Nothing was changed.  Check metastat %s by hand and "
+                       "report this state as a bug." % intent.mirror)
         snap = step.expect
+
+
+def _refuse_foreign_submirrors(snap, it):
+    """svmram only ever changes the submirrors it created or recorded."""
+    m = snap.mirror
+    foreign = [s for s in (m.slots if m else ()) if s not in it.order]
+    if foreign:
+        raise RefusedError(
+            "%s has the submirror %s, which svmram did not create or record"
+            % (it.mirror, foreign[0]),
+            advice="svmram never changes submirrors it did not create; "
+                   "detach it first (metadetach %s %s) if it may go, then "
+                   "run svmram again." % (it.mirror, foreign[0]))
+
+
+def _all_okay(snap):
+    m = snap.mirror
+    bad = [(s, st) for s, st in zip(m.slots, m.states) if st != OKAY]
+    if bad or m.resync or m.pending:
+        raise RefusedError(
+            "%s cannot be recreated now: %s" % (
+                m.name, "%s is %s" % bad[0] if bad else "a resync is "
+                "pending"),
+            advice="Repair the mirror first (metastat %s says how), then "
+                   "run svmram again." % m.name)
+
+
+def _ram_refill_step(snap, it):
+    """The RAM submirror of a mirror already in its final order lost its
+    ramdisk at a reboot: refill it in place, as restore does (no second
+    rotate), or None when that does not apply."""
+    from .restore import FAILED, ram_component
+    m, ram = snap.mirror, snap.stripes.get(it.ram)
+    if ram is None or ram.parent != it.mirror or m is None or \
+            m.slots != it.order:
+        return None
+    state = ram_component(snap, it)[1]
+    if it.ramdisk not in snap.ramdisks:
+        if state not in FAILED:
+            return steps.force_open(snap, it)
+        if m.resync == "active" or m.pending:
+            return steps.wait_resync(snap, it)
+        return steps.create_ramdisk(snap, it)
+    if state in FAILED and _links_ok(snap, it):
+        if m.resync == "active" or m.pending:
+            return steps.wait_resync(snap, it)
+        return steps.enable_component(snap, it, it.link, None)
+    return None
 
 
 def _links_ok(snap, it):
@@ -221,6 +308,9 @@ def _links_ok(snap, it):
 def _next_setup_step(snap, it):
     m = snap.mirror
     ram = snap.stripes.get(it.ram)
+    refill = _ram_refill_step(snap, it)
+    if refill is not None:
+        return refill
     if it.ramdisk not in snap.ramdisks:
         if ram is not None:
             # A setup interrupted by a reboot: start the RAM part afresh.
@@ -234,15 +324,9 @@ def _next_setup_step(snap, it):
     if ram is None:
         return steps.init_ram_stripe(snap, it)
     if m is None:
-        # A swap stopped between metaclear and metainit.  The ramdisk may
-        # have been recreated blank since (a reboot), so the mirror comes
-        # back from its disk submirrors only, identical when it was
-        # cleared, and the RAM submirror is attached afresh.
-        return steps.init_mirror(
-            snap, it, it.disks, it.read_option, it.write_option,
-            it.pass_num, it.size_blocks,
-            why="An interrupted swap cleared it; its disk submirrors were "
-                "identical then.  The RAM submirror is attached again after.")
+        return _init_from_one_disk(snap, it)
+    if m.resync == "cancelled":
+        return steps.restart_resync(snap, it, None)
     if m.resync or m.pending:
         return steps.wait_resync(snap, it)
     if it.ram not in m.slots:
@@ -253,6 +337,7 @@ def _next_setup_step(snap, it):
                             why="It goes behind the RAM submirror.")
     if m.slots != it.order:
         if it.method == "swap":
+            _all_okay(snap)
             return steps.swap_mirror(snap, it)
         wrong = next(s for s, want in zip(m.slots, it.order) if s != want)
         return steps.detach(snap, it, wrong, why=(
@@ -273,28 +358,45 @@ def _next_setup_step(snap, it):
     return None
 
 
-def _next_teardown_step(snap, it):
+def _init_from_one_disk(snap, it):
+    """A mirror cleared part-way (a swap or rebuild stopped between
+    metaclear and metainit) comes back from one disk submirror: only
+    submirrors just seen Okay ever go into an n-way metainit together.
+    The ramdisk may be blank by now, so it never goes in either."""
+    return steps.init_mirror(
+        snap, it, it.disks[:1], it.read_option, it.write_option,
+        it.pass_num, it.size_blocks,
+        why="Nothing proves the cleared submirrors still agree; the others "
+            "are attached to it with a full resync.")
+
+
+def _next_teardown_step(snap, it, reattach):
     m = snap.mirror
     if m is None:
-        return steps.init_mirror(
-            snap, it, it.disks, it.read_option, it.write_option,
-            it.pass_num, it.size_blocks,
-            why="The mirror was cleared by an interrupted swap; recreate it "
-                "as it was, from its disk submirrors.")
+        return _init_from_one_disk(snap, it)
     if it.method == "swap" and m.slots == it.order and \
             m.size_blocks != it.size_blocks and snap.mounted_on is None:
+        _all_okay(snap)
         return steps.rebuild_mirror(snap, it, why=(
             "Recreated with the RAM submirror first, %s has %d blocks "
             "instead of %d; its file system must not see another size."
             % (it.mirror, m.size_blocks, it.size_blocks)))
     if m.read_option != it.read_option:
         return steps.set_read_option(snap, it, it.read_option)
-    missing = [d for d in it.disks if d not in m.slots]
+    missing = [d for d in it.disks if d not in m.slots and d in reattach]
+    disks_okay = all(st == OKAY for s, st in zip(m.slots, m.states)
+                     if s != it.ram)
+    if m.resync == "cancelled" and not (it.ram in m.slots and disks_okay
+                                        and not missing):
+        return steps.restart_resync(snap, it, None)
     if it.ram in m.slots:
         if m.resync == "active" or m.pending:
-            if m.state_of(it.ram) != OKAY and not missing:
-                return steps.cancel_resync(snap, it)
-            return steps.wait_resync(snap, it)
+            ram_only = m.state_of(it.ram) != OKAY and disks_okay
+            if ram_only and not missing:
+                if m.resync == "active":
+                    return steps.cancel_resync(snap, it)
+            else:
+                return steps.wait_resync(snap, it)
     if missing:
         return steps.attach(snap, it, missing[0],
                             why="Restore the disk copy before the RAM "
@@ -304,7 +406,7 @@ def _next_teardown_step(snap, it):
                             force=m.state_of(it.ram) != OKAY,
                             why="The disk submirrors move down one slot each.")
     order = tuple(s for s in m.slots if s in it.disks)
-    if order != it.disks and all(m.state_of(d) == OKAY for d in order):
+    if order != tuple(d for d in it.disks if d in m.slots) and all(m.state_of(d) == OKAY for d in order):
         # A rotate rolled back half-way leaves the disks in another order.
         if m.resync or m.pending:
             return steps.wait_resync(snap, it)

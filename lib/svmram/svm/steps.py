@@ -110,7 +110,12 @@ def detach(snap, it, submirror, force=False, why=""):
 
 
 def cancel_resync(snap, it):
-    mirror = replace(snap.mirror, resync="cancelled")
+    # What metastat shows after metasync -c: every submirror the resync
+    # was filling is "Resync cancelled", and "Invoke: metasync" is pending.
+    states = tuple(st if st == OKAY else "Resync cancelled"
+                   for st in snap.mirror.states)
+    mirror = replace(snap.mirror.with_slots(snap.mirror.slots, states),
+                     resync="cancelled", pending=True)
     return Step(
         key="cancel resync %s" % it.mirror,
         summary="Cancel the resync of %s." % it.mirror,

@@ -1,0 +1,120 @@
+"""Issue 9: planner hazards an admin met.  A cancelled resync, a RAM
+submirror svmram did not create, a disk submirror split off by hand, and
+a reboot between the last steps of a rotate setup."""
+
+import json
+import os
+
+import pytest
+
+from hosts import EmulatedHost, host_file, killing_bindir
+
+ORIGINAL = ("d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
+            "d11 1 1 /dev/rdsk/c0d1s0\n"
+            "d12 1 1 /dev/rdsk/c1d0s0\n")
+
+
+def ok(result):
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def copied(host):
+    return json.loads(host.sim("state").stdout)["copied_blocks"].get("d10", 0)
+
+
+@pytest.mark.emulator_only("reboots the host")
+def test_teardown_during_the_boot_copy_into_ram(host):
+    ok(host.svmram("setup", "-y", "d10"))
+    ok(host.reboot())
+    host.sim("freeze")
+    ok(host.svmram("restore", "d10"))
+    ok(host.sim("tick", "2"))
+    assert "Resyncing" in host.cmd("metastat", "d10").stdout
+    result = ok(host.svmram("teardown", "-y", "d10"))
+    assert "Traceback" not in result.stderr
+    assert ["metasync", "-c", "d10"] in host.trace()
+    assert ["metadetach", "-f", "d10", "d13"] in host.trace()
+    assert host.metastat_p() == host.article(ORIGINAL)
+    assert host.violations() == []
+
+
+@pytest.mark.emulator_only("reboots the host")
+def test_teardown_rerun_after_a_cancelled_boot_copy(host):
+    """An earlier svmram (or the admin) cancelled the boot copy."""
+    ok(host.svmram("setup", "-y", "d10"))
+    ok(host.reboot())
+    host.sim("freeze")
+    ok(host.svmram("restore", "d10"))
+    ok(host.cmd("metasync", "-c", "d10"))
+    assert "Resync cancelled" in host.cmd("metastat", "d10").stdout
+    result = ok(host.svmram("teardown", "-y", "d10"))
+    assert "Traceback" not in result.stderr
+    assert host.metastat_p() == host.article(ORIGINAL)
+    assert host.violations() == []
+
+
+def test_setup_refuses_a_ram_submirror_it_did_not_create(tmp_path):
+    """With memory for both ramdisks, so that only the foreign RAM
+    submirror can stop setup."""
+    with open(host_file("closed-article"), encoding="utf-8") as stream:
+        layout = json.load(stream)
+    layout["physmem"] = 4 * 1024 ** 3
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(layout))
+    host = EmulatedHost(tmp_path / "host", host_file=str(big))
+    ok(host.cmd("ramdiskadm", "-a", "mine", "240m"))
+    for kind, target in (("dsk", "/dev/ramdisk/mine"),
+                         ("rdsk", "/dev/rramdisk/mine")):
+        os.symlink(target, os.path.join(host.root, "dev", kind, "c95t0d0s0"))
+    ok(host.cmd("metainit", "d14", "1", "1", "c95t0d0s0"))
+    ok(host.cmd("metattach", "d10", "d14"))
+    ok(host.sim("tick"))
+    before = host.state_digest()
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode != 0
+    assert "d14" in result.stderr and "did not create" in result.stderr
+    assert host.state_digest() == before
+    assert host.trace() == []
+
+
+def test_teardown_leaves_a_split_off_disk_submirror_alone(host):
+    ok(host.svmram("setup", "-y", "d10"))
+    ok(host.cmd("metadetach", "d10", "d12"))      # a backup copy
+    host.clear_trace()
+    result = ok(host.svmram("teardown", "-y", "d10"))
+    assert "d12 is no longer in d10 and is left alone" in result.stdout
+    assert not any(argv[0] == "metattach" for argv in host.trace())
+    assert host.metastat_p("d10") == host.article(
+        "d10 -m /dev/md/rdsk/d11 1\nd11 1 1 /dev/rdsk/c0d1s0\n")
+
+
+def test_teardown_reattach_brings_a_split_off_disk_back(host):
+    ok(host.svmram("setup", "-y", "d10"))
+    ok(host.cmd("metadetach", "d10", "d12"))
+    ok(host.svmram("teardown", "-y", "--reattach", "d10"))
+    assert host.metastat_p() == host.article(ORIGINAL)
+
+
+@pytest.mark.emulator_only("kills svmram and reboots the host")
+def test_a_reboot_late_in_a_rotate_refills_ram_in_place(host):
+    """Killed after its last metattach (the disks are already behind the
+    RAM submirror), then a reboot: the resumed setup refills the RAM
+    submirror with metareplace -e instead of rotating both disks again."""
+    bindir = killing_bindir(host, "metattach", 3)
+    result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
+    assert result.returncode != 0
+    ok(host.sim("tick"))
+    ok(host.reboot())
+    host.clear_trace()
+    before = copied(host)
+    ok(host.svmram("setup", "-y", "d10"))
+    trace = host.trace()
+    assert ["metareplace", "-e", "d10", "c90t0d0s0"] in trace
+    assert not any(argv[0] in ("metadetach", "metattach") for argv in trace)
+    # One RAM refill, not two disk resyncs and a RAM one (1.4 M blocks).
+    assert copied(host) - before == 465885
+    ok(host.sim("tick"))
+    assert host.metastat_p("d10").startswith(
+        "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n")
+    assert host.violations() == []
