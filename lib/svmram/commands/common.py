@@ -35,8 +35,9 @@ def require_root():
                            advice="Run it with pfexec or sudo.")
 
 
-def host_lock(wait=0):
-    return HostLock(under_root(LOCK), wait)
+def host_lock(wait=0, dry_run=False):
+    """The host lock; shared for a dry run, which changes nothing."""
+    return HostLock(under_root(LOCK), wait, shared=dry_run)
 
 
 def journal_for(mirror):

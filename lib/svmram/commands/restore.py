@@ -56,7 +56,8 @@ def run(args):
         common.require_root()
     # Under SMF, wait for a setup or teardown that holds the lock (setup
     # enables this instance just after releasing it); by hand, refuse.
-    with common.host_lock(wait if os.environ.get("SMF_FMRI") else 0):
+    with common.host_lock(wait if os.environ.get("SMF_FMRI") else 0,
+                          dry_run=args.dry_run):
         journal = common.journal_for(mirror)
         unfinished = journal.load()
         if unfinished is not None:

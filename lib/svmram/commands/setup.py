@@ -51,7 +51,7 @@ def run(args):
         method=args.method)
     if not args.dry_run:
         common.require_root()
-    with common.host_lock():
+    with common.host_lock(dry_run=args.dry_run):
         backend = SvmBackend(mirror, common.host_root())
         journal = common.journal_for(mirror)
         stored = journal.load()
