@@ -135,3 +135,22 @@ def test_refusal(host, args, prepare, status, message):
     assert host.trace() == []
     assert host.state_digest() == before
     assert host.violations() == []
+
+
+@pytest.mark.emulator_only("deletes svmram's SMF service")
+def test_setup_refuses_up_front_when_the_manifest_is_not_imported(host):
+    """Setup records the mirror in svc:/system/svmram at its last step;
+    without the service it must refuse before the first one (issue 9)."""
+    assert host.cmd("svccfg", "delete", "svc:/system/svmram").returncode == 0
+    before = host.state_digest()
+    for args in (("setup", "-y", "d10"), ("setup", "-n", "d10")):
+        result = host.svmram(*args)
+        assert result.returncode == 3, result.stderr
+        assert result.stderr.splitlines() == [
+            "svmram: svmram's SMF service svc:/system/svmram is not "
+            "imported, so setup could not record d10 for the boot restore",
+            "svmram: Import it with 'svcadm restart manifest-import' (make "
+            "install puts the manifest in /lib/svc/manifest/system), then "
+            "run setup again."]
+    assert host.trace() == []
+    assert host.state_digest() == before

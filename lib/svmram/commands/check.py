@@ -120,7 +120,9 @@ def run_check(mirror):
         mirrors = [mirror]
     verdicts, memory = [], None
     for name in mirrors:
-        snap = SvmBackend(name, root).observe(memory=True)
+        backend = SvmBackend(name, root)
+        snap = backend.observe(memory=True).evolve(
+            service_imported=backend.service_imported())
         if memory is None:
             memory = memory_check(snap)
             checks.append(memory)

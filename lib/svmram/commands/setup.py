@@ -67,7 +67,8 @@ def run(args):
             backend.intent = intent
             snap = backend.observe(memory=True)
         else:
-            observed = backend.observe(memory=True)
+            observed = backend.observe(memory=True).evolve(
+                service_imported=backend.service_imported())
             where = record.fmri(mirror)
             intent, notes = _not_enabled(observed, mirror) or choose_intent(
                 observed, mirror, **options)

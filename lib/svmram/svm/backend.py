@@ -218,6 +218,12 @@ class SvmBackend:
             return {}
         return record.parse(result.stdout)
 
+    def service_imported(self):
+        """Does svc:/system/svmram exist?  Its manifest must be imported
+        for setup to record a mirror."""
+        return self._run("svcprop", ["-p", "general/entity_stability",
+                                     record.SERVICE], check=False).ok
+
     def service_state(self):
         """The state of svc:/system/svmram:MIRROR, None if it does not
         exist."""

@@ -43,6 +43,13 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
     """Pick names, size and method for `svmram setup`, or refuse with the
     reason.  Returns (Intent, notes explaining the choices)."""
     check_mirror(snap, mirror)
+    if not snap.service_imported:
+        raise RefusedError(
+            "svmram's SMF service %s is not imported, so setup could not "
+            "record %s for the boot restore" % (record.SERVICE, mirror),
+            advice="Import it with 'svcadm restart manifest-import' (make "
+                   "install puts the manifest in /lib/svc/manifest/system), "
+                   "then run setup again.")
     m = snap.mirror
     if snap.record is not None or (m.read_option == "first" and any(
             s in snap.stripes and _is_ram(snap, s) for s in m.slots[:1])):

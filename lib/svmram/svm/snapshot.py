@@ -63,6 +63,9 @@ class Snapshot:
     service_state: Optional[str] = None
     physmem_bytes: int = 0
     freemem_bytes: int = 0
+    # svc:/system/svmram exists (its manifest was imported); setup records
+    # the mirror there at its last step.
+    service_imported: bool = True
     # SVM services metastat named as not online in SMF (it exits 1 after
     # printing everything, meta_smf.c); () when all are online.
     services_not_online: Tuple[str, ...] = ()
