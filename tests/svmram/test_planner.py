@@ -429,3 +429,30 @@ def test_a_rollback_says_as_it_was_only_when_metastat_shows_it():
     assert _as_now(ObservingBackend(split_off(snap, "d12"), intent),
                    "d10") == "but d10 is not as it was: it has the " \
                              "submirrors d11 (Okay)."
+
+
+def test_the_memory_cap_advice_names_the_tunable_file_and_the_value():
+    """Issue 9: where the tunable lives on this release, and the value
+    that makes the ramdisk fit (300m of 1 GiB needs 30 %)."""
+    from svmram.errors import RefusedError as Refused
+    from svmram.svm.planner import check_memory
+    from svmram.svm.snapshot import Snapshot
+    gib = 1 << 30
+    snap = Snapshot("d10", None, physmem_bytes=gib, freemem_bytes=gib)
+    cases = [
+        (snap, {}, "Set percent_physmem=30 (or more) in "
+                   "/kernel/drv/ramdisk.conf and reboot, or use a smaller "
+                   "mirror."),
+        (snap.evolve(ramdisk_conf="/etc/driver/drv/ramdisk.conf"),
+         {"restoring": "d10"},
+         "Set percent_physmem=30 (or more) in /etc/driver/drv/ramdisk.conf "
+         "and reboot; until then d10 serves reads from its disk "
+         "submirrors."),
+    ]
+    for observed, who, advice in cases:
+        try:
+            check_memory(observed, 300 << 20, **who)
+        except Refused as refusal:
+            assert refusal.advice == advice
+        else:
+            raise AssertionError("not refused")

@@ -73,6 +73,9 @@ class SvmBackend:
         if memory:
             physmem, freemem = self._memory()
             snap = snap.evolve(physmem_bytes=physmem, freemem_bytes=freemem)
+            if os.path.isdir(root_path(self.root, "/etc/driver/drv")):
+                snap = snap.evolve(
+                    ramdisk_conf="/etc/driver/drv/ramdisk.conf")
         return snap.evolve(services_not_online=self.services_not_online)
 
     def _metastat(self, args):

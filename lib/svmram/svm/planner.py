@@ -134,18 +134,27 @@ def check_memory(snap, size, restoring=None, resuming=None):
     mirror = restoring or resuming
     keeps = ("; %s keeps serving reads from its disk submirrors" % mirror
              if mirror else "")
+    raise_cap = "Set percent_physmem=%d (or more) in %s and reboot" % (
+        -(-(sum(snap.ramdisks.values()) + size) * 100 // snap.physmem_bytes),
+        snap.ramdisk_conf)
     if resuming:
         advice = ("Free ramdisk memory (ramdiskadm lists the ramdisks), then "
                   "run 'svmram setup %s' again; or run 'svmram teardown %s' "
                   "to return %s to how it was." % ((resuming,) * 3))
-        return _check_memory(snap, size, keeps, advice, advice)
-    return _check_memory(
-        snap, size, keeps,
-        "Raise percent_physmem in /kernel/drv/ramdisk.conf and reboot, or "
-        "use a smaller mirror.",
-        "Free memory first%s." % (
-            ", then run 'svcadm clear svmram:%s'" % restoring
-            if restoring else ", or use a smaller mirror"))
+        return _check_memory(snap, size, keeps,
+                             advice[:-1] + "; or %s." % (
+                                 raise_cap[0].lower() + raise_cap[1:]),
+                             advice)
+    if restoring:
+        return _check_memory(
+            snap, size, keeps,
+            "%s; until then %s serves reads from its disk submirrors." % (
+                raise_cap, restoring),
+            "Free memory first, then run 'svcadm clear svmram:%s'."
+            % restoring)
+    return _check_memory(snap, size, keeps,
+                         raise_cap + ", or use a smaller mirror.",
+                         "Free memory first, or use a smaller mirror.")
 
 
 def _check_memory(snap, size, keeps, cap_advice, free_advice):

@@ -66,6 +66,9 @@ class Snapshot:
     # svc:/system/svmram exists (its manifest was imported); setup records
     # the mirror there at its last step.
     service_imported: bool = True
+    # Where an administrator sets the ramdisk driver's percent_physmem:
+    # Solaris 11 keeps edited driver settings in /etc/driver/drv.
+    ramdisk_conf: str = "/kernel/drv/ramdisk.conf"
     # SVM services metastat named as not online in SMF (it exits 1 after
     # printing everything, meta_smf.c); () when all are online.
     services_not_online: Tuple[str, ...] = ()
