@@ -56,7 +56,7 @@ def test_fault_matrix(clean, procedure, kind, tmp_path):
 FAILED_ROLLBACKS = [
     ("rotate", ("metattach", "d10", "d11"), ("metattach", "d10", "d11")),
     ("swap", ("metainit", "d10", "-m", "d13", "d11", "d12", "-r", "1"),
-     ("metainit", "d10", "-m", "d11", "d12", "1")),
+     ("metainit", "d10", "-m", "d11", "1")),
     ("swap", ("svccfg", "-s", FMRI, "addpg", "svmram", "application"),
      ("metaparam", "-r", "roundrobin", "d10")),
 ]
