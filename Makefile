@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 # svmram: build, test, demo, install and package.
 #
 #   make test                     run the whole test suite (installs nothing)

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Command-line front end: parse arguments, run one subcommand, and turn
 every expected failure into a short message and a documented exit code.
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The error hierarchy and the exit codes every svmram entry point uses.
 
 Each error carries a message (what happened) and optional advice (what the

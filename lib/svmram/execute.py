@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Carry out a plan: perform each step, wait for the resync it starts,
 re-read the state, and check what the step promised before going on.
 Completed steps go to the journal.  Backend-neutral: the backend performs

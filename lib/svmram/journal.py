@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The journal: what a setup or teardown intends and which steps it has
 completed, kept on disk so that a rerun after a failure, a kill or a
 reboot can resume or roll back.  Written atomically (temp file, rename).

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """One lock for all svmram runs on a host, so two cannot interleave."""
 
 import errno

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """``python3 -m svmram.parse KIND < FILE``: parse SVM output, print JSON.
 
 KIND is one of metastat-p, metastat, metaparam, metadb, ramdiskadm.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Plans: ordered steps computed from the observed state.
 
 A backend's planner builds a Plan by applying each step to a model of the

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Progress while waiting for a resync: a bar on a terminal, plain lines
 (one per change of at least 10 %) otherwise, e.g. in an SMF log."""
 

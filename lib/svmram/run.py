@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The one module that starts processes.
 
 Every external command svmram uses is named in COMMANDS with its absolute

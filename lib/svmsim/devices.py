@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The fake root (``DIR/root``): device nodes, /dev links, link resolution,
 and the kernel's view of which devices exist.
 

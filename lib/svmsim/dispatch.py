@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Entry point of the executables in DIR/bin: prog -> implementation."""
 
 import importlib

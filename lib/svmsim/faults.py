@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Fault injection: the Nth call of a program (counted from when the fault
 was added) prints a given stdout and stderr text and exits with a given
 status, changing nothing.  A fault with only a stdout text (exit status 0

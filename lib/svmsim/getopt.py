@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """POSIX/Solaris getopt(3C): no argument permutation, stops at the first
 operand or at ``--``.  Errors are printed like libc does when opterr is set.
 """

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """SVM error catalogue and the libmeta error format.
 
 mde_perror() prints ``<prog>: <host>: [<name>: ]<message>\\n`` and the message

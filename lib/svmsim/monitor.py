@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The data-safety monitor.
 
 Each mirror's address space is 100 regions.  ``m["truth"]`` holds the

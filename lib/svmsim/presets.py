@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Host descriptions: the built-in presets and the JSON loader.
 
 A host description is a dict (or JSON file)::

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Where a mirror region's data lives: stripe region -> component -> device.
 
 Data is kept per device (``st["devdata"]["major,minor"]``), one version

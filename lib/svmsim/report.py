@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Output formats: metastat (plain and -p), metaparam, metadb, ramdiskadm.
 
 Format strings follow meta_mirror.c, meta_stripe.c, meta_print.c,

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The per-mirror resync thread: optimized, component and submirror phases.
 
 One job per mirror: ``m["resync"] = {active, cancelled, kind, pct, bufsize,

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 #
 # smf_include.sh -- svmsim's stand-in for illumos'
 # /lib/svc/share/smf_include.sh (usr/src/cmd/svc/shell/smf_include.sh).

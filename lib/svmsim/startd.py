@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svc.startd for the emulated host: run the methods of SMF instances whose
 programs are installed in the emulated root, and boot the services after
 an emulated reboot.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The emulated host's state: one JSON document in ``DIR/state.json``.
 
 Every command loads it, changes it and saves it while holding an exclusive

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The kernel/libmeta rules of the emulated SVM: units, sizes, slots,
 submirror and component states, the first-open rule, and the mirror
 operations (attach, detach, replace, enable, offline, online, clear).

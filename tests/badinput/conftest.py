@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Hosts for the bad-input catalogue: copies of three emulated hosts
 built once per session (a fresh one; one set up with `svmram setup d10`;
 one set up and then rebooted without running its boot service, i.e. the

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The bad-input catalogue: every entry point refuses bad input before
 changing anything, with a clear message and a documented exit status, and
 never with a traceback.

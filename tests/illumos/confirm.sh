@@ -1,4 +1,6 @@
 #!/usr/bin/ksh93
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 #
 # confirm.sh: check, on a real illumos host, the SVM behaviour that the
 # emulator (lib/svmsim) only guesses: shared/svm-reference.md section 9.6 and

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """reboot_check.py: svmram and its boot service across a real reboot.
 
 pytest cannot survive a reboot, so this runs in two phases, as root, on a

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """tests/illumos/confirm.sh: it parses, and it refuses before touching
 anything when it lacks disks, root or illumos.
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """tests/scenario/preflight.py: when the scenario tests may use a real
 illumos host, and whether its spare slices are really spare.  Pure
 functions, fed here with what an illumos host would report."""

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The real-host path of the scenario tests, as far as it can be checked
 without illumos: the session refuses to start unless it is configured
 (run in a subprocess pytest), which tests would run on a real host, and

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """tests/illumos/reboot_check.py: it refuses to run anywhere but on
 illumos as root, before creating anything; and its readers of iostat,
 metastat and vfstab say what it needs.  The reboot itself only ever runs on

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Packaging: the SMF manifest against the DTD, the method's syntax, and
 the file tree `make install` creates and `make uninstall` removes."""
 

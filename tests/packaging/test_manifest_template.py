@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The manifest's SMF template describes exactly the record svmram writes
 (lib/svmram/svm/record.py): one required prop_pattern per property, with
 the same type, so that svcs -l and svccfg validate explain and check it."""

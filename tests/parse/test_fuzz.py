@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Fuzzing the parsers: whatever SVM prints, a parser returns a model or
 raises its own error (svmram.errors.ParseError); nothing else escapes.
 

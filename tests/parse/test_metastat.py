@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Plain metastat parsing: real outputs of several releases and layouts."""
 
 import pytest

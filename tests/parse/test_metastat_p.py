@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """metastat -p parsing: real outputs, every line kind, both path forms."""
 
 import pytest

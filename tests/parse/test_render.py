@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """render_metastat_p: parse-then-render gives the input back exactly."""
 
 import pytest

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The `host` and `host_factory` fixtures: the SVM emulator by default; the
 illumos host the tests run on when SVMRAM_TEST_HOST=real (as root, with
 SVMRAM_TEST_DISKS naming two spare slices whose data may be destroyed).

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The fault matrix: for each procedure, every step and every fault kind,
 inject the fault, let the administrator's obvious next action run, and
 check that

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Hosts that scenario tests run svmram against.
 
 EmulatedHost drives the SVM emulator (lib/svmsim) in a temporary

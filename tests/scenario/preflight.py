@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Whether the scenario tests may run against a real illumos host, and
 whether its spare slices are really spare.  Pure functions of what the host
 reports, so that CI (on Linux) exercises every refusal.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The boot service end to end: `make install` into the emulated root, and
 every reboot runs the real ksh93 method smf/svmram, which runs the
 installed svmram restore, the way svc.startd would."""

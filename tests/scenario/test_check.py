@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svmram check: one line per host check, a verdict per mirror, an exit
 status by verdict, --json; and it changes nothing."""
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The cost a plan announces (`# Cost: resyncs copy N blocks`) against
 what the emulator's resyncs really copied while svmram carried it out
 (state["copied_blocks"], counted in lib/svmsim/resync.py)."""

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The fault matrix (faultmatrix.py): setup by rotate and by swap,
 teardown and the boot restore; at every step a command fails, svmram is
 killed, the host reboots (and again in the middle of the next resync), or

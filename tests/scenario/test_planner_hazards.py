@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Issue 9: planner hazards an admin met.  A cancelled resync, a RAM
 submirror svmram did not create, a disk submirror split off by hand, and
 a reboot between the last steps of a rotate setup."""

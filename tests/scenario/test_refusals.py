@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Every refusal: the message, the documented exit status, no traceback,
 and nothing changed on the host.  One line per case; the cases that depend
 on the emulator's disks, memory, controllers or clock are emulator-only."""

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svmram restore after a reboot: the normal boot, the blank-ramdisk
 hazard, a changed device number, too little memory, interrupted
 resyncs, repeated reboots, and idempotence."""

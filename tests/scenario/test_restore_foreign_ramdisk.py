@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The boot restore never lets a ramdisk that is not a mirror's own take
 its recorded device number while SVM still takes the RAM component for
 Okay (issue 9).  SVM opens a component by the device number in its state

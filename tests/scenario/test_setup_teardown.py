@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svmram setup and teardown on a host (the emulator unless configured
 otherwise): exact command sequences, the final metastat -p, the SMF
 record, and a data-safety monitor that never fired.  The expected texts

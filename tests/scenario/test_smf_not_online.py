@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """metastat exits 1 after printing everything when a core SVM service is
 not online in SMF (metastat.c, meta_smf.c; audit 1.10/7.7).  svmram reads
 its output then, and notes the services; any other failure stays one."""

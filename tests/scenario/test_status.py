@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svmram status: the --json schema of docs/status-json.md with its values,
 the text lines, and the exit status (0 serving, 4 not, 5 disk redundancy
 degraded, 6 the ramdisk holds the only current copy), after setup, after

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The swap method on a closed mirror, and how --method auto chooses.
 
 tests/scenario/hosts/swap.json is the article's host with smaller disks

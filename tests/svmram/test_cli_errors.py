@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """cli.main's last resort: an exception svmram did not expect becomes one
 line and a "please report", exit 1; the traceback only on request."""
 

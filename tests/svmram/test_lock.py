@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The host lock: exclusive for changes; shared for a dry run, which needs
 no right to create or write the lock file, so -n works without root."""
 

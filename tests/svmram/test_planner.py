@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The SVM planners on hand-built snapshots (pure: no emulator)."""
 
 from dataclasses import replace

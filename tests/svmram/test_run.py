@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """run.py: the one process runner.  A command that hangs is killed after
 COMMAND_TIMEOUT and reported; argv lists only, LC_ALL=C."""
 

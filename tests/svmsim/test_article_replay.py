@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Replay seed article 000 against the emulator, command by command.
 
 The article's HTML turned tabs and runs of blanks into single spaces and

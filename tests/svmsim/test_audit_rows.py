@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Rows of the fidelity audit (/work/shared/research/fidelity-audit.md)
 whose emulator fix has no better home: 1.3, 6.2, 7.8, 8.4."""
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The resync copy counter: state["copied_blocks"][mirror] grows by the
 blocks each resync writes into its targets, so tests can compare it with
 svmram's cost estimate."""

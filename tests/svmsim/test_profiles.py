@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Release profiles and their switches (docs/emulator-profiles.md), and the
 labeled-submirror rule (audit 4.4)."""
 

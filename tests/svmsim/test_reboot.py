@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Reboot: ramdisks and their links vanish, hand-made links stay, snarf
 flags, the first-open rule, minors reassigned in creation order."""
 

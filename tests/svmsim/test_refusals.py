@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Every refusal: exact message and stream, exit status, nothing changed."""
 
 import os

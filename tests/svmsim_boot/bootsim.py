@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Helpers for the emulated svc.startd tests: an emulated host whose root
 holds a fake start method, and helpers to import a manifest for it.
 

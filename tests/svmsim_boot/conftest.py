@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Fixtures for the emulated svc.startd tests (helpers in bootsim.py)."""
 
 import os

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The project's real SMF method (smf/svmram) run by the emulated
 svc.startd, from the tree `make install DESTDIR=$SVMSIM_ROOT` installs.
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The stand-in smf_include.sh: installed by `svmsim init`, ksh93 clean,
 the names of illumos' file, emulator behaviour of the helpers."""
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The emulated svc.startd: start methods run on svcadm enable/clear/restart
 and at `svmsim reboot`, with svc.startd's environment, log format, exit
 status mapping, retries, timeouts and rate limit."""

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Fixtures for the SMF stand-in tests: a fresh simdir, a frozen clock in
 UTC, and a runner returning (status, stdout, stderr)."""
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svccfg import, and the Python helpers other emulator code uses."""
 
 import json

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svccfg and svcprop: property round trips, snapshots, types, errors."""
 
 INST = "svc:/system/svmram:d10"

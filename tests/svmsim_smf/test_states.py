@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svcadm and svcs: state changes, listings, svcs -x/-l, abbreviations,
 error texts and exit statuses."""
 

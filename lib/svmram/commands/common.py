@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """What the changing subcommands share: the host root, the lock, the
 journal, confirmation, and running a plan with rollback."""
 

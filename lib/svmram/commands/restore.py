@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svmram restore: bring a mirror's RAM submirror back after a boot.
 
 The SMF method svc:/system/svmram:MIRROR runs this at every boot; it is

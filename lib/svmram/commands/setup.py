@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svmram setup: add a RAM submirror to a mirror, first, read option first."""
 
 import sys

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svmram status: is each configured mirror serving its reads from RAM,
 and do its disk submirrors still hold current copies?
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svmram teardown: remove the RAM submirror and restore the mirror."""
 
 import sys

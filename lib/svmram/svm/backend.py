@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The SVM backend: reads the host into a Snapshot and performs steps.
 
 All commands go through run.py; file-system work (the /dev links,

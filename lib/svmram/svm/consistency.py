@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Does a recorded intent (the SMF record, or a journal) still describe
 the host?  (pure)
 

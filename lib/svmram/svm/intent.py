@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """What a setup intends: every name and number it chose, kept in the
 journal while it runs and in the SMF record once it is done (pure)."""
 

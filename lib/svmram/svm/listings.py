@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Parse the small listings: ``metaparam dN``, ``metadb [-i]`` and
 ``ramdiskadm`` (no arguments).
 

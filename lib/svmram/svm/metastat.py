@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Parse plain ``metastat`` / ``metastat dN`` output into a Config.
 
 One pass over the lines.  A line of the form ``NAME: Mirror`` (and the

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Parse and render ``metastat -p`` output (the md.tab format).
 
 The line formats, from illumos-gate usr/src/lib/lvm/libmeta/common:

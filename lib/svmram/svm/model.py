@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The SVM configuration and state model: plain data, no I/O.
 
 Names are always short, as SVM's cnames: ``d10``, ``c1t0d0s0``,

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Validation of the names and sizes an administrator gives, and the
 choice of free names (pure; the caller supplies what is in use)."""
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Plans for setup and teardown (pure).
 
 Both planners are convergent: from whatever state they observe, they

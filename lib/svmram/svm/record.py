@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The SMF record of a configured mirror: the property group `svmram` of
 the instance svc:/system/svmram:<mirror> (pure: argv and parsing only)."""
 

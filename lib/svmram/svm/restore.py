@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The restore plan: bring a configured mirror's RAM submirror back after a
 boot (pure, convergent like the setup and teardown planners).
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Ramdisk geometry and sizing (pure).
 
 The illumos ramdisk driver fakes a geometry (ramdisk.c): nhead 1,

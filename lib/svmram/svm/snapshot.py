@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The planner's model of one mirror and what surrounds it (pure).
 
 observe.py builds a Snapshot from SVM's output and the file system; the

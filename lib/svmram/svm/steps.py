@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Step constructors for SVM (pure).  Each takes the Snapshot before the
 step and returns a Step whose ``expect`` is the Snapshot after it, so a
 planner can chain them and the executor can check them."""

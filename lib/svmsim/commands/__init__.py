@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """One module per emulated command.  Each exposes ``run(ctx, argv) -> int``.
 
 Shared here: the command context (state, root, output), exits, usage

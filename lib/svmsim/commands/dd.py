@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """dd, just enough to read from a metadevice: `dd if=/dev/md/rdsk/d10
 of=/dev/null count=1 [bs=N]`.  Reading opens the metadevice, which is
 what svmram uses to force a mirror's first open after boot (reference

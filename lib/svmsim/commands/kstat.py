@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """kstat -p: the few unix:0:system_pages statistics svmram reads.
 
 Not in the original command list: svmram's backend asks for physmem and

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """metaclear: remove metadevices (-r recursive, -f force, -a all)."""
 
 from svmsim import report, svm

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """metadb: list, add (-a) and delete (-d) state database replicas."""
 
 from svmsim import report

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """metadetach: detach a submirror (slots above it move down)."""
 
 from svmsim import svm

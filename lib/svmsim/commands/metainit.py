@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """metainit: concats/stripes and mirrors (metainit.c, meta_init.c)."""
 
 import re

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """metaparam: show or set mirror parameters (silent on success)."""
 
 from svmsim import report, svm

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """metareplace: enable (-e) or replace a mirror component."""
 
 from svmsim import svm

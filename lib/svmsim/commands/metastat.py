@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """metastat: plain report, -p (md.tab form), -c (concise).
 
 Each invocation first advances every active resync by the configured step

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """metasync: start (-r at boot, or named) or cancel (-c) mirror resyncs.
 
 Failures on devices give exit status -1 (255).  The buffer size counts

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """metattach: attach a submirror, grow a mirror, or concat components."""
 
 from svmsim import svm

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """ramdiskadm: create (-a), delete (-d) and list ramdisks (ramdiskadm/main.c).
 
 Exit 0 success, 1 runtime error, 2 usage error.  Messages start with the

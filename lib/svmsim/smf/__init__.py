@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """SMF stand-ins for svmsim: svccfg, svcprop, svcadm and svcs.
 
 Entry point::

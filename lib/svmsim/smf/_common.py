@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """Shared plumbing for the SMF stand-ins: exit handling, libuutil-style
 messages, POSIX getopt, and the C-locale time formats the tools use.
 

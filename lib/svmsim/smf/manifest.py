@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svccfg import: service manifests (service_bundle.dtd.1) into the emulated
 repository, and the services every fresh repository starts with.
 

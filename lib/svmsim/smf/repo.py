@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """The emulated SMF repository: storage, FMRI parsing, value types, composed
 views and the scf_walk_fmri() matcher the four tools share.
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """What svc.startd does in reaction to svcadm, reduced to state changes.
 
 The stand-in starts an instance by putting it ``online`` at once.  Issue 4

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svcadm(8), after usr/src/cmd/svc/svcadm/svcadm.c."""
 
 from . import _common as C

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svccfg(8), after usr/src/cmd/svc/svccfg/ (svccfg_main.c, svccfg.l,
 svccfg.y, svccfg_engine.c, svccfg_libscf.c).
 

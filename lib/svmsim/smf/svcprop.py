@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svcprop(1), after usr/src/cmd/svc/svcprop/svcprop.c."""
 
 from . import _common as C

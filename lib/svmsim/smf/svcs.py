@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
 """svcs(1), after usr/src/cmd/svc/svcs/svcs.c and explain.c."""
 
 import os
