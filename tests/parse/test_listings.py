@@ -108,3 +108,17 @@ def test_ramdiskadm_exact_format():
 
 def test_no_ramdisks_prints_nothing():
     assert listings.parse_ramdiskadm("") == []
+
+
+def test_disksuite_lower_case_metaparam_header_is_accepted():
+    """DiskSuite prints 'dN: mirror current parameters are:' (issue 9)."""
+    from svmram.errors import ParseError
+    text = ("d10: mirror current parameters are:\n"
+            "    Pass: 1\n"
+            "    Read option: first (-r)\n"
+            "    Write option: parallel (default)\n")
+    params = listings.parse_metaparam(text)
+    assert (params.name, params.pass_num, params.read_option) == (
+        "d10", 1, "first")
+    with pytest.raises(ParseError):
+        listings.parse_metaparam(text.replace("mirror current", "mirrors"))

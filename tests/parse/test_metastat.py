@@ -365,3 +365,16 @@ def test_smf_not_online(stderr, services):
     """meta_smf.c online() names each service as "\\n\\t%s"; the message
     must be all of stderr (metastat.c runs the check after printing)."""
     assert metastat.smf_not_online(stderr) == services
+
+
+def test_blank_lines_after_the_relocation_table_are_accepted(fixture_text):
+    """Real metastat output can end with blank lines after the Device
+    Relocation table (issue 9); a table with no header is still refused."""
+    from svmram.errors import ParseError
+    text = fixture_text("reference_1_9_healthy.txt")
+    plain = metastat.parse(text)
+    for extra in ("\n", "\n\n\n", "   \n\t\n"):
+        assert metastat.parse(text + extra).to_json() == plain.to_json()
+    headless = text.replace("Device   Reloc\tDevice ID\n", "")
+    with pytest.raises(ParseError):
+        metastat.parse(headless + "\n")

@@ -20,7 +20,8 @@ import re
 from ..errors import ParseError
 from .model import MirrorParams, NAME_RE, Ramdisk, Replica, short_name
 
-_PARAMS_HEADER = re.compile(r"(\S+): Mirror current parameters are:\Z")
+# DiskSuite wrote "mirror" in lower case.
+_PARAMS_HEADER = re.compile(r"(\S+): [Mm]irror current parameters are:\Z")
 _PASS = re.compile(r"Pass: ([0-9])\Z")
 _READ = re.compile(r"Read option: (roundrobin \(default\)|geometric \(-g\)|"
                    r"first \(-r\))\Z")

@@ -782,11 +782,16 @@ class _RelocationSection(_Section):
 
     name = "Device Relocation Information"
 
+    # A blank line ends a table (row = None), and real metastat output can
+    # end with blank lines, so whether the header came is kept apart.
+    header_seen = False
+
     def feed(self, s, key, value, lineno):
         if self.row is None:
             if not _RELOC_TABLE.match(s):
                 self.error("expected 'Device Reloc Device ID'", lineno)
             self.row = self._relocation
+            self.header_seen = True
         else:
             self._relocation(s, lineno)
 
@@ -800,7 +805,7 @@ class _RelocationSection(_Section):
             None if toks[2] == "-" else toks[2]))
 
     def finish(self):
-        if self.row is None:
+        if not self.header_seen:
             self.error("no 'Device Reloc Device ID' header")
 
 
