@@ -458,3 +458,22 @@ def test_the_memory_cap_advice_names_the_tunable_file_and_the_value():
             assert refusal.advice == advice
         else:
             raise AssertionError("not refused")
+
+
+def test_a_resumed_setup_never_opens_the_mirror_while_another_ramdisk_exists():
+    """A setup has no record of the device number SVM took for the RAM
+    component, so any other ramdisk might hold it: the mirror is fenced
+    (the RAM submirror detached, no I/O to it) instead of opened, then
+    the RAM submirror is rebuilt on a fresh ramdisk with a full resync."""
+    snap, intent, _ = set_up_rotate()
+    setup = planner.plan_setup(snap, intent)
+    moved = setup.steps[keys(setup).index("attach d12")].expect
+    ram = moved.stripes["d13"]
+    rebooted = moved.evolve(
+        ramdisks={"other": 1 << 20}, ramdisk_devs={"other": "250,1"},
+        stripes=dict(moved.stripes, d13=replace(
+            ram, component_states=("Okay",))))
+    plan = planner.plan_setup(rebooted, intent)
+    assert "open d10" not in keys(plan)
+    assert keys(plan)[:3] == ["detach d13", "metaclear d13",
+                              "create ramdisk svmram_d10"]

@@ -299,7 +299,7 @@ def _ram_refill_step(snap, it):
     """The RAM submirror of a mirror already in its final order lost its
     ramdisk at a reboot: refill it in place, as restore does (no second
     rotate), or None when that does not apply."""
-    from .restore import FAILED, ram_component
+    from .restore import FAILED, opening_step, ram_component
     m, ram = snap.mirror, snap.stripes.get(it.ram)
     if ram is None or ram.parent != it.mirror or m is None or \
             m.slots != it.order:
@@ -307,7 +307,7 @@ def _ram_refill_step(snap, it):
     state = ram_component(snap, it)[1]
     if it.ramdisk not in snap.ramdisks:
         if state not in FAILED:
-            return steps.force_open(snap, it)
+            return opening_step(snap, it)
         if m.resync == "active" or m.pending:
             return steps.wait_resync(snap, it)
         return steps.create_ramdisk(snap, it)

@@ -71,11 +71,13 @@ def opening_step(snap, it):
 
 def recorded_number_holder(snap, it):
     """A ramdisk other than the mirror's own that holds the device number
-    SVM recorded for its RAM component, or None."""
+    SVM recorded for its RAM component, or None.  Without a record (a
+    setup that has not finished) that number is unknown, so any other
+    ramdisk may hold it."""
     recorded = (snap.record or {}).get("ramdisk_dev")
     holders = sorted(name for name, dev in snap.ramdisk_devs.items()
-                     if dev == recorded and name != it.ramdisk)
-    return holders[0] if recorded and holders else None
+                     if name != it.ramdisk and dev == (recorded or dev))
+    return holders[0] if holders else None
 
 
 def ram_component(snap, it):
