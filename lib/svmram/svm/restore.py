@@ -100,7 +100,9 @@ def _next_step(snap, it, copy_blocks):
                 "the ramdisk %s, not %s's own, holds the device number %s "
                 "that SVM recorded for %s, the RAM submirror of %s; svmram "
                 "detached %s so that %s reads only from its disk submirrors"
-                % (holder, it.mirror, snap.record["ramdisk_dev"], it.ram,
+                % (holder, it.mirror,
+                   (snap.record or {}).get("ramdisk_dev", "(not recorded)"),
+                   it.ram,
                    it.mirror, it.ram, it.mirror),
                 advice="Delete the other ramdisk (ramdiskadm -d %s) or create "
                        "it after svmram's at boot, then run 'svmram teardown "
