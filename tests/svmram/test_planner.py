@@ -477,3 +477,17 @@ def test_a_resumed_setup_never_opens_the_mirror_while_another_ramdisk_exists():
     assert "open d10" not in keys(plan)
     assert keys(plan)[:3] == ["detach d13", "metaclear d13",
                               "create ramdisk svmram_d10"]
+
+
+def test_auto_does_not_swap_a_mirror_that_other_metadevices_use():
+    """A soft partition (or any metadevice) built on the mirror keeps SVM
+    from clearing it (metadevice in use): auto picks rotate and says why,
+    and --method swap is refused before anything changes (issue 9)."""
+    snap = article(mounted=False, size=465600).evolve(users=("d50",))
+    intent, notes = planner.choose_intent(snap, "d10")
+    assert intent.method == "rotate"
+    assert notes == ["auto chose rotate: d10 is in use by d50, and SVM "
+                     "will not clear a metadevice that another is built on."]
+    with pytest.raises(RefusedError, match="cannot use swap: d10 is in use "
+                                           "by d50"):
+        planner.choose_intent(snap, "d10", method="swap")

@@ -65,7 +65,8 @@ class SvmBackend:
                          if d.type != "mirror"},
             ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(),
             used_controllers=self._controllers(),
-            mounted_on=self._mount_point())
+            mounted_on=self._mount_point(),
+            users=tuple(sorted(config.users().get(self.mirror, ()))))
         if smf is None:
             service_state = self.service_state()
             smf = (self.record_properties() if service_state else None,

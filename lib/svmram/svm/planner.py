@@ -184,7 +184,11 @@ def _choose_method(snap, disks, size, method):
     new_size = mirror_size_with_ram_first(
         [ram_blocks] + [snap.stripes[d].size_blocks for d in disks], size)
     swap_problem = None
-    if snap.mounted_on:
+    if snap.users:
+        swap_problem = ("%s is in use by %s, and SVM will not clear a "
+                        "metadevice that another is built on" % (
+                            m.name, ", ".join(snap.users)))
+    elif snap.mounted_on:
         swap_problem = "%s is mounted on %s and swap needs it closed" % (
             m.name, snap.mounted_on)
     elif new_size != m.size_blocks:

@@ -58,6 +58,9 @@ class Snapshot:
     links: Dict[str, str] = field(default_factory=dict)   # cNtNdNsN -> target
     used_controllers: FrozenSet[int] = frozenset()
     mounted_on: Optional[str] = None
+    # Metadevices built on the mirror (soft partitions, trans, another
+    # mirror): SVM will not clear it while they exist.
+    users: Tuple[str, ...] = ()
     has_replicas: bool = True
     record: Optional[Dict[str, str]] = None     # the SMF record, if any
     # The SMF instance's state ("online", "disabled"...), None without one.
