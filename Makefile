@@ -27,7 +27,7 @@ MANDIR = $(PREFIX)/share/man/man8
 DOCDIR = $(PREFIX)/share/doc/svmram
 METHODDIR = /lib/svc/method
 MANIFESTDIR = /lib/svc/manifest/system
-PROTO = build/proto
+PKGDIR = build
 
 all:
 	@echo "nothing to build; try 'make test', 'make demo' or 'make install'"
@@ -82,14 +82,17 @@ uninstall:
 		$(DESTDIR)$(METHODDIR)/svmram $(DESTDIR)$(MANIFESTDIR)/svmram.xml
 	rm -rf $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DOCDIR)
 
+# PKGDIR: where the proto tree and the manifest go (tests point it at a
+# directory of their own).
 package:
-	rm -rf $(PROTO)
-	$(MAKE) install DESTDIR=`pwd`/$(PROTO) PREFIX=$(PREFIX) PYTHON=$(PYTHON)
-	$(PYTHON) packaging/p5m $(PROTO) $(PREFIX) > build/svmram.p5m
-	@if command -v pkgsend >/dev/null 2>&1; then \
-		sh packaging/p5p build/svmram.p5m $(PROTO) build/svmram.p5p; \
+	mkdir -p $(PKGDIR)
+	d=`cd $(PKGDIR) && pwd` && rm -rf $$d/proto && \
+	$(MAKE) -s install DESTDIR=$$d/proto PREFIX=$(PREFIX) PYTHON=$(PYTHON) && \
+	$(PYTHON) packaging/p5m $$d/proto $(PREFIX) > $$d/svmram.p5m && \
+	if command -v pkgsend >/dev/null 2>&1; then \
+		sh packaging/p5p $$d/svmram.p5m $$d/proto $$d/svmram.p5p; \
 	else \
-		echo "build/svmram.p5m written; no IPS tools (pkgsend) here, so no archive"; \
+		echo "$$d/svmram.p5m written; no IPS tools (pkgsend) here, so no archive"; \
 	fi
 
 clean:
