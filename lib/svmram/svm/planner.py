@@ -300,13 +300,15 @@ def _all_okay(snap):
 
 
 def _ram_refill_step(snap, it):
-    """The RAM submirror of a mirror already in its final order lost its
-    ramdisk at a reboot: refill it in place, as restore does (no second
-    rotate), or None when that does not apply."""
+    """The RAM submirror lost its ramdisk at a reboot while it was in the
+    mirror: refill it in place, as restore does, wherever its slot (a
+    detach and attach would move it last and cost another rotate), or
+    None when that does not apply.  metareplace -e copies the whole
+    component, and SVM reads it only once it is Okay."""
     from .restore import FAILED, opening_step, ram_component
     m, ram = snap.mirror, snap.stripes.get(it.ram)
     if ram is None or ram.parent != it.mirror or m is None or \
-            m.slots != it.order:
+            it.ram not in m.slots or it.ram in m.offline:
         return None
     state = ram_component(snap, it)[1]
     if it.ramdisk not in snap.ramdisks:

@@ -13,6 +13,8 @@ from typing import Dict, FrozenSet, Optional, Tuple
 OKAY = "Okay"
 RESYNCING = "Resyncing"
 MAINTENANCE = "Needs maintenance"
+# Component states of a component SVM no longer reads or writes.
+FAILED_COMPONENT = ("Maintenance", "Last Erred", "Unavailable")
 
 
 @dataclass(frozen=True)
