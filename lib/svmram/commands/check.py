@@ -106,7 +106,7 @@ def run_check(mirror):
     root = common.host_root()
     checks = []
     try:
-        mirrors = SvmBackend(mirror or "", root).mirror_names()
+        mirrors, stale = SvmBackend(mirror or "", root).mirror_names()
     except RefusedError as refusal:           # no SVM at all
         return [_check("svm", FAIL, "%s; %s" % (refusal.message,
                                                  refusal.advice))], []
@@ -117,7 +117,13 @@ def run_check(mirror):
             "there are no state database replicas; create them with "
             "metadb -a -f")))
         return checks, []
-    checks.append(_check("replicas", OK, "the state database is readable"))
+    if stale:
+        checks.append(_check("replicas", FAIL, (
+            "the state database replicas are stale, so SVM refuses every "
+            "change; metadb -i shows the failed ones")))
+    else:
+        checks.append(_check("replicas", OK,
+                             "the state database is readable"))
     if mirror:
         mirrors = [mirror]
     verdicts, memory = [], None

@@ -66,7 +66,8 @@ class SvmBackend:
             ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(),
             used_controllers=self._controllers(),
             mounted_on=self._mount_point(),
-            users=tuple(sorted(config.users().get(self.mirror, ()))))
+            users=tuple(sorted(config.users().get(self.mirror, ()))),
+            stale_replicas=config.stale_replicas)
         if smf is None:
             service_state = self.service_state()
             smf = (self.record_properties() if service_state else None,
@@ -239,11 +240,13 @@ class SvmBackend:
         return state if result.ok and state else None
 
     def mirror_names(self):
-        """Every mirror of the local set, sorted; None without replicas."""
+        """(every mirror of the local set, sorted; whether the replicas
+        are stale), or (None, False) without replicas."""
         config = self._config()
         if config is None:
-            return None
-        return sorted(d.name for d in config.devices if d.type == "mirror")
+            return None, False
+        return (sorted(d.name for d in config.devices if d.type == "mirror"),
+                config.stale_replicas)
 
     # --- the executor's interface -------------------------------------
 

@@ -11,7 +11,7 @@ teardown plan.
 
 from ..errors import RefusedError
 from ..plan import Plan
-from . import names, record, steps
+from . import consistency, names, record, steps
 from .intent import Intent
 from .sizing import (human_size, mirror_size_with_ram_first, ramdisk_size_for,
                      ramdisk_slice_blocks)
@@ -27,9 +27,7 @@ MAX_STEPS = 64                   # a planner that needs more is looping
 
 def check_mirror(snap, mirror):
     """Refuse unless `mirror` is a mirror svmram can work on at all."""
-    if not snap.has_replicas:
-        raise RefusedError("there are no state database replicas",
-                           advice="Create them with metadb -a -f first.")
+    consistency.check_replicas(snap)
     if snap.mirror is None:
         kind = snap.other_types.get(mirror)
         if kind:

@@ -64,6 +64,7 @@ class Snapshot:
     # mirror): SVM will not clear it while they exist.
     users: Tuple[str, ...] = ()
     has_replicas: bool = True
+    stale_replicas: bool = False    # metastat's stale-database banner
     record: Optional[Dict[str, str]] = None     # the SMF record, if any
     # The SMF instance's state ("online", "disabled"...), None without one.
     # An instance that is not enabled holds an unfinished record.
