@@ -1,0 +1,293 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""Issue 9 section 5: output that older releases and the documentation
+print parses to the same model; what is truly malformed is still refused.
+
+Each real example is a fixture (fixtures/README.md names its source);
+the layout variants (letter case, tabs or spaces, trailing blanks, blank
+lines) are applied to every metastat fixture and must give the same
+model as the fixture itself.
+"""
+
+import os
+import re
+
+import pytest
+
+from svmram.errors import ParseError
+from svmram.svm import listings, metastat, metastat_p
+from svmram.svm.model import HotSparePool, Stripe, Trans
+
+from .conftest import FIXTURES, read_fixture
+
+
+def _kind(name):
+    for word, kind in (("_p_", "metastat-p"), ("metaparam", "metaparam"),
+                       ("metadb", "metadb"), ("ramdiskadm", "ramdiskadm")):
+        if word in name:
+            return kind
+    return "metastat"
+
+
+METASTAT_FIXTURES = sorted(n for n in os.listdir(FIXTURES)
+                           if n.endswith(".txt") and _kind(n) == "metastat")
+METASTAT_P_FIXTURES = sorted(n for n in os.listdir(FIXTURES)
+                             if n.endswith(".txt")
+                             and _kind(n) == "metastat-p")
+
+
+# --- real outputs newly accepted -------------------------------------------
+
+def test_disksuite_trans_without_reloc_columns():
+    """DiskSuite 4.2.1 prints the master and log tables without Reloc and
+    names a slice as the logging device."""
+    config = metastat.parse(read_fixture("disksuite_trans_d20.txt"))
+    assert [d.name for d in config.devices] == ["d20"]
+    trans = config.get("d20")
+    assert isinstance(trans, Trans)
+    assert (trans.state, trans.size_blocks, trans.master, trans.log) == (
+        "Okay", 102816, "c0t3d0s4", "c0t2d0s3")
+    assert (trans.log_state, trans.log_size_blocks) == ("Okay", 5350)
+
+
+def test_disksuite_trans_as_the_guide_prints_it_is_refused():
+    """The guide's page says 'Logging device for d0' under trans d20: a
+    log for a trans that is not in the output is refused, not guessed."""
+    text = read_fixture("disksuite_trans_d20.txt").replace(
+        "Logging device for d20", "Logging device for d0")
+    with pytest.raises(ParseError) as info:
+        metastat.parse(text)
+    assert info.value.lineno == 10
+    assert "not the log of a trans device d0" in str(info.value)
+
+
+def test_solaris9_hot_spare_pool_without_column_header():
+    config = metastat.parse(read_fixture("solaris9_hsp001.txt"))
+    pool = config.get("hsp001")
+    assert isinstance(pool, HotSparePool)
+    assert [(s.device, s.state, s.size_blocks, s.reloc)
+            for s in pool.spares] == [("c1t3d0s2", "Available", 16800, None)]
+
+
+@pytest.mark.parametrize("text, lineno, fragment", [
+    # the header says 2 spares, one row follows
+    ("hsp001: 2 hot spares\n\tc1t3d0s2\tAvailable\t16800 blocks\n", 1,
+     "header says 2 spares, found 1"),
+    # a blank line ends the rows; a row after it is not part of the pool
+    ("hsp001: 2 hot spares\n\tc1t3d0s2\tAvailable\t16800 blocks\n\n"
+     "\tc1t4d0s2\tAvailable\t16800 blocks\n", 4, "unexpected line"),
+    # a row that is not a spare
+    ("hsp001: 1 hot spare\n\tc1t3d0s2\tAvailable\t16800\n", 2,
+     "bad hot spare line"),
+    ("hsp001: 1 hot spare\n\tc1t3d0s2\tFree\t16800 blocks\n", 2,
+     "unknown state"),
+])
+def test_malformed_hot_spare_pools_are_refused(text, lineno, fragment):
+    with pytest.raises(ParseError) as info:
+        metastat.parse(text)
+    assert info.value.lineno == lineno
+    assert fragment in str(info.value)
+
+
+def test_disksuite_top_level_concat_with_dbase_only_columns():
+    stripe = metastat.parse(read_fixture("disksuite_concat_d0.txt")).get("d0")
+    assert isinstance(stripe, Stripe)
+    assert (stripe.parent, stripe.state, stripe.size_blocks) == (
+        None, None, 3546160)
+    assert [row.interlace_blocks for row in stripe.rows] == [32]
+    assert [(c.device, c.start_block, c.dbase, c.state, c.reloc)
+            for c in stripe.components()][:2] == [
+        ("c1t0d0s0", 0, False, None, None),
+        ("c1t0d1s0", 1520, False, None, None)]
+    assert len(stripe.components()) == 7
+
+
+def test_disksuite_concat_with_the_guides_typo_is_refused():
+    """The Reference Guide prints '(interface: 32 blocks)': no SVM prints
+    that, so it is refused rather than read as an interlace."""
+    text = read_fixture("disksuite_concat_d0.txt").replace(
+        "interlace", "interface")
+    with pytest.raises(ParseError) as info:
+        metastat.parse(text)
+    assert info.value.lineno == 3
+
+
+# --- layout variants of every metastat fixture -----------------------------
+
+_KEYWORDS = re.compile(
+    r"Submirror|Mirror|State|Pass|Read option|Write option|Size|Stripe|"
+    r"Device Relocation Information|Device|Start Block|Dbase|Reloc|"
+    r"Hot Spare|Hot spare pool|blocks|Extent|Block count|interlace|"
+    r"Interlace|Original device|Concatenated Devices|Master Device|"
+    r"Logging Device|Logging device for|Invoke|Resync in progress|"
+    r"done|Status|Length|Device ID|Concat/Stripe|Soft Partition|RAID|"
+    r"Trans|Resync option|Owner|hot spares?|Component")
+
+
+def _variants(text):
+    yield "upper-case words", _KEYWORDS.sub(lambda m: m.group(0).upper(),
+                                            text)
+    yield "lower-case words", _KEYWORDS.sub(lambda m: m.group(0).lower(),
+                                            text)
+    yield "tabs for indentation", re.sub(
+        r"(?m)^ +", lambda m: "\t" * (1 + len(m.group(0)) // 8), text)
+    yield "spaces for tabs", text.expandtabs(8)
+    yield "trailing blanks", re.sub(r"(?m)$", " \t", text)
+    yield "no trailing blanks", re.sub(r"(?m)[ \t]+$", "", text)
+    yield "leading blank lines", "\n \n\t\n" + text
+    yield "trailing blank lines", text + "\n\n \n"
+    yield "doubled blank lines", re.sub(r"(?m)^[ \t]*\n", "\n\n\n", text)
+
+
+@pytest.mark.parametrize("name", METASTAT_FIXTURES)
+@pytest.mark.parametrize("variant", [v for v, _ in _variants("")])
+def test_layout_variant_gives_the_same_model(name, variant):
+    text = read_fixture(name)
+    expected = metastat.parse(text).to_json()
+    changed = dict(_variants(text))[variant]
+    assert metastat.parse(changed).to_json() == expected
+
+
+@pytest.mark.parametrize("name", METASTAT_P_FIXTURES)
+@pytest.mark.parametrize("variant", [
+    "tabs for indentation", "spaces for tabs", "trailing blanks",
+    "no trailing blanks", "leading blank lines", "trailing blank lines",
+    "doubled blank lines"])
+def test_metastat_p_layout_variant_gives_the_same_model(name, variant):
+    text = read_fixture(name)
+    expected = metastat_p.parse(text).to_json()
+    changed = dict(_variants(text))[variant]
+    assert metastat_p.parse(changed).to_json() == expected
+
+
+def test_keyword_case_is_ignored_but_the_write_flag_is_not():
+    text = read_fixture("synthetic_metastat_all_types.txt")
+    assert "serial (-S)" in text
+    with pytest.raises(ParseError) as info:
+        metastat.parse(text.replace("serial (-S)", "serial (-s)"))
+    assert "bad write option" in str(info.value)
+
+
+# --- what is still refused --------------------------------------------------
+
+def test_concise_output_is_refused_with_its_name():
+    text = ("d10              m  2.0GB d11 d12\n"
+            "    d11          s  2.0GB c1t0d0s0\n"
+            "    d12          s  2.0GB c1t1d0s0\n")
+    with pytest.raises(ParseError) as info:
+        metastat.parse(text)
+    assert info.value.lineno == 1
+    assert "metastat -c" in str(info.value)
+
+
+@pytest.mark.parametrize("name, old, new, fragment", [
+    # a keyword nobody prints, in any case
+    ("reference_1_9_healthy.txt", "    Pass: 1\n", "    Passes: 1\n",
+     "unexpected line"),
+    # a column header with a column no release prints
+    ("reference_1_9_healthy.txt", "Dbase        State Reloc Hot Spare",
+     "Dbase   State Reloc Spare", "unsupported column header"),
+    # a trans table header that is not one
+    ("synthetic_metastat_all_types.txt",
+     "Master Device Start Block  Dbase Reloc", "Master Device Start Dbase",
+     "unexpected line"),
+    # a relocation table header that is not one
+    ("reference_1_9_healthy.txt", "Device   Reloc\tDevice ID",
+     "Device   Reloc\tDevice", "expected 'Device Reloc Device ID'"),
+])
+def test_near_misses_are_refused(name, old, new, fragment):
+    text = read_fixture(name)
+    assert old in text
+    lineno = text[:text.index(old)].count("\n") + 1
+    with pytest.raises(ParseError) as info:
+        metastat.parse(text.replace(old, new, 1))
+    assert fragment in str(info.value)
+    assert info.value.lineno == lineno
+
+
+# --- metaparam and metadb ---------------------------------------------------
+
+def test_metaparam_in_other_letter_case():
+    params = listings.parse_metaparam(
+        "d10: MIRROR CURRENT PARAMETERS ARE:\n    pass: 2\n"
+        "    read option: First (-r)\n    WRITE OPTION: Serial (-S)\n")
+    assert (params.name, params.pass_num, params.read_option,
+            params.write_option) == ("d10", 2, "first", "serial")
+    with pytest.raises(ParseError):
+        listings.parse_metaparam(
+            "d10: Mirror current parameters are:\n    Pass: 2\n"
+            "    Read option: first (-r)\n    Write option: serial (-s)\n")
+
+
+@pytest.mark.parametrize("name, flags", [
+    ("disksuite_metadb_i.txt", ["au"] * 3),
+    ("solaris9_metadb_i_write_error.txt",
+     ["ampluo"] + ["apluo"] * 3 + ["Wpl"] + ["apluo"] * 3),
+    ("web_metadb_i_unindented.txt", ["ampluo", "apluo", "Wpluo", "Wpluo"]),
+])
+def test_metadb_from_the_field(name, flags):
+    replicas = listings.parse_metadb(read_fixture(name))
+    assert [r.flags for r in replicas] == flags
+
+
+def test_every_flag_letter_metadb_prints_is_accepted():
+    """All sixteen letters of MDDB_FLAGS_STRING, in their columns."""
+    template = "RSFDMaWm  pc luo tBr"
+    text = ("\t flags\t\tfirst blk\tblock count\n" + template
+            + "\t16\t\t8192\t\t/dev/dsk/c0d0s7\n")
+    (replica,) = listings.parse_metadb(text)
+    assert replica.flags == template.replace(" ", "")
+    assert set(replica.flags) == set(listings.REPLICA_FLAGS)
+    with pytest.raises(ParseError) as info:
+        listings.parse_metadb(text.replace("tBr", "tBx"))
+    assert "unknown replica flag" in str(info.value)
+
+
+def test_replica_problems_from_the_solaris9_guide():
+    replicas = listings.parse_metadb(
+        read_fixture("solaris9_metadb_i_write_error.txt"))
+    (problem,) = listings.replica_problems(replicas)
+    assert problem.replica is replicas[4]
+    assert problem.flags == "W"
+    assert problem.problems == (
+        ("W", "replica has device write errors"),
+        ("a", "not active (no a flag)"),
+        ("u", "not up to date (no u flag)"))
+    assert problem.describe() == (
+        "c2t3d0s1 block 16: W (replica has device write errors), "
+        "not active (no a flag), not up to date (no u flag)")
+
+
+@pytest.mark.parametrize("flags, expected", [
+    ("ampluo", ""),
+    ("au", ""),                     # DiskSuite 4.2.1: no l, p or o
+    ("apluo", ""),
+    ("aW pluo", "W"),
+    ("RSFDMaWm pc luo tBr", "RSFDMWB"),
+    ("apluoB", "B"),
+    ("ampluoM", "M"),
+])
+def test_replica_problem_flags(flags, expected):
+    text = ("\t flags\t\tfirst blk\tblock count\n %s\t16\t\t8192\t\t"
+            "/dev/dsk/c0d0s7\n" % flags)
+    problems = listings.replica_problems(listings.parse_metadb(text))
+    if expected:
+        (problem,) = problems
+        assert problem.flags == expected
+        assert [f for f, _ in problem.problems] == list(expected)
+        assert all(meaning == listings.REPLICA_FLAGS[f]
+                   for f, meaning in problem.problems)
+    else:
+        assert problems == []
+
+
+def test_replica_without_a_or_u_is_a_problem():
+    text = ("\t flags\t\tfirst blk\tblock count\n"
+            "     a    p  l        16\t\t8192\t\t/dev/dsk/c0d0s7\n"
+            "          p  luo      unknown\t\tunknown\t\t/dev/dsk/c1d0s7\n")
+    problems = listings.replica_problems(listings.parse_metadb(text))
+    assert [(p.replica.device, p.flags, [f for f, _ in p.problems])
+            for p in problems] == [("c0d0s7", "", ["u"]),
+                                   ("c1d0s7", "", ["a"])]
+    assert problems[1].describe() == "c1d0s7: not active (no a flag)"
+    assert listings.replica_problems([]) == []
