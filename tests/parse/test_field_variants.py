@@ -18,7 +18,14 @@ from svmram.errors import ParseError
 from svmram.svm import listings, metastat, metastat_p
 from svmram.svm.model import HotSparePool, Stripe, Trans
 
-from .conftest import FIXTURES, read_fixture
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "fixtures")
+
+
+def read_fixture(name):
+    with open(os.path.join(FIXTURES, name), encoding="utf-8",
+              newline="") as handle:
+        return handle.read()
 
 
 def _kind(name):
@@ -137,6 +144,21 @@ def _variants(text):
     yield "leading blank lines", "\n \n\t\n" + text
     yield "trailing blank lines", text + "\n\n \n"
     yield "doubled blank lines", re.sub(r"(?m)^[ \t]*\n", "\n\n\n", text)
+    yield "doubled blanks between words", re.sub(r"(?<=\S) (?=\S)", "  ",
+                                                 text)
+    yield "tab after each colon", re.sub(r": ", ":\t", text)
+
+
+def _squeezed(data):
+    """The JSON with the blanks in each string squeezed to one space: the
+    Invoke and Resync option texts are kept as printed."""
+    if isinstance(data, str):
+        return " ".join(data.split())
+    if isinstance(data, list):
+        return [_squeezed(item) for item in data]
+    if isinstance(data, dict):
+        return {key: _squeezed(value) for key, value in data.items()}
+    return data
 
 
 @pytest.mark.parametrize("name", METASTAT_FIXTURES)
@@ -145,14 +167,15 @@ def test_layout_variant_gives_the_same_model(name, variant):
     text = read_fixture(name)
     expected = metastat.parse(text).to_json()
     changed = dict(_variants(text))[variant]
-    assert metastat.parse(changed).to_json() == expected
+    assert _squeezed(metastat.parse(changed).to_json()) == _squeezed(
+        expected)
 
 
 @pytest.mark.parametrize("name", METASTAT_P_FIXTURES)
 @pytest.mark.parametrize("variant", [
     "tabs for indentation", "spaces for tabs", "trailing blanks",
     "no trailing blanks", "leading blank lines", "trailing blank lines",
-    "doubled blank lines"])
+    "doubled blank lines", "doubled blanks between words"])
 def test_metastat_p_layout_variant_gives_the_same_model(name, variant):
     text = read_fixture(name)
     expected = metastat_p.parse(text).to_json()
@@ -291,3 +314,64 @@ def test_replica_without_a_or_u_is_a_problem():
                                    ("c1d0s7", "", ["a"])]
     assert problems[1].describe() == "c1d0s7: not active (no a flag)"
     assert listings.replica_problems([]) == []
+
+
+# --- metastat -p from the Solaris Volume Manager Administration Guide ------
+
+def test_svm_guide_final_configuration():
+    """cnames, a RAID-5 with -k, a concat of stripes continued with
+    spaces, soft partitions on a mirror and on slices, an empty pool."""
+    config = metastat_p.parse(read_fixture("svm_guide_p_final_config.txt"))
+    assert len(config.devices) == 27
+    raid = config.get("d50")
+    assert ([c.device for c in raid.columns][:2], raid.interlace_blocks) == (
+        ["c1t4d0s5", "c1t5d0s5"], 32)
+    d25 = config.get("d25")
+    assert [([c.device for c in row.components], row.interlace_blocks)
+            for row in d25.rows] == [(["c1t1d0s3", "c2t1d0s3"], 32),
+                                     (["c0t0d0s3"], None)]
+    d70 = config.get("d70")
+    assert (d70.submirrors, d70.read_option, d70.pass_num) == (
+        ["d71", "d72"], "roundrobin", 1)
+    assert config.get("d71").parent == "d70"
+    assert [len(r.components) for r in config.get("d72").rows] == [1, 1, 1]
+    d85 = config.get("d85")
+    assert (d85.device, [(e.offset, e.length) for e in d85.extents]) == (
+        "d70", [(10485766, 2097152)])
+    # six soft partitions share d70: it has no single parent
+    assert d70.parent is None
+    assert config.get("hsp010").spares == []
+    assert [s.device for s in config.get("hsp070").spares] == [
+        "c1t2d0s4", "c2t2d0s4"]
+
+
+# --- size lines -----------------------------------------------------------
+
+@pytest.mark.parametrize("size", [
+    "4194304 blocks (2.0 GB)", "4194304 blocks", "4194304 Blocks (2.0 GB)",
+    "4194304 blocks (2048 MB)", "4194304 blocks (0.0 TB)",
+    "4194304 blocks (2.0GB)", "4194304  blocks  (2.0 GB)",
+])
+def test_size_lines_with_any_unit_or_none(size):
+    text = read_fixture("reference_1_9_healthy.txt")
+    sizes = re.findall(r"Size: (.*)", text)
+    assert sizes and all(s.rstrip() == sizes[0].rstrip() for s in sizes)
+    changed = text.replace("Size: " + sizes[0].rstrip(),
+                           "Size: " + size.replace("4194304",
+                                                   sizes[0].split()[0]))
+    assert metastat.parse(changed).to_json() == metastat.parse(
+        text).to_json()
+
+
+@pytest.mark.parametrize("size", [
+    "4194304", "4194304 bytes", "blocks", "4194304 blocks (2.0 GB",
+    "4194304 blocks 2.0 GB", "-1 blocks", "4194304 blocks (2.0 GB) x",
+])
+def test_malformed_size_lines_are_refused(size):
+    text = read_fixture("reference_1_9_healthy.txt")
+    first = re.search(r"Size: (.*)", text)
+    changed = text[:first.start(1)] + size + text[first.end(1):]
+    with pytest.raises(ParseError) as info:
+        metastat.parse(changed)
+    assert "bad size" in str(info.value)
+    assert info.value.lineno == text[:first.start()].count("\n") + 1

@@ -49,26 +49,30 @@ _LOG_STATE = spellings(LOG_STATES)
 _HOT_SPARE_STATE = spellings(HOT_SPARE_STATES)
 _YES_NO = {"yes": True, "no": False}
 
+# Blanks between words may be any run of spaces or tabs.
+# "KEY: value": the first colon followed by a blank.
+_KEY = re.compile(r":\s")
 # The part after "NAME: " of a section header.
-_HEADER = re.compile(r"(?:(?P<simple>mirror|concat/stripe|raid|soft partition)"
-                     r"|submirror of (?P<parent>\S+)"
-                     r"|(?P<trans>trans(?: \(.*\))?)"
-                     r"|logging device for (?P<logged>\S+(?: \S+)*)"
-                     r"|(?P<spares>[0-9]+) hot spares?(?: \(.*\))?"
-                     r"|is empty)\s*\Z", re.I)
-_SLOT = re.compile(r"Submirror ([0-9]+)\Z", re.I)
-_STRIPE = re.compile(r"Stripe ([0-9]+):(?:\s+\(interlace: ([0-9]+) blocks\))?"
-                     r"\Z", re.I)
+_HEADER = re.compile(r"(?:(?P<simple>mirror|concat/stripe|raid"
+                     r"|soft\s+partition)"
+                     r"|submirror\s+of\s+(?P<parent>\S+)"
+                     r"|(?P<trans>trans(?:\s+\(.*\))?)"
+                     r"|logging\s+device\s+for\s+(?P<logged>\S+(?:\s+\S+)*)"
+                     r"|(?P<spares>[0-9]+)\s+hot\s+spares?(?:\s+\(.*\))?"
+                     r"|is\s+empty)\s*\Z", re.I)
+_SLOT = re.compile(r"Submirror\s+([0-9]+)\Z", re.I)
+_STRIPE = re.compile(r"Stripe\s+([0-9]+):(?:\s+\(interlace:\s+([0-9]+)\s+"
+                     r"blocks\))?\Z", re.I)
 _COLUMNS = re.compile(r"Device\s+Start\s+Block\s+Dbase(\s+State)?(\s+Reloc)?"
                       r"(\s+Hot\s+Spare)?\Z", re.I)
 _COLUMN_CACHE = {}                  # header line -> column flags
-_SIZE = re.compile(r"([0-9]+) blocks(?:\s+\([^()]*\))?\Z", re.I)
-_BLOCKS = re.compile(r"([0-9]+) blocks\Z", re.I)
+_SIZE = re.compile(r"([0-9]+)\s+blocks(?:\s*\([^()]*\))?\Z", re.I)
+_BLOCKS = re.compile(r"([0-9]+)\s+blocks\Z", re.I)
 _PERCENT = re.compile(r"([0-9]+)(?:\.([0-9]))?\s*%\s*done\Z", re.I)
 # The option flags keep their case: -S is not -s.
-_READ = re.compile(r"((?i:roundrobin|geometric|first)) "
+_READ = re.compile(r"((?i:roundrobin|geometric|first))\s+"
                    r"\(((?i:default)|-g|-r)\)\Z")
-_WRITE = re.compile(r"((?i:parallel|serial)) \(((?i:default)|-S)\)\Z")
+_WRITE = re.compile(r"((?i:parallel|serial))\s+\(((?i:default)|-S)\)\Z")
 _READ_FLAG = {"roundrobin": "default", "geometric": "-g", "first": "-r"}
 _WRITE_FLAG = {"parallel": "default", "serial": "-S"}
 _NUMBER = re.compile(r"[0-9]+\Z")
@@ -89,6 +93,11 @@ _RELOCATION = "device relocation information"           # compared lower-case
 # A line of `metastat -c` (metastat.c print_concise): name, one-letter
 # type, size with a unit, e.g. "d10              m  2.0GB d11 d12".
 _CONCISE = re.compile(r"\S+\s+[mrstph]\s+(?:[0-9.]+[KMGTP]?B|-)(?:\s|\Z)")
+
+
+def _is_banner(s):
+    """True for a line of the stale-replica banner (metastat.c)."""
+    return s == "****" or " ".join(s.split()).lower().startswith(_STALE)
 
 
 def parse(text: str) -> Config:
@@ -118,16 +127,17 @@ class _Parser:
                 if section is not None:     # a blank line ends a table
                     section.invoke_open = section.row = None
                 continue
-            i = s.find(": ")
+            match = _KEY.search(s)
+            i = match.start() if match else -1
             if i > 0:
-                key, value = s[:i], s[i + 2:]
+                key, value = " ".join(s[:i].split()), s[i + 2:].lstrip()
                 match = header(value)
                 if match is not None and self._header(key, value, match,
                                                       lineno):
                     continue
                 value = value.strip()
             elif s[-1] == ":":
-                key, value = s[:-1], ""
+                key, value = " ".join(s[:-1].split()), ""
                 if key.lower() == _RELOCATION:
                     self._begin(_RelocationSection(self, lineno))
                     continue
@@ -157,7 +167,7 @@ class _Parser:
         return self.config
 
     def _banner(self, s, lineno):
-        if s != "****" and not s.lower().startswith(_STALE):
+        if not _is_banner(s):
             if not self.config.devices and _CONCISE.match(s):
                 self.error("this is 'metastat -c' (concise) output, which "
                            "is not read; give plain 'metastat' output",
@@ -175,8 +185,8 @@ class _Parser:
             return False
         found = match.groupdict()
         if found["simple"] is not None:
-            section = _SIMPLE_SECTIONS[found["simple"].lower()](self, lineno,
-                                                               name)
+            kind = " ".join(found["simple"].split()).lower()
+            section = _SIMPLE_SECTIONS[kind](self, lineno, name)
         elif found["parent"] is not None:
             self._expect_submirror(name, found["parent"], lineno)
             section = _StripeSection(self, lineno, name, found["parent"])
@@ -267,7 +277,7 @@ class _Section:
         self.other(s, key, value, lineno)
 
     def other(self, s, key, value, lineno):
-        if s == "****" or s.lower().startswith(_STALE):
+        if _is_banner(s):
             self.error("stale-replica banner after the first device", lineno)
         self.error("unexpected line in the section of %s" % self.name, lineno)
 
@@ -277,7 +287,7 @@ class _Section:
                 self.error("%s: no %s line" % (self.name, key))
 
     def state(self, value, table, lineno):
-        state = table.get(value.lower())
+        state = table.get(" ".join(value.split()).lower())
         if state is None:
             self.error("unknown state %r" % value, lineno)
         return state
