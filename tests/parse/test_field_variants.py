@@ -375,3 +375,47 @@ def test_malformed_size_lines_are_refused(size):
         metastat.parse(changed)
     assert "bad size" in str(info.value)
     assert info.value.lineno == text[:first.start()].count("\n") + 1
+
+
+# --- captures from the field ------------------------------------------------
+
+def test_field_disk_set_soft_partitions_plain_and_p_agree():
+    """A disk set with soft partitions on a five-row concat of MPxIO
+    disks: every line ends in a blank, the -p continuations in '\\ '."""
+    plain = metastat.parse(read_fixture("field_set_softparts.txt"))
+    short = metastat_p.parse(read_fixture("field_set_p_softparts.txt"))
+    names = ["pora5ds/d61", "pora5ds/d50", "pora5ds/d59", "pora5ds/d52",
+             "pora5ds/d51"]
+    assert [d.name for d in plain.devices] == names
+    assert [d.to_json(False) for d in plain.devices] == [
+        d.to_json(False) for d in short.devices]
+    d52 = plain.get("pora5ds/d52")
+    assert (d52.device, d52.state, d52.size_blocks) == (
+        "pora5ds/d50", "Okay", 176160768)
+    assert [(e.offset, e.length) for e in d52.extents] == [
+        (20971584, 134217728), (465567904, 41943040)]
+    d50 = plain.get("pora5ds/d50")
+    assert [[c.device for c in row.components] for row in d50.rows] == [
+        ["c2t5005076300CB0B15d%ds0" % i] for i in range(5)]
+    assert d50.parent is None           # four soft partitions use it
+    assert [(r.device, r.reloc, r.device_id) for r in plain.relocation] == [
+        ("c2t5005076300CB0B15d%d" % i, False, None) for i in range(5)]
+
+
+def test_field_solaris9_root_mirrors_before_attach():
+    config = metastat.parse(read_fixture("solaris9_field_root_mirrors.txt"))
+    d10 = config.get("d10")
+    assert (d10.submirrors, d10.submirror_states, d10.size_blocks) == (
+        ["d11"], ["Okay"], 10238616)
+    assert config.get("d11").parent == "d10"
+    d12 = config.get("d12")
+    assert (d12.parent, [(c.device, c.state, c.reloc)
+                         for c in d12.components()]) == (
+        None, [("c1t1d0s0", None, True)])
+    assert [(r.device, r.reloc, r.device_id) for r in config.relocation] == [
+        ("c1t1d0", True, "id1,ssd@w20000004cf9f2e91"),
+        ("c1t0d0", True, "id1,ssd@w20000004cf99e53f")]
+    replicas = listings.parse_metadb(read_fixture("solaris9_field_metadb.txt"))
+    assert [(r.flags, r.first_block, r.device) for r in replicas][::4] == [
+        ("au", 16, "c1t0d0s6"), ("au", 16, "c1t1d0s6")]
+    assert listings.replica_problems(replicas) == []
