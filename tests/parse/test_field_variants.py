@@ -419,3 +419,19 @@ def test_field_solaris9_root_mirrors_before_attach():
     assert [(r.flags, r.first_block, r.device) for r in replicas][::4] == [
         ("au", 16, "c1t0d0s6"), ("au", 16, "c1t1d0s6")]
     assert listings.replica_problems(replicas) == []
+
+
+def test_field_needs_maintenance_with_uneven_indentation():
+    """Pass and the options indented five blanks, the submirror states
+    four: indentation means nothing.  The web page ate the Invoke line's
+    '<new device>' as an HTML tag; the text is kept as captured."""
+    config = metastat.parse(read_fixture("field_needs_maintenance_d4.txt"))
+    d4 = config.get("d4")
+    assert (d4.submirrors, d4.submirror_states, d4.state, d4.pass_num) == (
+        ["d14", "d24"], ["Okay", "Needs maintenance"], "Needs maintenance",
+        1)
+    d24 = config.get("d24")
+    assert (d24.state, d24.invoke) == ("Needs maintenance",
+                                       "metareplace d4 c1t1d0s4")
+    assert [(c.device, c.state, c.reloc) for c in d24.components()] == [
+        ("c1t1d0s4", "Maintenance", True)]
