@@ -435,3 +435,20 @@ def test_field_needs_maintenance_with_uneven_indentation():
                                        "metareplace d4 c1t1d0s4")
     assert [(c.device, c.state, c.reloc) for c in d24.components()] == [
         ("c1t1d0s4", "Maintenance", True)]
+
+
+def test_reloc_column_left_blank_as_solaris9_prints_it_without_r():
+    """Solaris 9 printed the Reloc header but left the values blank unless
+    metastat -r was given (meta_stripe.c: devid " " without PRINT_DEVID);
+    a hot spare in use then follows the state directly."""
+    text = read_fixture("synthetic_metastat_all_types.txt")
+    old_spare = "Resyncing   Yes c4t0d0s0"
+    old_okay = "c1t0d0s0          0     No            Okay   Yes \n"
+    assert old_spare in text and old_okay in text
+    text = text.replace(old_spare, "Resyncing       c4t0d0s0").replace(
+        old_okay, "c1t0d0s0          0     No            Okay       \n")
+    d21 = metastat.parse(text).get("d21")
+    assert [(c.device, c.state, c.reloc, c.hot_spare)
+            for c in d21.components()] == [
+        ("c1t0d0s0", "Okay", None, None),
+        ("c1t1d0s0", "Resyncing", None, "c4t0d0s0")]
