@@ -452,3 +452,30 @@ def test_reloc_column_left_blank_as_solaris9_prints_it_without_r():
             for c in d21.components()] == [
         ("c1t0d0s0", "Okay", None, None),
         ("c1t1d0s0", "Resyncing", None, "c4t0d0s0")]
+
+
+def test_field_monitoring_plugin_sample_without_size_unit():
+    """Solaris 10 columns with a size line without '(... GB)', and two
+    blank lines after a submirror, as a monitoring plugin quotes it."""
+    config = metastat.parse(read_fixture("field_monitoring_plugin_d5.txt"))
+    d5 = config.get("d5")
+    assert (d5.submirrors, d5.state, d5.size_blocks) == (
+        ["d15", "d25"], "Okay", 525798)
+    assert [(c.device, c.state, c.reloc)
+            for c in config.get("d25").components()] == [
+        ("c0t1d0s5", "Okay", True)]
+
+
+def test_an_invented_example_from_a_checklist_is_refused():
+    """A checklist on the web shows a mirror with its own State and a
+    'Status: The volume is functioning properly.' line; no SVM prints
+    that, and the parser says where it stops."""
+    text = ("d0: Mirror\n    Submirror 0: d10\n      State: Okay\n"
+            "    Submirror 1: d11\n      State: Okay\n    State: Okay\n"
+            "    Status: The volume is functioning properly.\n\n"
+            "d10: Submirror of d0\n    State: Okay\n\n"
+            "d11: Submirror of d0\n    State: Okay\n")
+    with pytest.raises(ParseError) as info:
+        metastat.parse(text)
+    assert info.value.lineno == 6
+    assert "State line without a submirror" in str(info.value)
