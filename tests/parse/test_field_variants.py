@@ -479,3 +479,26 @@ def test_an_invented_example_from_a_checklist_is_refused():
         metastat.parse(text)
     assert info.value.lineno == 6
     assert "State line without a submirror" in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["article_metaparam_first.txt",
+                                  "article_metaparam_roundrobin.txt"])
+@pytest.mark.parametrize("variant", [v for v, _ in _variants("")])
+def test_metaparam_layout_variant_gives_the_same_parameters(name, variant):
+    text = read_fixture(name)
+    expected = listings.parse_metaparam(text).to_json()
+    changed = dict(_variants(text))[variant]
+    assert listings.parse_metaparam(changed).to_json() == expected
+
+
+METADB_FIXTURES = sorted(n for n in os.listdir(FIXTURES)
+                         if n.endswith(".txt") and _kind(n) == "metadb")
+
+
+@pytest.mark.parametrize("name", METADB_FIXTURES)
+@pytest.mark.parametrize("variant", [v for v, _ in _variants("")])
+def test_metadb_layout_variant_gives_the_same_replicas(name, variant):
+    text = read_fixture(name)
+    expected = [r.to_json() for r in listings.parse_metadb(text)]
+    changed = dict(_variants(text))[variant]
+    assert [r.to_json() for r in listings.parse_metadb(changed)] == expected

@@ -65,7 +65,7 @@ _METADB_FLAGS = frozenset(REPLICA_FLAGS)
 # the Solaris Volume Manager Administration Guide, "How to Check the
 # Status of State Database Replicas").
 PROBLEM_FLAGS = "WMDFSRB"
-_METADB_LEGEND = re.compile(r"([A-Za-z]) - \S.*\Z")
+_METADB_LEGEND = re.compile(r"([A-Za-z])\s+-\s+\S.*\Z")
 _NUMBER = re.compile(r"[0-9]+\Z")
 
 _RAMDISK_HEADER = re.compile(r"Block\s+Device\s+Size\s+Removable\Z")
@@ -88,6 +88,7 @@ def parse_metaparam(text: str) -> MirrorParams:
     name = None
     lineno = line = None
     for lineno, line, s in _lines(text):
+        s = " ".join(s.split())         # any run of blanks is one
         if name is None:
             match = _PARAMS_HEADER.match(s)
             if not match or not NAME_RE.match(match.group(1)):
