@@ -502,3 +502,12 @@ def test_metadb_layout_variant_gives_the_same_replicas(name, variant):
     expected = [r.to_json() for r in listings.parse_metadb(text)]
     changed = dict(_variants(text))[variant]
     assert [r.to_json() for r in listings.parse_metadb(changed)] == expected
+
+
+@pytest.mark.parametrize("variant", [v for v, _ in _variants("")])
+def test_ramdiskadm_layout_variant_gives_the_same_ramdisks(variant):
+    text = read_fixture("illumos_man_ramdiskadm.txt")
+    expected = [r.to_json() for r in listings.parse_ramdiskadm(text)]
+    changed = dict(_variants(text))[variant]
+    assert [r.to_json() for r in listings.parse_ramdiskadm(changed)] == \
+        expected

@@ -68,9 +68,9 @@ PROBLEM_FLAGS = "WMDFSRB"
 _METADB_LEGEND = re.compile(r"([A-Za-z])\s+-\s+\S.*\Z")
 _NUMBER = re.compile(r"[0-9]+\Z")
 
-_RAMDISK_HEADER = re.compile(r"Block\s+Device\s+Size\s+Removable\Z")
+_RAMDISK_HEADER = re.compile(r"Block\s+Device\s+Size\s+Removable\Z", re.I)
 _RAMDISK_ROW = re.compile(r"(/dev/ramdisk/([A-Za-z0-9_][A-Za-z0-9_-]{0,31}))"
-                          r"\s+([0-9]+)\s+(Yes|No)\Z")
+                          r"\s+([0-9]+)\s+((?i:yes|no))\Z")
 
 
 def _lines(text):
@@ -177,7 +177,8 @@ def parse_ramdiskadm(text: str) -> list:
         if not match:
             raise ParseError("bad ramdisk line", lineno, line, source)
         device, name, size, removable = match.groups()
-        ramdisks.append(Ramdisk(name, device, int(size), removable == "Yes"))
+        ramdisks.append(Ramdisk(name, device, int(size),
+                                removable.lower() == "yes"))
     return ramdisks
 
 
