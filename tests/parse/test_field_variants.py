@@ -511,3 +511,16 @@ def test_ramdiskadm_layout_variant_gives_the_same_ramdisks(variant):
     changed = dict(_variants(text))[variant]
     assert [r.to_json() for r in listings.parse_ramdiskadm(changed)] == \
         expected
+
+
+def test_time_stamped_output_is_refused_by_name():
+    """metastat -t appends "%a %b %e %T %Y" to each state (meta_print.c
+    meta_print_time); svmram reads plain metastat and says so."""
+    text = read_fixture("reference_1_9_healthy.txt")
+    first = re.search(r"State: Okay *", text)
+    changed = (text[:first.start()] + "State: Okay        Thu Nov  6 "
+               "10:12:33 2008" + text[first.end():])
+    with pytest.raises(ParseError) as info:
+        metastat.parse(changed)
+    assert "metastat -t" in str(info.value)
+    assert info.value.lineno == text[:first.start()].count("\n") + 1

@@ -90,6 +90,10 @@ _RELOC_TABLE = re.compile(r"Device\s+Reloc\s+Device\s+ID\Z", re.I)
 _ABR = " - application based recovery (abr)"           # compared lower-case
 _STALE = "warning: stale state database replicas"       # compared lower-case
 _RELOCATION = "device relocation information"           # compared lower-case
+# The time stamp metastat -t adds (meta_print.c meta_print_time,
+# "%a %b %e %T %Y"), e.g. "Thu Nov  6 10:12:33 2008".
+_TIMESTAMP = re.compile(r"\s[A-Za-z]{3}\s+[A-Za-z]{3}\s+[0-9]{1,2}\s+"
+                        r"[0-9]{2}:[0-9]{2}:[0-9]{2}\s+[0-9]{4}\Z")
 # A line of `metastat -c` (metastat.c print_concise): name, one-letter
 # type, size with a unit, e.g. "d10              m  2.0GB d11 d12".
 _CONCISE = re.compile(r"\S+\s+[mrstph]\s+(?:[0-9.]+[KMGTP]?B|-)(?:\s|\Z)")
@@ -289,6 +293,10 @@ class _Section:
     def state(self, value, table, lineno):
         state = table.get(" ".join(value.split()).lower())
         if state is None:
+            if _TIMESTAMP.search(value):
+                self.error("a state with a time stamp: metastat -t output "
+                           "is not read; give plain 'metastat' output",
+                           lineno)
             self.error("unknown state %r" % value, lineno)
         return state
 
