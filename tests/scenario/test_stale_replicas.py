@@ -112,3 +112,18 @@ def test_check_says_the_replicas_are_stale(two_replica_slices):
             "SVM refuses every change; metadb -i shows the failed ones"
             ) in result.stdout.splitlines()
     assert result.returncode != 0
+
+
+def test_check_warns_of_failed_replicas_before_they_make_it_stale(
+        two_replica_slices):
+    host = two_replica_slices
+    assert host.sim("fail-replicas", "c0d0s7").returncode == 0
+    result = host.svmram("check")
+    assert ("warning  replicas  3 of 6 replicas have problems (c0d0s7 block "
+            "16: W (replica has device write errors), not active (no a flag), "
+            "not up to date (no u flag); c0d0s7 block 8208: W (replica has "
+            "device write errors), not active (no a flag), not up to date "
+            "(no u flag); c0d0s7 block 16400: W (replica has device write "
+            "errors), not active (no a flag), not up to date (no u flag)); "
+            "a majority must be good at boot, or SVM refuses every change: "
+            "replace them (metadb -d, metadb -a)") in result.stdout.splitlines()
