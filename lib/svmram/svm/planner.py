@@ -222,6 +222,14 @@ def plan_setup(snap, intent):
     return plan
 
 
+def plan_enable(intent):
+    """A setup that finished all but enabling its boot service: enable it
+    (its start method restores whatever a reboot took)."""
+    plan = Plan("setup", intent.mirror, method=intent.method)
+    plan.afterwards.append(record.enable_argv(intent.mirror))
+    return plan
+
+
 def plan_teardown(snap, intent, reattach=()):
     """`reattach` names the recorded disk submirrors that may be attached
     again when they are missing from the mirror: those svmram itself took
