@@ -29,7 +29,7 @@ SVMRAM = os.path.join(REPO, "sbin", "svmram")
 MANIFEST = os.path.join(REPO, "manifests", "svmram.xml")
 
 # Commands that only read; everything else in a trace changes the host.
-READ_ONLY = {"metastat", "svcprop", "svcs", "kstat", "metadb"}
+READ_ONLY = {"metastat", "svcprop", "svcs", "kstat", "metadb", "fuser"}
 
 
 @dataclass
@@ -256,6 +256,7 @@ REAL_BIN = {name: "/usr/sbin/" + name for name in (
     "umount", "swap", "dumpadm", "zpool", "prtvtoc")}
 REAL_BIN.update({name: "/usr/bin/" + name for name in (
     "svcprop", "svcs", "kstat", "dd", "iostat")})
+REAL_BIN["fuser"] = "/usr/sbin/fuser"
 
 # What a test may run through RealHost.cmd (see RealHost._guard).
 TEST_COMMANDS = {"metastat", "metadb", "metainit", "metattach", "metadetach",

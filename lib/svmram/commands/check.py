@@ -149,7 +149,7 @@ def run_check(mirror):
     verdicts, memory = [], None
     for name in mirrors:
         backend = SvmBackend(name, root)
-        snap = backend.observe(memory=True).evolve(
+        snap = backend.observe(memory=True, holders=True).evolve(
             service_imported=backend.service_imported())
         if memory is None:
             memory = memory_check(snap)

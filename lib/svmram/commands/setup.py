@@ -70,7 +70,7 @@ def run(args):
             backend.intent = intent
             snap = backend.observe(memory=True)
         else:
-            observed = backend.observe(memory=True).evolve(
+            observed = backend.observe(memory=True, holders=True).evolve(
                 service_imported=backend.service_imported())
             where = record.fmri(mirror)
             recorded = _not_enabled(observed, mirror)

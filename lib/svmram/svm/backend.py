@@ -39,9 +39,10 @@ class SvmBackend:
 
     # --- reading the host ---------------------------------------------
 
-    def observe(self, memory=False, smf=None):
+    def observe(self, memory=False, smf=None, holders=False):
         """The host as a Snapshot.  smf=(record, service_state) saves
-        reading them again when the caller has just done so."""
+        reading them again when the caller has just done so; holders=True
+        asks fuser who has the mirror open (for choosing a method)."""
         self.services_not_online = ()
         config = self._config()
         if config is None:
@@ -74,6 +75,8 @@ class SvmBackend:
                    service_state)
         if smf[1] is not None:
             snap = snap.evolve(record=smf[0], service_state=smf[1])
+        if holders and mirror_view is not None:
+            snap = snap.evolve(holders=self._holders())
         if memory:
             physmem, freemem = self._memory()
             snap = snap.evolve(physmem_bytes=physmem, freemem_bytes=freemem)
@@ -197,6 +200,21 @@ class SvmBackend:
         except FileNotFoundError:
             pass
         return None
+
+    def _holders(self):
+        """Who has the mirror open through either device node, by fuser;
+        None when fuser could not tell."""
+        found = []
+        for kind in ("dsk", "rdsk"):
+            path = "/dev/md/%s/%s" % (kind, self.mirror)
+            try:
+                result = self._run("fuser", [path], check=False)
+            except SvmramError:          # no fuser: cannot tell
+                return None
+            if not result.ok:
+                return None
+            found += listings.parse_fuser(path, result.stdout, result.stderr)
+        return tuple(sorted(set(found)))
 
     def _memory(self):
         result = self._run("kstat", ["-p"] + list(PAGE_KSTATS))

@@ -231,3 +231,35 @@ def replica_problems(replicas):
         if problems:
             found.append(ReplicaProblem(replica, tuple(problems)))
     return found
+
+
+_FUSER_PID = re.compile(r"[0-9]+\Z")
+# What fuser prints on stderr after "FILE: ": per process its usage
+# letters (c r t o m y a n) and, with -u, "(login)"; per kernel user
+# " [module]" or " [module,dev=(M,m),dev_path=...]"; then a newline.
+_FUSER_CODES = re.compile(r"([crtomyan]*(\([^()\s]*\))?)*\Z")
+_FUSER_KERNEL = re.compile(r"\[([A-Za-z0-9_.-]+)[^\[\]]*\]")
+
+
+def parse_fuser(path, stdout, stderr):
+    """Who has `path` open, from `fuser path` (one file): a tuple of
+    "process PID" and "kernel module NAME" (usr/src/cmd/fuser/fuser.c
+    report_process and report_kernel; pids go to stdout, everything
+    else to stderr)."""
+    source = "fuser"
+    pids = stdout.split()
+    for word in pids:
+        if not _FUSER_PID.match(word):
+            raise ParseError("expected process ids", 1, stdout, source)
+    lines = stderr.splitlines()
+    prefix = path + ": "
+    if len(lines) != 1 or not lines[0].startswith(prefix):
+        raise ParseError("expected one line starting %r" % prefix,
+                         1, stderr, source)
+    rest = lines[0][len(prefix):]
+    modules = _FUSER_KERNEL.findall(rest)
+    codes = _FUSER_KERNEL.sub(" ", rest).split()
+    if not all(_FUSER_CODES.match(code) for code in codes):
+        raise ParseError("unexpected usage codes", 1, lines[0], source)
+    return tuple(["process %s" % pid for pid in pids] +
+                 ["kernel module %s" % name for name in modules])

@@ -189,6 +189,13 @@ def _choose_method(snap, disks, size, method):
     elif snap.mounted_on:
         swap_problem = "%s is mounted on %s and swap needs it closed" % (
             m.name, snap.mounted_on)
+    elif snap.holders:
+        swap_problem = ("%s is open (fuser: %s), and SVM will not clear an "
+                        "open metadevice" % (m.name, ", ".join(snap.holders)))
+    elif snap.holders is None:
+        swap_problem = ("svmram could not tell whether %s is open (fuser "
+                        "failed), and SVM will not clear an open metadevice"
+                        % m.name)
     elif new_size != m.size_blocks:
         swap_problem = ("recreating %s with the RAM submirror first would "
                         "make it %d blocks instead of %d (SVM rounds a mirror "

@@ -65,6 +65,10 @@ class Snapshot:
     users: Tuple[str, ...] = ()
     has_replicas: bool = True
     stale_replicas: bool = False    # metastat's stale-database banner
+    # Who has the mirror open, as fuser says ("process 123", "kernel
+    # module zfs"); () also when not asked (observe(holders=True) asks),
+    # None when fuser could not tell.
+    holders: Optional[Tuple[str, ...]] = ()
     record: Optional[Dict[str, str]] = None     # the SMF record, if any
     # The SMF instance's state ("online", "disabled"...), None without one.
     # An instance that is not enabled holds an unfinished record.
