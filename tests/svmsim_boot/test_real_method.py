@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from bootsim import LIB, REPO, needs_ksh
+from bootsim import KSH, LIB, REPO, needs_ksh
 
 pytestmark = [needs_ksh, pytest.mark.skipif(shutil.which("make") is None,
                                             reason="no make installed")]
@@ -95,3 +95,37 @@ def test_setup_after_install_leaves_the_instance_online(host):
     assert setup.returncode == 0, setup.stderr
     assert host.state(FMRI) == "online", host.log(FMRI)
     assert "d10: nothing to do: d13 is Okay.\n" in host.log(FMRI)
+
+
+NOSMF = ("svmram: this is the SMF method of svc:/system/svmram:MIRROR and "
+         "runs only under SMF; to restore by hand, run 'svmram restore "
+         "MIRROR'.\n")
+
+
+def run_method(host, env):
+    return subprocess.run(
+        [KSH, host.path("/lib/svc/method/svmram"), "start"],
+        env=dict({"PATH": host.bindir + ":/usr/bin:/bin",
+                  "SVMRAM_ROOT": host.root}, **env),
+        capture_output=True, text=True, timeout=600)
+
+
+def test_run_outside_smf_it_exits_smf_exit_err_nosmf(host):
+    """As illumos methods do: not started by svc.startd (no SMF_FMRI, or
+    smf_present false: no repository door) -> $SMF_EXIT_ERR_NOSMF (99),
+    with one line saying what to run instead, and nothing done."""
+    make_install(host)
+    p = run_method(host, {})
+    assert (p.returncode, p.stdout, p.stderr) == (99, "", NOSMF)
+    os.rmdir(host.path("/etc/svc/volatile/repository_door"))
+    p = run_method(host, {"SMF_FMRI": FMRI, "SMF_METHOD": "start"})
+    assert (p.returncode, p.stdout, p.stderr) == (99, "", NOSMF)
+    assert not os.path.exists(host.path("/dev/msglog"))
+
+
+def test_an_fmri_without_instance_is_a_configuration_error(host):
+    make_install(host)
+    p = run_method(host, {"SMF_FMRI": "svc:/system/svmram"})
+    assert (p.returncode, p.stdout, p.stderr) == (
+        96, "", "svmram: svc:/system/svmram is not an instance "
+        "svc:/system/svmram:MIRROR.\n")
