@@ -555,15 +555,13 @@ def render_fields(rows, fields, scripted):
             for row in [header] + table]
 
 
-def all_serving_line(statuses, mirror):
+def all_serving_line(pairs):
     """-x when no mirror has a problem."""
-    if mirror is not None:
-        return "%s serves reads from RAM" % mirror
-    if not statuses:
+    if not pairs:
         return "No mirror is set up for reads from RAM."
-    return "all %d mirror%s serve%s reads from RAM" % (
-        len(statuses), "s" if len(statuses) > 1 else "",
-        "" if len(statuses) > 1 else "s")
+    if len(pairs) == 1:
+        return "%s serves reads from RAM" % pairs[0][0]["mirror"]
+    return "all %d mirrors serve reads from RAM" % len(pairs)
 
 
 def check_options(args):
@@ -601,9 +599,9 @@ def run(args):
         if rows or not args.problems:
             lines = render_fields(rows, fields, args.scripted)
         elif not args.scripted:
-            lines = [all_serving_line(pairs, args.mirror)]
+            lines = [all_serving_line(pairs)]
     elif args.problems and not shown:
-        lines = [all_serving_line(pairs, args.mirror)]
+        lines = [all_serving_line(pairs)]
     elif not statuses:
         lines = ["No mirror is set up for reads from RAM."]
     else:
