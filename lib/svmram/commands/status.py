@@ -309,10 +309,13 @@ def read_statuses(mirror=None):
     services = reading.services(mirror)
     if mirror is not None:
         services = {mirror: services.get(mirror)}
-    reading.mirrors = tuple(sorted(name for name in services
-                                   if names.is_metadevice(name)))
     records = reading.records(mirror) if any(
         state is not None for state in services.values()) else {}
+    # The one `metastat` names the mirrors whose records are whole.
+    reading.mirrors = tuple(sorted(
+        name for name, state in services.items()
+        if state is not None and names.is_metadevice(name) and
+        _intent(name, records.get(name, {})) is not None))
     statuses = []
     for name in sorted(services):
         if names.is_metadevice(name):
@@ -323,6 +326,14 @@ def read_statuses(mirror=None):
     # The worst first; sorted() keeps the name order among equals.
     return sorted(statuses, key=lambda pair: -VERDICT_EXIT[
         pair[0]["verdict"]])
+
+
+def _intent(mirror, found):
+    try:
+        return Intent.from_json(record.to_intent_json(found),
+                                record.fmri(mirror))
+    except RefusedError:
+        return None
 
 
 # --- grading for --nagios and the health field ------------------------------
