@@ -349,3 +349,21 @@ def test_one_named_mirror_is_read_with_the_same_commands(one):
         ["svcs", "-H", "-o", "inst,state", FMRI],
         ["svcprop", "-f", "-p", "svmram", FMRI],
         ["metastat", "-p"], ["metastat", "d10"], ["ramdiskadm"]]
+
+
+def test_nagios_a_bug_in_svmram_is_unknown_not_warning(monkeypatch, capsys):
+    # Exit 1, svmram's usual status for an internal error, would read as
+    # WARNING; in this mode it is UNKNOWN (run in this process).
+    import argparse
+    from svmram.commands import status
+
+    def broken(mirror=None):
+        raise TypeError("unsupported operand")
+    monkeypatch.setattr(status, "read_statuses", broken)
+    args = argparse.Namespace(mirror=None, json=False, scripted=False,
+                              fields=None, parsable=False, problems=False,
+                              quiet=False, nagios=True)
+    assert status.run(args) == NAGIOS_UNKNOWN
+    assert capsys.readouterr().out == (
+        "SVMRAM UNKNOWN - internal error: TypeError: unsupported operand (a "
+        "bug in svmram; run 'svmram status' for the report)\n")

@@ -417,6 +417,11 @@ def run_nagios(args):
     except SvmramError as error:
         grade, line = UNKNOWN, "%s UNKNOWN - %s" % (NAGIOS_NAME, " ".join(
             error.message.split()))
+    except Exception as bug:            # pylint: disable=broad-except
+        # Exit 1 would read as WARNING: a bug in svmram is UNKNOWN too.
+        grade, line = UNKNOWN, "%s UNKNOWN - internal error: %s: %s (a bug " \
+            "in svmram; run 'svmram status' for the report)" % (
+                NAGIOS_NAME, type(bug).__name__, " ".join(str(bug).split()))
     if not args.quiet:
         sys.stdout.write(line + "\n")
     return grade
