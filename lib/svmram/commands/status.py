@@ -383,7 +383,7 @@ def _unfinished(mirror):
         return data["operation"], True
 
 
-def nagios_line(graded, mirror=None):
+def nagios_line(graded):
     """(grade, the one line) for --nagios."""
     if not graded:
         return UNKNOWN, "%s UNKNOWN - no mirror is set up for reads from " \
@@ -411,7 +411,7 @@ def run_nagios(args):
         for status, problems in read_statuses(args.mirror):
             grade, words = health(status, problems)
             graded.append((status, grade, words))
-        grade, line = nagios_line(graded, args.mirror)
+        grade, line = nagios_line(graded)
     except UsageError:
         raise
     except SvmramError as error:
