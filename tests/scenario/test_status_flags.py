@@ -367,3 +367,29 @@ def test_nagios_a_bug_in_svmram_is_unknown_not_warning(monkeypatch, capsys):
     assert capsys.readouterr().out == (
         "SVMRAM UNKNOWN - internal error: TypeError: unsupported operand (a "
         "bug in svmram; run 'svmram status' for the report)\n")
+
+
+def test_the_service_and_record_readers_take_what_svcs_and_svcprop_print():
+    from svmram.errors import ParseError
+    from svmram.svm.backend import parse_records, parse_services
+    # svcs.c sprint_state: "-" for an instance without a state yet, "*"
+    # for one in transition; the column is padded with blanks.
+    assert parse_services("d10            online\nd20 offline*\nd30 -\n\n") \
+        == {"d10": "online", "d20": "offline*", "d30": "-"}
+    for bad in ("d10 d11\n", "d10\n", "d10 online extra\n"):
+        with pytest.raises(ParseError):
+            parse_services(bad)
+    # svcprop.c display_prop with -f: scf_property_to_fmri, type, values.
+    assert parse_records(
+        "svc:/system/svmram:d10/:properties/svmram/mirror astring d10\n"
+        "svc:/system/svmram:d10/:properties/svmram/size_bytes count 2048\n"
+        "svc:/system/svmram:d20/:properties/svmram/link astring a\\ b\n") \
+        == {"d10": {"mirror": "d10", "size_bytes": "2048"},
+            "d20": {"link": "a\\ b"}}
+    for bad in ("svmram/mirror astring d10\n",
+                "svc:/system/other:d10/:properties/svmram/mirror astring d\n",
+                "svc:/system/svmram:d10/:properties/general/enabled boolean "
+                "true\n",
+                "svc:/system/svmram:d10/:properties/svmram/mirror\n"):
+        with pytest.raises(ParseError):
+            parse_records(bad)

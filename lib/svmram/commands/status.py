@@ -168,7 +168,7 @@ class Problems:
         # what every boot looks like.
         self.booting = service is not None and (
             service.endswith("*") or
-            service in ("offline", "uninitialized"))
+            service in ("offline", "uninitialized", "-"))
 
     def add(self, words, passing=False):
         (self.warning if passing else self.critical).append(words)

@@ -329,9 +329,10 @@ def _listdir(directory):
 
 # --- reading the host once for many mirrors (status) ------------------------
 
-# svcs(1)'s states (smf(7)); "*" marks an instance in transition.
+# svcs(1)'s states (smf(7)); "*" marks an instance in transition, and "-"
+# one that has no state yet (svcs.c sprint_state).
 SMF_STATES = ("uninitialized", "offline", "online", "degraded", "maintenance",
-              "disabled", "legacy_run")
+              "disabled", "legacy_run", "-")
 _PROPERTIES = "/:properties/"
 
 
