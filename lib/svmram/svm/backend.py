@@ -115,12 +115,17 @@ class SvmBackend:
         result, ok = self._metastat([self.mirror])
         if not ok:
             raise CommandError(result)
-        config = metastat.parse(result.stdout)
+        return self._mirror_view(metastat.parse(result.stdout),
+                                 "metastat %s" % self.mirror)
+
+    def _mirror_view(self, config, source):
+        """(MirrorView, {name: StripeView}) of self.mirror from parsed
+        `metastat` output that names it (`source`)."""
         mirror = config.get(self.mirror)
         if mirror is None or mirror.type != "mirror" or \
                 mirror.submirror_states is None or mirror.size_blocks is None:
             raise ParseError("no mirror section for %s" % self.mirror,
-                             source="metastat %s" % self.mirror)
+                             source=source)
         stripes, pending, offline = {}, False, []
         for name in mirror.submirrors:
             sub = config.get(name)
@@ -340,3 +345,167 @@ def _listdir(directory):
         return sorted(os.listdir(directory))
     except FileNotFoundError:
         return []
+
+
+# --- reading the host once for many mirrors (status) ------------------------
+
+# svcs(1)'s states (smf(7)); "*" marks an instance in transition, and "-"
+# one that has no state yet (svcs.c sprint_state).
+SMF_STATES = ("uninitialized", "offline", "online", "degraded", "maintenance",
+              "disabled", "legacy_run", "-")
+_PROPERTIES = "/:properties/"
+
+
+class HostReading:
+    """The host read once for every mirror `status` reports on: one svcs,
+    one svcprop, one `metastat -p`, one `metastat` naming all the mirrors,
+    one ramdiskadm and one scan of /dev/dsk and /dev/rdsk, however many
+    mirrors there are.  Each is read the first time a mirror needs it;
+    backend(mirror) gives an SvmBackend whose observe() takes them from
+    here and returns the Snapshot it would have read on its own."""
+
+    def __init__(self, root="/", runner=run.run):
+        self.root = root
+        self.runner = runner
+        self.mirrors = ()       # the mirrors the one `metastat` names
+        self._reader = SvmBackend(None, root, runner=runner)
+        self._done = {}
+
+    def backend(self, mirror, intent=None):
+        return SharedBackend(mirror, self, intent)
+
+    def _once(self, key, read):
+        if key not in self._done:
+            self._done[key] = read()
+        return self._done[key]
+
+    def services(self, mirror=None):
+        """{instance: state} of svc:/system/svmram's instances (or of the
+        one of `mirror`), from `svcs -H -o inst,state`."""
+        target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
+        result = self.runner("svcs", ["-H", "-o", "inst,state", target],
+                             check=False)
+        return parse_services(result.stdout)
+
+    def records(self, mirror=None):
+        """{instance: {property: value}}, the property group svmram of
+        every instance (or of the one of `mirror`), from one `svcprop -f`.
+        An instance without the group (svcprop then exits 1 and names it)
+        is left out, as record_properties() gives {} for it."""
+        target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
+        result = self.runner("svcprop", ["-f", "-p", record.PG, target],
+                             check=False)
+        return parse_records(result.stdout)
+
+    def config(self):
+        """(`metastat -p` parsed, or None without replicas; the SVM
+        services metastat named as not online)."""
+        def read():
+            self._reader.services_not_online = ()
+            config = self._reader._config()
+            return config, self._reader.services_not_online
+        return self._once("config", read)
+
+    def report(self):
+        """(plain `metastat` of every mirror in self.mirrors that
+        `metastat -p` shows, parsed; the names; services not online)."""
+        def read():
+            config = self.config()[0]
+            names = [m for m in self.mirrors if config is not None and
+                     config.get(m) is not None and
+                     config.get(m).type == "mirror"]
+            if not names:
+                return None, names, ()
+            self._reader.services_not_online = ()
+            result, ok = self._reader._metastat(names)
+            if not ok:
+                raise CommandError(result)
+            return (metastat.parse(result.stdout), names,
+                    self._reader.services_not_online)
+        return self._once("report", read)
+
+    def ramdisks(self):
+        ramdisks, devs = self._once("ramdisks", self._reader._ramdisks)
+        return dict(ramdisks), dict(devs)
+
+    def controllers(self):
+        return self._once("controllers", self._reader._controllers)
+
+    def dev_links(self):
+        """{(kind, name): target} of every symbolic link in /dev/dsk and
+        /dev/rdsk."""
+        def read():
+            links = {}
+            for kind in ("dsk", "rdsk"):
+                directory = root_path(self.root, "/dev/" + kind)
+                for name in _listdir(directory):
+                    path = os.path.join(directory, name)
+                    if os.path.islink(path):
+                        links[(kind, name)] = os.readlink(path)
+            return links
+        return self._once("links", read)
+
+
+class SharedBackend(SvmBackend):
+    """An SvmBackend for one mirror that reads through a HostReading."""
+
+    def __init__(self, mirror, shared, intent=None):
+        super().__init__(mirror, shared.root, intent, shared.runner)
+        self.shared = shared
+
+    def _config(self):
+        config, down = self.shared.config()
+        self.services_not_online = down
+        return config
+
+    def _mirror_state(self):
+        parsed, names, down = self.shared.report()
+        if self.mirror not in names:
+            return super()._mirror_state()
+        if down:
+            self.services_not_online = down
+        return self._mirror_view(parsed, "metastat %s" % " ".join(names))
+
+    def _ramdisks(self):
+        return self.shared.ramdisks()
+
+    def _controllers(self):
+        return self.shared.controllers()
+
+    def _links(self):
+        wanted = {self.intent.link} if self.intent else set()
+        return {"%s/%s" % key: target
+                for key, target in self.shared.dev_links().items()
+                if key[1] in wanted or target.startswith(
+                    ("/dev/ramdisk/", "/dev/rramdisk/"))}
+
+
+def parse_services(text):
+    """`svcs -H -o inst,state` output -> {instance: state}."""
+    found = {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) != 2 or fields[1].rstrip("*") not in SMF_STATES:
+            raise ParseError("expected an instance name and its state",
+                             lineno, line, "svcs")
+        found[fields[0]] = fields[1]
+    return found
+
+
+def parse_records(text):
+    """`svcprop -f -p svmram PATTERN` output -> {instance: {property:
+    value}}.  Lines look like
+    `svc:/system/svmram:d10/:properties/svmram/mirror astring d10`."""
+    found = {}
+    prefix = record.SERVICE + ":"
+    for lineno, line in enumerate(text.splitlines(), 1):
+        parts = line.split(" ", 2)
+        entity, _, prop = parts[0].partition(_PROPERTIES)
+        if len(parts) != 3 or not entity.startswith(prefix) or \
+                not prop.startswith(record.PG + "/"):
+            raise ParseError("not a property line", lineno, line, "svcprop")
+        found.setdefault(entity[len(prefix):], {})[
+            prop[len(record.PG) + 1:]] = parts[2]
+    return found
