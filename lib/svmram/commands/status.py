@@ -120,7 +120,10 @@ def disk_redundancy(snap, intent):
             reasons.append("%s is offline" % disk)
         else:
             reasons.append(describe_state(disk, m.state_of(disk)))
-    ram_okay = intent.ram in m.slots and m.state_of(intent.ram) == OKAY
+    # The ramdisk holds the only copy only if it exists: early in a boot
+    # SVM may still call a RAM submirror Okay whose ramdisk is gone.
+    ram_okay = intent.ram in m.slots and m.state_of(intent.ram) == OKAY \
+        and intent.ramdisk in snap.ramdisks
     if not current and ram_okay:
         state = "lost"
     else:
