@@ -129,6 +129,7 @@ def test_a_setup_killed_while_a_disk_reattaches_resumes_after_a_reboot(host):
     resync: the boot resumes it, and the resumed setup waits for it
     instead of failing at a metadetach SVM refuses during a resync."""
     _killed_while_d11_reattaches_then_rebooted(host)
+    assert "Resync in progress" in host.cmd("metastat", "d10").stdout
     result = ok(host.svmram("setup", "-y", "d10"))
     assert "Traceback" not in result.stderr
     assert "setup d10: resuming the setup recorded in " in result.stderr
@@ -155,7 +156,6 @@ def _killed_while_d11_reattaches_then_rebooted(host):
     ok(host.sim("tick", "1"))
     assert "Resync in progress" in host.cmd("metastat", "d10").stdout
     ok(host.reboot())
-    assert "Resync in progress" in host.cmd("metastat", "d10").stdout
     host.clear_trace()
 
 
@@ -165,8 +165,27 @@ def test_a_teardown_waits_out_a_boot_resync_beside_an_erred_ram_submirror(
     """The same state, undone instead: the wait for the boot resync is not
     stopped by the RAM submirror in maintenance, which no resync mends."""
     _killed_while_d11_reattaches_then_rebooted(host)
+    assert "Resync in progress" in host.cmd("metastat", "d10").stdout
     result = ok(host.svmram("teardown", "-y", "d10"))
     assert "Traceback" not in result.stderr
     assert host.trace()[0] == ["metadetach", "-f", "d10", "d13"]
     assert host.metastat_p() == host.article(ORIGINAL)
+    assert host.violations() == []
+
+
+@pytest.mark.emulator_only("kills svmram and reboots the host")
+def test_a_pending_resync_of_a_pass_0_mirror_is_started_not_waited_for(
+        host):
+    """Pass 0: at boot svc:/system/metasync leaves the mirror alone, so
+    the resync a reboot interrupted stays pending ('Invoke: metasync d10')
+    until someone runs metasync.  The resumed setup starts it instead of
+    polling for ever."""
+    ok(host.cmd("metaparam", "-p", "0", "d10"))
+    _killed_while_d11_reattaches_then_rebooted(host)
+    assert "Invoke: metasync d10" in host.cmd("metastat", "d10").stdout
+    result = ok(host.svmram("setup", "-y", "d10"))
+    assert "Start the resync SVM left pending in d10" in result.stderr
+    assert host.trace()[0] == ["metasync", "d10"]
+    ok(host.sim("tick"))
+    assert host.svmram("status", "d10").returncode == 0
     assert host.violations() == []

@@ -130,16 +130,26 @@ def cancel_resync(snap, it):
 
 
 def wait_resync(snap, it):
+    """Wait for the mirror's resync.  One SVM left pending ("Invoke:
+    metasync", no resync running) is started first: at boot
+    svc:/system/metasync resumes only mirrors of pass 1 to 9, so an
+    interrupted resync of a pass-0 mirror would wait for ever."""
     mirror = snap.mirror
+    pending = mirror.pending and mirror.resync != "active"
+    states = tuple(RESYNCING_STATE if pending and state == MAINTENANCE
+                   else state for state in mirror.states)
     return Step(
         key="wait resync %s" % it.mirror,
-        summary="Wait for the resync of %s to finish." % it.mirror,
+        summary=("Start the resync SVM left pending in %s and wait for it "
+                 "to finish." if pending else
+                 "Wait for the resync of %s to finish.") % it.mirror,
+        argv=("metasync", it.mirror) if pending else None,
         script=(),
         wait_resync=it.mirror,
         expect=snap.evolve(mirror=replace(
             mirror, states=tuple(_after_resync(snap, name, state)
                                  for name, state in zip(mirror.slots,
-                                                        mirror.states)),
+                                                        states)),
             resync=None, resync_percent=None, pending=False)))
 
 
