@@ -141,7 +141,7 @@ def test_the_default_runner_is_run_py_with_the_md_table(tmp_path,
         commands.run_command("dd", [])
 
 
-# --- resync status ---------------------------------------------------------------
+# --- resync status -----------------------------------------------------------
 
 def recovering_tree(tmp_path, action="recover", completed="65024 / 260096",
                     ram_state="spare", ram_slot="0", degraded="1"):
@@ -188,7 +188,7 @@ def test_a_pending_resync_counts_as_active(tmp_path):
     assert MdBackend("md0", root=root).resync_status("md0").active is True
 
 
-# --- a whole setup against the captured states ------------------------------------
+# --- a whole setup against the captured states -------------------------------
 
 def test_setup_of_a_new_array_executes_against_the_captured_states(
         tmp_path):

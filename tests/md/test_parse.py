@@ -12,7 +12,7 @@ from svmram.md import parse
 from faketree import fixture
 
 
-# --- sysfs attributes -------------------------------------------------------------
+# --- sysfs attributes --------------------------------------------------------
 
 @pytest.mark.parametrize("function, text, value", [
     (parse.level, "raid1\n", "raid1"),
@@ -86,7 +86,7 @@ def test_meminfo():
             parse.meminfo(bad)
 
 
-# --- mdadm --detail --export ---------------------------------------------------
+# --- mdadm --detail --export -------------------------------------------------
 
 def test_detail_export_of_a_new_array():
     got = parse.detail_export(fixture("vm-after-setup-new.detail-export.txt"))
@@ -127,7 +127,7 @@ def test_unknown_detail_export_is_refused(text):
         parse.detail_export(text)
 
 
-# --- /proc/mdstat -----------------------------------------------------------------
+# --- /proc/mdstat ------------------------------------------------------------
 
 def test_mdstat_of_the_new_array():
     got = parse.mdstat(fixture("vm-after-setup-new.mdstat.txt"))

@@ -165,7 +165,7 @@ def test_teardown_refuses_when_no_disk_is_in_sync():
         planner.plan_teardown(snap.evolve(array=a), EXISTING)
 
 
-# --- the boot restore -------------------------------------------------------------
+# --- the boot restore --------------------------------------------------------
 
 def inactive_after_power_cut():
     """research 2b, as captured (fixtures/vm-inactive.sysfs.txt): the RAM
@@ -225,6 +225,22 @@ def test_restore_with_the_ram_member_in_place_does_nothing(flags):
     assert planner.plan_restore(snap, CREATED).steps == []
 
 
+def test_a_ram_spare_in_a_complete_array_is_put_to_use_by_growing():
+    """--add without the grow leaves ram0 a spare (research 2c); setup and
+    restore grow the array so that md uses it."""
+    a = two_disk_array().with_member(m("ram0", None, "spare"))
+    brd = Brd(True, False, 262144, 1, ("ram0",), {"ram0": ("md0",)})
+    plan = planner.plan_setup(host(a, brd), EXISTING)
+    assert moves(plan)[0] == ("mdadm", "--grow", "/dev/md0",
+                              "--raid-devices=3")
+    assert plan.steps[0].wait_resync == "md0"
+    assert plan.steps[0].expect.array.member("ram0") == m("ram0", 2)
+    plan = planner.plan_restore(host(a, brd), CREATED)
+    assert moves(plan)[2:] == [("mdadm", "--grow", "/dev/md0",
+                                "--raid-devices=3")]
+    assert plan.steps[-1].wait_resync is None
+
+
 def test_restore_sets_write_mostly_again_where_it_was_lost():
     a = two_disk_array(raid_disks=3, degraded=1, members=(m("vda", 1),
                                                           m("vdb", 2)))
@@ -253,7 +269,7 @@ def test_restore_refuses_an_array_that_is_not_assembled():
         planner.plan_restore(host(), CREATED)
 
 
-# --- refusals -------------------------------------------------------------------
+# --- refusals ----------------------------------------------------------------
 
 def refused(snap, disks=(), array="md0"):
     with pytest.raises(RefusedError) as error:

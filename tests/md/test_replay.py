@@ -85,7 +85,7 @@ def test_the_torn_read_of_a_finishing_recovery_still_waits(tmp_path):
     assert status.active is True and status.problem is None
 
 
-# --- whole plans through execute.py on a fake kernel --------------------------
+# --- whole plans through execute.py on a fake kernel -------------------------
 
 class FakeKernel(MdBackend):
     """Moves the fake tree as the kernel did: sysfs writes change the

@@ -28,7 +28,7 @@ import re
 
 from ..errors import ParseError
 
-# --- sysfs attributes ---------------------------------------------------------
+# --- sysfs attributes --------------------------------------------------------
 
 ARRAY_STATES = ("clear", "inactive", "suspended", "readonly", "read-auto",
                 "clean", "active", "write-pending", "active-idle", "broken")
@@ -220,7 +220,7 @@ def meminfo(text):
     return values
 
 
-# --- mdadm --detail --export ----------------------------------------------------
+# --- mdadm --detail --export -------------------------------------------------
 
 _EXPORT_KEYS = ("MD_LEVEL", "MD_DEVICES", "MD_METADATA", "MD_UUID",
                 "MD_DEVNAME", "MD_NAME", "MD_RESHAPE_ACTIVE", "MD_CONTAINER",
@@ -286,7 +286,7 @@ def detail_export(text):
         "member": seen.get("MD_MEMBER"), "members": members}
 
 
-# --- /proc/mdstat ------------------------------------------------------------------
+# --- /proc/mdstat ------------------------------------------------------------
 
 _HEADER = re.compile(
     r"(?P<name>[A-Za-z0-9_]+) : (?P<active>active|inactive)"

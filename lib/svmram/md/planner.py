@@ -16,7 +16,7 @@ from ..errors import RefusedError
 from ..plan import Plan
 from . import steps
 from .intent import Intent, check_array_name
-from .model import FAULTY, IN_SYNC, Array, Member
+from .model import FAULTY, IN_SYNC, SPARE, Array, Member
 
 MAX_STEPS = 32
 MIN_FREE_PERCENT = 10           # memory the RAM member must leave free
@@ -35,7 +35,7 @@ def _refuse(message, advice):
     raise RefusedError(message, advice=advice)
 
 
-# --- checks shared by every operation ------------------------------------------
+# --- checks shared by every operation ----------------------------------------
 
 def check_kernel(snap):
     major, minor, _, release = snap.kernel
@@ -100,7 +100,7 @@ def _disk_names(array):
         key=lambda m: (m.slot is None, m.slot, m.name)))
 
 
-# --- choosing what setup does ------------------------------------------------------
+# --- choosing what setup does ------------------------------------------------
 
 def choose_setup(snap, array, disks=()):
     """Check everything and decide (Intent, notes) for `svmram setup`, or
@@ -148,7 +148,8 @@ def _choose_new(snap, array, disks):
             uses.append("has partitions " + " ".join(info.partitions))
         if uses:
             _refuse("%s is in use (%s)" % (disk, ", ".join(uses)),
-                    "svmram creates arrays only on unused disks; name another.")
+                    "svmram creates arrays only on unused disks; name "
+                    "another.")
         if info.size_sectors < MIN_DISK_SECTORS:
             _refuse("%s is only %d KiB" % (disk, info.size_sectors // 2),
                     "Use disks of at least %d KiB." % (MIN_DISK_SECTORS // 2))
@@ -224,7 +225,7 @@ def _choose_existing(snap, a):
                     a.component_kib, (offset + 1) // 2)]
 
 
-# --- the plans -------------------------------------------------------------------
+# --- the plans ---------------------------------------------------------------
 
 def plan_setup(snap, it):
     plan = Plan("setup", it.array,
@@ -302,6 +303,8 @@ def _next_setup_step(snap, it):
         if a.raid_disks == len(it.disks):
             return steps.grow_add(snap, it)
         return steps.add(snap, it)
+    if ram.role == SPARE and a.raid_disks == len(it.disks):
+        return steps.grow(snap, it)
     if ram.role != IN_SYNC:
         return steps.wait_recovery(snap, it)
     for disk in it.disks:
@@ -372,6 +375,9 @@ def _next_restore_step(snap, it):
     ram = a.member(it.ram)
     if ram is not None and ram.role == FAULTY:
         return steps.fail_remove(snap, it)
+    if ram is not None and ram.role == SPARE and \
+            a.raid_disks == len(it.disks):
+        return steps.grow(snap, it, wait=False)
     if ram is not None:
         return None                 # in sync, or md is recovering it
     if not snap.brd.loaded:

@@ -134,6 +134,27 @@ def wait_recovery(snap, it):
             ram, flags=ram.flags - {"spare"} | {"in_sync"}))))
 
 
+def grow(snap, it, wait=True):
+    """The RAM member is a spare of a complete array (added without the
+    grow, or the grow was cut short): grow by one, md puts the spare in the
+    new slot and recovers it."""
+    a = snap.array
+    ram = a.member(it.ram)
+    member = replace(ram, slot=a.raid_disks, flags=frozenset(
+        ["in_sync"] if wait else ["spare"]))
+    return Step(
+        key="grow %s" % it.array,
+        summary="Grow %s to %d raid devices, so that the spare %s is used%s."
+                % (it.array, a.raid_disks + 1, it.ram,
+                   " and wait for its recovery" if wait else ""),
+        argv=("mdadm", "--grow", dev(it.array),
+              "--raid-devices=%d" % (a.raid_disks + 1)),
+        wait_resync=it.array if wait else None,
+        copies_blocks=a.component_kib * 2,
+        expect=snap.evolve(array=replace(
+            a, raid_disks=a.raid_disks + 1).with_member(member)))
+
+
 def set_write_mostly(snap, it, disk, on=True):
     a = snap.array
     member = a.member(disk)
