@@ -7,6 +7,7 @@ setup executed against a runner that moves the tree to the next real
 state."""
 
 import io
+import os
 
 import pytest
 
@@ -14,7 +15,7 @@ from svmram import run
 from svmram.errors import ParseError, SvmramError
 from svmram.execute import Polling, execute
 from svmram.md import commands, planner
-from svmram.md.backend import MdBackend
+from svmram.md.backend import MdBackend, kernel_name
 from svmram.md.intent import Intent
 from svmram.md.model import Brd, Disk, Member
 from svmram.plan import Step
@@ -237,3 +238,19 @@ def test_a_step_whose_promise_fails_stops_the_plan(tmp_path):
     assert [s.key for s in plan.steps] == ["writemostly vda"]
     with pytest.raises(SvmramError, match="vda in md0 is not write-mostly"):
         execute(plan, backend, None, Progress(io.StringIO()))
+
+
+def test_device_paths_resolve_to_kernel_names(tmp_path):
+    root = tree(tmp_path, "vm-after-setup-new.sysfs.txt")
+    os.makedirs(os.path.join(root, "dev/md"))
+    os.makedirs(os.path.join(root, "dev/disk/by-id"))
+    for name in ("md0", "vda"):
+        open(os.path.join(root, "dev", name), "w").close()
+    os.symlink("../md0", os.path.join(root, "dev/md/data"))
+    os.symlink("../../vda", os.path.join(root, "dev/disk/by-id/virtio-a"))
+    assert kernel_name(root, "/dev/md0") == "md0"
+    assert kernel_name(root, "/dev/md/data") == "md0"
+    assert kernel_name(root, "/dev/disk/by-id/virtio-a") == "vda"
+    for bad in ("md0", "/dev/vdz", "/etc/passwd", "/dev/md/../../etc"):
+        with pytest.raises(SvmramError):
+            kernel_name(root, bad)

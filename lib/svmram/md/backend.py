@@ -30,6 +30,23 @@ def root_path(root, path):
     return os.path.join(root, path.lstrip("/"))
 
 
+def kernel_name(root, path):
+    """The kernel name (md0, sdb1) of a block device the admin named by a
+    path (/dev/md0, /dev/md/data, /dev/disk/by-id/...); RefusedError for
+    anything that is not a block device the kernel lists."""
+    if not path.startswith("/dev/") or "\0" in path:
+        raise RefusedError("%r is not a device path" % path,
+                           advice="Name devices as /dev/... paths.")
+    real = os.path.realpath(root_path(root, path))
+    dev = root_path(root, "/dev")
+    name = os.path.basename(real)
+    if os.path.dirname(real) != os.path.realpath(dev) or not \
+            os.path.exists(root_path(root, "/sys/class/block/" + name)):
+        raise RefusedError("%s is not a block device" % path,
+                           advice="lsblk lists the block devices.")
+    return name
+
+
 class MdBackend:
     def __init__(self, array, root="/", runner=commands.run_command,
                  disks=(), clock=time.monotonic):
