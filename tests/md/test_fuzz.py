@@ -12,6 +12,7 @@ plus random text.  Reproducible (derandomize) and bounded.
 import os
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -174,3 +175,33 @@ def test_mutated_real_output(case):
 @given(st.sampled_from(SEEDS), st.sampled_from(KINDS))
 def test_one_output_given_to_another_parser(seed, kind):
     outcome(kind, seed[1])
+
+
+# --- every single mutation of the numbers, words and lines -------------------
+
+BAD_NUMBERS = ("", "x", "1.5", "-1", "9" * 25)
+_WORD = re.compile(r"\S+")
+WHOLE = sorted({(kind, text) for kind, text in SEEDS
+                if kind in ("mdstat", "detail-export")})
+
+
+def single_mutations(text):
+    """Each number replaced by each of BAD_NUMBERS, each word left out or
+    doubled, each line left out."""
+    for match in _NUMBER.finditer(text):
+        for bad in BAD_NUMBERS:
+            yield text[:match.start()] + bad + text[match.end():]
+    for match in _WORD.finditer(text):
+        yield text[:match.start()] + text[match.end():]
+        yield text[:match.end()] + " " + match.group() + text[match.end():]
+    lines = text.splitlines(keepends=True)
+    for i in range(len(lines)):
+        yield "".join(lines[:i] + lines[i + 1:])
+
+
+@pytest.mark.parametrize("kind, text", WHOLE,
+                         ids=["%s-%d" % (k, i) for i, (k, _)
+                              in enumerate(WHOLE)])
+def test_every_single_mutation(kind, text):
+    for mutation in single_mutations(text):
+        outcome(kind, mutation)
