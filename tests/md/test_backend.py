@@ -115,6 +115,15 @@ def test_perform_writes_sysfs_and_runs_argv(tmp_path):
     assert runner.argvs == [("mdadm", "/dev/md0", "--add", "/dev/ram0")]
 
 
+def test_an_unreadable_attribute_is_an_error_not_a_traceback(tmp_path):
+    root = tree(tmp_path, "vm-after-setup-new.sysfs.txt")
+    faketree.remove(root, "/sys/block/md0/md/level")
+    os.mkdir(faketree.path_in(root, "/sys/block/md0/md/level"))  # EISDIR
+    with pytest.raises(SvmramError, match="cannot read /sys/block/md0/md/"
+                                          "level"):
+        MdBackend("md0", root=root).observe()
+
+
 def test_a_refused_sysfs_write_is_an_error_not_a_traceback(tmp_path):
     backend = MdBackend("md0", root=str(tmp_path))
     with pytest.raises(SvmramError, match="cannot write writemostly"):

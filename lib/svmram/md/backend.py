@@ -47,6 +47,12 @@ def kernel_name(root, path):
     return name
 
 
+def _unreadable(path, exc):
+    return SvmramError("cannot read %s: %s" % (path, exc.strerror or exc),
+                       advice="svmram reads md's state from /sys and /proc; "
+                              "run it as root.")
+
+
 class MdBackend:
     def __init__(self, array, root="/", runner=commands.run_command,
                  disks=(), clock=time.monotonic):
@@ -67,12 +73,16 @@ class MdBackend:
                 return stream.read()
         except FileNotFoundError:
             return None
+        except OSError as exc:
+            raise _unreadable(path, exc) from exc
 
     def _list(self, path):
         try:
             return sorted(os.listdir(root_path(self.root, path)))
         except (FileNotFoundError, NotADirectoryError):
             return []
+        except OSError as exc:
+            raise _unreadable(path, exc) from exc
 
     def _exists(self, path):
         return os.path.exists(root_path(self.root, path))
