@@ -414,3 +414,41 @@ def test_intent_round_trips_and_refuses_a_damaged_record():
     for damage in ({"rd_size_kib": "x"}, {"array": "sda"}, {"disks": []}):
         with pytest.raises(RefusedError):
             Intent.from_dict(dict(EXISTING.to_dict(), **damage))
+
+
+# --- convergence: a rerun after a kill at any step resumes there ---------------
+
+def _resumes(plan_for, snap, it):
+    plan = plan_for(snap, it)
+    keys = [s.key for s in plan.steps]
+    for done in range(1, len(plan.steps) + 1):
+        state = plan.steps[done - 1].expect
+        assert [s.key for s in plan_for(state, it).steps] == keys[done:], \
+            (keys, done)
+    return keys
+
+
+def test_every_plan_resumes_from_the_state_after_each_of_its_steps():
+    new = host()
+    it, _ = planner.choose_setup(new, "md0", ("vda", "vdb"))
+    assert _resumes(planner.plan_setup, new, it) == ["load brd",
+                                                     "create md0"]
+    grow = host(two_disk_array())
+    it, _ = planner.choose_setup(grow, "md0")
+    assert len(_resumes(planner.plan_setup, grow, it)) == 4
+    assert len(_resumes(planner.plan_teardown, set_up(EXISTING),
+                        EXISTING)) == 5
+    assert len(_resumes(planner.plan_restore, started_degraded(),
+                        CREATED)) == 2
+
+
+def test_a_teardown_from_any_point_of_setup_returns_the_original_array():
+    """Rollback of an interrupted setup on an existing array."""
+    original = host(two_disk_array())
+    it, _ = planner.choose_setup(original, "md0")
+    plan = planner.plan_setup(original, it)
+    for step in plan.steps:
+        back = planner.plan_teardown(step.expect, it)
+        end = back.steps[-1].expect if back.steps else step.expect
+        assert differences(end, original) == [], step.key
+        assert end.brd == Brd()
