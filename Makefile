@@ -3,6 +3,9 @@
 # svmram: build, test, demo, install and package.
 #
 #   make test                     run the whole test suite (installs nothing)
+#   make test-vm                  the md backend on a real Linux kernel in
+#                                 QEMU (minutes; needs qemu-system-x86, cpio,
+#                                 kmod and Debian's apt; tests/vm)
 #   make demo                     the article's scenario on the SVM emulator
 #   make install DESTDIR=/tmp/x   install the Solaris/illumos file layout
 #   make package                  install into build/proto and write the IPS
@@ -42,6 +45,11 @@ test:
 		echo "$(PYTHON) -m pytest  (no pytest-xdist: one process)"; \
 		$(PYTHON) -m pytest; \
 	fi
+
+# Not part of `make test`: it boots Debian's kernel under QEMU (TCG) twice
+# and wants both cores; without QEMU it skips and says why.
+test-vm:
+	SVMRAM_VM_TESTS=1 $(PYTHON) -m pytest -q -p no:cacheprovider tests/vm
 
 demo:
 	$(PYTHON) demo/article
@@ -99,4 +107,4 @@ clean:
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	rm -rf build
 
-.PHONY: all test demo install uninstall package clean
+.PHONY: all test test-vm demo install uninstall package clean

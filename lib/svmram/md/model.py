@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""The md backend's model of one array, its disks and brd (pure).
+
+backend.py builds a Snapshot from sysfs and /proc; the planner applies
+steps to Snapshots; the executor compares the Snapshot a step promised
+with the one it re-reads afterwards (differences()).
+"""
+
+from dataclasses import dataclass, field, replace
+from typing import Dict, FrozenSet, Optional, Tuple
+
+# A member's role, derived from md/dev-*/state and slot.
+IN_SYNC = "in_sync"         # a working copy
+RECOVERING = "recovering"   # has a slot, is being filled
+SPARE = "spare"             # no slot (yet): md's thread may give it one
+FAULTY = "faulty"
+
+RUNNING_STATES = ("clean", "active", "active-idle", "write-pending",
+                  "read-auto", "readonly")
+
+
+@dataclass(frozen=True)
+class Member:
+    name: str                       # kernel name: vda, sdb1, ram0
+    slot: Optional[int]             # None: spare or failed
+    flags: FrozenSet[str] = frozenset()   # md/dev-*/state words
+    offset_sectors: int = 0         # data offset
+    recovery_start: Optional[int] = None  # sectors done while recovering
+
+    @property
+    def role(self):
+        if "faulty" in self.flags:
+            return FAULTY
+        if "in_sync" in self.flags:
+            return IN_SYNC
+        return SPARE if self.slot is None else RECOVERING
+
+    @property
+    def write_mostly(self):
+        return "write_mostly" in self.flags
+
+
+@dataclass(frozen=True)
+class Array:
+    name: str                       # md0
+    level: str                      # raid1 ('' while inactive, maybe)
+    raid_disks: int                 # 0: not known (an inactive array)
+    state: str                      # md/array_state
+    members: Tuple[Member, ...] = ()    # sorted by name
+    metadata: str = "1.2"
+    component_kib: int = 0          # md/component_size
+    degraded: int = 0
+    sync_action: str = "idle"
+    sync_completed: object = None   # None, "delayed" or (done, total)
+    resync_start: Optional[int] = None   # None: no resync needed
+    bitmap: str = "none"            # md/bitmap/location
+    backlog: int = 0                # md/bitmap/backlog (write-behind)
+    speed_min: Tuple[int, bool] = (1000, False)   # KiB/s, set locally
+    speed_max: Tuple[int, bool] = (200000, False)
+
+    @property
+    def running(self):
+        return self.state in RUNNING_STATES
+
+    def member(self, name):
+        for member in self.members:
+            if member.name == name:
+                return member
+        return None
+
+    def with_member(self, member):
+        others = tuple(m for m in self.members if m.name != member.name)
+        return replace(self, members=tuple(sorted(
+            others + (member,), key=lambda m: m.name)))
+
+    def without_member(self, name):
+        return replace(self, members=tuple(
+            m for m in self.members if m.name != name))
+
+
+@dataclass(frozen=True)
+class Brd:
+    loaded: bool = False
+    builtin: bool = False           # no /sys/module/brd/initstate
+    rd_size_kib: int = 0
+    rd_nr: int = 0
+    devices: Tuple[str, ...] = ()   # ram0... that exist in /sys/block
+    # ramN -> what holds it (/sys/block/ramN/holders, mounts): () if free
+    holders: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Disk:
+    name: str                       # kernel name
+    size_sectors: int
+    holders: Tuple[str, ...] = ()   # /sys/block/X/holders (md0, dm-1)
+    mounted_on: Optional[str] = None
+    partitions: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    target: str                     # md0
+    array: Optional[Array]
+    brd: Brd = Brd()
+    disks: Dict[str, Disk] = field(default_factory=dict)  # named ones
+    kernel: Tuple[int, int, int, str] = (0, 0, 0, "")
+    mem_total_kib: int = 0
+    mem_available_kib: int = 0
+    mounted_on: Optional[str] = None    # where the array is mounted
+
+    def evolve(self, **changes):
+        return replace(self, **changes)
+
+
+def differences(expected, observed):
+    """What in `observed` breaks the promise `expected` makes; [] if none.
+
+    A member promised as recovering may already be in sync, or still be
+    a spare that md's thread has not yet given a slot; every other
+    promised role, slot and write-mostly flag must match.  The component
+    size never changes.  A promise of 0 raid devices (or component size
+    0) promises nothing about them: an inactive array does not show them.
+    """
+    problems = []
+    name = expected.target
+    exp, obs = expected.array, observed.array
+    if (exp is None) != (obs is None):
+        problems.append("%s %s" % (name, "still exists" if exp is None
+                                   else "does not exist"))
+    elif exp is not None:
+        if exp.running != obs.running:
+            problems.append("%s is %s, expected it %s" % (
+                name, obs.state, "running" if exp.running else "inactive"))
+        if exp.level and obs.level != exp.level:
+            problems.append("%s is %s, expected %s" % (name, obs.level,
+                                                        exp.level))
+        if exp.raid_disks and obs.raid_disks != exp.raid_disks:
+            problems.append("%s has %d raid devices, expected %d" % (
+                name, obs.raid_disks, exp.raid_disks))
+        if exp.component_kib and obs.component_kib != exp.component_kib:
+            problems.append("%s has members of %d KiB, expected %d" % (
+                name, obs.component_kib, exp.component_kib))
+        want = {m.name: m for m in exp.members}
+        got = {m.name: m for m in obs.members}
+        for member in sorted(set(want) | set(got)):
+            w, g = want.get(member), got.get(member)
+            if w is None:
+                problems.append("%s is a member of %s, expected it not"
+                                % (member, name))
+            elif g is None:
+                problems.append("%s is not a member of %s" % (member, name))
+            else:
+                problems += _member_differences(name, w, g)
+    if expected.brd.loaded != observed.brd.loaded:
+        problems.append("brd is %s" % ("not loaded" if expected.brd.loaded
+                                       else "still loaded"))
+    elif expected.brd.loaded and (
+            expected.brd.rd_size_kib != observed.brd.rd_size_kib):
+        problems.append("brd's devices are %d KiB, expected %d" % (
+            observed.brd.rd_size_kib, expected.brd.rd_size_kib))
+    return problems
+
+
+def _member_differences(array, want, got):
+    problems = []
+    role = got.role
+    if want.role == RECOVERING:
+        ok = role in (RECOVERING, IN_SYNC, SPARE)
+    else:
+        ok = role == want.role
+    if not ok:
+        problems.append("%s in %s is %s, expected %s" % (
+            got.name, array, role, want.role))
+    elif want.slot is not None and got.slot is not None and \
+            want.slot != got.slot:
+        problems.append("%s is in slot %d of %s, expected %d" % (
+            got.name, got.slot, array, want.slot))
+    if want.write_mostly != got.write_mostly:
+        problems.append("%s in %s is %swrite-mostly" % (
+            got.name, array, "not " if want.write_mostly else ""))
+    return problems

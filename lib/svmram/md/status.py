@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""What `svmram status` will say about an md array (pure): which member
+serves reads, the recovery's progress, the write-mostly flags, the bitmap,
+and whether the disks hold a current copy.
+
+The entry follows docs/status-json.md (format 1) where a key means the
+same thing -- verdict, serving_from_ram, reasons, disk_redundancy with
+current/reasons/fixes -- and names md's own facts otherwise (members,
+bitmap, brd).  Not wired into the status command yet (issue 13 defines
+the neutral schema the command will print).
+"""
+
+from ..errors import (EXIT_DEGRADED, EXIT_NOT_SERVING, EXIT_OK,
+                      EXIT_ONLY_COPY_IN_RAM)
+from .model import FAULTY, IN_SYNC, RECOVERING, SPARE
+
+VERDICTS = {"serving": EXIT_OK, "not_serving": EXIT_NOT_SERVING,
+            "degraded": EXIT_DEGRADED,
+            "only_copy_in_ram": EXIT_ONLY_COPY_IN_RAM}
+
+
+def describe(snap, it):
+    """The status entry of `it.array` from a Snapshot and the record."""
+    a = snap.array
+    if a is None:
+        return {"array": it.array, "configured": True,
+                "verdict": "not_serving", "serving_from_ram": False,
+                "reasons": ["%s is not assembled" % it.array]}
+    ram = a.member(it.ram)
+    percent = _percent(a)
+    reasons = []
+    if not a.running:
+        reasons.append("%s is %s" % (it.array, a.state))
+    if ram is None:
+        reasons.append("%s is not in %s" % (it.ram, it.array))
+    elif ram.role == RECOVERING or (ram.role == SPARE and a.degraded):
+        reasons.append("%s is recovering%s; the disks serve reads ahead of "
+                       "the recovery" % (it.ram, "" if percent is None else
+                                         " (%d%% done)" % percent))
+    elif ram.role != IN_SYNC:
+        reasons.append("%s is %s" % (it.ram, ram.role))
+    for disk in it.disks:
+        member = a.member(disk)
+        if member is not None and not member.write_mostly:
+            reasons.append("%s is not write-mostly, so it serves reads too"
+                           % disk)
+    if not snap.brd.loaded:
+        reasons.append("brd is not loaded")
+    redundancy = _redundancy(a, it, ram)
+    verdict = "serving" if not reasons else "not_serving"
+    if redundancy["state"] == "degraded":
+        verdict = "degraded"
+    elif redundancy["state"] == "lost":
+        verdict = "only_copy_in_ram"
+    members = [{"slot": m.slot, "name": m.name, "state": m.role,
+                "ram": m.name == it.ram, "write_mostly": m.write_mostly}
+               for m in sorted(a.members, key=lambda m: (
+                   m.slot is None, m.slot if m.slot is not None else 0,
+                   m.name))]
+    return {
+        "array": it.array, "configured": True, "verdict": verdict,
+        "serving_from_ram": not reasons, "reasons": reasons,
+        "disk_redundancy": redundancy, "ram_member": it.ram,
+        "method": "create" if it.created else "grow",
+        "array_state": a.state, "raid_disks": a.raid_disks,
+        "degraded": a.degraded, "component_kib": a.component_kib,
+        "recovery_percent": percent, "members": members,
+        "bitmap": a.bitmap, "write_behind_backlog": a.backlog,
+        "brd": {"loaded": snap.brd.loaded,
+                "rd_size_kib": snap.brd.rd_size_kib or None,
+                "recorded_kib": it.rd_size_kib,
+                "size_matches": snap.brd.rd_size_kib == it.rd_size_kib}}
+
+
+def exit_code(entry):
+    return VERDICTS[entry["verdict"]]
+
+
+def _percent(a):
+    done = a.sync_completed
+    if a.sync_action in ("recover", "resync") and isinstance(done, tuple) \
+            and done[1]:
+        return done[0] * 100 // done[1]
+    return None
+
+
+def _redundancy(a, it, ram):
+    current, reasons, fixes = [], [], []
+    dev = "/dev/" + it.array
+    for disk in it.disks:
+        member = a.member(disk)
+        if member is not None and member.role == IN_SYNC:
+            current.append(disk)
+        elif member is None:
+            reasons.append("%s is not in %s" % (disk, it.array))
+            fixes.append("mdadm %s --add /dev/%s" % (dev, disk))
+        elif member.role == FAULTY:
+            reasons.append("%s is faulty" % disk)
+            fixes.append("mdadm %s --remove /dev/%s, then --add it (or a "
+                         "replacement)" % (dev, disk))
+        else:
+            reasons.append("%s is %s" % (disk, member.role))
+            fixes.append("none: md is recovering it" if member.role ==
+                         RECOVERING else "mdadm --grow %s --raid-devices=%d"
+                         % (dev, a.raid_disks + 1))
+    if not current and ram is not None and ram.role == IN_SYNC:
+        state = "lost"
+    elif len(current) < len(it.disks):
+        state = "degraded"
+    else:
+        state = "full"
+    return {"state": state, "current": current, "reasons": reasons,
+            "fixes": fixes}

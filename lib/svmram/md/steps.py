@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""Step constructors for md (pure).  Each takes the Snapshot before the
+step and the intent, and returns a Step whose ``expect`` is the Snapshot
+after it, so a planner can chain them and the executor can check them.
+
+A step either runs commands (argv lists naming commands.COMMANDS) or
+writes sysfs attributes: its effect is ("sysfs", (path, value), ...),
+from which both the backend's write and the -n script's line come
+(sysfs_line), so the two cannot drift.
+"""
+
+import shlex
+from dataclasses import replace
+
+from ..plan import Step
+from .model import Brd, Member
+
+SYSFS = "sysfs"
+
+
+def dev(name):
+    return "/dev/" + name
+
+
+def md_attr(array, attr):
+    return "/sys/block/%s/md/%s" % (array, attr)
+
+
+def sysfs_line(path, value):
+    """The POSIX sh line that writes `value` to the sysfs file `path`."""
+    return "echo %s > %s" % (shlex.quote(value), shlex.quote(path))
+
+
+def sysfs_step(key, summary, writes, expect, why=""):
+    return Step(key=key, summary=summary,
+                script=tuple(sysfs_line(p, v) for p, v in writes),
+                effect=(SYSFS,) + tuple(writes), why=why, expect=expect)
+
+
+def load_brd(snap, it):
+    return Step(
+        key="load brd",
+        summary="Load brd with one RAM disk of %d KiB (/dev/%s)." % (
+            it.rd_size_kib, it.ram),
+        argv=("modprobe", "brd", "rd_nr=1", "rd_size=%d" % it.rd_size_kib),
+        why="brd's size is a module parameter shared by all its devices; "
+            "svmram owns the module.",
+        expect=snap.evolve(brd=Brd(loaded=True, rd_size_kib=it.rd_size_kib,
+                                   rd_nr=1, devices=(it.ram,),
+                                   holders={it.ram: ()})))
+
+
+def unload_brd(snap, it):
+    return Step(
+        key="unload brd",
+        summary="Unload brd, which frees its memory.",
+        argv=("rmmod", "brd"),
+        expect=snap.evolve(brd=Brd()))
+
+
+def create(snap, it, array):
+    """mdadm --create: the RAM member first, every disk write-mostly, an
+    internal bitmap, no write-behind; md's initial resync copies the RAM
+    member (blank) over the disks."""
+    disks = tuple(it.disks)
+    argv = ("mdadm", "--create", dev(it.array), "--run", "--metadata=1.2",
+            "--level=1", "--raid-devices=%d" % (len(disks) + 1),
+            "--bitmap=internal", dev(it.ram), "--write-mostly") + tuple(
+                dev(d) for d in disks)
+    return Step(
+        key="create %s" % it.array,
+        summary="Create %s: RAID-1 of %s and the write-mostly disk%s %s, "
+                "with an internal bitmap." % (
+                    it.array, it.ram, "s" if len(disks) > 1 else "",
+                    " ".join(disks)),
+        argv=argv,
+        why="This destroys what the disks held.  md then resyncs the "
+            "members; reads are served by %s." % it.ram,
+        wait_resync=it.array,
+        copies_blocks=it.rd_size_kib * 2,
+        expect=snap.evolve(array=array))
+
+
+def grow_add(snap, it, wait=True):
+    """Grow raid-devices by one, adding the RAM member into the new slot
+    (one mdadm call; research 2c, 2d)."""
+    a = snap.array
+    ram = Member(it.ram, a.raid_disks, frozenset(
+        ["in_sync"] if wait else ["spare"]), it.offset_sectors)
+    array = replace(a, raid_disks=a.raid_disks + 1).with_member(ram)
+    return Step(
+        key="grow-add %s" % it.ram,
+        summary="Grow %s to %d raid devices, adding %s%s." % (
+            it.array, a.raid_disks + 1, it.ram,
+            " and wait for its recovery" if wait else ""),
+        argv=("mdadm", "--grow", dev(it.array),
+              "--raid-devices=%d" % (a.raid_disks + 1), "--add", dev(it.ram)),
+        why="md copies the array onto it; the disks keep serving reads "
+            "ahead of the recovery front.",
+        wait_resync=it.array if wait else None,
+        copies_blocks=a.component_kib * 2,
+        expect=snap.evolve(array=array))
+
+
+def add(snap, it, wait=True):
+    """Add the RAM member into the empty slot of a degraded array.  Always
+    --add, never --re-add: a blank device must get a full recovery
+    (mdadm refuses --re-add for it anyway, research 2b)."""
+    a = snap.array
+    used = {m.slot for m in a.members}
+    free = min(s for s in range(a.raid_disks + 1) if s not in used)
+    ram = Member(it.ram, free, frozenset(["in_sync"] if wait else ["spare"]),
+                 it.offset_sectors)
+    return Step(
+        key="add %s" % it.ram,
+        summary="Add %s to %s%s." % (it.ram, it.array,
+                                     " and wait for its recovery" if wait
+                                     else "; md recovers it"),
+        argv=("mdadm", dev(it.array), "--add", dev(it.ram)),
+        wait_resync=it.array if wait else None,
+        copies_blocks=a.component_kib * 2,
+        expect=snap.evolve(array=a.with_member(ram)))
+
+
+def wait_recovery(snap, it):
+    a = snap.array
+    ram = a.member(it.ram)
+    return Step(
+        key="wait %s" % it.array,
+        summary="Wait for the recovery of %s in %s." % (it.ram, it.array),
+        wait_resync=it.array,
+        expect=snap.evolve(array=a.with_member(replace(
+            ram, flags=ram.flags - {"spare"} | {"in_sync"}))))
+
+
+def grow(snap, it, wait=True):
+    """The RAM member is a spare of a complete array (added without the
+    grow, or the grow was cut short): grow by one, md puts the spare in the
+    new slot and recovers it."""
+    a = snap.array
+    ram = a.member(it.ram)
+    member = replace(ram, slot=a.raid_disks, flags=frozenset(
+        ["in_sync"] if wait else ["spare"]))
+    return Step(
+        key="grow %s" % it.array,
+        summary="Grow %s to %d raid devices, so that the spare %s is used%s."
+                % (it.array, a.raid_disks + 1, it.ram,
+                   " and wait for its recovery" if wait else ""),
+        argv=("mdadm", "--grow", dev(it.array),
+              "--raid-devices=%d" % (a.raid_disks + 1)),
+        wait_resync=it.array if wait else None,
+        copies_blocks=a.component_kib * 2,
+        expect=snap.evolve(array=replace(
+            a, raid_disks=a.raid_disks + 1).with_member(member)))
+
+
+def set_write_mostly(snap, it, disk, on=True):
+    a = snap.array
+    member = a.member(disk)
+    flags = member.flags | {"write_mostly"} if on else \
+        member.flags - {"write_mostly"}
+    value = "writemostly" if on else "-writemostly"
+    return sysfs_step(
+        "%swritemostly %s" % ("" if on else "-", disk),
+        "%s write-mostly on %s." % ("Set" if on else "Clear", disk),
+        ((md_attr(it.array, "dev-%s/state" % disk), value),),
+        snap.evolve(array=a.with_member(replace(member, flags=flags))),
+        why="md keeps the flag in the superblock." if on else "")
+
+
+def fail_remove(snap, it):
+    a = snap.array
+    member = a.member(it.ram)
+    argv = ("mdadm", dev(it.array)) + (
+        () if member.role == "faulty" else ("--fail", dev(it.ram))) + (
+            "--remove", dev(it.ram))
+    return Step(
+        key="fail-remove %s" % it.ram,
+        summary="%s %s from %s." % (
+            "Remove" if member.role == "faulty" else "Fail and remove",
+            it.ram, it.array),
+        argv=argv,
+        expect=snap.evolve(array=replace(a.without_member(it.ram),
+                                         degraded=a.degraded + 1)))
+
+
+def shrink(snap, it, disks):
+    a = snap.array
+    members = tuple(replace(m, slot=None) for m in a.members)
+    return Step(
+        key="shrink %s" % it.array,
+        summary="Shrink %s to %d raid devices." % (it.array, disks),
+        argv=("mdadm", "--grow", dev(it.array), "--raid-devices=%d" % disks),
+        why="The next boot then assembles it as an ordinary, complete "
+            "array (research 2d).",
+        expect=snap.evolve(array=replace(a, raid_disks=disks, degraded=0,
+                                         members=members)))
+
+
+def run_array(snap, it):
+    """Start an array that came up inactive (udev's incremental assembly
+    waits for the RAM member that vanished with the power, research 2b)."""
+    a = snap.array
+    members = tuple(
+        Member(m.name, None, frozenset(["in_sync"]) | (
+            frozenset(["write_mostly"]) if m.name in it.disks and
+            it.write_mostly_wanted(m.name) else frozenset()),
+            m.offset_sectors)
+        for m in a.members if m.name in it.disks)
+    return Step(
+        key="run %s" % it.array,
+        summary="Start %s, which came up inactive without its RAM member."
+                % it.array,
+        argv=("mdadm", "--run", dev(it.array)),
+        why="Without this, mdadm-last-resort starts it after 30 seconds.",
+        expect=snap.evolve(array=replace(
+            a, state="clean", level="raid1", members=members,
+            raid_disks=0)))
+

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""The -n script of an md plan: POSIX sh, absolute paths from the md
+command table, sysfs writes from the same effect the backend performs."""
+
+import subprocess
+
+from svmram.md import commands, planner, script
+from svmram.md.intent import Intent
+from svmram.md.model import Array, Member, Snapshot
+
+KERNEL = (6, 1, 0, "6.1.0-56-cloud-amd64")
+
+
+def existing():
+    a = Array("md0", "raid1", 2, "clean", (
+        Member("vda", 0, frozenset(["in_sync"]), 2048),
+        Member("vdb", 1, frozenset(["in_sync"]), 2048)),
+        component_kib=261120, bitmap="+8")
+    return Snapshot("md0", a, kernel=KERNEL, mem_total_kib=1000000,
+                    mem_available_kib=900000)
+
+
+def test_setup_script_of_an_existing_array():
+    snap = existing()
+    it, notes = planner.choose_setup(snap, "md0")
+    plan = planner.plan_setup(snap, it)
+    plan.notes += notes
+    text = script.render_script(plan, commands.command_path)
+    body = text[text.index("# 1. "):]
+    assert body == (
+        "# 1. Load brd with one RAM disk of 262144 KiB (/dev/ram0).\n"
+        "#    brd's size is a module parameter shared by all its devices; "
+        "svmram owns the module.\n"
+        "/sbin/modprobe brd rd_nr=1 rd_size=262144\n"
+        "\n"
+        "# 2. Grow md0 to 3 raid devices, adding ram0 and wait for its "
+        "recovery.\n"
+        "#    md copies the array onto it; the disks keep serving reads "
+        "ahead of the recovery front.\n"
+        "/sbin/mdadm --grow /dev/md0 --raid-devices=3 --add /dev/ram0\n"
+        "wait_resync md0\n"
+        "\n"
+        "# 3. Set write-mostly on vda.\n"
+        "#    md keeps the flag in the superblock.\n"
+        "echo writemostly > /sys/block/md0/md/dev-vda/state\n"
+        "\n"
+        "# 4. Set write-mostly on vdb.\n"
+        "#    md keeps the flag in the superblock.\n"
+        "echo writemostly > /sys/block/md0/md/dev-vdb/state\n")
+    assert text.startswith("#!/bin/sh\n# svmram setup md0: the plan")
+    assert "# Method: grow." in text
+    assert "# existing array: md0 grows from 2 to 3 raid devices" in text
+    assert "set -e\n" in text and "wait_resync() {" in text
+    subprocess.run(["sh", "-n"], input=text, text=True, check=True)
+
+
+def test_an_empty_plan_says_nothing_to_do():
+    it = Intent("md0", ("vda", "vdb"), "ram0", 262144, 2048, True)
+    plan = planner.plan_teardown(Snapshot("md0", None, kernel=KERNEL), it)
+    text = script.render_script(plan, commands.command_path)
+    assert text.endswith("\n# Nothing to do.\n") and "set -e" not in text
+
+
+def test_teardown_script_is_valid_sh_without_a_wait():
+    snap = existing()
+    it, _ = planner.choose_setup(snap, "md0")
+    done = planner.plan_setup(snap, it).steps[-1].expect
+    text = script.render_script(planner.plan_teardown(done, it),
+                                commands.command_path)
+    assert "wait_resync" not in text
+    assert "echo -writemostly > /sys/block/md0/md/dev-vda/state\n" in text
+    assert "/sbin/rmmod brd\n" in text
+    subprocess.run(["sh", "-n"], input=text, text=True, check=True)

@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""md status entries from the states captured on a real kernel
+(fixtures/vm-*) and from the failures a status must name."""
+
+from dataclasses import replace
+
+from svmram.md import status
+from svmram.md.backend import MdBackend
+from svmram.md.intent import Intent
+from svmram.md.model import Brd, Member
+
+import faketree
+from faketree import fixture
+
+CREATED = Intent("md0", ("vda", "vdb"), "ram0", 131072, 2048, True)
+
+
+def observe(tmp_path, name):
+    root = faketree.build(str(tmp_path), fixture(name))
+    return MdBackend("md0", root=root).observe()
+
+
+def test_a_set_up_array_serves_from_ram(tmp_path):
+    entry = status.describe(observe(tmp_path, "vm-after-setup-new.sysfs.txt"),
+                            CREATED)
+    assert entry["verdict"] == "serving" and entry["serving_from_ram"]
+    assert entry["reasons"] == []
+    assert entry["disk_redundancy"] == {"state": "full",
+                                        "current": ["vda", "vdb"],
+                                        "reasons": [], "fixes": []}
+    assert entry["members"] == [
+        {"slot": 0, "name": "ram0", "state": "in_sync", "ram": True,
+         "write_mostly": False},
+        {"slot": 1, "name": "vda", "state": "in_sync", "ram": False,
+         "write_mostly": True},
+        {"slot": 2, "name": "vdb", "state": "in_sync", "ram": False,
+         "write_mostly": True}]
+    assert entry["bitmap"] == "+8" and entry["brd"]["size_matches"]
+    assert status.exit_code(entry) == 0
+
+
+def test_while_restoring_the_disks_still_serve_some_reads(tmp_path):
+    entry = status.describe(observe(tmp_path, "vm-restoring.sysfs.txt"),
+                            CREATED)
+    assert entry["verdict"] == "not_serving"
+    assert entry["reasons"] == ["ram0 is recovering; the disks serve reads "
+                                "ahead of the recovery"]
+    assert entry["disk_redundancy"]["state"] == "full"
+    assert status.exit_code(entry) == 4
+
+
+def test_after_teardown_nothing_serves_from_ram(tmp_path):
+    entry = status.describe(observe(tmp_path, "vm-after-teardown.sysfs.txt"),
+                            CREATED)
+    assert entry["reasons"] == ["ram0 is not in md0",
+                                "vda is not write-mostly, so it serves "
+                                "reads too",
+                                "vdb is not write-mostly, so it serves "
+                                "reads too", "brd is not loaded"]
+
+
+def test_recovery_percent_and_an_inactive_array(tmp_path):
+    snap = observe(tmp_path, "vm-after-setup-new.sysfs.txt")
+    a = replace(snap.array, sync_action="recover",
+                sync_completed=(65024, 260096), degraded=1).with_member(
+                    Member("ram0", 0, frozenset(["spare"])))
+    entry = status.describe(snap.evolve(array=a), CREATED)
+    assert entry["recovery_percent"] == 25
+    assert "ram0 is recovering (25% done)" in entry["reasons"][0]
+    inactive = status.describe(snap.evolve(array=replace(
+        snap.array, state="inactive")), CREATED)
+    assert inactive["reasons"][0] == "md0 is inactive"
+    gone = status.describe(snap.evolve(array=None), CREATED)
+    assert gone["verdict"] == "not_serving" and gone["reasons"] == [
+        "md0 is not assembled"]
+
+
+def test_a_failed_disk_is_degraded_and_no_disk_is_the_only_copy(tmp_path):
+    snap = observe(tmp_path, "vm-after-setup-new.sysfs.txt")
+    a = snap.array.with_member(Member("vdb", None, frozenset(
+        ["faulty", "write_mostly"])))
+    entry = status.describe(snap.evolve(array=a), CREATED)
+    assert entry["verdict"] == "degraded" and status.exit_code(entry) == 5
+    assert entry["disk_redundancy"] == {
+        "state": "degraded", "current": ["vda"],
+        "reasons": ["vdb is faulty"],
+        "fixes": ["mdadm /dev/md0 --remove /dev/vdb, then --add it (or a "
+                  "replacement)"]}
+    a = a.without_member("vda")
+    entry = status.describe(snap.evolve(array=a, brd=Brd()), CREATED)
+    assert entry["verdict"] == "only_copy_in_ram"
+    assert status.exit_code(entry) == 6
+    assert entry["disk_redundancy"]["fixes"][0] == "mdadm /dev/md0 --add " \
+                                                   "/dev/vda"

@@ -1,0 +1,140 @@
+#!/bin/sh
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+# guest-md-cycle.sh - svmram's md backend on a real kernel, over two boots
+# on the same disk images (run by md-cycle.sh).  2 virtio disks vda, vdb.
+# Every change is made by svmram's planner and executor
+# (/opt/svmram/tests/vm/guest_svmram.py); this script only checks.
+#   lab.phase=setup : setup on a new array md0 (ram0 + write-mostly vda,
+#       vdb), fill it, check md5s, flags and disk reads; power off with the
+#       array running.
+#   lab.phase=restore lab.expect=<md5> : the RAM member is gone; udev-style
+#       incremental assembly leaves md0 inactive; svmram restore runs it and
+#       adds a fresh ram0; then teardown, setup on the existing array
+#       (grow), a refused second setup, and teardown again.
+# DUMP lines carry raw outputs (mdstat, mdadm --detail --export, sysfs)
+# that md-cycle.sh turns into fixture files.
+. /lab/lib.sh
+MD=md0
+SV="python3 /opt/svmram/tests/vm/guest_svmram.py"
+
+sv() { # op args... : run svmram's md backend, show its output
+  $SV "$@" > /tmp/sv.out 2>&1; rc=$?
+  sed 's/^/sv| /' /tmp/sv.out | grep -v '^sv| RESULT' ; grep '^RESULT' /tmp/sv.out
+  return $rc
+}
+
+dump_state() { # label
+  l=$1
+  show "DUMP $l mdstat" cat /proc/mdstat
+  if [ -e /dev/$MD ]; then
+    show "DUMP $l detail-export" mdadm --detail --export /dev/$MD
+    show "DUMP $l detail" mdadm --detail /dev/$MD
+  fi
+  for f in $(find /sys/block/$MD/md /sys/module/brd -maxdepth 2 -type f 2>/dev/null | sort) \
+           /proc/sys/kernel/osrelease /sys/block/vda/size /sys/block/vdb/size; do
+    case $f in */uevent|*/new_dev|*/bitmap_set_bits|*/sections/*|*/notes/*|*/taint|*/coresize|*/initsize|*/refcnt|*/srcversion) continue;; esac
+    [ -r "$f" ] || continue
+    n=$(wc -c < "$f" 2>/dev/null) || continue
+    # E: the attribute returned nothing at all (not even a newline)
+    [ "$n" = 0 ] && { echo "DUMP $l sysfs| E $f"; continue; }
+    v=$(head -c 200 "$f" 2>/dev/null | head -1) || continue
+    echo "DUMP $l sysfs| F $f $v"
+  done
+  for d in /sys/block/vda /sys/block/vdb /sys/block/ram*; do
+    [ -d "$d/holders" ] || continue
+    echo "DUMP $l sysfs| D $d/holders"
+    for h in $(ls "$d/holders"); do echo "DUMP $l sysfs| L $d/holders/$h"; done
+  done
+}
+
+flags_are() { # want: e.g. "ram0=in_sync vda=in_sync,write_mostly"
+  got=""
+  for d in /sys/block/$MD/md/dev-*; do got="$got ${d##*/dev-}=$(cat $d/state)"; done
+  got=${got# }
+  [ "$got" = "$1" ] && res "flags.$2" ok "$got" || fail "flags $2: $got != $1"
+}
+
+disk_reads_zero() { # label: O_DIRECT read of the whole array, disks must read 0
+  a0=$(sect_read vda); b0=$(sect_read vdb)
+  dropcaches
+  dd if=/dev/$MD of=/dev/null bs=1M iflag=direct 2>/dev/null
+  da=$(( $(sect_read vda) - a0 )); db=$(( $(sect_read vdb) - b0 ))
+  [ $da = 0 ] && [ $db = 0 ] && res "reads.$1" ok "vda=0 vdb=0 sectors" ||
+    fail "reads $1: vda=$da vdb=$db sectors"
+}
+
+finish() {
+  res guest.fails "$LAB_FAILS"
+  [ "$LAB_FAILS" = 0 ] && echo LAB-PASS
+  [ "$LAB_FAILS" = 0 ]
+  exit
+}
+
+# svmram failed: show the state it left and stop this boot
+stop() { fail "$1"; show "state" cat /proc/mdstat; show "detail" mdadm --detail /dev/$MD; finish; }
+
+case "${LAB_PHASE:-}" in
+setup)
+  dump_state before
+  T=$(now)
+  sv setup $MD vda vdb --intent-out /tmp/intent.json || stop "svmram setup (new array)"
+  res time.setup_new "$(since "$T")"
+  dump_state after-setup-new
+  flags_are "ram0=in_sync vda=in_sync,write_mostly vdb=in_sync,write_mostly" setup_new
+  [ "$(cat /sys/block/$MD/md/bitmap/location)" = +8 ] && res bitmap ok || fail "bitmap: $(cat /sys/block/$MD/md/bitmap/location)"
+  [ "$(cat /sys/block/$MD/md/bitmap/backlog)" = 0 ] && res backlog ok || fail "write-behind backlog $(cat /sys/block/$MD/md/bitmap/backlog)"
+  mb=$(( $(cat /sys/block/$MD/size) / 2048 ))
+  dd if=/dev/urandom of=/dev/$MD bs=1M count=$mb oflag=direct 2>/dev/null
+  sync
+  sum=$(array_md5 $MD)
+  res cycle.md5 "$sum"
+  disk_reads_zero setup_new
+  verify_members $MD "$sum" ram0 vda vdb
+  mark filled
+  ;;
+restore)
+  [ -n "${LAB_EXPECT:-}" ] || fail "lab.expect=<md5> missing"
+  for d in vda vdb; do
+    mdadm --incremental --export /dev/$d --offroot > /tmp/inc 2>&1
+    res "incremental.$d" "$(tr '\n' ' ' < /tmp/inc)"
+  done
+  dump_state inactive
+  T=$(now)
+  sv restore $MD --intent /lab/intent.json || stop "svmram restore"
+  res time.restore "$(since "$T")" "run + brd + add, no wait"
+  dump_state restoring
+  wait_resync $MD 900
+  res time.recovery "$SYNC_SECS"
+  flags_are "ram0=in_sync vda=in_sync,write_mostly vdb=in_sync,write_mostly" restored
+  disk_reads_zero restored
+  verify_members $MD "$LAB_EXPECT" ram0 vda vdb
+
+  T=$(now)
+  sv teardown $MD --intent /lab/intent.json || stop "svmram teardown"
+  res time.teardown "$(since "$T")"
+  dump_state after-teardown
+  flags_are "vda=in_sync vdb=in_sync" teardown
+  [ "$(cat /sys/block/$MD/md/raid_disks)" = 2 ] && res raid_disks.teardown ok || fail "raid_disks $(cat /sys/block/$MD/md/raid_disks)"
+  [ -e /sys/module/brd ] && fail "brd still loaded" || res brd.unloaded ok
+  verify_members $MD "$LAB_EXPECT" vda vdb
+
+  T=$(now)
+  sv setup $MD --intent-out /tmp/intent2.json || stop "svmram setup (existing array)"
+  res time.setup_existing "$(since "$T")"
+  dump_state after-setup-existing
+  flags_are "ram0=in_sync vda=in_sync,write_mostly vdb=in_sync,write_mostly" setup_existing
+  [ "$(cat /sys/block/$MD/md/raid_disks)" = 3 ] && res raid_disks.setup_existing ok || fail "raid_disks $(cat /sys/block/$MD/md/raid_disks)"
+  disk_reads_zero setup_existing
+  verify_members $MD "$LAB_EXPECT" ram0 vda vdb
+  sv setup $MD; rc=$?
+  [ $rc = 3 ] && res refused.second_setup ok || fail "second setup rc=$rc, expected 3"
+  sv teardown $MD --intent /tmp/intent2.json || stop "svmram teardown (2)"
+  flags_are "vda=in_sync vdb=in_sync" teardown2
+  [ -e /sys/module/brd ] && fail "brd still loaded (2)" || res brd.unloaded2 ok
+  verify_members $MD "$LAB_EXPECT" vda vdb
+  mdadm --stop /dev/$MD >/dev/null 2>&1
+  ;;
+*) fail "lab.phase must be setup or restore" ;;
+esac
+finish
