@@ -40,6 +40,11 @@ COMMANDS = {
     "kstat": "/usr/bin/kstat",
     "dd": "/usr/bin/dd",
     "fuser": "/usr/sbin/fuser",
+    # The Linux md backend (lib/svmram/md): Debian, Ubuntu, Fedora and
+    # RHEL (merged /usr) all answer to these paths.
+    "mdadm": "/sbin/mdadm",
+    "modprobe": "/sbin/modprobe",
+    "rmmod": "/sbin/rmmod",
 }
 
 # No SVM, ramdisk or SMF command svmram runs should take more than seconds
