@@ -189,3 +189,27 @@ def test_a_pending_resync_of_a_pass_0_mirror_is_started_not_waited_for(
     ok(host.sim("tick"))
     assert host.svmram("status", "d10").returncode == 0
     assert host.violations() == []
+
+
+@pytest.mark.emulator_only("kills svmram and reboots the host")
+def test_a_setup_killed_after_its_record_leaves_the_refill_to_restore(host):
+    """Killed after writing the record, before enabling the instance, then
+    a reboot at which another program's ramdisk takes the device number
+    the record holds.  The rerun only enables the instance: its restore
+    replaces the RAM component onto a new link and records the new
+    number, so status says d10 serves from RAM (the rerun itself used to
+    refill onto the new number and leave the record naming the old)."""
+    host.install()
+    bindir = killing_bindir(host, "svcadm", 1)          # svcadm refresh
+    result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
+    assert result.returncode == -9, result.stderr
+    ok(host.reboot("--boot-ramdisk", "other=1048576"))
+    host.clear_trace()
+    result = ok(host.svmram("setup", "-y", "d10"))
+    assert [argv[:2] for argv in host.trace() if argv[0] != "dd"][:1] == [
+        ["svcadm", "enable"]]
+    ok(host.sim("tick"))
+    status = host.svmram("status", "d10")
+    assert status.returncode == 0, status.stdout
+    assert "c91t0d0s0" in host.metastat_p("d10")
+    assert host.violations() == []

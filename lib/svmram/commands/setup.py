@@ -73,16 +73,16 @@ def run(args):
             observed = backend.observe(memory=True, holders=True).evolve(
                 service_imported=backend.service_imported())
             where = record.fmri(mirror)
-            recorded = _not_enabled(observed, mirror)
-            intent, notes = recorded or choose_intent(
+            intent, notes = _not_enabled(observed, mirror) or choose_intent(
                 observed, mirror, **options)
             backend.intent = intent
             snap = backend.observe(memory=True)
         consistency.check(snap, intent, where)
-        # Once the record is complete, the boot service owns the RAM
-        # submirror: enabling it runs restore, which knows the recorded
-        # device number (a reboot may have taken the ramdisk).
-        plan = plan_enable(intent) if stored is None and recorded \
+        # Once the record is complete (the last step of setup, killed or
+        # rebooted before the enable or with the journal still there),
+        # the boot service owns the RAM submirror: enabling it runs
+        # restore, which knows the recorded device number.
+        plan = plan_enable(intent) if _not_enabled(snap, mirror) \
             else plan_setup(snap, intent)
         plan.notes = notes
         resumed = stored is not None or snap.record is not None
