@@ -49,10 +49,16 @@ class EmulatedHost:
     kind = "emulator"
     monitored = True        # violations() asks the data-safety monitor
 
-    def __init__(self, directory, preset="article", host_file=None):
+    def __init__(self, directory, preset="article", host_file=None,
+                 release=None):
         self.dir = str(directory)
         init = [sys.executable, "-m", "svmsim", "init", self.dir]
         init += ["--host", host_file] if host_file else ["--preset", preset]
+        # SVMRAM_TEST_RELEASE runs every scenario on one release profile
+        # of the emulator (docs/emulator-profiles.md).
+        release = release or os.environ.get("SVMRAM_TEST_RELEASE")
+        if release:
+            init += ["--release", release]
         subprocess.run(init, env=_python_env(), check=True,
                        stdout=subprocess.DEVNULL)
         exports = subprocess.run(
@@ -106,6 +112,19 @@ class EmulatedHost:
         return (self.metastat_p(), self.ramdisks(),
                 sorted(os.listdir(os.path.join(self.root, "dev", "dsk"))),
                 self.cmd("svcs", "-a").stdout)
+
+    def install(self):
+        """make install into the emulated root, so that the boot service
+        runs the installed start method, as on a real host."""
+        subprocess.run(["make", "-s", "-C", REPO, "install",
+                        "DESTDIR=" + self.root], check=True,
+                       stdout=subprocess.DEVNULL)
+
+    def switches(self):
+        """The release profile's switches in effect (svmsim state)."""
+        with open(os.path.join(self.dir, "state.json"),
+                  encoding="utf-8") as stream:
+            return json.load(stream)["switches"]
 
     def violations(self):
         result = self.sim("monitor")

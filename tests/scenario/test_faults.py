@@ -28,11 +28,11 @@ from faultmatrix import (FMRI, JOURNAL, arm, clone, differs, digest,
 def clean(tmp_path_factory):
     made = {}
 
-    def get(method, mirrors=1):
-        key = (method, mirrors)
+    def get(method, mirrors=1, release=None):
+        key = (method, mirrors, release)
         if key not in made:
             made[key] = fm.Clean(method, tmp_path_factory.mktemp(
-                "%s-%d" % key), mirrors)
+                "%s-%d-%s" % key), mirrors, release)
         return made[key]
     return get
 
@@ -46,9 +46,13 @@ def test_teardown_is_the_same_after_either_method(clean):
 
 @pytest.mark.parametrize("kind", fm.KINDS)
 @pytest.mark.parametrize("procedure", fm.PROCEDURES)
-def test_fault_matrix(clean, procedure, kind, tmp_path):
-    found = fm.cases(clean, [procedure], [kind])
-    steps = {c.step for c in fm.procedure_commands(clean, procedure)}
+@pytest.mark.parametrize("release", fm.RELEASES)
+def test_fault_matrix(clean, release, procedure, kind, tmp_path):
+    """Every release profile of the emulator (docs/emulator-profiles.md):
+    they differ in slot compaction and in SMF's degraded state."""
+    found = fm.cases(clean, [procedure], [kind], release=release)
+    steps = {c.step for c in fm.procedure_commands(clean, procedure,
+                                                   release=release)}
     assert {case.step for case in found} == steps
     outcomes = fm.run_cases(clean, found, tmp_path)
     assert all(o.ok for o in outcomes), fm.report(outcomes)

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from hosts import LIB, EmulatedHost  # noqa: F401  (LIB puts svmsim on the path)
+from hosts import EmulatedHost
 from svmsim import presets
 
 pytestmark = pytest.mark.emulator_only("fails replicas and reboots the host")
