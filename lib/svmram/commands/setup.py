@@ -82,14 +82,16 @@ def run(args):
         # rebooted before the enable or with the journal still there),
         # the boot service owns the RAM submirror: enabling it runs
         # restore, which knows the recorded device number.
-        plan = plan_enable(intent) if _not_enabled(snap, mirror) \
-            else plan_setup(snap, intent)
+        enabling = _not_enabled(snap, mirror)
+        plan = plan_enable(intent) if enabling else plan_setup(snap, intent)
         plan.notes = notes
         resumed = stored is not None or snap.record is not None
-        if resumed and any(step.key == "create ramdisk %s" % intent.ramdisk
-                           for step in plan.steps):
+        if resumed and (intent.ramdisk not in snap.ramdisks if enabling
+                        else any(step.key == "create ramdisk %s"
+                                 % intent.ramdisk for step in plan.steps)):
             # choose_intent checked a fresh setup; a resumed one whose
-            # ramdisk vanished at a reboot checks here, before any step.
+            # ramdisk vanished at a reboot (its boot service will make it
+            # anew) checks here, before any change.
             check_memory(snap, intent.size_bytes, resuming=mirror)
         if args.dry_run:
             return common.print_plan(plan)
