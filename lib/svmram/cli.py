@@ -89,7 +89,8 @@ def main(argv):
     try:
         return module.run(args)
     except SvmramError as error:
-        report(error)
+        with interrupt.deferred(raise_pending=False):
+            report(error)
         return error.exit_code
     except KeyboardInterrupt as stop:
         # A signal the subcommand did not report itself, with the state it

@@ -18,7 +18,7 @@ EXIT_REFUSED = 3     # a precondition does not hold; nothing was changed
 EXIT_NOT_SERVING = 4  # status: a mirror is not fully serving reads from RAM
 EXIT_DEGRADED = 5     # status: a recorded disk submirror is not current
 EXIT_ONLY_COPY_IN_RAM = 6  # status: no disk submirror is current, RAM is
-EXIT_DEADLINE = 7     # restore: its deadline passed; it stopped at a safe point
+EXIT_DEADLINE = 7     # restore: its deadline passed; stopped at a safe point
 # Stopped by a signal: 128 + the signal's number (130 SIGINT, 143 SIGTERM).
 EXIT_SIGNAL_BASE = 128
 

@@ -2,8 +2,8 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """Carry out a plan: perform each step, wait for the resync it starts,
 re-read the state, and check what the step promised before going on.
-Completed and failed steps go to the journal, as a log.  Backend-neutral: the backend performs
-steps, observes the host and compares states.
+Completed and failed steps go to the journal, as a log.  Backend-neutral:
+the backend performs steps, observes the host and compares states.
 """
 
 import time

@@ -82,7 +82,12 @@ def confirm(args, plan):
         sys.stderr.write("  %2d. %s\n" % (number, step.summary))
     sys.stderr.write("Proceed? [y/N] ")
     sys.stderr.flush()
-    if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+    try:
+        answer = sys.stdin.readline()
+    except Interrupted:
+        sys.stderr.write("\n")
+        raise
+    if answer.strip().lower() not in ("y", "yes"):
         raise RefusedError("not confirmed; nothing was changed")
 
 
