@@ -85,7 +85,11 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
     polling = polling or Polling()
     total = len(plan.steps)
     for number, step in enumerate(plan.steps, 1):
-        interrupt.check()
+        try:
+            interrupt.check()
+        except interrupt.Interrupted as stop:
+            stop.number, stop.step, stop.before = number, step, True
+            raise
         progress.say("%s %s: %s%s" % (
             plan.operation, plan.target,
             "step %d of %d: " % (number, total) if counted else "",
@@ -117,7 +121,11 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
             reason = "afterwards " + "; ".join(problems)
             reason += _log(journal, "failed", step.key, reason)
             raise StepFailed(number, step, reason)
-        written = _log(journal, "completed", step.key)
+        try:
+            written = _log(journal, "completed", step.key)
+        except interrupt.Interrupted as stop:
+            stop.number, stop.step = number, step    # after the step
+            raise
         if written:
             raise StepFailed(number, step, written.lstrip("; "))
 

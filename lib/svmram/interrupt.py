@@ -31,8 +31,9 @@ _state = {"depth": 0, "pending": None, "changed": False}
 class Interrupted(KeyboardInterrupt):
     """A signal asked svmram to stop.  Not an Exception, so that no
     handler meant for failures (and their rollback) catches it.  execute
-    sets `number`, `step` and `waiting` (the mirror whose resync it was
-    waiting for) when it stops a plan."""
+    sets `number`, `step`, `waiting` (the mirror whose resync it was
+    waiting for) and `before` (the step had not begun) when it stops a
+    plan."""
 
     def __init__(self, signum):
         super().__init__(signum)
@@ -40,6 +41,7 @@ class Interrupted(KeyboardInterrupt):
         self.number = None
         self.step = None
         self.waiting = None
+        self.before = False
 
     @property
     def name(self):

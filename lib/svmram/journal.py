@@ -14,13 +14,14 @@ reports.
 Every write is atomic and durable: a temporary file, fsync, rename; the
 directory is fsynced when the journal (or the directory) is first
 created, so that a journal that exists survives a crash.  A signal never
-interrupts a write (execute.py writes in a critical section), and a kill
+interrupts a write (each is a critical section, see interrupt.py), and a kill
 at any moment leaves either the old journal or the new one.
 """
 
 import json
 import os
 
+from . import interrupt
 from .errors import RefusedError
 
 FORMAT = 1
@@ -78,13 +79,20 @@ class Journal:
 
     def finish(self):
         """The operation is complete: the journal is no longer needed."""
-        try:
-            os.unlink(self.path)
-        except FileNotFoundError:
-            pass
-        self.data = None
+        with interrupt.deferred():
+            try:
+                os.unlink(self.path)
+            except FileNotFoundError:
+                pass
+            self.data = None
 
     def _save(self):
+        """Write the journal (a critical section: a signal is acted on
+        once the new journal is in place)."""
+        with interrupt.deferred():
+            self._write()
+
+    def _write(self):
         directory = os.path.dirname(self.path)
         if not os.path.isdir(directory):
             os.makedirs(directory, exist_ok=True)

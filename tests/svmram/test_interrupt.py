@@ -119,7 +119,8 @@ def test_a_signal_during_a_journal_write_leaves_a_whole_journal(
                           argvs=(("metainit", "d13"),))), Backend(), made,
                 Progress())
     # The step's journal entry was written whole, then the signal raised.
-    assert raised.value.step is None
+    assert (raised.value.number, raised.value.step.key,
+            raised.value.before) == (1, "metainit d13", False)
     assert stored(made)["completed"] == ["metainit d13"]
     assert not os.path.exists(made.path + ".new")
 

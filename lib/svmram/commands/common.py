@@ -177,7 +177,7 @@ def stopped(stop, plan, backend, journal, rollback=None, counted=True):
     where = ""
     if stop.step is not None:
         where = " %s %s(%s)%s" % (
-            "in" if stop.waiting else "after",
+            "in" if stop.waiting else "before" if stop.before else "after",
             "step %d of %d " % (stop.number, len(running.steps))
             if counted else "the step ", stop.step.summary.rstrip("."),
             ", while waiting for the resync of %s" % stop.waiting
