@@ -202,9 +202,10 @@ def stopped(stop, plan, backend, journal, rollback=None, counted=True):
         what = "the %s of %s" % (plan.operation, mirror)
         advice = "Run 'svmram %s %s' to finish it%s." % (
             plan.operation, mirror, resumes)
-    return Stopped("%s was stopped by %s%s; nothing was undone.\n%s" % (
-        what, stop.name, where, state_now(backend, mirror)), advice,
-        stop.signum)
+    return Stopped("%s was stopped by %s%s; %s.\n%s" % (
+        what, stop.name, where, "the rest of the rollback was not done"
+        if rollback is not None else "nothing was undone",
+        state_now(backend, mirror)), advice, stop.signum)
 
 
 def state_now(backend, mirror):
@@ -220,8 +221,8 @@ def state_now(backend, mirror):
                "it." % (mirror, reason_of(error), mirror)
     m = snap.mirror
     if m is None:
-        return "%s does not exist now (a rerun recreates it from its disk " \
-               "submirrors)." % mirror
+        return "%s does not exist now; 'metastat -p' shows its submirrors." \
+            % mirror
     intent = getattr(backend, "intent", None)
     ram = intent.ram if intent is not None else None
 
@@ -236,13 +237,13 @@ def state_now(backend, mirror):
     others = [sub for sub in m.slots if sub != ram]
     if disks:
         text += "  Current data: on %s%s." % (
-            " and ".join(disks), " and in RAM" if ram in current else "")
+            _and(disks), " and in RAM" if ram in current else "")
     elif m.pending and m.resync != "active":
         # After a boot, before svc:/system/metasync: every submirror shows
         # Needs maintenance with "Invoke: metasync" until the resync runs.
         text += "  The disk submirrors %s wait for the resync that " \
                 "'metasync %s' starts (svc:/system/metasync runs it at " \
-                "boot)." % (" and ".join(others), mirror)
+                "boot)." % (_and(others), mirror)
     else:
         text += "  No disk submirror is Okay: check 'metastat %s' now." % (
             mirror)
@@ -255,6 +256,13 @@ def state_now(backend, mirror):
     elif m.resync == "cancelled":
         text += "  A resync was cancelled."
     return text
+
+
+def _and(words):
+    """'a', 'a and b', 'a, b and c'."""
+    words = list(words)
+    return " and ".join([", ".join(words[:-1])] + words[-1:]) \
+        if len(words) > 1 else "".join(words)
 
 
 def _as_now(backend, mirror):
