@@ -296,3 +296,70 @@ def test_an_oserror_reading_the_device_number_at_restore(host):
     assert host.trace()[-1] == ["svcadm", "refresh", FMRI]
     assert host.sim("tick").returncode == 0
     assert host.violations() == []
+
+
+def test_a_bug_in_the_rollback_planner_is_reported_and_teardown_finishes(
+        swap_host):
+    host = swap_host
+    assert host.sim("faults", "add", "metaclear", "--nth", "1", "--exit",
+                    "1", "--svm-error", "metadevice is open", "--name",
+                    "d10").returncode == 0
+    spec = {"target": "svmram.commands.setup:plan_teardown", "match": "",
+            "nth": 1, "error": ["AssertionError",
+                                "planner does not converge"]}
+    result = raising(host, spec, "setup", "-y", "d10")
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    failed = [line for line in lines if "rolling back failed too" in line]
+    assert len(failed) == 1
+    assert failed[0].startswith(
+        "svmram: step 5 failed (Clear d10 and recreate it at once from d13 "
+        "d11 d12 in this order): %s/metaclear d10 failed: metaclear: "
+        "myhost: d10: metadevice is open; rolling back failed too: "
+        "internal error: "
+        "AssertionError: planner does not converge (raising_svmram.py line "
+        % host.env["SVMRAM_BINDIR"])
+    assert lines[lines.index(failed[0]) + 1] == (
+        "svmram: " + BUG + "  Run 'svmram teardown d10' to finish the "
+        "rollback, or finish it by hand:")
+    # The script that follows is the rollback's plan, made again.
+    assert any(line.endswith("/metadetach d10 d13") for line in lines)
+    # Nothing was rolled back; the journal still holds the setup.
+    assert host.trace()[-1] == ["metaclear", "d10"]
+    log = journal(host)
+    assert (log["operation"], log["failed"]["step"]) == ("setup", "swap d10")
+    again = host.svmram("teardown", "-y", "d10")
+    assert again.returncode == 0, again.stderr
+    rolled_back(host)
+
+
+def test_a_bug_between_restore_steps_is_reported_with_the_state(host):
+    """restore plans each next step after the last: a bug there (the
+    re-plan after the ramdisk is created raises) is reported in svmram's
+    words, with the mirror's state; a rerun finishes."""
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    assert host.reboot().returncode == 0
+    host.clear_trace()
+    spec = {"target": "svmram.commands.restore:plan_restore", "match": "",
+            "nth": 2, "error": ["AssertionError", "injected"]}
+    result = raising(host, spec, "restore", "d10")
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[-3].startswith("svmram: internal error: AssertionError: "
+                                "injected (raising_svmram.py line ")
+    assert lines[-2] == (
+        "svmram: d10 now: d13 (RAM) Needs maintenance, d11 Okay, d12 Okay; "
+        "read option first.  Current data: on d11 and d12.")
+    assert lines[-1] == (
+        "svmram: d10 keeps serving reads from its disk submirrors.  Run "
+        "'svcadm clear svmram:d10' (or 'svmram restore d10') to try again; "
+        "this is a bug in svmram; please report it with this output.  "
+        "'svmram status' shows the state of the mirrors; SVMRAM_DEBUG=1 "
+        "prints the traceback.")
+    assert host.trace() == [["ramdiskadm", "-a", "svmram_d10", "228m"]]
+    again = host.svmram("restore", "d10")
+    assert again.returncode == 0, again.stderr
+    assert host.sim("tick").returncode == 0
+    assert host.violations() == []

@@ -138,7 +138,7 @@ def _roll_back(plan, backend, journal, rollback_plan, failure, progress):
                                                  reason_of(second)),
             advice=_bug("Run 'svmram teardown %s' to finish the rollback, or "
                         "finish it by hand:\n%s" % (plan.target, left),
-                        failure, second)) from second
+                        failure, second, first=True)) from second
     with interrupt.deferred(raise_pending=False):
         journal.finish()
     raise SvmramError(
@@ -148,12 +148,14 @@ def _roll_back(plan, backend, journal, rollback_plan, failure, progress):
             plan.operation, plan.target), failure)) from failure
 
 
-def _bug(advice, *failures):
-    """The advice, and a request for a bug report when a failure was one."""
+def _bug(advice, *failures, first=False):
+    """The advice, and a request for a bug report when a failure was one
+    (`first`: before the advice, which ends with a script)."""
     if any(getattr(f, "bug", False) or not isinstance(
             f, (SvmramError, OSError)) for f in failures):
-        return "%s  This is a bug in svmram; please report it with this " \
-               "output (SVMRAM_DEBUG=1 adds the traceback)." % advice
+        request = "This is a bug in svmram; please report it with this " \
+                  "output (SVMRAM_DEBUG=1 adds the traceback)."
+        return "%s  %s" % ((request, advice) if first else (advice, request))
     return advice
 
 
