@@ -9,8 +9,9 @@ Inside one (a step's commands, a journal write: see deferred()) the signal
 is remembered and raised when the section ends, so a step is never cut
 between two of its commands (a swap's metaclear and metainit) and the
 journal is never half written.  A second signal during a critical section
-changes nothing; after the first has been raised, a second one only cuts
-short the reading of the host for the report.
+changes nothing; after the first has been raised, a further one only cuts
+short the reading of the host for the report (see cuttable()) and is
+otherwise ignored, so it cannot interrupt the report itself.
 
 A signal that was ignored when svmram started (nohup, a background job
 of a non-interactive shell) stays ignored.
@@ -25,7 +26,11 @@ from .errors import EXIT_SIGNAL_BASE
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 _NAMES = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
 
-_state = {"depth": 0, "pending": None, "changed": False}
+# depth: critical sections entered; pending: a signal they hold back;
+# changed: this run has begun to change the host; stopping: a signal has
+# been raised, so more only cut short what runs under cuttable().
+_state = {"depth": 0, "pending": None, "changed": False, "stopping": False,
+          "cuttable": False}
 
 
 class Interrupted(KeyboardInterrupt):
@@ -66,7 +71,8 @@ def install():
             continue
         previous[signum] = current
         signal.signal(signum, _handler)
-    _state.update(depth=0, pending=None, changed=False)
+    _state.update(depth=0, pending=None, changed=False, stopping=False,
+                  cuttable=False)
 
     def uninstall():
         for number, handler in previous.items():
@@ -75,6 +81,10 @@ def install():
 
 
 def _handler(signum, frame):       # pylint: disable=unused-argument
+    if _state["stopping"]:
+        if _state["cuttable"]:
+            raise Interrupted(signum)
+        return
     if _state["depth"]:
         if _state["pending"] is None:
             _state["pending"] = signum
@@ -84,7 +94,19 @@ def _handler(signum, frame):       # pylint: disable=unused-argument
                                  signal_name(signum)))
             sys.stderr.flush()
         return
+    _state["stopping"] = True
     raise Interrupted(signum)
+
+
+@contextmanager
+def cuttable():
+    """After a signal was acted on: what a further signal may cut short
+    (reading the host for the report)."""
+    _state["cuttable"] = True
+    try:
+        yield
+    finally:
+        _state["cuttable"] = False
 
 
 @contextmanager
@@ -118,4 +140,5 @@ def check():
     signum = _state["pending"]
     if signum is not None and not _state["depth"]:
         _state["pending"] = None
+        _state["stopping"] = True
         raise Interrupted(signum)

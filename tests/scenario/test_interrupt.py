@@ -110,6 +110,28 @@ def test_ctrl_c_while_setup_waits_for_a_resync_leaves_a_resumable_setup(host):
     assert host.violations() == []
 
 
+def test_a_second_ctrl_c_leaves_a_whole_journal_and_no_traceback(host):
+    """Ctrl-C pressed twice: whichever moment the second one hits (the
+    report's reading of the host, the report, the journal write), svmram
+    says it stopped, exits 130 and leaves a whole journal to resume."""
+    assert host.sim("freeze").returncode == 0
+    proc = start(host, "setup", "-y", "d10")
+    wait_until_polling(host, proc, ["metattach", "d10", "d13"])
+    os.killpg(proc.pid, signal.SIGINT)
+    code, _, err = stop(proc, signal.SIGINT)
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert err.splitlines()[-1].startswith("svmram: Run 'svmram setup d10' "
+                                           "to finish the setup")
+    assert journal(host)["operation"] == "setup"
+    assert not os.path.exists(os.path.join(host.root, JOURNAL + ".new"))
+    assert host.sim("thaw").returncode == 0
+    again = host.svmram("setup", "-y", "d10")
+    assert again.returncode == 0, again.stderr
+    assert host.metastat_p() == RAM_FIRST
+    assert host.violations() == []
+
+
 def test_sigterm_while_teardown_waits_says_teardown_finishes_it(host):
     """A setup stopped in its second resync (d11 re-attached behind d13)
     leaves the disks out of order; the teardown that undoes it detaches

@@ -197,3 +197,16 @@ def test_the_journal_directory_is_created_and_the_log_kept(tmp_path):
                      "completed": ["create ramdisk svmram_d10"],
                      "failed": {"step": "link c90t0d0s0",
                                 "message": "denied"}}}
+
+
+def test_after_the_first_signal_more_only_cut_the_report_short():
+    with pytest.raises(interrupt.Interrupted):
+        sigint()
+        for _ in range(1000):       # the handler runs between bytecodes
+            pass
+    sigint()                        # ignored: the report is being made
+    with pytest.raises(interrupt.Interrupted):
+        with interrupt.cuttable():
+            sigint()
+            for _ in range(1000):
+                pass

@@ -214,7 +214,8 @@ def state_now(backend, mirror):
     """The mirror as observed now, for a report: each submirror's state,
     which hold current data, what is resyncing, the read option."""
     try:
-        snap = backend.observe()
+        with interrupt.cuttable():
+            snap = backend.observe()
     except Interrupted:
         return "The state of %s was not read (stopped again); 'metastat " \
                "%s' shows it." % (mirror, mirror)
