@@ -115,11 +115,11 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
         except Exception as error:      # pylint: disable=broad-except
             progress.break_line()
             reason = reason_of(error)
-            reason += _log(journal, "failed", step.key, reason)
+            reason += _log(journal, "failed", step.key, reason, failing=True)
             raise StepFailed(number, step, reason, error) from error
         if problems:
             reason = "afterwards " + "; ".join(problems)
-            reason += _log(journal, "failed", step.key, reason)
+            reason += _log(journal, "failed", step.key, reason, failing=True)
             raise StepFailed(number, step, reason)
         try:
             written = _log(journal, "completed", step.key)
@@ -130,15 +130,18 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
             raise StepFailed(number, step, written.lstrip("; "))
 
 
-def _log(journal, what, *args, stopping=False):
+def _log(journal, what, *args, stopping=False, failing=False):
     """Write to the journal (a critical section); "" when that worked or
     there is no journal, otherwise what went wrong, to add to a message.
     `stopping`: a signal is being acted on already; another one that
-    arrives meanwhile is not raised again."""
+    arrives meanwhile is not raised again.  `failing`: a failure is being
+    recorded; a signal waits for the next safe point, so that the failure
+    is reported first."""
     if journal is None:
         return ""
     try:
-        with interrupt.deferred(raise_pending=not stopping):
+        with interrupt.deferred(raise_pending=not stopping,
+                                keep_pending=failing):
             getattr(journal, what)(*args)
     except OSError as error:
         return "; the journal %s cannot be written: %s" % (

@@ -110,19 +110,22 @@ def cuttable():
 
 
 @contextmanager
-def deferred(raise_pending=True):
+def deferred(raise_pending=True, keep_pending=False):
     """A critical section: a signal that arrives inside it is raised as
     Interrupted when it ends (unless it ends with an exception, which then
     goes first; the signal is raised at the next safe point).  With
-    raise_pending=False (svmram is already stopping) it is dropped."""
+    raise_pending=False (svmram is already stopping, or done) it is
+    dropped; with keep_pending=True it is left for the next safe point
+    (a failure is being recorded, and must be reported first)."""
     _state["depth"] += 1
     try:
         yield
     finally:
         _state["depth"] -= 1
-        if not raise_pending and not _state["depth"]:
+        if not raise_pending and not keep_pending and not _state["depth"]:
             _state["pending"] = None
-    check()
+    if not keep_pending:
+        check()
 
 
 def changing():

@@ -210,3 +210,19 @@ def test_after_the_first_signal_more_only_cut_the_report_short():
             sigint()
             for _ in range(1000):
                 pass
+
+
+def test_a_signal_during_a_failing_step_waits_for_the_failure_to_be_told(
+        tmp_path):
+    made = journal(tmp_path)
+
+    def fails_after_a_signal(argv):
+        sigint()
+        raise OSError(5, "I/O error", "/dev/dsk/c90t0d0s0")
+    with pytest.raises(StepFailed):
+        execute(plan(SWAP), Backend(during=fails_after_a_signal), made,
+                Progress())
+    assert stored(made)["failed"]["message"] == \
+        "/dev/dsk/c90t0d0s0: I/O error"
+    with pytest.raises(interrupt.Interrupted):
+        interrupt.check()           # the next safe point: the rollback's
