@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from hosts import SVMRAM
+from hosts import SVMRAM, wrapping_bindir
 
 pytestmark = pytest.mark.emulator_only("freezes the emulator's resyncs")
 
@@ -129,6 +129,48 @@ def test_a_second_ctrl_c_leaves_a_whole_journal_and_no_traceback(host):
     again = host.svmram("setup", "-y", "d10")
     assert again.returncode == 0, again.stderr
     assert host.metastat_p() == RAM_FIRST
+    assert host.violations() == []
+
+
+def test_ctrl_c_between_metaclear_and_metainit_lets_the_swap_finish(
+        host_factory):
+    """The swap step's metaclear sends SIGINT to svmram's process group as
+    it returns (Ctrl-C at the worst moment): svmram still runs metainit,
+    the rest of the step, and only then stops."""
+    host = host_factory("swap")
+    bindir = wrapping_bindir(host, "intbin", "metaclear", lambda real, _: (
+        "#!/bin/sh\n%s \"$@\"\nstatus=$?\n"
+        "[ \"$*\" = d10 ] && kill -INT -$(ps -o pgid= -p $PPID | tr -d ' ')\n"
+        "exit $status\n" % real))
+    proc = subprocess.Popen(
+        [sys.executable, SVMRAM, "setup", "-y", "d10"],
+        env=dict(host.env, SVMRAM_BINDIR=bindir), stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert err.splitlines()[-5:] == [
+        "setup d10: step 5 of 6: Clear d10 and recreate it at once from d13 "
+        "d11 d12 in this order.",
+        "svmram: SIGINT: stopping as soon as this step's commands have "
+        "finished",
+        "svmram: the setup of d10 was stopped by SIGINT after step 5 of 6 "
+        "(Clear d10 and recreate it at once from d13 d11 d12 in this "
+        "order); nothing was undone.",
+        "svmram: d10 now: d13 (RAM) Okay, d11 Okay, d12 Okay; read option "
+        "first.  Current data: on d11 and d12 and in RAM.",
+        "svmram: Run 'svmram setup d10' to finish the setup (it resumes from "
+        "%s/%s), or 'svmram teardown d10' to undo it." % (host.root,
+                                                           JOURNAL)]
+    assert host.trace()[-2:] == [
+        ["metaclear", "d10"],
+        ["metainit", "d10", "-m", "d13", "d11", "d12", "-r", "1"]]
+    assert host.violations() == []
+    again = host.svmram("setup", "-y", "d10")
+    assert again.returncode == 0, again.stderr
+    assert host.metastat_p() == RAM_FIRST
+    assert host.cmd("svcs", "-H", "-o", "state", FMRI).stdout == "online\n"
     assert host.violations() == []
 
 
