@@ -24,11 +24,20 @@ KINDS = {
     "metastat-p": lambda text: metastat_p.parse(text).to_json(),
     "metastat": lambda text: metastat.parse(text).to_json(),
     "metaparam": lambda text: listings.parse_metaparam(text).to_json(),
-    "metadb": lambda text: {"replicas": [
-        r.to_json() for r in listings.parse_metadb(text)]},
+    "metadb": lambda text: _metadb(listings.parse_metadb(text)),
     "ramdiskadm": lambda text: {"ramdisks": [
         r.to_json() for r in listings.parse_ramdiskadm(text)]},
 }
+
+
+def _metadb(replicas):
+    return {"replicas": [r.to_json() for r in replicas],
+            "problems": [{"device": p.replica.device,
+                          "first_block": p.replica.first_block,
+                          "flags": p.flags,
+                          "problems": [{"flag": f, "meaning": m}
+                                       for f, m in p.problems]}
+                         for p in listings.replica_problems(replicas)]}
 
 
 def _read_stdin():

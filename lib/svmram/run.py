@@ -40,6 +40,7 @@ COMMANDS = {
     "svcs": "/usr/bin/svcs",
     "kstat": "/usr/bin/kstat",
     "dd": "/usr/bin/dd",
+    "fuser": "/usr/sbin/fuser",
 }
 
 # No SVM, ramdisk or SMF command svmram runs should take more than seconds

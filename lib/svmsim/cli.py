@@ -14,6 +14,7 @@
   faults DIR list | faults DIR clear
   monitor DIR [--reset]
   write DIR dN [--region R]
+  fail-replicas DIR cNtNdNsN
   state DIR
 """
 
@@ -101,6 +102,12 @@ def parser():
     a.add_argument("dir")
     a.add_argument("device")
     a.add_argument("--region", type=int)
+    a = sub.add_parser("fail-replicas",
+                       help="the replicas on a slice get write errors; "
+                            "with fewer than a majority left, the next "
+                            "boot finds the state database stale")
+    a.add_argument("dir")
+    a.add_argument("slice")
     sub.add_parser("state").add_argument("dir")
     return p
 
@@ -108,7 +115,7 @@ def parser():
 def main(argv):
     args = parser().parse_args(argv)
     simdir = os.path.abspath(args.dir)
-    handler = globals()["cmd_" + args.cmd]
+    handler = globals()["cmd_" + args.cmd.replace("-", "_")]
     try:
         return handler(args, simdir) or 0
     except SvmError as e:
@@ -175,6 +182,7 @@ def cmd_reboot(args, simdir):
         st["ramdisks"] = {}
         st["opens"] = {}
         st["opened_since_boot"] = []
+        svm.load_replicas(st)
         svm.snarf(st)                             # metainit -r
         monitor.check(st)
         if not args.before_metasync:
@@ -261,6 +269,18 @@ def cmd_write(args, simdir):
         svm.first_open(st, m)
         monitor.app_write(st, m, args.region)
         monitor.check(st)
+    return 0
+
+
+def cmd_fail_replicas(args, simdir):
+    with state.locked(simdir) as st:
+        _event(st, "fail-replicas " + args.slice)
+        hit = [r for r in st["replicas"] if r["slice"] == args.slice]
+        if not hit:
+            sys.stderr.write("svmsim: no replica on %s\n" % args.slice)
+            return 1
+        for replica in hit:
+            replica["failed"] = True
     return 0
 
 

@@ -24,6 +24,7 @@ COMMANDS = {
     "ramdiskadm": ("ramdiskadm", "run"),
     "kstat": ("kstat", "run"),
     "dd": ("dd", "run"),
+    "fuser": ("fuser", "run"),
 }
 SMF_COMMANDS = ("svcadm", "svccfg", "svcprop", "svcs")
 PROGRAMS = tuple(COMMANDS) + SMF_COMMANDS

@@ -155,10 +155,14 @@ def _findings(st):
                 v = regions.read(seen, seen["units"][s["name"]], r)
                 if v != truth[r]:
                     bad.setdefault(s["name"], []).append((r, v))
+        # A hazard found in a closed mirror is recorded where it was made;
+        # the open that makes it live is recorded again, so that a tool
+        # opening a mirror onto another program's ramdisk is charged too.
+        live = "open" if m["name"] in st["opened_since_boot"] else "closed"
         for sname, items in bad.items():
             blank = all(v in (0, None) for _, v in items)
             what = "blank" if blank else "stale"
-            found[(m["name"], sname, "bad-read")] = (
+            found[(m["name"], sname, "bad-read", live)] = (
                 [r for r, _ in items],
                 "read option %s can serve %s data from this submirror"
                 % (m["read"], what))

@@ -65,6 +65,10 @@ _ILLUMOS = {
     "late_services": LATE_SERVICES,
     # ramdisk.c rd_init_tuneables: availrmem_initial * rd_percent_physmem
     "ramdisk_cap_basis": "availrmem_initial",
+    # illumos smf_include.sh defines no SMF_EXIT_DEGRADED; a start method
+    # cannot put its instance in degraded (explain.c knows only "Degraded
+    # by an administrator").
+    "smf_exit_degraded": False,
 }
 PROFILES = {
     # The last illumos-gate SVM (removed by illumos 6396, late 2016): the
@@ -72,7 +76,10 @@ PROFILES = {
     "illumos-2016": dict(_ILLUMOS),
     # GUESS: Solaris 11 is taken to behave as the illumos source (its SVM
     # source is not public).
-    "solaris11": dict(_ILLUMOS),
+    # Oracle Solaris 11.4's smf_include.sh defines SMF_EXIT_DEGRADED, and
+    # a start method exiting with it leaves the instance degraded
+    # (Oracle's smf_method(7); methods such as check-bind use it).
+    "solaris11": dict(_ILLUMOS, smf_exit_degraded=True),
     # GUESS: Solaris 10 is taken to keep the 2006 OpenSolaris
     # mirror_detach, which leaves a hole in the slots (andreiw/polaris
     # mirror_ioctl.c); which update changed it, if any, is unknown.

@@ -213,14 +213,17 @@ FLAGS = "RSFDMaWm  pc luo tBr"
 # a replica that is active, up to date, locator read, patched, old-active;
 # the first one is also the master.
 _ACTIVE_BITS = (5, 10, 13, 14, 15)
+# GUESS: a replica with write errors: W, patched, locator read.
+_FAILED_BITS = (6, 10, 13)
 
 
 def metadb_listing(st, legend):
     out = "\t%5.5s\t\t%9.9s\t%11.11s\n" % ("flags", "first blk",
                                             "block count")
-    for i, r in enumerate(st["replicas"]):
-        bits = set(_ACTIVE_BITS)
-        if i == 0:
+    good = [r for r in st["replicas"] if not r.get("failed")]
+    for r in st["replicas"]:
+        bits = set(_FAILED_BITS if r.get("failed") else _ACTIVE_BITS)
+        if good and r is good[0]:
             bits.add(7)
         flags = "".join(FLAGS[b] if b in bits else " "
                         for b in range(len(FLAGS)))

@@ -208,3 +208,24 @@ SMF_EXIT_MON_DEGRADE=97
 SMF_EXIT_MON_OFFLINE=98
 SMF_EXIT_ERR_NOSMF=99
 SMF_EXIT_ERR_PERM=100
+#@solaris11-begin
+#
+# Oracle Solaris 11.4 only: svmsim init keeps the lines down to
+# "#@solaris11-end" when the host's release switch smf_exit_degraded is
+# set (profile solaris11), and leaves them out otherwise, as illumos'
+# file has neither.  A start method exiting SMF_EXIT_DEGRADED leaves its
+# instance degraded.  GUESS: the value 103 (methods use the name, never
+# the number).
+#
+SMF_EXIT_DEGRADED=103
+
+# smf_method_exit EXIT_CODE SHORT_REASON LONG_REASON
+#
+#   Solaris 11.4 hands the reasons to the restarter, which shows them in
+#   svcs -x.  GUESS: the emulator's restarter does not record them; this
+#   only exits.
+#
+smf_method_exit () {
+	exit $1
+}
+#@solaris11-end

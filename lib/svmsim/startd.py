@@ -54,6 +54,9 @@ SMF_EXIT_MON_DEGRADE = 97
 SMF_EXIT_MON_OFFLINE = 98
 SMF_EXIT_ERR_NOSMF = 99
 SMF_EXIT_ERR_PERM = 100
+# Oracle Solaris 11.4 (release switch smf_exit_degraded); GUESS: the value,
+# as in the stand-in smf_include.sh.
+SMF_EXIT_DEGRADED = 103
 
 NOT_RETRYABLE = (SMF_EXIT_ERR_CONFIG, SMF_EXIT_ERR_NOSMF, SMF_EXIT_ERR_PERM,
                  SMF_EXIT_ERR_FATAL)
@@ -89,6 +92,8 @@ BEFORE_METASYNC_HELD = ("svc:/system/metasync:default",
 SMF_INCLUDE = "/lib/svc/share/smf_include.sh"
 SMF_INCLUDE_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                   "smf_include.sh")
+SOLARIS11_BEGIN = "#@solaris11-begin\n"
+SOLARIS11_END = "#@solaris11-end\n"
 REPOSITORY_DOOR = "/etc/svc/volatile/repository_door"
 LOG_DIR = "/var/svc/log"
 
@@ -127,15 +132,38 @@ def host_path(root, path):
     return os.path.join(root, path.lstrip("/"))
 
 
+def smf_include_text(degraded):
+    """The stand-in smf_include.sh for a host: the Solaris 11.4 block
+    (SMF_EXIT_DEGRADED, smf_method_exit) only when ``degraded``."""
+    with open(SMF_INCLUDE_SOURCE) as f:
+        text = f.read()
+    begin = text.index(SOLARIS11_BEGIN)
+    end = text.index(SOLARIS11_END) + len(SOLARIS11_END)
+    if degraded:
+        return text
+    return text[:begin] + text[end:].lstrip("\n")
+
+
+def degraded_exit(simdir):
+    """Release switch smf_exit_degraded: does SMF know a degraded exit?"""
+    try:
+        switches = _svm_state.load(simdir)["switches"]
+    except (OSError, ValueError, KeyError):
+        return False
+    return bool(switches.get("smf_exit_degraded", False))
+
+
 def install_root_files(root):
     """What `svmsim init` puts into the emulated root for SMF methods:
-    the stand-in smf_include.sh and svc.configd's door (a directory, which
-    passes smf_present's test)."""
+    the stand-in smf_include.sh (for the release switch smf_exit_degraded
+    of the host DIR whose root is DIR/root) and svc.configd's door (a
+    directory, which passes smf_present's test)."""
     dest = host_path(root, SMF_INCLUDE)
     os.makedirs(os.path.dirname(dest), exist_ok=True)
     if os.path.exists(dest):
         os.chmod(dest, 0o644)
-    shutil.copyfile(SMF_INCLUDE_SOURCE, dest)
+    with open(dest, "w") as f:
+        f.write(smf_include_text(degraded_exit(os.path.dirname(root))))
     os.chmod(dest, 0o444)
     os.makedirs(host_path(root, REPOSITORY_DOOR), exist_ok=True)
     os.makedirs(host_path(root, LOG_DIR), exist_ok=True)
@@ -654,6 +682,12 @@ def method_thread(simdir, fmri, name="start", console=None):
         if result == OK and code in (SMF_EXIT_OK, SMF_EXIT_NODAEMON):
             _update_fault_count(simdir, fmri, reset=True)
             return ("online", "none", ws) if name == "start" else None
+        if result == OK and code == SMF_EXIT_DEGRADED and \
+                name == "start" and degraded_exit(simdir):
+            # Solaris 11.4: the instance runs, in a limited way.
+            # GUESS: the auxiliary state's name; no fault is counted.
+            _update_fault_count(simdir, fmri, reset=True)
+            return "degraded", "method_degraded", ws
         if result not in (OK, EAGAIN):
             retryable = False
         else:

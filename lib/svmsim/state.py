@@ -45,7 +45,8 @@ def new_state(nodename, physmem, availrmem_initial):
         "devdata": {},         # "major,minor" -> [REGIONS versions]
         "ramdisks": {},        # name -> {size, minor, created}
         "ramdisk_seq": 0,
-        "replicas": [],        # [{slice, blkno, nblk}]
+        "replicas": [],        # [{slice, blkno, nblk[, failed]}]
+        "stale_db": False,     # fewer than a majority good at boot
         "units": {},           # metadevice name -> unit record
         "unit_order": [],      # kernel unit list, newest first
         "vfstab": {},          # metadevice -> mount point (mounted at boot)

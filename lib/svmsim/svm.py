@@ -567,6 +567,16 @@ def clear(st, root, name, force):
 
 # --- boot --------------------------------------------------------------------
 
+def load_replicas(st):
+    """At boot the state database is stale unless a majority (half plus
+    one) of the replicas is good (Solaris Volume Manager Administration
+    Guide, "The Majority Consensus Algorithm"; svc-metainit then exits
+    66).  GUESS: the emulated boot goes on to multi-user regardless, so
+    that svmram's boot service meets the stale database too."""
+    good = sum(1 for r in st["replicas"] if not r.get("failed"))
+    st["stale_db"] = good < len(st["replicas"]) // 2 + 1
+
+
 def snarf(st):
     """metainit -r: rebuild in-core units from the replicas.
 

@@ -414,7 +414,7 @@ CASES = [
     (("restore", "d10"), fault("ramdiskadm", base="rebooted", stdout="Block Device Size Removable\n/dev/ramdisk/x 12 maybe\n"), FAILED, "cannot parse ramdiskadm output: line 2"),
     (("status", "d10"), fault("metastat", base="set_up", stdout="d10 -m d11 d11 1"), FAILED, "names a submirror twice"),
     (("status",), fault("svcs", base="set_up", stdout="d10 d11\n"), FAILED, "cannot parse svcs output"),
-    (("status",), fault("svcs", base="set_up", stdout="d1;0\n"), NOT_SERVING, "svc:/system/svmram:d1;0 is not named after a mirror"),
+    (("status",), fault("svcs", base="set_up", stdout="d1;0 online\n"), NOT_SERVING, "svc:/system/svmram:d1;0 is not named after a mirror"),
     # output: the parsers' own entry point
     (("parse", "metastat-p"), feed("d10 -m d11 1\n"), FAILED, "d11 is not defined"),
     (("parse", "metastat-p"), feed("\x00\x01\x02"), FAILED, "cannot parse metastat -p output"),

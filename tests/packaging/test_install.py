@@ -55,7 +55,9 @@ def test_an_invalid_manifest_is_caught(tmp_path):
                     + ", ".join(p for p in DTD_PLACES if p))
     broken = tmp_path / "broken.xml"
     with open(MANIFEST) as source:
-        broken.write_text(source.read().replace(' timeout_seconds="1800"', ""))
+        text = source.read()
+    assert ' timeout_seconds="300"' in text
+    broken.write_text(text.replace(' timeout_seconds="300"', ""))
     result = subprocess.run(["xmllint", "--noout", "--nonet", "--dtdvalid",
                              DTD, str(broken)], capture_output=True, text=True)
     assert result.returncode != 0

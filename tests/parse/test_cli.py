@@ -81,6 +81,18 @@ def test_metadb(fixture_text):
     assert data["replicas"][0] == {"flags": "au", "first_block": 16,
                                    "block_count": 8192, "device": "c1t0d0s6"}
     assert len(data["replicas"]) == 3
+    assert data["problems"] == []
+
+
+def test_metadb_problems(fixture_text):
+    data = run_ok("metadb", fixture_text(
+        "solaris9_metadb_i_write_error.txt"))
+    assert data["problems"] == [{
+        "device": "c2t3d0s1", "first_block": 16, "flags": "W",
+        "problems": [
+            {"flag": "W", "meaning": "replica has device write errors"},
+            {"flag": "a", "meaning": "not active (no a flag)"},
+            {"flag": "u", "meaning": "not up to date (no u flag)"}]}]
 
 
 def test_ramdiskadm(fixture_text):

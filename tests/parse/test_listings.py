@@ -4,6 +4,7 @@
 
 import pytest
 
+from svmram.errors import ParseError
 from svmram.svm import listings
 
 FLAG_TEMPLATE = "RSFDMaWm  pc luo tBr"      # metadb.c MDDB_FLAGS_STRING
@@ -122,3 +123,32 @@ def test_disksuite_lower_case_metaparam_header_is_accepted():
         "d10", 1, "first")
     with pytest.raises(ParseError):
         listings.parse_metaparam(text.replace("mirror current", "mirrors"))
+
+
+# --- fuser (usr/src/cmd/fuser/fuser.c: pids on stdout, the rest on stderr)
+
+@pytest.mark.parametrize("stdout, stderr, holders", [
+    ("", "/dev/md/rdsk/d10: \n", ()),
+    ("    1001", "/dev/md/rdsk/d10: o\n", ("process 1001",)),
+    ("    1234    5678", "/dev/md/rdsk/d10: oo\n",
+     ("process 1234", "process 5678")),
+    ("    1234", "/dev/md/rdsk/d10: co(root)\n", ("process 1234",)),
+    ("", "/dev/md/rdsk/d10:  [zfs,dev=(85,10),dev_path=/pseudo/md@0:10,raw]"
+     "\n", ("kernel module zfs",)),
+    ("     999", "/dev/md/rdsk/d10: o [swap]\n",
+     ("process 999", "kernel module swap")),
+])
+def test_fuser_names_processes_and_kernel_users(stdout, stderr, holders):
+    assert listings.parse_fuser("/dev/md/rdsk/d10", stdout, stderr) == holders
+
+
+@pytest.mark.parametrize("stdout, stderr", [
+    ("1001x", "/dev/md/rdsk/d10: o\n"),
+    ("", "/dev/md/rdsk/d11: \n"),
+    ("", ""),
+    ("", "/dev/md/rdsk/d10: o\n/dev/md/rdsk/d10: o\n"),
+    ("    1001", "/dev/md/rdsk/d10: zz\n"),
+])
+def test_fuser_output_it_does_not_know_is_refused(stdout, stderr):
+    with pytest.raises(ParseError):
+        listings.parse_fuser("/dev/md/rdsk/d10", stdout, stderr)

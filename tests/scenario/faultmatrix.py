@@ -26,6 +26,22 @@ Fault kinds, at step k:
   memcap  the host reboots right after step k and another boot service has
           taken the ramdisk memory, so the ramdisk cannot be recreated;
           next: the refusal is read, the memory freed, the command rerun.
+  foreign the host reboots right after step k and another boot service
+          creates a small ramdisk before svmram's instances run: it takes
+          the lowest free device number, the one SVM may have recorded for
+          a RAM component.  next: the command is rerun; an instance that
+          fenced its mirror is mended as its message says (delete the
+          other ramdisk, teardown, setup), any other in maintenance
+          cleared.  The other ramdisk stays and is no part of the end
+          state.
+
+With other mirrors: the same procedures on d10 of a host where d20 (and
+d30) are set up too, all closed at boot with pass 0, so that the boot
+restore is the first to open them and a ramdisk one restore creates can
+take the device number another mirror recorded.  Every kind hits the last
+command of each step; the next action is the generic one above, and the
+end state is compared with the RAM link names and device numbers left
+out (a restore may land on another number and link).
 
 Steps come from the traces of clean runs, so a new step is covered as soon
 as svmram takes it.  A step is a run of commands that change the host with
@@ -37,7 +53,9 @@ Used by tests/scenario/test_faults.py and bench/faults.
 """
 
 import concurrent.futures
+import json
 import os
+import re
 import shlex
 import subprocess
 import time
@@ -63,7 +81,13 @@ LOG = "var/svc/log/system-svmram:d10.log"
 JOURNAL = "var/svmram/d10.journal"
 HOSTS = {"rotate": "article", "swap": "swap"}
 PROCEDURES = ("setup-rotate", "setup-swap", "teardown", "restore")
-KINDS = ("fail", "kill", "reboot", "memcap")
+KINDS = ("fail", "kill", "reboot", "memcap", "foreign")
+# With other mirrors set up: what each procedure meets.  fail and kill of
+# setup and teardown involve no boot, so other mirrors change nothing.
+OTHER_MIRRORS = (2, 3)
+MULTI_KINDS = {"setup-rotate": ("reboot", "foreign"),
+               "teardown": ("reboot", "foreign"),
+               "restore": ("fail", "kill", "reboot", "foreign")}
 WORKERS = 3
 # Percent a resync advances at each metastat call: at once in clean runs;
 # over three calls where a run must find (or be stopped in) a resync.
@@ -72,6 +96,11 @@ SLOW_RESYNC_STEP = "40"
 # Another boot service's ramdisk: with svmram's 228m ramdisk it exceeds
 # the cap of 25% of the hosts' 1 GiB.
 HOG = "hog=%d" % (100 * 1024 * 1024)
+# Another boot service's small ramdisk: it fits in memory, and takes the
+# lowest free device number.
+FOREIGN = "other"
+FOREIGN_SPEC = "%s=%d" % (FOREIGN, 1024 * 1024)
+GIB = 1 << 30
 
 
 # --- the errors a real host gives at each point ------------------------------
@@ -100,6 +129,8 @@ def fault_options(argv):
         return ["--svm-error", "stale databases"]
     if prog == "svccfg":
         return ["--message", "svccfg: Backend read-only."]
+    if prog == "dd":
+        return ["--message", "dd: %s: open: I/O error" % argv[1][3:]]
     if prog == "svcadm":
         return ["--message", "svcadm: %s: Permission denied." % argv[-1]]
     raise AssertionError("no realistic error for %s" % argv)
@@ -164,23 +195,61 @@ def commands(trace, script=""):
     return found
 
 
+def multi_host_file(directory, mirrors):
+    """A host description: the article's layout unmounted, with `mirrors`
+    mirrors d10, d20, ... of two disk submirrors each, all with pass 0
+    (nothing opens them at boot), and the memory for their ramdisks."""
+    with open(host_file("closed-article"), encoding="utf-8") as stream:
+        desc = json.load(stream)
+    desc["physmem"] = 4 * GIB
+    desc["metadevices"] = ["d11 1 1 c0d1s0", "d12 1 1 c1d0s0",
+                           "d10 -m d11 d12 0"]
+    for n in range(2, mirrors + 1):
+        for i, disk in enumerate(("c%dd0" % (2 * n - 2), "c%dd0" % (2 * n - 1))):
+            desc["disks"][disk] = dict(desc["disks"]["c0d1"], devid=(
+                "id1,cmdk@AQEMU_HARDDISK=QM%05d" % (10 * n + i)))
+            desc["data"][disk + "s0"] = n
+        desc["metadevices"] += ["d%d1 1 1 c%dd0s0" % (n, 2 * n - 2),
+                                "d%d2 1 1 c%dd0s0" % (n, 2 * n - 1),
+                                "d%d0 -m d%d1 d%d2 0" % (n, n, n)]
+    path = os.path.join(str(directory), "host-%d.json" % mirrors)
+    with open(path, "w", encoding="utf-8") as stream:
+        json.dump(desc, stream)
+    return path
+
+
 class Clean:
     """One setup method's pristine host, a set-up copy, and the traces of
-    a clean setup, teardown and boot restore."""
+    a clean setup, teardown and boot restore.  With mirrors > 1 the host
+    has that many mirrors and all but d10 are set up already."""
 
-    def __init__(self, method, directory):
+    def __init__(self, method, directory, mirrors=1):
         name = HOSTS[method]
         self.method = method
-        self.pristine = EmulatedHost(directory / "pristine",
-                                     host_file=host_file(name), preset=name)
+        self.mirrors = mirrors
+        directory.mkdir(parents=True, exist_ok=True)
+        if mirrors == 1:
+            self.pristine = EmulatedHost(directory / "pristine",
+                                         host_file=host_file(name),
+                                         preset=name)
+        else:
+            self.pristine = EmulatedHost(
+                directory / "pristine",
+                host_file=multi_host_file(directory, mirrors))
         assert self.pristine.sim("thaw", "--step", RESYNC_STEP).returncode == 0
         # The boot restore runs the start method that make install put in
         # the emulated root, as on a real host.
         subprocess.run(["make", "-s", "-C", REPO, "install",
                         "DESTDIR=" + self.pristine.root], check=True,
                        stdout=subprocess.DEVNULL)
+        for n in range(2, mirrors + 1):
+            result = self.pristine.svmram("setup", "-y", "d%d0" % n)
+            assert result.returncode == 0, result.stderr
+            assert self.pristine.sim("tick").returncode == 0
+        self.pristine.clear_trace()
         self.original = digest(self.pristine)
-        assert self.original["metastat -p"] == ORIGINAL
+        if mirrors == 1:
+            assert self.original["metastat -p"] == ORIGINAL
         done = clone(self.pristine, directory / "done")
         script = done.svmram("setup", "-n", "d10").stdout
         done.clear_trace()
@@ -189,7 +258,8 @@ class Clean:
         self.setup = commands(done.trace(changes_only=False), script)
         self.set_up = clone(done, directory / "set-up")
         self.set_up_digest = digest(self.set_up)
-        assert self.set_up_digest["metastat -p"] == RAM_FIRST
+        if mirrors == 1:
+            assert self.set_up_digest["metastat -p"] == RAM_FIRST
         # The boot restore, as the SMF instance runs it.
         booted = clone(done, directory / "booted")
         assert booted.reboot().returncode == 0
@@ -217,24 +287,53 @@ def digest(host):
             path = os.path.join(directory, name)
             if os.path.islink(path):
                 links["%s/%s" % (kind, name)] = os.readlink(path)
+    journals = os.path.join(host.root, os.path.dirname(JOURNAL))
+    # Another program's ramdisk (the foreign kind) is no part of it.
+    ramdisks = [line for line in host.ramdisks().splitlines(True)
+                if "/dev/ramdisk/%s " % FOREIGN not in line]
+    ramdisks = "".join(ramdisks) if len(ramdisks) > 1 else ""  # no header
     return {"metastat -p": host.metastat_p(),
             "metastat d10": host.cmd("metastat", "d10").stdout,
-            "ramdiskadm": host.ramdisks(), "links": links,
+            "ramdiskadm": ramdisks, "links": links,
             "instances": host.cmd("svcs", "-H", "-o", "fmri,state",
                                   "svc:/system/svmram:*").stdout,
-            "journal": os.path.exists(os.path.join(host.root, JOURNAL))}
+            "journal": sorted(name for name in os.listdir(journals)
+                              if name.endswith(".journal"))
+            if os.path.isdir(journals) else []}
 
 
-def differs(host, want, got=None):
+RAM_CONTROLLER = re.compile(r"\bc9\d+t0d0")
+
+
+def without_ram_links(state):
+    """A digest with the RAM components' link names left out: a restore
+    whose new ramdisk got another device number replaces the component
+    onto a new link name."""
+    out = {key: RAM_CONTROLLER.sub("c9?t0d0", value)
+           for key, value in state.items() if isinstance(value, str)}
+    # Listed in the order they were made, which a restore may change.
+    for key in ("ramdiskadm", "instances"):
+        lines = out[key].splitlines(True)
+        out[key] = "".join(lines[:1] + sorted(lines[1:])) \
+            if key == "ramdiskadm" else "".join(sorted(lines))
+    out["links"] = sorted((key.split("/")[0], target)
+                          for key, target in state["links"].items())
+    out["journal"] = state["journal"]
+    return out
+
+
+def differs(host, want, got=None, relaxed=False):
     got = got or digest(host)
+    if relaxed:
+        want, got = without_ram_links(want), without_ram_links(got)
     return ["%s is %r, expected %r" % (key, got[key], want[key])
             for key in want if got[key] != want[key]]
 
 
-def is_set_up(host, clean, got=None):
+def is_set_up(host, clean, got=None, relaxed=False):
     """[] if the host is set up as a clean setup leaves it, and svmram
-    status says it serves reads from RAM."""
-    problems = differs(host, clean.set_up_digest, got)
+    status says every configured mirror serves reads from RAM."""
+    problems = differs(host, clean.set_up_digest, got, relaxed)
     if problems:
         return problems
     props = host.cmd("svcprop", "-p", "svmram", FMRI).stdout.splitlines()
@@ -243,7 +342,7 @@ def is_set_up(host, clean, got=None):
                  "svmram/format count 1"):
         if line not in props:
             problems.append("the record lacks %r" % line)
-    status = host.svmram("status", "d10")
+    status = host.svmram("status")
     if status.returncode != 0:
         problems.append("status says: %s" % status.stdout)
     return problems
@@ -253,9 +352,10 @@ def service_state(host):
     return host.cmd("svcs", "-H", "-o", "state", FMRI).stdout.strip()
 
 
-def service_log(host):
+def service_log(host, mirror="d10"):
     try:
-        with open(os.path.join(host.root, LOG), encoding="utf-8") as log:
+        with open(os.path.join(host.root, LOG.replace("d10", mirror)),
+                  encoding="utf-8") as log:
             return log.read()
     except FileNotFoundError:
         return ""
@@ -333,15 +433,24 @@ class Case:
     procedure: str
     kind: str
     command: Command
+    mirrors: int = 1
 
     @property
     def step(self):
         return self.command.step
 
+    @property
+    def relaxed(self):
+        """Whether the end state is compared without the RAM links: a
+        restore may land on another device number and link when another
+        ramdisk came first."""
+        return self.kind == "foreign" or self.mirrors > 1
+
     def __str__(self):
-        return "%s, step %d, %s after %s (%d/%d)" % (
-            self.procedure, self.step, self.kind, self.command,
-            self.command.index + 1, self.command.size)
+        return "%s%s, step %d, %s after %s (%d/%d)" % (
+            self.procedure, "" if self.mirrors == 1 else
+            " (%d mirrors)" % self.mirrors, self.step, self.kind,
+            self.command, self.command.index + 1, self.command.size)
 
 
 @dataclass
@@ -357,37 +466,41 @@ class Outcome:
         return not self.problems and not self.violations
 
 
-def procedure_commands(clean, procedure):
-    return {"setup-rotate": clean("rotate").setup,
-            "setup-swap": clean("swap").setup,
-            "teardown": clean("rotate").teardown,
-            "restore": clean("rotate").restore}[procedure]
+def _method(procedure):
+    return "swap" if procedure == "setup-swap" else "rotate"
 
 
-def cases(clean, procedures=PROCEDURES, kinds=KINDS):
-    """Every case of the matrix, for the given procedures and kinds."""
+def procedure_commands(clean, procedure, mirrors=1):
+    run = clean(_method(procedure), mirrors)
+    return {"setup": run.setup, "teardown": run.teardown,
+            "restore": run.restore}[procedure.split("-")[0]]
+
+
+def cases(clean, procedures=PROCEDURES, kinds=KINDS, mirrors=1):
+    """Every case of the matrix, for the given procedures and kinds; with
+    other mirrors, every kind hits the last command of each step."""
     found = []
     for procedure in procedures:
-        cmds = procedure_commands(clean, procedure)
+        cmds = procedure_commands(clean, procedure, mirrors)
         for kind in kinds:
-            if kind == "fail":
+            if kind == "fail" and mirrors == 1:
                 chosen = [c for c in cmds if c.index in (0, 1, c.size - 1)]
-            elif kind == "kill":
+            elif kind == "kill" and mirrors == 1:
                 chosen = [c for c in cmds
                           if c.index in (0, c.size - 2, c.size - 1)]
             else:
                 chosen = [c for c in cmds if c.index == c.size - 1]
-            found += [Case(procedure, kind, c) for c in chosen]
+            found += [Case(procedure, kind, c, mirrors) for c in chosen]
     return found
 
 
 def run_case(clean, case, directory):
     """Run one case on a copy of the right host; its Outcome."""
     started = time.monotonic()
-    method = "swap" if case.procedure == "setup-swap" else "rotate"
-    run = clean(method)
+    run = clean(_method(case.procedure), case.mirrors)
     outcome = Outcome(case)
-    runner = RUNNERS[(case.procedure.split("-")[0], case.kind)]
+    runner = RUNNERS[(case.procedure.split("-")[0], case.kind)] \
+        if case.mirrors == 1 or case.kind == "foreign" else with_others
     host = clone(run.pristine if case.procedure.startswith("setup")
                  else run.set_up, directory)
     try:
@@ -395,9 +508,12 @@ def run_case(clean, case, directory):
     except Exception as error:          # a broken case is a finding too
         outcome.problems = ["the case itself failed: %r" % error]
     outcome.violations = host.violations()
+    if case.kind == "foreign":
+        outcome.violations = charged_to_svmram(outcome.violations)
     got = digest(host)
-    as_original = differs(host, run.original, got)
-    as_set_up = is_set_up(host, run, got) if as_original else ["original"]
+    as_original = differs(host, run.original, got, case.relaxed)
+    as_set_up = is_set_up(host, run, got, case.relaxed) if as_original \
+        else ["original"]
     outcome.final = "original" if not as_original else \
         "set up" if not as_set_up else "other"
     want = "original" if case.procedure == "teardown" else "set up"
@@ -708,6 +824,135 @@ def _clear(host):
     return problems
 
 
+# --- another boot service's ramdisk, and other mirrors -------------------------
+
+def _stop_after(host, case):
+    """Make the case's command the last one: svmram (setup, teardown: run
+    now) or the boot service's restore (at the next boot) is killed right
+    after it.  Returns the problems of the run, if any."""
+    command = case.command
+    operation = _operation(case)
+    if operation == "restore":
+        kill_in_place(host, command.argv[0], command.nth)
+        return []
+    bindir = killing_bindir(host, command.argv[0], command.nth)
+    result = host.svmram(operation, "-y", "d10",
+                         env={"SVMRAM_BINDIR": bindir})
+    if result.returncode != -9:
+        return ["not stopped (exit status %d):\n%s" % (result.returncode,
+                                                        result.stderr)]
+    return []
+
+
+def disarm(host, prog):
+    """Undo kill_in_place if its shot was not taken (the boot went
+    another way), so that it cannot kill a later command."""
+    path = os.path.join(host.env["SVMSIM_DIR"], "bin", prog)
+    real = os.path.join(os.path.dirname(path), "." + prog + ".real")
+    if os.path.exists(real):
+        os.rename(real, path)
+
+
+def foreign_boot(run, case, host):
+    """The host reboots right after the step (for the boot restore: the
+    restore is stopped there by a reboot), and at the next boot another
+    boot service creates a small ramdisk before svmram's instances run."""
+    problems = _stop_after(host, case)
+    if _operation(case) == "restore":
+        problems += _reboot(host)
+        disarm(host, case.command.argv[0])
+    problems += _reboot(host, "--boot-ramdisk", FOREIGN_SPEC)
+    return problems + _recover(host, _operation(case))
+
+
+def charged_to_svmram(violations):
+    """The monitor's findings less those charged to the boot: another
+    boot service's ramdisk holding a number SVM recorded for a closed
+    mirror is its doing (the mirror is not open; svmram's job is to
+    fence it before anything opens it).  An open onto it is recorded
+    again, after the command that opened it."""
+    return [v for v in violations if not v.endswith(": svmsim reboot)")]
+
+
+def with_others(run, case, host):
+    """d10's procedure with other mirrors set up: the fault, then the
+    generic next action (_recover)."""
+    operation, kind, command = _operation(case), case.kind, case.command
+    if kind == "fail":                  # restore only: at the next boot
+        arm(host, command.argv, command.nth)
+        return _reboot(host) + _recover(host)
+    problems = _stop_after(host, case)
+    if operation == "restore":
+        problems += _reboot(host)       # the restore is killed in it
+        disarm(host, command.argv[0])
+        if kind == "kill":
+            return problems + _recover(host)
+    problems += _reboot(host)
+    return problems + _recover(host, operation)
+
+
+def instances(host):
+    """{mirror: state} of svmram's SMF instances."""
+    found = {}
+    for line in host.cmd("svcs", "-H", "-o", "inst,state",
+                         "svc:/system/svmram:*").stdout.splitlines():
+        name, state = line.split()
+        found[name] = state
+    return found
+
+
+def _mend(host, mirror, mended):
+    """An instance in maintenance: as its message says."""
+    log = service_log(host, mirror)
+    if "holds the device number" not in log.rpartition("Enabled.")[2] or \
+            mirror in mended:
+        result = host.cmd("svcadm", "clear", "svc:/system/svmram:" + mirror)
+        return [] if result.returncode == 0 else [
+            "svcadm clear %s: %s" % (mirror, result.stderr)]
+    mended.add(mirror)
+    problems = []
+    if FOREIGN in host.ramdisks():
+        host.cmd("ramdiskadm", "-d", FOREIGN)
+    for argv in (("teardown", "-y", mirror), ("setup", "-y", mirror)):
+        result = host.svmram(*argv)
+        problems += no_traceback(result)
+        if result.returncode != 0:
+            problems.append("%s after a fence failed (exit %d):\n%s" % (
+                " ".join(argv), result.returncode, result.stderr))
+    return problems
+
+
+def _recover(host, operation=None):
+    """The administrator's next action, whatever happened: finish d10's
+    unfinished `operation` (its journal says so, or setup's boot service
+    is not enabled yet); mend an instance that fenced its mirror as its
+    message says (the other ramdisk deleted, teardown, setup); clear any
+    other in maintenance.  [] if each of these succeeded."""
+    if operation == "restore":      # the boot service's: nothing to rerun
+        operation = None
+    problems = []
+    unfinished = os.path.exists(os.path.join(host.root, JOURNAL)) or (
+        operation == "setup" and instances(host).get("d10") == "disabled")
+    if operation and unfinished:
+        result = host.svmram(operation, "-y", "d10")
+        problems += no_traceback(result)
+        if result.returncode != 0:
+            problems.append("the rerun of %s failed (exit %d):\n%s" % (
+                operation, result.returncode, result.stderr))
+    mended = set()
+    for _ in range(3):      # a cleared instance may fence its mirror next
+        stuck = [m for m, s in sorted(instances(host).items())
+                 if s == "maintenance"]
+        for mirror in stuck:
+            problems += _mend(host, mirror, mended)
+    assert host.sim("tick").returncode == 0
+    left = {m: s for m, s in instances(host).items() if s != "online"}
+    if left:
+        problems.append("instances not online: %r; logs:\n%s" % (
+            left, "\n".join(service_log(host, m) for m in left)))
+    return problems
+
+
 RUNNERS = {
     ("setup", "fail"): setup_fails,
     ("teardown", "fail"): teardown_fails,
@@ -722,6 +967,9 @@ RUNNERS = {
     ("restore", "reboot"): restore_rebooted,
     ("restore", "memcap"): lambda r, c, h: restore_rebooted(r, c, h,
                                                             memcap=True),
+    ("setup", "foreign"): foreign_boot,
+    ("teardown", "foreign"): foreign_boot,
+    ("restore", "foreign"): foreign_boot,
 }
 
 
@@ -732,7 +980,8 @@ def table(outcomes):
     whether all passed; then the failures; then `N cases, V violations`."""
     rows = {}
     for o in outcomes:
-        key = (PROCEDURES.index(o.case.procedure), o.case.step)
+        key = (o.case.mirrors, PROCEDURES.index(o.case.procedure),
+               o.case.step)
         row = rows.setdefault(key, {"commands": [], "cells": {}})
         text = str(o.case.command)
         if text not in row["commands"]:
@@ -740,20 +989,21 @@ def table(outcomes):
         cell = row["cells"].setdefault(o.case.kind, [0, 0])
         cell[0] += 1
         cell[1] += 0 if o.ok else 1
-    head = "%-13s %4s  %-44s" % ("procedure", "step", "first command") + \
+    head = "%-16s %4s  %-41s" % ("procedure", "step", "first command") + \
         "".join("  %-7s" % kind for kind in KINDS)
     lines = [head.rstrip(), "-" * len(head.rstrip())]
-    for (p, step), row in sorted(rows.items()):
+    for (mirrors, p, step), row in sorted(rows.items()):
         first = row["commands"][0]
         more = " (+%d)" % (len(row["commands"]) - 1) \
             if len(row["commands"]) > 1 else ""
-        first = first[:44 - len(more)] + more
+        first = first[:41 - len(more)] + more
+        procedure = PROCEDURES[p] + ("" if mirrors == 1 else " x%d" % mirrors)
         cells = ""
         for kind in KINDS:
             n, bad = row["cells"].get(kind, (0, 0))
             cells += "  %-7s" % ("-" if not n else "%d ok" % n if not bad
                                  else "%d BAD" % bad)
-        lines.append(("%-13s %4d  %-44s%s" % (PROCEDURES[p], step, first,
+        lines.append(("%-16s %4d  %-41s%s" % (procedure, step, first,
                                               cells)).rstrip())
     bad = [o for o in outcomes if not o.ok]
     for o in bad:

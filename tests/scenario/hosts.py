@@ -29,7 +29,7 @@ SVMRAM = os.path.join(REPO, "sbin", "svmram")
 MANIFEST = os.path.join(REPO, "manifests", "svmram.xml")
 
 # Commands that only read; everything else in a trace changes the host.
-READ_ONLY = {"metastat", "svcprop", "svcs", "kstat", "metadb"}
+READ_ONLY = {"metastat", "svcprop", "svcs", "kstat", "metadb", "fuser"}
 
 
 @dataclass
@@ -177,9 +177,15 @@ def clone(host, directory):
 
 
 def kill_after_script(real, counter, nth, then=""):
-    """sh that runs `real` and, on its nth call (counted in the file
-    `counter`), runs `then` and kills its caller (svmram) with SIGKILL."""
+    """sh that runs `real` and, on svmram's nth call (counted in the file
+    `counter`), runs `then` and kills svmram with SIGKILL.  Calls from
+    anything else (the test itself reading the host) are not counted,
+    as svmram's trace does not count them, and are never killed."""
     return ("#!/bin/sh\n"
+            "case \"$(tr '\\0' ' ' < /proc/$PPID/cmdline 2>/dev/null)\" in\n"
+            "*/svmram\\ *) ;;\n"
+            "*) exec %(real)s \"$@\" ;;\n"
+            "esac\n"
             "%(real)s \"$@\"\n"
             "status=$?\n"
             "echo x >> %(counter)s\n"
@@ -250,6 +256,7 @@ REAL_BIN = {name: "/usr/sbin/" + name for name in (
     "umount", "swap", "dumpadm", "zpool", "prtvtoc")}
 REAL_BIN.update({name: "/usr/bin/" + name for name in (
     "svcprop", "svcs", "kstat", "dd", "iostat")})
+REAL_BIN["fuser"] = "/usr/sbin/fuser"
 
 # What a test may run through RealHost.cmd (see RealHost._guard).
 TEST_COMMANDS = {"metastat", "metadb", "metainit", "metattach", "metadetach",

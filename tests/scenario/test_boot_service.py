@@ -4,13 +4,16 @@
 every reboot runs the real ksh93 method smf/svmram, which runs the
 installed svmram restore, the way svc.startd would."""
 
+import json
 import os
+import re
 import shutil
 import subprocess
 
 import pytest
 
-from hosts import REPO
+from hosts import REPO, EmulatedHost
+from svmsim import presets
 
 FMRI = "svc:/system/svmram:d10"
 
@@ -20,8 +23,7 @@ pytestmark = [pytest.mark.skipif(shutil.which("ksh") is None,
                                         "reboots it")]
 
 
-@pytest.fixture
-def installed(host):
+def install_and_set_up(host):
     done = subprocess.run(["make", "-s", "install", "DESTDIR=" + host.root],
                           cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -31,6 +33,22 @@ def installed(host):
     assert result.returncode == 0, result.stderr
     assert service(host) == "online"
     return host
+
+
+@pytest.fixture
+def installed(host):
+    return install_and_set_up(host)
+
+
+@pytest.fixture
+def solaris11(tmp_path):
+    """The article's host on the release profile solaris11, whose
+    smf_include.sh defines SMF_EXIT_DEGRADED."""
+    description = dict(presets.ARTICLE, release="solaris11")
+    path = tmp_path / "solaris11.json"
+    path.write_text(json.dumps(description))
+    return install_and_set_up(EmulatedHost(tmp_path / "host",
+                                           host_file=str(path)))
 
 
 def service(host):
@@ -45,6 +63,29 @@ def log(host):
 
 def serving(host):
     return host.svmram("status", "d10").returncode == 0
+
+
+def console(host):
+    """What the start method printed on the console (dev/msglog of the
+    emulated root, where the stand-in smf_console writes)."""
+    try:
+        with open(os.path.join(host.root, "dev", "msglog")) as stream:
+            return stream.read()
+    except FileNotFoundError:
+        return ""
+
+
+def take_the_memory(host):
+    """After a boot without services, another ramdisk takes the memory
+    restore needs; then SMF starts the instance."""
+    assert host.reboot("--no-services").returncode == 0
+    assert service(host) == "offline"
+    assert host.cmd("ramdiskadm", "-a", "hog", "100m").returncode == 0
+    assert host.cmd("svcadm", "enable", FMRI).returncode == 0
+
+
+MEMORY_REASON = re.compile(r"^svmram: .*would exceed the ramdisk memory "
+                           r"cap.*$", re.M)
 
 
 def test_normal_boot_restores_and_reads_come_from_ram_again(installed):
@@ -109,3 +150,120 @@ def test_a_torn_down_mirror_has_no_instance_left_to_run(installed):
     assert host.reboot().returncode == 0
     assert host.ramdisks() == ""
     assert host.violations() == []
+
+
+def test_a_refusal_prints_one_line_on_the_console(installed):
+    host = installed
+    assert console(host) == ""
+    take_the_memory(host)
+    assert service(host) == "maintenance"
+    # One line naming the instance, the reason (restore's error message)
+    # and svcs -x; the same line is in the log.
+    reason = MEMORY_REASON.search(log(host)).group(0)[len("svmram: "):]
+    line = ("svmram: %s goes to maintenance: %s.  See 'svcs -x "
+            "svmram:d10'.\n" % (FMRI, reason.rstrip(".")))
+    assert console(host) == line
+    assert line in log(host)
+    assert 'Method "start" exited with status 96.' in log(host)
+
+
+def test_a_failed_step_prints_its_reason_on_the_console(installed):
+    """The start method waits for a resync of the mirror at most its
+    timeout less 60 s: with a 60 s timeout it gives up at once."""
+    host = installed
+    assert host.sim("tick").returncode == 0
+    assert host.reboot("--no-services").returncode == 0
+    host.sim("freeze")
+    # A resync of d12 that does not end (the emulator is frozen).
+    assert host.cmd("metaoffline", "d10", "d12").returncode == 0
+    assert host.cmd("metaonline", "d10", "d12").returncode == 0
+    assert host.cmd("svccfg", "-s", "svc:/system/svmram", "setprop",
+                    "start/timeout_seconds", "=", "count:", "60"
+                    ).returncode == 0
+    assert host.cmd("svcadm", "refresh", FMRI).returncode == 0
+    host.clear_trace()
+    assert host.cmd("svcadm", "enable", FMRI).returncode == 0
+    assert service(host) == "maintenance"
+    assert console(host) == (
+        "svmram: %s goes to maintenance: step 1 failed (Wait for the resync "
+        "of d10 to finish): gave up after 0 seconds of waiting for the "
+        "resync of d10.  See 'svcs -x svmram:d10'.\n" % FMRI)
+    assert 'Method "start" exited with status 95.' in log(host)
+    assert host.trace() == []           # it changed nothing
+    assert host.violations() == []
+
+
+def test_the_boot_service_does_not_hold_up_multi_user(installed):
+    """No dependent on multi-user, and a start method bounded by a short
+    timeout (issue 10 section 3)."""
+    host = installed
+    assert host.cmd("svcprop", "-p", "dependents",
+                    "svc:/system/svmram").returncode != 0
+    assert host.cmd("svcs", "-H", "-o", "fmri", "-d",
+                    "svc:/milestone/multi-user:default").stdout.find(
+                        "svmram") == -1
+    assert host.cmd("svcprop", "-p", "start/timeout_seconds",
+                    FMRI).stdout == "300\n"
+    # What it needs first: metasync (after metainit) and the mounts.
+    needs = host.cmd("svcs", "-H", "-o", "fmri", "-d", FMRI).stdout
+    assert sorted(needs.split()) == ["svc:/system/filesystem/local:default",
+                                     "svc:/system/metasync:default"]
+
+
+def test_solaris11_healthy_mirror_without_ram_copy_is_degraded(solaris11):
+    host = solaris11
+    take_the_memory(host)
+    assert service(host) == "degraded"
+    reason = MEMORY_REASON.search(log(host)).group(0)[len("svmram: "):]
+    assert console(host) == (
+        "svmram: %s is degraded: d10 reads from its disk submirrors, not "
+        "RAM: %s.  See 'svcs -x svmram:d10'.\n" % (FMRI,
+                                                    reason.rstrip(".")))
+    assert "svmram: every disk submirror of d10 is current; only the copy " \
+        "in RAM is missing." in log(host)
+    explain = host.cmd("svcs", "-x", FMRI).stdout
+    assert " State: degraded since" in explain
+    assert "Reason: Start method exited with $SMF_EXIT_DEGRADED." in explain
+    assert 'Method "start" exited with status 103.' in log(host)
+    assert not serving(host)
+    assert host.violations() == []
+    # The operator frees the memory and restarts the instance.
+    assert host.cmd("ramdiskadm", "-d", "hog").returncode == 0
+    assert host.cmd("svcadm", "restart", FMRI).returncode == 0
+    assert service(host) == "online"
+    assert host.sim("tick").returncode == 0
+    assert serving(host)
+    assert host.violations() == []
+
+
+def test_solaris11_disks_not_current_is_still_maintenance(solaris11):
+    host = solaris11
+    assert host.sim("tick").returncode == 0
+    assert host.reboot("--no-services").returncode == 0
+    host.sim("freeze")
+    assert host.cmd("metaoffline", "d10", "d12").returncode == 0
+    assert host.cmd("metaonline", "d10", "d12").returncode == 0
+    assert host.cmd("svccfg", "-s", "svc:/system/svmram", "setprop",
+                    "start/timeout_seconds", "=", "count:", "60"
+                    ).returncode == 0
+    assert host.cmd("svcadm", "refresh", FMRI).returncode == 0
+    assert host.cmd("svcadm", "enable", FMRI).returncode == 0
+    # d12 resyncs: not every disk submirror is current.
+    assert service(host) == "maintenance"
+    assert " goes to maintenance: " in console(host)
+    assert 'Method "start" exited with status 95.' in log(host)
+    assert host.violations() == []
+
+
+def test_a_record_as_setup_writes_it_validates(installed):
+    host = installed
+    result = host.cmd("svccfg", "validate", FMRI)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    # A value the template forbids is reported.
+    assert host.cmd("svccfg", "-s", FMRI, "setprop", "svmram/method", "=",
+                    "astring:", "article").returncode == 0
+    result = host.cmd("svccfg", "validate", FMRI)
+    assert result.returncode == 0
+    assert result.stderr.startswith(
+        'Property has illegal value: FMRI="%s"; Property group="svmram"; '
+        'Property name="method"; Illegal value="article"; ' % FMRI)

@@ -25,7 +25,7 @@ def test_a_mounted_mirror_is_ready_for_rotate_and_nothing_changes(host):
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "ok       svm       Solaris Volume Manager is installed"
-    assert "ok       replicas  the state database is readable" in lines
+    assert "ok       replicas  the state database is readable; all 3 replicas are healthy" in lines
     verdict = [line for line in lines if line.startswith("d10: ")]
     assert len(verdict) == 1
     assert verdict[0].startswith(

@@ -2,8 +2,10 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The fault matrix (faultmatrix.py): setup by rotate and by swap,
 teardown and the boot restore; at every step a command fails, svmram is
-killed, the host reboots (and again in the middle of the next resync), or
-it reboots with the ramdisk memory taken.  After the administrator's
+killed, the host reboots (and again in the middle of the next resync), it
+reboots with the ramdisk memory taken, or it reboots and another boot
+service creates a ramdisk first.  Then the same with two and three
+mirrors set up.  After the administrator's
 obvious next action the data-safety monitor is clean, the host is set up
 and serving from RAM or exactly as it was, and the messages said what
 happened.  `bench/faults` prints the same matrix as a table.
@@ -26,10 +28,12 @@ from faultmatrix import (FMRI, JOURNAL, arm, clone, differs, digest,
 def clean(tmp_path_factory):
     made = {}
 
-    def get(method):
-        if method not in made:
-            made[method] = fm.Clean(method, tmp_path_factory.mktemp(method))
-        return made[method]
+    def get(method, mirrors=1):
+        key = (method, mirrors)
+        if key not in made:
+            made[key] = fm.Clean(method, tmp_path_factory.mktemp(
+                "%s-%d" % key), mirrors)
+        return made[key]
     return get
 
 
@@ -46,6 +50,20 @@ def test_fault_matrix(clean, procedure, kind, tmp_path):
     found = fm.cases(clean, [procedure], [kind])
     steps = {c.step for c in fm.procedure_commands(clean, procedure)}
     assert {case.step for case in found} == steps
+    outcomes = fm.run_cases(clean, found, tmp_path)
+    assert all(o.ok for o in outcomes), fm.report(outcomes)
+
+
+@pytest.mark.parametrize("procedure", sorted(fm.MULTI_KINDS))
+@pytest.mark.parametrize("mirrors", fm.OTHER_MIRRORS)
+def test_fault_matrix_with_other_mirrors(clean, mirrors, procedure, tmp_path):
+    """d10's procedures while d20 (and d30) are set up too, all closed at
+    boot: every boot restores them all, in SMF's order."""
+    kinds = fm.MULTI_KINDS[procedure]
+    found = fm.cases(clean, [procedure], kinds, mirrors)
+    steps = {c.step for c in fm.procedure_commands(clean, procedure, mirrors)}
+    assert {case.step for case in found} == steps
+    assert {case.kind for case in found} == set(kinds)
     outcomes = fm.run_cases(clean, found, tmp_path)
     assert all(o.ok for o in outcomes), fm.report(outcomes)
 

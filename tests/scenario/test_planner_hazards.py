@@ -120,3 +120,72 @@ def test_a_reboot_late_in_a_rotate_refills_ram_in_place(host):
     assert host.metastat_p("d10").startswith(
         "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n")
     assert host.violations() == []
+
+
+@pytest.mark.emulator_only("kills svmram and reboots the host")
+def test_a_setup_killed_while_a_disk_reattaches_resumes_after_a_reboot(host):
+    """Killed right after re-attaching the first disk submirror (d11 is
+    resyncing behind d12 and d13), then a reboot in the middle of that
+    resync: the boot resumes it, and the resumed setup waits for it
+    instead of failing at a metadetach SVM refuses during a resync."""
+    _killed_while_d11_reattaches_then_rebooted(host)
+    assert "Resync in progress" in host.cmd("metastat", "d10").stdout
+    result = ok(host.svmram("setup", "-y", "d10"))
+    assert "Traceback" not in result.stderr
+    assert "setup d10: resuming the setup recorded in " in result.stderr
+    # The RAM submirror is refilled where it is (slot 1), then only d12
+    # goes round: no detach of d13, one disk resync.
+    assert [argv[:2] for argv in host.trace()] == [
+        ["ramdiskadm", "-a"], ["metareplace", "-e"], ["metadetach", "d10"],
+        ["metattach", "d10"], ["metaparam", "-r"]] + [["svccfg", "-s"]] * 15 \
+        + [["svcadm", "refresh"], ["svcadm", "enable"]]
+    ok(host.sim("tick"))
+    assert host.metastat_p() == host.article(
+        "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
+        "d13 1 1 /dev/rdsk/c90t0d0s0\n"
+        "d11 1 1 /dev/rdsk/c0d1s0\n"
+        "d12 1 1 /dev/rdsk/c1d0s0\n")
+    assert host.svmram("status", "d10").returncode == 0
+    assert host.violations() == []
+
+
+def _killed_while_d11_reattaches_then_rebooted(host):
+    bindir = killing_bindir(host, "metattach", 2)
+    result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
+    assert result.returncode == -9, result.stderr
+    ok(host.sim("tick", "1"))
+    assert "Resync in progress" in host.cmd("metastat", "d10").stdout
+    ok(host.reboot())
+    host.clear_trace()
+
+
+@pytest.mark.emulator_only("kills svmram and reboots the host")
+def test_a_teardown_waits_out_a_boot_resync_beside_an_erred_ram_submirror(
+        host):
+    """The same state, undone instead: the wait for the boot resync is not
+    stopped by the RAM submirror in maintenance, which no resync mends."""
+    _killed_while_d11_reattaches_then_rebooted(host)
+    assert "Resync in progress" in host.cmd("metastat", "d10").stdout
+    result = ok(host.svmram("teardown", "-y", "d10"))
+    assert "Traceback" not in result.stderr
+    assert host.trace()[0] == ["metadetach", "-f", "d10", "d13"]
+    assert host.metastat_p() == host.article(ORIGINAL)
+    assert host.violations() == []
+
+
+@pytest.mark.emulator_only("kills svmram and reboots the host")
+def test_a_pending_resync_of_a_pass_0_mirror_is_started_not_waited_for(
+        host):
+    """Pass 0: at boot svc:/system/metasync leaves the mirror alone, so
+    the resync a reboot interrupted stays pending ('Invoke: metasync d10')
+    until someone runs metasync.  The resumed setup starts it instead of
+    polling for ever."""
+    ok(host.cmd("metaparam", "-p", "0", "d10"))
+    _killed_while_d11_reattaches_then_rebooted(host)
+    assert "Invoke: metasync d10" in host.cmd("metastat", "d10").stdout
+    result = ok(host.svmram("setup", "-y", "d10"))
+    assert "Start the resync SVM left pending in d10" in result.stderr
+    assert host.trace()[0] == ["metasync", "d10"]
+    ok(host.sim("tick"))
+    assert host.svmram("status", "d10").returncode == 0
+    assert host.violations() == []

@@ -149,3 +149,30 @@ def test_swap_is_refused_when_it_would_change_the_size(host_factory):
     assert host.trace() == []
     assert host.state_digest() == before
     assert host.violations() == []
+
+
+def test_an_open_mirror_is_never_swapped(swap_host):
+    """A raw-device reader holds d10 open, unmounted (issue 9): SVM would
+    refuse metaclear ("metadevice is open") after a whole RAM resync.
+    fuser shows the reader, so auto rotates and swap is refused up
+    front."""
+    host = swap_host
+    assert host.sim("open", "d10").returncode == 0
+    note = ("# auto chose rotate: d10 is open (fuser: process 1001), and SVM "
+            "will not clear an open metadevice.\n")
+    assert note in host.svmram("setup", "-n", "d10").stdout
+    before = host.state_digest()
+    result = host.svmram("setup", "-y", "--method", "swap", "d10")
+    assert (result.returncode, result.stderr) == (3, (
+        "svmram: cannot use swap: d10 is open (fuser: process 1001), and SVM "
+        "will not clear an open metadevice\n"
+        "svmram: Use --method rotate, which keeps the mirror in use and its "
+        "size intact.\n"))
+    assert host.trace() == [] and host.state_digest() == before
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert not any(argv[0] == "metaclear" for argv in host.trace())
+    assert ["fuser", "/dev/md/rdsk/d10"] in host.trace(changes_only=False)
+    host.sim("tick")
+    assert host.metastat_p() == RAM_FIRST
+    assert host.violations() == []

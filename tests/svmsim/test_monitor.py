@@ -56,7 +56,14 @@ def test_blank_ramdisk_recreated_before_first_open(sim):
     sim.ok("metasync -r")
     out = sim.stat_smf_down("metastat d10")
     assert "c5t0d0s0          0     No            Okay   No" in out
-    assert monitor(sim) == (rc, text)        # recorded once
+    # ... and again where an open makes it live, once.
+    rc2, both = monitor(sim)
+    opened = both.split("#")[2].split(":")[0]
+    assert (rc2, both) == (rc, text + text.replace(
+        "#%s: ramdiskadm -a testdisk 230m" % text.split("#")[1].split(":")[0],
+        "#%s: metasync -r" % opened))
+    sim.stat_smf_down("metastat d10")
+    assert monitor(sim) == (rc, both)
 
 
 def test_missing_ramdisk_before_first_open_is_not_a_violation(sim):

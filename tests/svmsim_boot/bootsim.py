@@ -97,9 +97,10 @@ INSTANCE = """    <instance name="%(name)s" enabled="%(enabled)s">
 class Host:
     """An emulated host (preset "article") in a temporary directory."""
 
-    def __init__(self, path):
+    def __init__(self, path, release=None):
         self.dir = str(path)
-        self.svmsim("init", self.dir)
+        self.svmsim("init", self.dir,
+                    *(("--release", release) if release else ()))
         out = self.svmsim("env", self.dir).stdout
         self.env = dict(os.environ)
         self.env.pop("PYTHONPATH", None)

@@ -7,7 +7,9 @@ import os
 import stat
 import subprocess
 
-from bootsim import KSH, LIB, needs_ksh
+import pytest
+
+from bootsim import KSH, LIB, Host, needs_ksh
 
 SOURCE = os.path.join(LIB, "svmsim", "smf_include.sh")
 
@@ -27,12 +29,37 @@ def ksh(script, env=None):
                           text=True, env=env)
 
 
+SOLARIS11_BLOCK = "#@solaris11-begin\n"
+
+
 def test_init_installs_it(host):
+    """The default profile (illumos-2016) gets illumos' names only: the
+    source without its Solaris 11.4 block."""
     path = host.path("/lib/svc/share/smf_include.sh")
     with open(path) as f, open(SOURCE) as g:
-        assert f.read() == g.read()
+        installed, source = f.read(), g.read()
+    begin = source.index(SOLARIS11_BLOCK)
+    end = source.index("#@solaris11-end\n") + len("#@solaris11-end\n")
+    assert installed == source[:begin] + source[end:].lstrip("\n")
+    assert "SMF_EXIT_DEGRADED" not in installed
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o444
     assert os.path.isdir(host.path("/etc/svc/volatile/repository_door"))
+
+
+@pytest.mark.parametrize("release, degraded", [
+    ("illumos-2016", False), ("solaris10", False), ("solaris11", True)])
+def test_only_solaris11_defines_smf_exit_degraded(tmp_path, release,
+                                                  degraded):
+    host = Host(tmp_path / "host", release=release)
+    path = host.path("/lib/svc/share/smf_include.sh")
+    with open(path) as f, open(SOURCE) as g:
+        assert (f.read() == g.read()) == degraded
+    if KSH is None:
+        return
+    p = ksh(". %s\nprint ${SMF_EXIT_DEGRADED:-none}\n"
+            "typeset -f smf_method_exit >/dev/null && print exit-function\n"
+            % path)
+    assert p.stdout == ("103\nexit-function\n" if degraded else "none\n")
 
 
 @needs_ksh

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from bootsim import needs_ksh
+from bootsim import Host, needs_ksh
 
 pytestmark = needs_ksh
 
@@ -114,6 +114,41 @@ def test_exit_94_counts_as_success(host):
     host.import_fake(instances=(("one", False, "94"),))
     host.ok("svcadm", "enable", FMRI)
     assert host.state() == "online"
+
+
+@pytest.mark.parametrize("release", ["illumos-2016", "solaris10"])
+def test_exit_103_is_an_ordinary_failure_without_smf_exit_degraded(
+        tmp_path, release):
+    # illumos' SMF has no degraded exit: 103 is "any other" status.
+    host = Host(tmp_path / "host", release=release)
+    host.import_fake(instances=(("one", False, "103"),))
+    host.ok("svcadm", "enable", FMRI)
+    assert (host.state(), host.aux()) == ("maintenance",
+                                          "fault_threshold_reached")
+    assert host.runs() == [FMRI + " start"] * 3
+
+
+def test_smf_exit_degraded_on_solaris11(tmp_path):
+    """Release switch smf_exit_degraded (profile solaris11): a start
+    method exiting $SMF_EXIT_DEGRADED leaves its instance degraded, not
+    retried, with the reason in svcs -x; svcadm restart runs it again."""
+    host = Host(tmp_path / "host", release="solaris11")
+    host.import_fake(instances=(("one", False, "103"),))
+    host.ok("svcadm", "enable", FMRI)
+    assert (host.state(), host.aux()) == ("degraded", "method_degraded")
+    assert host.runs() == [FMRI + " start"]
+    assert host.log().count(footer(103)) == 1
+    assert svcs_x(host) == (
+        "svc:/site/fake:one (fake method for svmsim tests)\n"
+        " State: degraded since Tue Nov 14 22:13:20 2023\n"
+        "Reason: Start method exited with $SMF_EXIT_DEGRADED.\n"
+        "   See: http://illumos.org/msg/SMF-8000-DX\n"
+        "   See: /var/svc/log/site-fake:one.log\n"
+        "Impact: None.\n")
+    host.set_exit("one", 0)
+    host.ok("svcadm", "restart", FMRI)
+    assert (host.state(), host.aux()) == ("online", "none")
+    assert len(host.runs()) == 2
 
 
 # --- timeouts ---------------------------------------------------------------

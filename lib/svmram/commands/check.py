@@ -16,7 +16,7 @@ import sys
 from ..run import run as run_command
 from ..errors import EXIT_OK, EXIT_REFUSED, RefusedError
 from ..plan import cost_lines, size_text
-from ..svm import names
+from ..svm import listings, names
 from ..svm.backend import SvmBackend
 from ..svm.planner import (MIN_FREE_PERCENT, RAMDISK_MEMORY_PERCENT,
                            choose_intent, plan_setup)
@@ -43,6 +43,27 @@ def add_arguments(parser):
 
 def _check(name, verdict, detail):
     return {"check": name, "verdict": verdict, "detail": detail}
+
+
+def replica_check():
+    """The replicas are readable; a warning names those metadb shows with
+    a problem: fewer good ones leave less margin before the database goes
+    stale at a boot."""
+    result = run_command("metadb", [], check=False)
+    if not result.ok:
+        return _check("replicas", OK, "the state database is readable "
+                      "(metadb could not list the replicas: %s)"
+                      % (result.stderr.strip().splitlines() or ["?"])[0])
+    replicas = listings.parse_metadb(result.stdout)
+    problems = listings.replica_problems(replicas)
+    if not problems:
+        return _check("replicas", OK, "the state database is readable; "
+                      "all %d replicas are healthy" % len(replicas))
+    return _check("replicas", WARN, (
+        "%d of %d replicas have problems (%s); a majority must be good at "
+        "boot, or SVM refuses every change: replace them (metadb -d, "
+        "metadb -a)" % (len(problems), len(replicas),
+                        "; ".join(p.describe() for p in problems))))
 
 
 def service_checks():
@@ -106,7 +127,7 @@ def run_check(mirror):
     root = common.host_root()
     checks = []
     try:
-        mirrors = SvmBackend(mirror or "", root).mirror_names()
+        mirrors, stale = SvmBackend(mirror or "", root).mirror_names()
     except RefusedError as refusal:           # no SVM at all
         return [_check("svm", FAIL, "%s; %s" % (refusal.message,
                                                  refusal.advice))], []
@@ -117,13 +138,18 @@ def run_check(mirror):
             "there are no state database replicas; create them with "
             "metadb -a -f")))
         return checks, []
-    checks.append(_check("replicas", OK, "the state database is readable"))
+    if stale:
+        checks.append(_check("replicas", FAIL, (
+            "the state database replicas are stale, so SVM refuses every "
+            "change; metadb -i shows the failed ones")))
+    else:
+        checks.append(replica_check())
     if mirror:
         mirrors = [mirror]
     verdicts, memory = [], None
     for name in mirrors:
         backend = SvmBackend(name, root)
-        snap = backend.observe(memory=True).evolve(
+        snap = backend.observe(memory=True, holders=True).evolve(
             service_imported=backend.service_imported())
         if memory is None:
             memory = memory_check(snap)

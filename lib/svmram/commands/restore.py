@@ -30,10 +30,12 @@ from .status import configured_mirrors
 
 SUMMARY = "bring the RAM submirror back after a boot (run by SMF)"
 # The whole run, lock wait included, ends within the deadline: no step
-# starts after it, and a command still running then gets GRACE seconds
-# more before it is killed.  DEFAULT_DEADLINE + GRACE stays a minute under
-# the start method's timeout in manifests/svmram.xml (a test holds them
-# together), so that svmram, not SMF, says what happened.
+# starts, and no wait goes on, in its last GRACE seconds (a step's commands
+# take seconds), and a command still running at the deadline is killed.
+# DEFAULT_DEADLINE stays a minute under the start method's timeout in
+# manifests/svmram.xml (a test holds them together), so that svmram, not
+# SMF, says what happened.  A longer --wait (the start method passes its
+# timeout less 60 s) lengthens the deadline to match.
 DEFAULT_DEADLINE = 240    # seconds
 GRACE = 30                # seconds
 
@@ -45,10 +47,10 @@ def add_arguments(parser):
                         help="resync copy size in 512-byte blocks, 1 to 2048, "
                              "or 0 for SVM's default (default %d)"
                              % DEFAULT_COPY_BLOCKS)
-    parser.add_argument("--deadline", default=str(DEFAULT_DEADLINE),
-                        metavar="SECONDS",
-                        help="stop at a safe point once the run has taken "
-                             "this long (default %d)" % DEFAULT_DEADLINE)
+    parser.add_argument("--deadline", default=None, metavar="SECONDS",
+                        help="end the whole run, at a safe point, within "
+                             "this many seconds (default %d, or --wait if "
+                             "longer)" % DEFAULT_DEADLINE)
     parser.add_argument("--wait", default=None, metavar="SECONDS",
                         help="longest wait for a boot-time resync of the "
                              "mirror (default: until the deadline)")
@@ -68,16 +70,19 @@ def run(args):
     started = time.monotonic()
     mirror = names.metadevice(args.mirror, "mirror")
     copy_blocks = _number(args.copy_size, "copy size", 0, 2048)
-    deadline = _number(args.deadline, "deadline", 0, 86400)
     wait = _number(args.wait, "wait", 0, 86400) \
         if args.wait is not None else None
-    until = started + deadline
+    deadline = _number(args.deadline, "deadline", 0, 86400) \
+        if args.deadline is not None else max(DEFAULT_DEADLINE, wait or 0)
+    # No step starts, and no wait goes on, after `until`; a command still
+    # running at started + deadline is killed.
+    until = started + max(0, deadline - GRACE)
     if not args.dry_run:
         common.require_root()
     # Under SMF, wait for a setup or teardown that holds the lock (setup
     # enables this instance just after releasing it); by hand, refuse.
-    with common.host_lock(deadline if os.environ.get("SMF_FMRI") else 0,
-                          dry_run=args.dry_run):
+    with common.host_lock(max(0, deadline - GRACE) if os.environ.get(
+            "SMF_FMRI") else 0, dry_run=args.dry_run):
         journal = common.journal_for(mirror)
         unfinished = journal.load()
         if unfinished is not None:
@@ -107,7 +112,7 @@ def run(args):
         if not plan.steps:
             sys.stdout.write(_nothing_to_do(snap, intent) + "\n")
             return EXIT_OK
-        run_module.set_deadline(until + GRACE)
+        run_module.set_deadline(started + deadline)
         polling = common.polling()
         polling.limit, polling.deadline = wait, until
         try:

@@ -8,8 +8,8 @@ from ..errors import EXIT_OK, RefusedError
 from ..svm import consistency, names, record
 from ..svm.backend import SvmBackend
 from ..svm.intent import Intent
-from ..svm.planner import (check_memory, choose_intent, plan_setup,
-                           plan_teardown)
+from ..svm.planner import (check_memory, choose_intent, plan_enable,
+                           plan_setup, plan_teardown)
 from . import common
 
 SUMMARY = "put a RAM submirror first in a mirror and read from it"
@@ -39,7 +39,8 @@ def _not_enabled(snap, mirror):
     intent = Intent.from_json(record.to_intent_json(snap.record),
                               record.fmri(mirror))
     return intent, ["%s is recorded but not enabled; the recorded choices "
-                    "are kept." % record.fmri(mirror)]
+                    "are kept, and its start method restores the RAM "
+                    "submirror if a reboot took it." % record.fmri(mirror)]
 
 
 def run(args):
@@ -69,15 +70,20 @@ def run(args):
             backend.intent = intent
             snap = backend.observe(memory=True)
         else:
-            observed = backend.observe(memory=True).evolve(
+            observed = backend.observe(memory=True, holders=True).evolve(
                 service_imported=backend.service_imported())
             where = record.fmri(mirror)
-            intent, notes = _not_enabled(observed, mirror) or choose_intent(
+            recorded = _not_enabled(observed, mirror)
+            intent, notes = recorded or choose_intent(
                 observed, mirror, **options)
             backend.intent = intent
             snap = backend.observe(memory=True)
         consistency.check(snap, intent, where)
-        plan = plan_setup(snap, intent)
+        # Once the record is complete, the boot service owns the RAM
+        # submirror: enabling it runs restore, which knows the recorded
+        # device number (a reboot may have taken the ramdisk).
+        plan = plan_enable(intent) if stored is None and recorded \
+            else plan_setup(snap, intent)
         plan.notes = notes
         resumed = stored is not None or snap.record is not None
         if resumed and any(step.key == "create ramdisk %s" % intent.ramdisk

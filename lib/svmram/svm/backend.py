@@ -39,9 +39,10 @@ class SvmBackend:
 
     # --- reading the host ---------------------------------------------
 
-    def observe(self, memory=False, smf=None):
+    def observe(self, memory=False, smf=None, holders=False):
         """The host as a Snapshot.  smf=(record, service_state) saves
-        reading them again when the caller has just done so."""
+        reading them again when the caller has just done so; holders=True
+        asks fuser who has the mirror open (for choosing a method)."""
         self.services_not_online = ()
         config = self._config()
         if config is None:
@@ -66,13 +67,16 @@ class SvmBackend:
             ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(),
             used_controllers=self._controllers(),
             mounted_on=self._mount_point(),
-            users=tuple(sorted(config.users().get(self.mirror, ()))))
+            users=tuple(sorted(config.users().get(self.mirror, ()))),
+            stale_replicas=config.stale_replicas)
         if smf is None:
             service_state = self.service_state()
             smf = (self.record_properties() if service_state else None,
                    service_state)
         if smf[1] is not None:
             snap = snap.evolve(record=smf[0], service_state=smf[1])
+        if holders and mirror_view is not None:
+            snap = snap.evolve(holders=self._holders())
         if memory:
             physmem, freemem = self._memory()
             snap = snap.evolve(physmem_bytes=physmem, freemem_bytes=freemem)
@@ -111,12 +115,17 @@ class SvmBackend:
         result, ok = self._metastat([self.mirror])
         if not ok:
             raise CommandError(result)
-        config = metastat.parse(result.stdout)
+        return self._mirror_view(metastat.parse(result.stdout),
+                                 "metastat %s" % self.mirror)
+
+    def _mirror_view(self, config, source):
+        """(MirrorView, {name: StripeView}) of self.mirror from parsed
+        `metastat` output that names it (`source`)."""
         mirror = config.get(self.mirror)
         if mirror is None or mirror.type != "mirror" or \
                 mirror.submirror_states is None or mirror.size_blocks is None:
             raise ParseError("no mirror section for %s" % self.mirror,
-                             source="metastat %s" % self.mirror)
+                             source=source)
         stripes, pending, offline = {}, False, []
         for name in mirror.submirrors:
             sub = config.get(name)
@@ -197,6 +206,21 @@ class SvmBackend:
             pass
         return None
 
+    def _holders(self):
+        """Who has the mirror open through either device node, by fuser;
+        None when fuser could not tell."""
+        found = []
+        for kind in ("dsk", "rdsk"):
+            path = "/dev/md/%s/%s" % (kind, self.mirror)
+            try:
+                result = self._run("fuser", [path], check=False)
+            except SvmramError:          # no fuser: cannot tell
+                return None
+            if not result.ok:
+                return None
+            found += listings.parse_fuser(path, result.stdout, result.stderr)
+        return tuple(sorted(set(found)))
+
     def _memory(self):
         result = self._run("kstat", ["-p"] + list(PAGE_KSTATS))
         values = {}
@@ -239,11 +263,13 @@ class SvmBackend:
         return state if result.ok and state else None
 
     def mirror_names(self):
-        """Every mirror of the local set, sorted; None without replicas."""
+        """(every mirror of the local set, sorted; whether the replicas
+        are stale), or (None, False) without replicas."""
         config = self._config()
         if config is None:
-            return None
-        return sorted(d.name for d in config.devices if d.type == "mirror")
+            return None, False
+        return (sorted(d.name for d in config.devices if d.type == "mirror"),
+                config.stale_replicas)
 
     # --- the executor's interface -------------------------------------
 
@@ -260,11 +286,10 @@ class SvmBackend:
                 % (mirror, mirror)))
         if view.pending:
             return ResyncStatus(True, None)
-        for name, state in zip(view.slots, view.states):
-            if state != "Okay":
-                return ResyncStatus(False, problem="%s is %s (metastat %s "
-                                    "says how to repair it)" % (
-                                        name, state, mirror))
+        # Over.  A submirror it left in another state than the step
+        # promised is reported by the check after the step; one that was
+        # never part of it (a RAM submirror whose ramdisk vanished at a
+        # boot) must not stop the wait.
         return ResyncStatus(False)
 
     def perform(self, step):
@@ -320,3 +345,167 @@ def _listdir(directory):
         return sorted(os.listdir(directory))
     except FileNotFoundError:
         return []
+
+
+# --- reading the host once for many mirrors (status) ------------------------
+
+# svcs(1)'s states (smf(7)); "*" marks an instance in transition, and "-"
+# one that has no state yet (svcs.c sprint_state).
+SMF_STATES = ("uninitialized", "offline", "online", "degraded", "maintenance",
+              "disabled", "legacy_run", "-")
+_PROPERTIES = "/:properties/"
+
+
+class HostReading:
+    """The host read once for every mirror `status` reports on: one svcs,
+    one svcprop, one `metastat -p`, one `metastat` naming all the mirrors,
+    one ramdiskadm and one scan of /dev/dsk and /dev/rdsk, however many
+    mirrors there are.  Each is read the first time a mirror needs it;
+    backend(mirror) gives an SvmBackend whose observe() takes them from
+    here and returns the Snapshot it would have read on its own."""
+
+    def __init__(self, root="/", runner=run.run):
+        self.root = root
+        self.runner = runner
+        self.mirrors = ()       # the mirrors the one `metastat` names
+        self._reader = SvmBackend(None, root, runner=runner)
+        self._done = {}
+
+    def backend(self, mirror, intent=None):
+        return SharedBackend(mirror, self, intent)
+
+    def _once(self, key, read):
+        if key not in self._done:
+            self._done[key] = read()
+        return self._done[key]
+
+    def services(self, mirror=None):
+        """{instance: state} of svc:/system/svmram's instances (or of the
+        one of `mirror`), from `svcs -H -o inst,state`."""
+        target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
+        result = self.runner("svcs", ["-H", "-o", "inst,state", target],
+                             check=False)
+        return parse_services(result.stdout)
+
+    def records(self, mirror=None):
+        """{instance: {property: value}}, the property group svmram of
+        every instance (or of the one of `mirror`), from one `svcprop -f`.
+        An instance without the group (svcprop then exits 1 and names it)
+        is left out, as record_properties() gives {} for it."""
+        target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
+        result = self.runner("svcprop", ["-f", "-p", record.PG, target],
+                             check=False)
+        return parse_records(result.stdout)
+
+    def config(self):
+        """(`metastat -p` parsed, or None without replicas; the SVM
+        services metastat named as not online)."""
+        def read():
+            self._reader.services_not_online = ()
+            config = self._reader._config()
+            return config, self._reader.services_not_online
+        return self._once("config", read)
+
+    def report(self):
+        """(plain `metastat` of every mirror in self.mirrors that
+        `metastat -p` shows, parsed; the names; services not online)."""
+        def read():
+            config = self.config()[0]
+            names = [m for m in self.mirrors if config is not None and
+                     config.get(m) is not None and
+                     config.get(m).type == "mirror"]
+            if not names:
+                return None, names, ()
+            self._reader.services_not_online = ()
+            result, ok = self._reader._metastat(names)
+            if not ok:
+                raise CommandError(result)
+            return (metastat.parse(result.stdout), names,
+                    self._reader.services_not_online)
+        return self._once("report", read)
+
+    def ramdisks(self):
+        ramdisks, devs = self._once("ramdisks", self._reader._ramdisks)
+        return dict(ramdisks), dict(devs)
+
+    def controllers(self):
+        return self._once("controllers", self._reader._controllers)
+
+    def dev_links(self):
+        """{(kind, name): target} of every symbolic link in /dev/dsk and
+        /dev/rdsk."""
+        def read():
+            links = {}
+            for kind in ("dsk", "rdsk"):
+                directory = root_path(self.root, "/dev/" + kind)
+                for name in _listdir(directory):
+                    path = os.path.join(directory, name)
+                    if os.path.islink(path):
+                        links[(kind, name)] = os.readlink(path)
+            return links
+        return self._once("links", read)
+
+
+class SharedBackend(SvmBackend):
+    """An SvmBackend for one mirror that reads through a HostReading."""
+
+    def __init__(self, mirror, shared, intent=None):
+        super().__init__(mirror, shared.root, intent, shared.runner)
+        self.shared = shared
+
+    def _config(self):
+        config, down = self.shared.config()
+        self.services_not_online = down
+        return config
+
+    def _mirror_state(self):
+        parsed, names, down = self.shared.report()
+        if self.mirror not in names:
+            return super()._mirror_state()
+        if down:
+            self.services_not_online = down
+        return self._mirror_view(parsed, "metastat %s" % " ".join(names))
+
+    def _ramdisks(self):
+        return self.shared.ramdisks()
+
+    def _controllers(self):
+        return self.shared.controllers()
+
+    def _links(self):
+        wanted = {self.intent.link} if self.intent else set()
+        return {"%s/%s" % key: target
+                for key, target in self.shared.dev_links().items()
+                if key[1] in wanted or target.startswith(
+                    ("/dev/ramdisk/", "/dev/rramdisk/"))}
+
+
+def parse_services(text):
+    """`svcs -H -o inst,state` output -> {instance: state}."""
+    found = {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) != 2 or fields[1].rstrip("*") not in SMF_STATES:
+            raise ParseError("expected an instance name and its state",
+                             lineno, line, "svcs")
+        found[fields[0]] = fields[1]
+    return found
+
+
+def parse_records(text):
+    """`svcprop -f -p svmram PATTERN` output -> {instance: {property:
+    value}}.  Lines look like
+    `svc:/system/svmram:d10/:properties/svmram/mirror astring d10`."""
+    found = {}
+    prefix = record.SERVICE + ":"
+    for lineno, line in enumerate(text.splitlines(), 1):
+        parts = line.split(" ", 2)
+        entity, _, prop = parts[0].partition(_PROPERTIES)
+        if len(parts) != 3 or not entity.startswith(prefix) or \
+                not prop.startswith(record.PG + "/"):
+            raise ParseError("not a property line", lineno, line, "svcprop")
+        found.setdefault(entity[len(prefix):], {})[
+            prop[len(record.PG) + 1:]] = parts[2]
+    return found

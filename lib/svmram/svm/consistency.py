@@ -25,6 +25,14 @@ def check_replicas(snap):
             "configuration to work on",
             advice="Check the replicas with metadb -i and restore them; "
                    "svmram changes nothing without them.")
+    if snap.stale_replicas:
+        raise RefusedError(
+            "the state database replicas are stale (fewer than a majority "
+            "of them were good at boot), so SVM would refuse every change; "
+            "nothing was changed",
+            advice="'metadb -i' shows the failed replicas: delete them with "
+                   "'metadb -d' and reboot, as svc-metainit advises, then "
+                   "add replicas again and rerun svmram.")
 
 
 def check(snap, it, where):

@@ -8,6 +8,11 @@ current section, which knows the keyword lines and tables it may hold.
 Indentation is ignored (tabs, spaces and the no-break spaces of text
 copied from web pages alike), and so are blank lines and trailing
 blanks, so the Solaris 9 and the Solaris 10/illumos layouts both parse.
+Keywords, headers and state words are read in any letter case (the
+option flags -g, -r and -S keep theirs).  The older layouts are taken
+too: DiskSuite's tables without the Reloc (or State) column, its trans
+tables without Reloc, and Solaris 9 hot spare rows without their column
+header.
 
 Formats (illumos-gate usr/src/lib/lvm/libmeta/common): meta_mirror.c
 mirror_report, meta_stripe.c stripe_report, meta_raid.c raid_report,
@@ -15,7 +20,8 @@ meta_sp.c meta_sp_report, meta_trans.c trans_report and log_report,
 meta_hotspares.c hsp_report, meta_print.c meta_print_devid; the stale
 replica banner is in usr/src/cmd/lvm/util/metastat.c.
 
-``metastat -t`` (timestamps) is not supported.  A device printed twice
+``metastat -t`` (timestamps) is not supported; ``metastat -c``
+(concise) output is refused by name.  A device printed twice
 (``metastat d10 d13`` with d13 in d10) is refused as a duplicate.
 """
 
@@ -43,38 +49,59 @@ _LOG_STATE = spellings(LOG_STATES)
 _HOT_SPARE_STATE = spellings(HOT_SPARE_STATES)
 _YES_NO = {"yes": True, "no": False}
 
+# Blanks between words may be any run of spaces or tabs.
+# "KEY: value": the first colon followed by a blank.
+_KEY = re.compile(r":\s")
 # The part after "NAME: " of a section header.
-_HEADER = re.compile(r"(?:(?P<simple>mirror|concat/stripe|raid|soft partition)"
-                     r"|submirror of (?P<parent>\S+)"
-                     r"|(?P<trans>trans(?: \(.*\))?)"
-                     r"|logging device for (?P<logged>\S+(?: \S+)*)"
-                     r"|(?P<spares>[0-9]+) hot spares?(?: \(.*\))?"
-                     r"|is empty)\s*\Z", re.I)
-_SLOT = re.compile(r"Submirror ([0-9]+)\Z")
-_STRIPE = re.compile(r"Stripe ([0-9]+):(?:\s+\(interlace: ([0-9]+) blocks\))?"
-                     r"\Z")
+_HEADER = re.compile(r"(?:(?P<simple>mirror|concat/stripe|raid"
+                     r"|soft\s+partition)"
+                     r"|submirror\s+of\s+(?P<parent>\S+)"
+                     r"|(?P<trans>trans(?:\s+\(.*\))?)"
+                     r"|logging\s+device\s+for\s+(?P<logged>\S+(?:\s+\S+)*)"
+                     r"|(?P<spares>[0-9]+)\s+hot\s+spares?(?:\s+\(.*\))?"
+                     r"|is\s+empty)\s*\Z", re.I)
+_SLOT = re.compile(r"Submirror\s+([0-9]+)\Z", re.I)
+_STRIPE = re.compile(r"Stripe\s+([0-9]+):(?:\s+\(interlace:\s+([0-9]+)\s+"
+                     r"blocks\))?\Z", re.I)
 _COLUMNS = re.compile(r"Device\s+Start\s+Block\s+Dbase(\s+State)?(\s+Reloc)?"
-                      r"(\s+Hot\s+Spare)?\Z")
+                      r"(\s+Hot\s+Spare)?\Z", re.I)
 _COLUMN_CACHE = {}                  # header line -> column flags
-_SIZE = re.compile(r"([0-9]+) blocks(?:\s+\([^()]*\))?\Z")
-_BLOCKS = re.compile(r"([0-9]+) blocks\Z")
-_PERCENT = re.compile(r"([0-9]+)(?:\.([0-9]))?\s*%\s*done\Z")
-_READ = re.compile(r"(roundrobin|geometric|first) \((default|-g|-r)\)\Z")
-_WRITE = re.compile(r"(parallel|serial) \((default|-S)\)\Z")
+_SIZE = re.compile(r"([0-9]+)\s+blocks(?:\s*\([^()]*\))?\Z", re.I)
+_BLOCKS = re.compile(r"([0-9]+)\s+blocks\Z", re.I)
+_PERCENT = re.compile(r"([0-9]+)(?:\.([0-9]))?\s*%\s*done\Z", re.I)
+# The option flags keep their case: -S is not -s.
+_READ = re.compile(r"((?i:roundrobin|geometric|first))\s+"
+                   r"\(((?i:default)|-g|-r)\)\Z")
+_WRITE = re.compile(r"((?i:parallel|serial))\s+\(((?i:default)|-S)\)\Z")
 _READ_FLAG = {"roundrobin": "default", "geometric": "-g", "first": "-r"}
 _WRITE_FLAG = {"parallel": "default", "serial": "-S"}
 _NUMBER = re.compile(r"[0-9]+\Z")
 _INVOKE_MORE = re.compile(r"(?:metareplace|metasync|metaonline|metastat|"
                           r"umount|fsck|mount)\s")
-_EXTENTS = re.compile(r"Extent\s+Start\s+Block\s+Block\s+count\Z")
+_EXTENTS = re.compile(r"Extent\s+Start\s+Block\s+Block\s+count\Z", re.I)
 _EXTENT = re.compile(r"([0-9]+)\s+([0-9]+)\s+([0-9]+)\Z")
-_MASTER_TABLE = re.compile(r"Master\s+Device\s+Start\s+Block\s+Dbase\s+Reloc"
-                           r"\Z")
-_LOG_TABLE = re.compile(r"Logging\s+Device\s+Start\s+Block\s+Dbase\s+Reloc\Z")
-_SPARE_TABLE = re.compile(r"Device\s+Status\s+Length\s+Reloc\Z")
-_RELOC_TABLE = re.compile(r"Device\s+Reloc\s+Device\s+ID\Z")
-_ABR = " - Application Based Recovery (ABR)"
-_STALE = "WARNING: Stale state database replicas"
+# DiskSuite 4.2.1 prints the trans tables without the Reloc column.
+_MASTER_TABLE = re.compile(r"Master\s+Device\s+Start\s+Block\s+Dbase"
+                           r"(?:\s+Reloc)?\Z", re.I)
+_LOG_TABLE = re.compile(r"Logging\s+Device\s+Start\s+Block\s+Dbase"
+                        r"(?:\s+Reloc)?\Z", re.I)
+_SPARE_TABLE = re.compile(r"Device\s+Status\s+Length(?:\s+Reloc)?\Z", re.I)
+_RELOC_TABLE = re.compile(r"Device\s+Reloc\s+Device\s+ID\Z", re.I)
+_ABR = " - application based recovery (abr)"           # compared lower-case
+_STALE = "warning: stale state database replicas"       # compared lower-case
+_RELOCATION = "device relocation information"           # compared lower-case
+# The time stamp metastat -t adds (meta_print.c meta_print_time,
+# "%a %b %e %T %Y"), e.g. "Thu Nov  6 10:12:33 2008".
+_TIMESTAMP = re.compile(r"\s[A-Za-z]{3}\s+[A-Za-z]{3}\s+[0-9]{1,2}\s+"
+                        r"[0-9]{2}:[0-9]{2}:[0-9]{2}\s+[0-9]{4}\Z")
+# A line of `metastat -c` (metastat.c print_concise): name, one-letter
+# type, size with a unit, e.g. "d10              m  2.0GB d11 d12".
+_CONCISE = re.compile(r"\S+\s+[mrstph]\s+(?:[0-9.]+[KMGTP]?B|-)(?:\s|\Z)")
+
+
+def _is_banner(s):
+    """True for a line of the stale-replica banner (metastat.c)."""
+    return s == "****" or " ".join(s.split()).lower().startswith(_STALE)
 
 
 def parse(text: str) -> Config:
@@ -104,17 +131,18 @@ class _Parser:
                 if section is not None:     # a blank line ends a table
                     section.invoke_open = section.row = None
                 continue
-            i = s.find(": ")
+            match = _KEY.search(s)
+            i = match.start() if match else -1
             if i > 0:
-                key, value = s[:i], s[i + 2:]
+                key, value = " ".join(s[:i].split()), s[i + 2:].lstrip()
                 match = header(value)
                 if match is not None and self._header(key, value, match,
                                                       lineno):
                     continue
                 value = value.strip()
             elif s[-1] == ":":
-                key, value = s[:-1], ""
-                if key == "Device Relocation Information":
+                key, value = " ".join(s[:-1].split()), ""
+                if key.lower() == _RELOCATION:
                     self._begin(_RelocationSection(self, lineno))
                     continue
             elif section is not None and section.row is not None:
@@ -127,7 +155,7 @@ class _Parser:
                     self.error("expected a device header such as "
                                "'d10: Mirror'", lineno)
                 continue
-            handler = section.KEYS.get(key)
+            key, handler = section.handler(key)
             if handler is None:
                 section.feed(s, key, value, lineno)
             elif key in section.seen:
@@ -143,7 +171,11 @@ class _Parser:
         return self.config
 
     def _banner(self, s, lineno):
-        if s != "****" and not s.startswith(_STALE):
+        if not _is_banner(s):
+            if not self.config.devices and _CONCISE.match(s):
+                self.error("this is 'metastat -c' (concise) output, which "
+                           "is not read; give plain 'metastat' output",
+                           lineno)
             return False
         if self.config.devices or self.config.relocation:
             self.error("stale-replica banner after the first device", lineno)
@@ -157,8 +189,8 @@ class _Parser:
             return False
         found = match.groupdict()
         if found["simple"] is not None:
-            section = _SIMPLE_SECTIONS[found["simple"].lower()](self, lineno,
-                                                               name)
+            kind = " ".join(found["simple"].split()).lower()
+            section = _SIMPLE_SECTIONS[kind](self, lineno, name)
         elif found["parent"] is not None:
             self._expect_submirror(name, found["parent"], lineno)
             section = _StripeSection(self, lineno, name, found["parent"])
@@ -225,6 +257,18 @@ class _Section:
     def name(self):
         return self.device.name
 
+    @classmethod
+    def handler(cls, key):
+        """(canonical keyword, handler) for the keyword of a line, in any
+        letter case; (key, None) when this section has no such keyword."""
+        if key is None:
+            return key, None
+        keys = cls.__dict__.get("_folded")
+        if keys is None:
+            keys = {k.lower(): (k, h) for k, h in cls.KEYS.items()}
+            cls._folded = keys
+        return keys.get(key.lower(), (key, None))
+
     def error(self, message, lineno=None):
         self.parser.error(message, lineno or self.lineno)
 
@@ -237,7 +281,7 @@ class _Section:
         self.other(s, key, value, lineno)
 
     def other(self, s, key, value, lineno):
-        if s == "****" or s.startswith(_STALE):
+        if _is_banner(s):
             self.error("stale-replica banner after the first device", lineno)
         self.error("unexpected line in the section of %s" % self.name, lineno)
 
@@ -247,8 +291,12 @@ class _Section:
                 self.error("%s: no %s line" % (self.name, key))
 
     def state(self, value, table, lineno):
-        state = table.get(value.lower())
+        state = table.get(" ".join(value.split()).lower())
         if state is None:
+            if _TIMESTAMP.search(value):
+                self.error("a state with a time stamp: metastat -t output "
+                           "is not read; give plain 'metastat' output",
+                           lineno)
             self.error("unknown state %r" % value, lineno)
         return state
 
@@ -385,15 +433,17 @@ class _MirrorSection(_Section):
 
     def _read(self, value, lineno):
         match = _READ.match(value)
-        if not match or _READ_FLAG[match.group(1)] != match.group(2):
+        option = match.group(1).lower() if match else None
+        if not match or _READ_FLAG[option] != match.group(2).lower():
             self.error("bad read option %r" % value, lineno)
-        self.device.read_option = match.group(1)
+        self.device.read_option = option
 
     def _write(self, value, lineno):
         match = _WRITE.match(value)
-        if not match or _WRITE_FLAG[match.group(1)] != match.group(2):
+        option = match.group(1).lower() if match else None
+        if not match or _WRITE_FLAG[option].lower() != match.group(2).lower():
             self.error("bad write option %r" % value, lineno)
-        self.device.write_option = match.group(1)
+        self.device.write_option = option
 
     def _size(self, value, lineno):
         self.device.size_blocks = self.size(value, lineno)
@@ -456,7 +506,7 @@ class _StripeSection(_Section):
 
     def other(self, s, key, value, lineno):
         rows = self.device.rows
-        if key is not None and key.startswith("Stripe "):
+        if key is not None and key[:7].lower() == "stripe ":
             match = _STRIPE.match(s)
             if not match or int(match.group(1)) != len(rows):
                 self.error("bad or out-of-order stripe line", lineno)
@@ -466,7 +516,7 @@ class _StripeSection(_Section):
                             if interlace else None))
             self.row = None
         elif key is None and rows and self.row is None \
-                and s.startswith("Device"):
+                and s[:6].lower() == "device":
             self.table = self.columns(s, lineno)
             self.row = self._row
         else:
@@ -560,7 +610,7 @@ class _RaidSection(_Section):
 
     def other(self, s, key, value, lineno):
         if key is None and self.part is not None and self.table is None \
-                and s.startswith("Device"):
+                and s[:6].lower() == "device":
             self.table = self.columns(s, lineno)
             self.row = self._row
         else:
@@ -594,7 +644,7 @@ class _SoftPartSection(_Section):
     def _state(self, value, lineno):
         if self.device.state is not None:
             self.error("duplicate State line", lineno)
-        if value.endswith(_ABR):
+        if value.lower().endswith(_ABR):
             value = value[:-len(_ABR)]
         self.device.state = self.state(value, _SOFTPART_STATE, lineno)
 
@@ -614,7 +664,7 @@ class _SoftPartSection(_Section):
         if key is None and self.row is None and _EXTENTS.match(s):
             self.row = self._extent
         elif key is None and self.table is None and not sp.extents \
-                and s.startswith("Device"):
+                and s[:6].lower() == "device":
             self.table = self.columns(s, lineno)
             self.row = self._component
         else:
@@ -749,8 +799,13 @@ class _HspSection(_Section):
         self.count = count
 
     def other(self, s, key, value, lineno):
-        if key is None and self.row is None and _SPARE_TABLE.match(s):
+        if key is None and self.row is None and not self.device.spares:
+            # Solaris 9 printed the spares without the column header
+            # (Solaris Volume Manager Administration Guide, "Example--
+            # Viewing Hot Spare Pool Status").
             self.row = self._spare
+            if not _SPARE_TABLE.match(s):
+                self._spare(s, lineno)
         else:
             super().other(s, key, value, lineno)
 
@@ -758,7 +813,7 @@ class _HspSection(_Section):
         toks = s.split()
         state_words = 2 if len(toks) > 1 and toks[1].lower() == "in" else 1
         rest = toks[1 + state_words:]
-        if len(rest) not in (2, 3) or rest[1] != "blocks" \
+        if len(rest) not in (2, 3) or rest[1].lower() != "blocks" \
                 or not _NUMBER.match(rest[0]):
             self.error("bad hot spare line", lineno)
         state = self.state(" ".join(toks[1:1 + state_words]),

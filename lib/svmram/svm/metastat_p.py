@@ -146,8 +146,8 @@ class _Parser:
 
     def _banner(self, stripped, lineno):
         """True for the stale-replica banner metastat prints first."""
-        if stripped != "****" and not stripped.startswith(
-                "WARNING: Stale state database replicas"):
+        if stripped != "****" and not " ".join(stripped.split()).lower(
+                ).startswith("warning: stale state database replicas"):
             return False
         if self.config.devices:
             self.error("stale-replica banner after the first device", lineno)

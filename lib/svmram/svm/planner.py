@@ -11,7 +11,7 @@ teardown plan.
 
 from ..errors import RefusedError
 from ..plan import Plan
-from . import names, record, steps
+from . import consistency, names, record, steps
 from .intent import Intent
 from .sizing import (human_size, mirror_size_with_ram_first, ramdisk_size_for,
                      ramdisk_slice_blocks)
@@ -27,9 +27,7 @@ MAX_STEPS = 64                   # a planner that needs more is looping
 
 def check_mirror(snap, mirror):
     """Refuse unless `mirror` is a mirror svmram can work on at all."""
-    if not snap.has_replicas:
-        raise RefusedError("there are no state database replicas",
-                           advice="Create them with metadb -a -f first.")
+    consistency.check_replicas(snap)
     if snap.mirror is None:
         kind = snap.other_types.get(mirror)
         if kind:
@@ -191,6 +189,13 @@ def _choose_method(snap, disks, size, method):
     elif snap.mounted_on:
         swap_problem = "%s is mounted on %s and swap needs it closed" % (
             m.name, snap.mounted_on)
+    elif snap.holders:
+        swap_problem = ("%s is open (fuser: %s), and SVM will not clear an "
+                        "open metadevice" % (m.name, ", ".join(snap.holders)))
+    elif snap.holders is None:
+        swap_problem = ("svmram could not tell whether %s is open (fuser "
+                        "failed), and SVM will not clear an open metadevice"
+                        % m.name)
     elif new_size != m.size_blocks:
         swap_problem = ("recreating %s with the RAM submirror first would "
                         "make it %d blocks instead of %d (SVM rounds a mirror "
@@ -221,6 +226,14 @@ def plan_setup(snap, intent):
     _converge(plan, snap, intent, _next_setup_step)
     if snap.service_state not in ("online", "offline"):
         plan.afterwards.append(record.enable_argv(intent.mirror))
+    return plan
+
+
+def plan_enable(intent):
+    """A setup that finished all but enabling its boot service: enable it
+    (its start method restores whatever a reboot took)."""
+    plan = Plan("setup", intent.mirror, method=intent.method)
+    plan.afterwards.append(record.enable_argv(intent.mirror))
     return plan
 
 
@@ -300,13 +313,15 @@ def _all_okay(snap):
 
 
 def _ram_refill_step(snap, it):
-    """The RAM submirror of a mirror already in its final order lost its
-    ramdisk at a reboot: refill it in place, as restore does (no second
-    rotate), or None when that does not apply."""
+    """The RAM submirror lost its ramdisk at a reboot while it was in the
+    mirror: refill it in place, as restore does, wherever its slot (a
+    detach and attach would move it last and cost another rotate), or
+    None when that does not apply.  metareplace -e copies the whole
+    component, and SVM reads it only once it is Okay."""
     from .restore import FAILED, opening_step, ram_component
     m, ram = snap.mirror, snap.stripes.get(it.ram)
     if ram is None or ram.parent != it.mirror or m is None or \
-            m.slots != it.order:
+            it.ram not in m.slots or it.ram in m.offline:
         return None
     state = ram_component(snap, it)[1]
     if it.ramdisk not in snap.ramdisks:

@@ -15,9 +15,9 @@ from ..errors import RefusedError, SvmramError
 from ..plan import Plan
 from . import names, record, steps
 from .planner import MAX_STEPS, check_memory
-from .snapshot import OKAY
+from .snapshot import FAILED_COMPONENT, OKAY
 
-FAILED = ("Maintenance", "Last Erred", "Unavailable")
+FAILED = FAILED_COMPONENT
 DEFAULT_COPY_BLOCKS = 2048       # 1 MiB, md_max_xfer_bufsz (reference 5.4)
 
 

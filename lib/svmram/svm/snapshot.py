@@ -13,6 +13,8 @@ from typing import Dict, FrozenSet, Optional, Tuple
 OKAY = "Okay"
 RESYNCING = "Resyncing"
 MAINTENANCE = "Needs maintenance"
+# Component states of a component SVM no longer reads or writes.
+FAILED_COMPONENT = ("Maintenance", "Last Erred", "Unavailable")
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,11 @@ class Snapshot:
     # mirror): SVM will not clear it while they exist.
     users: Tuple[str, ...] = ()
     has_replicas: bool = True
+    stale_replicas: bool = False    # metastat's stale-database banner
+    # Who has the mirror open, as fuser says ("process 123", "kernel
+    # module zfs"); () also when not asked (observe(holders=True) asks),
+    # None when fuser could not tell.
+    holders: Optional[Tuple[str, ...]] = ()
     record: Optional[Dict[str, str]] = None     # the SMF record, if any
     # The SMF instance's state ("online", "disabled"...), None without one.
     # An instance that is not enabled holds an unfinished record.

@@ -9,7 +9,9 @@ from dataclasses import replace
 from ..plan import Step
 from . import names
 from .sizing import human_size, ramdisk_slice_blocks
-from .snapshot import OKAY, RESYNCING as RESYNCING_STATE, MirrorView, StripeView
+from .snapshot import (FAILED_COMPONENT, MAINTENANCE, OKAY, MirrorView,
+                       StripeView)
+from .snapshot import RESYNCING as RESYNCING_STATE
 
 # metaclear plus metainit: an estimate (two quick ioctls each), not a
 # measurement; the plan prints it as "about".
@@ -128,15 +130,40 @@ def cancel_resync(snap, it):
 
 
 def wait_resync(snap, it):
+    """Wait for the mirror's resync.  One SVM left pending ("Invoke:
+    metasync", no resync running) is started first: at boot
+    svc:/system/metasync resumes only mirrors of pass 1 to 9, so an
+    interrupted resync of a pass-0 mirror would wait for ever."""
     mirror = snap.mirror
+    pending = mirror.pending and mirror.resync != "active"
+    states = tuple(RESYNCING_STATE if pending and state == MAINTENANCE
+                   else state for state in mirror.states)
     return Step(
         key="wait resync %s" % it.mirror,
-        summary="Wait for the resync of %s to finish." % it.mirror,
+        summary=("Start the resync SVM left pending in %s and wait for it "
+                 "to finish." if pending else
+                 "Wait for the resync of %s to finish.") % it.mirror,
+        argv=("metasync", it.mirror) if pending else None,
         script=(),
         wait_resync=it.mirror,
         expect=snap.evolve(mirror=replace(
-            mirror, states=tuple(OKAY for _ in mirror.slots), resync=None,
-            resync_percent=None, pending=False)))
+            mirror, states=tuple(_after_resync(snap, name, state)
+                                 for name, state in zip(mirror.slots,
+                                                        states)),
+            resync=None, resync_percent=None, pending=False)))
+
+
+
+def _after_resync(snap, name, state):
+    """A submirror's state once the resync is over: what resyncs ends
+    Okay, but a submirror with a failed component (a RAM one whose ramdisk
+    vanished at a boot, shown Resyncing during a boot resync) ends in
+    maintenance: no resync mends it."""
+    view = snap.stripes.get(name)
+    if view is not None and any(c in FAILED_COMPONENT
+                                for c in view.component_states):
+        return MAINTENANCE
+    return OKAY if state == RESYNCING_STATE else state
 
 
 def swap_mirror(snap, it):

@@ -65,6 +65,15 @@ class Ctx:
         if not self.st["replicas"]:
             raise SvmError("DB_NODB")
 
+    def need_fresh_replicas(self):
+        """A change commits to the state database: with stale replicas
+        the kernel refuses it (mirror_ioctl.c mirror_getun: MDE_DB_STALE,
+        printed without a device name).  GUESS: it comes before any check
+        of the names given."""
+        self.need_replicas()
+        if self.st.get("stale_db"):
+            raise SvmError("DB_STALE")
+
 
 def resolve_component(ctx, arg):
     """A physical component operand -> (cname, dev, kernel info).

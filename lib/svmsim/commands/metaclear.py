@@ -23,14 +23,14 @@ def run(ctx, argv):
     if "a" in flags:
         if args:
             ctx.usage(USAGE, 1)
-        ctx.need_replicas()
+        ctx.need_fresh_replicas()
         # GUESS: -a clears the top-level units recursively, mirrors first
         names = [u["name"] for u in report.toplevel_order(ctx.st)]
         recursive = True
     else:
         if not args:
             ctx.usage(USAGE, 1)
-        ctx.need_replicas()
+        ctx.need_fresh_replicas()
         names = args
         recursive = "r" in flags
     rc = 0

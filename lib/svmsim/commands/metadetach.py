@@ -16,7 +16,7 @@ def run(ctx, argv):
         ctx.usage(USAGE, 0)
     if len(args) not in (1, 2):
         ctx.usage(USAGE, 1)
-    ctx.need_replicas()
+    ctx.need_fresh_replicas()
     name = svm.md_name(args[0])
     u = svm.require(ctx.st, name)
     if len(args) == 1:

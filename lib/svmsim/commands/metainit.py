@@ -55,7 +55,7 @@ def run(ctx, argv):
     if not args:
         ctx.usage(USAGE, 1)
     dry = "n" in flags
-    ctx.need_replicas()
+    ctx.need_replicas() if dry else ctx.need_fresh_replicas()
     name = svm.md_name(args[0])
     if svm.unit(ctx.st, name) is not None:
         raise SvmError("UNIT_ALREADY_SETUP", name=name)

@@ -24,7 +24,7 @@ def _run(ctx, argv, off):
         ctx.usage(usage, 0)
     if len(args) != 2:
         ctx.usage(usage, 1)
-    ctx.need_replicas()
+    ctx.need_fresh_replicas()
     name = svm.md_name(args[0])
     sub = svm.md_name(args[1])
     svm.require_mirror(ctx.st, name)

@@ -35,6 +35,7 @@ def run(ctx, argv):
     if not settings:
         ctx.out(report.metaparam_display(ctx.st, u))
         return 0
+    ctx.need_fresh_replicas()
     new = {}
     for c, v in settings:
         if c == "h":

@@ -19,7 +19,7 @@ def run(ctx, argv):
     enable = "e" in flags
     if len(args) != (2 if enable else 3):
         ctx.usage(USAGE, 1)
-    ctx.need_replicas()
+    ctx.need_fresh_replicas()
     name = svm.md_name(args[0])
     if enable:
         # names are parsed (rawname quirk included) before the unit is read

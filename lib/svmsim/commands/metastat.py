@@ -26,6 +26,10 @@ def run(ctx, argv):
     if "s" in flags:
         svm.md_name(flags["s"] + "/d0")
     ctx.need_replicas()
+    if ctx.st.get("stale_db"):
+        # metastat.c main: check_replica_state() found MDDB_C_STALE.
+        ctx.out("****\nWARNING: Stale state database replicas. Metastat "
+                "output may be inaccurate.\n****\n\n")
     auto = ctx.st["auto"]
     if not auto["frozen"]:
         resync.advance_all(ctx.st, auto["step"])

@@ -40,7 +40,7 @@ def run(ctx, argv):
         return 0
     if not args:
         ctx.usage(USAGE, 1)
-    ctx.need_replicas()
+    ctx.need_fresh_replicas()      # GUESS: a resync ioctl checks it too
     rc = 0
     for arg in args:
         try:

@@ -18,7 +18,7 @@ def run(ctx, argv):
         ctx.usage(USAGE, 0)
     if not args:
         ctx.usage(USAGE, 1)
-    ctx.need_replicas()
+    ctx.need_fresh_replicas()
     name = svm.md_name(args[0])
     u = svm.require(ctx.st, name)
     if u["type"] == "mirror":

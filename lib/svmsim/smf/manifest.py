@@ -20,6 +20,15 @@ exec_method NAME       NAME (method) exec astring, timeout_seconds
 property_group NAME    NAME (TYPE) with its propval/property children
 template               tm_common_name / tm_description (template)
                        LANG ustring; tm_man_TITLE_SECTION, tm_doc_NAME
+pg_pattern NAME TYPE   tm_pgpatnt_NAME (template_pg_pattern): name,
+                       type, target astring, required boolean,
+                       common_name_LANG / description_LANG ustring
+prop_pattern PROP      tm_proppat_nt_NAME_PROP (template_prop_pattern):
+                       pg_pattern, name, type astring, required boolean,
+                       cardinality_min/_max count, visibility,
+                       internal_separators, constraint_name (one value
+                       per <value>), constraint_range ("MIN,MAX")
+                       astring, common_name_LANG / description_LANG
 instance enabled=      general (framework) enabled boolean
 =====================  =============================================
 """
@@ -105,8 +114,117 @@ def _man_pgname(title, section):
     return re.sub(r"[^A-Za-z0-9_\-]", "_", raw)
 
 
-def _template(pgs, el):
+def _loctexts(pgs, pgname, pgtype, el, fmt):
+    """lxml_get_all_loctext(): one ustring property per language."""
+    for lt in el:
+        if lt.tag == "loctext":
+            lang = lt.get(_XML_LANG) or lt.get("lang") or "C"
+            _add(pgs, pgname, pgtype, fmt % lang, "ustring",
+                 [_norm_text("".join(lt.itertext()))])
+
+
+def _bool_prop(pgs, pgname, pgtype, prop, el, attr):
+    """new_bool_prop_from_attr(): the DTD's default is false."""
+    # GUESS: an absent attribute stores false (the DTD default).
+    _add(pgs, pgname, pgtype, prop, "boolean",
+         ["true" if _bool_attr(el, attr) else "false"])
+
+
+def _pg_pattern_name(name, ty):
+    """svccfg_xml.c lxml_get_tm_pg_pattern(): the prefix says which of
+    name and type the pg_pattern has (SCF_PG_TM_PG_PATTERN_*_PREFIX)."""
+    if not name:
+        return "tm_pgpatt_" + ty if ty else "tm_pgpat_"
+    return ("tm_pgpatnt_" if ty else "tm_pgpatn_") + name
+
+
+def _prop_pattern(pgs, el, pgpat_name, sname):
+    """svccfg_xml.c lxml_get_tm_prop_pattern(): group
+    tm_proppat_ + the pg_pattern group name after "tm_pgpat" + "_" +
+    the prop_pattern's name."""
+    name = el.get("name")
+    if not name:
+        raise ImportError_("prop_pattern name is missing for %s\n"
+                           % sname)
+    pgname = "tm_proppat_%s_%s" % (pgpat_name[len("tm_pgpat"):], name)
+    ty = "template_prop_pattern"
+    pgs[pgname] = R.new_pg(ty)
+    _add(pgs, pgname, ty, "pg_pattern", "astring", [pgpat_name])
+    # lxml_get_prop_pattern_attributes(): name, type, required.
+    _add(pgs, pgname, ty, "name", "astring", [name])
+    if el.get("type"):
+        _add(pgs, pgname, ty, "type", "astring", [el.get("type")])
+    _bool_prop(pgs, pgname, ty, "required", el, "required")
+    names, ranges = [], []
     for child in el:
+        tag = child.tag
+        if tag in ("common_name", "description"):
+            _loctexts(pgs, pgname, ty, child, tag + "_%s")
+        elif tag == "units":
+            _loctexts(pgs, pgname, ty, child, "units_%s")
+        elif tag == "visibility":
+            _add(pgs, pgname, ty, "visibility", "astring",
+                 [child.get("value", "")])
+        elif tag == "internal_separators":
+            _add(pgs, pgname, ty, "internal_separators", "astring",
+                 [child.text or ""])
+        elif tag == "cardinality":
+            # lxml_get_tm_cardinality(): each attribute that is present.
+            for attr in ("min", "max"):
+                if child.get(attr) is not None:
+                    v = R.value_from_string("count", child.get(attr))
+                    if v is None:
+                        raise ImportError_(
+                            '"%s" is not a legal number for the %s '
+                            'attribute of the %s element in %s.\n' % (
+                                child.get(attr), attr,
+                                "cardinality_" + attr, sname))
+                    _add(pgs, pgname, ty, "cardinality_" + attr, "count",
+                         [v])
+        elif tag == "constraints":
+            # lxml_get_tm_constraints(): <range> -> constraint_range
+            # "MIN,MAX", <value name> -> constraint_name.
+            for c in child:
+                if c.tag == "range":
+                    ranges.append("%s,%s" % (c.get("min"), c.get("max")))
+                elif c.tag == "value":
+                    names.append(c.get("name", ""))
+            # GUESS: choices, values and include_values are not stored.
+    if ranges:
+        _add(pgs, pgname, ty, "constraint_range", "astring", ranges)
+    if names:
+        _add(pgs, pgname, ty, "constraint_name", "astring", names)
+
+
+def _pg_pattern(pgs, el, sname):
+    """svccfg_xml.c lxml_get_tm_pg_pattern() and
+    lxml_get_pg_pattern_attributes()."""
+    name, ty = el.get("name"), el.get("type")
+    pgname = _pg_pattern_name(name, ty)
+    pty = "template_pg_pattern"
+    if pgname in pgs:
+        raise ImportError_('pg_pattern with name "%s" and type "%s" is not '
+                           'unique in %s\n' % (name, ty, sname))
+    pgs[pgname] = R.new_pg(pty)
+    if name:
+        _add(pgs, pgname, pty, "name", "astring", [name])
+    if ty:
+        _add(pgs, pgname, pty, "type", "astring", [ty])
+    # The DTD's default target is "this".
+    _add(pgs, pgname, pty, "target", "astring", [el.get("target", "this")])
+    _bool_prop(pgs, pgname, pty, "required", el, "required")
+    for child in el:
+        if child.tag in ("common_name", "description"):
+            _loctexts(pgs, pgname, pty, child, child.tag + "_%s")
+        elif child.tag == "prop_pattern":
+            _prop_pattern(pgs, child, pgname, sname)
+
+
+def _template(pgs, el, sname):
+    for child in el:
+        if child.tag == "pg_pattern":
+            _pg_pattern(pgs, child, sname)
+            continue
         if child.tag in ("common_name", "description"):
             pgname = "tm_" + child.tag
             for lt in child:
@@ -190,7 +308,7 @@ def _entity_pgs(el, own_fmri, dependents_out):
         elif tag == "property_group":
             _property_group(pgs, child)
         elif tag == "template":
-            _template(pgs, child)
+            _template(pgs, child, own_fmri[len("svc:/"):])
         # method_context, notification_parameters, instance,
         # create_default_instance: not property groups of this entity.
         # GUESS: method_context is not emulated.

@@ -20,6 +20,7 @@ from . import _common as C
 from . import manifest
 from . import repo as R
 from . import restarter
+from . import tmpl
 
 USAGE = ("Usage:\tsvccfg [-v] [-s FMRI] [-f file]\n"
          "\tsvccfg [-v] [-s FMRI] <command> [args]\n")
@@ -567,19 +568,37 @@ class Svccfg:
             # A quoted string keeps its quotes, as in svccfg.y.
             self.cmd_import(repo, words)
         elif word == "validate":
-            self._validate(words, kinds)
+            self._validate(repo, words, kinds)
         else:
             # GUESS: the rest of svccfg (export, archive, apply, describe,
             # editprop, setenv, snapshots, ...) is not emulated.
             self.semerr("%s is not supported by the svmsim emulator.\n"
                         % word)
 
-    def _validate(self, words, kinds):
+    def _validate(self, repo, words, kinds):
+        """svccfg.y validate_cmd and svccfg_libscf.c lscf_validate():
+        ``validate`` checks the selected instance, ``validate ARG`` a
+        manifest file (``file:`` prefix, or a readable file) or an
+        instance (``svc:`` prefix, or anything else)."""
+        if not words:
+            self.validate_fmri(repo, None)
+            return
         if len(words) != 1 or kinds[0] != "WORD":
             self.synerr()
-        path = words[0]
-        if path.startswith("file:"):
-            path = path[5:]
+        arg = words[0]
+        if arg.startswith("file:"):
+            self.validate_file(arg[len("file:"):])
+        elif arg.startswith("svc:"):
+            self.validate_fmri(repo, arg[len("svc:"):])
+        elif os.access(arg, os.R_OK | os.F_OK):
+            self.validate_file(arg)
+        else:
+            self.validate_fmri(repo, arg)
+
+    def validate_file(self, path):
+        """lscf_validate_file(): the manifest must parse.
+        # GUESS: neither the DTD nor tmpl_validate_bundle()'s checks of the
+        manifest's own instances against its templates are emulated."""
         try:
             with open(path, "r", encoding="utf-8") as fh:
                 text = fh.read()
@@ -589,6 +608,32 @@ class Svccfg:
             manifest.parse(text)
         except manifest.ImportError_ as e:
             self.semerr(str(e))
+
+    def validate_fmri(self, repo, fmri):
+        """lscf_validate_fmri(): the instance against its templates
+        (scf_tmpl_validate_fmri(), tmpl.py).  Each template error goes to
+        stderr as scf_tmpl_strerror() renders it, with no "svccfg:"
+        prefix; the exit status stays 0 (no semerr(), and engine_exec()
+        returns 0).  Only a missing selection or an FMRI that names no
+        single instance is an error (exit 1)."""
+        if fmri is None:
+            if self.cur_inst is None:
+                self.semerr("No instance selected\n")
+            svc, inst = self.cur_svc, self.cur_inst
+            inst_fmri = R.inst_fmri(svc, inst)
+        else:
+            # scf_walk_fmri(flags 0): instances only; validate_callback()
+            # keeps the last FMRI it is called with.
+            infos, err = R.walk(repo, [fmri], 0, self.semerr)
+            infos = [wi for wi in infos if wi.inst is not None]
+            if err or not infos:
+                return
+            svc, inst, inst_fmri = infos[-1].svc, infos[-1].inst, \
+                infos[-1].fmri
+        # GUESS: svccfg's interactive mode (SCF_TMPL_STRERROR_HUMAN) is not
+        # emulated: errors are always one line each.
+        for e in tmpl.validate(repo, svc, inst, inst_fmri):
+            self.out.err(tmpl.strerror(e) + "\n")
 
     def _setprop(self, repo, args):
         # setprop WORD = string

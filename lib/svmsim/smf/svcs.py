@@ -1023,7 +1023,14 @@ class Explain:
                              % ip.next_state)
                 dc = DC["TRANSITION"]
         elif st == "degraded":
-            self.out.out("Reason: Degraded by an administrator.\n")
+            if ip.aux_state == "method_degraded":
+                # Oracle Solaris 11.4 (release switch smf_exit_degraded).
+                # GUESS: the wording, after the maintenance reasons of
+                # explain.c; the message code is the administrator's one.
+                self.out.out("Reason: Start method exited with "
+                             "$SMF_EXIT_DEGRADED.\n")
+            else:
+                self.out.out("Reason: Degraded by an administrator.\n")
             dc = DC["ADMINDEGR"]
         else:
             self.out.out("Reason: Not in valid state (%s).\n" % st)
