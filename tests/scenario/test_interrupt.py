@@ -226,26 +226,41 @@ def rebooted_before_metasync(host):
     return host
 
 
-def test_sigint_while_restore_waits_for_the_boot_resync(
-        rebooted_before_metasync):
-    host = rebooted_before_metasync
+def test_sigint_while_restore_waits_for_the_boot_resync(host):
+    """A resync of d12 (detached and attached again by hand) runs when the
+    host reboots; restore starts it again at boot and waits for it, frozen,
+    until SIGINT."""
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    assert host.sim("freeze").returncode == 0
+    assert host.cmd("metadetach", "d10", "d12").returncode == 0
+    assert host.cmd("metattach", "d10", "d12").returncode == 0
+    assert host.reboot("--before-metasync").returncode == 0
+    host.clear_trace()
     proc = start(host, "restore", "d10")
-    wait_until_polling(host, proc, ["dd", "if=/dev/md/rdsk/d10",
-                                    "of=/dev/null", "count=1"])
+    wait_until_polling(host, proc, ["metasync", "d10"])
     code, out, err = stop(proc, signal.SIGINT)
     assert code == 130, err
+    assert "Traceback" not in err
     assert err.splitlines()[-3:] == [
-        "svmram: the restore of d10 was stopped by SIGINT in the step (Wait "
-        "for the resync of d10 to finish), while waiting for the resync of "
-        "d10; nothing was undone.",
-        "svmram: d10 now: d13 (RAM) Needs maintenance, d11 Needs "
-        "maintenance, d12 Needs maintenance; read option first.  The disk "
-        "submirrors d11 and d12 wait for the resync that 'metasync d10' "
-        "starts (svc:/system/metasync runs it at boot).",
+        "svmram: the restore of d10 was stopped by SIGINT in the step (Start "
+        "the resync SVM left pending in d10 and wait for it to finish), "
+        "while waiting for the resync of d10; nothing was undone.",
+        "svmram: d10 now: d13 (RAM) Resyncing, d11 Resyncing, d12 "
+        "Resyncing; read option first.  The disk submirrors d11 and d12 are "
+        "not Okay until the resync ends.  A resync is running (0% done) and "
+        "goes on without svmram.",
         "svmram: d10 serves reads from its disk submirrors until its RAM "
         "submirror is Okay.  Run 'svmram restore d10' (or 'svcadm clear "
         "svmram:d10' if its boot service is in maintenance) to finish it."]
+    assert host.trace() == [["dd", "if=/dev/md/rdsk/d10", "of=/dev/null",
+                             "count=1"], ["metasync", "d10"]]
     assert host.ramdisks() == ""
+    assert host.violations() == []
+    assert host.sim("thaw").returncode == 0
+    again = host.svmram("restore", "d10")
+    assert again.returncode == 0, again.stderr
+    assert host.sim("tick").returncode == 0
+    assert host.metastat_p() == RAM_FIRST
     assert host.violations() == []
 
 

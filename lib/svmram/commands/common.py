@@ -241,7 +241,10 @@ def state_now(backend, mirror):
     if disks:
         text += "  Current data: on %s%s." % (
             _and(disks), " and in RAM" if ram in current else "")
-    elif m.pending and m.resync != "active":
+    elif m.resync == "active":
+        text += "  The disk submirrors %s are not Okay until the resync " \
+                "ends." % _and(others)
+    elif m.pending:
         # After a boot, before svc:/system/metasync: every submirror shows
         # Needs maintenance with "Invoke: metasync" until the resync runs.
         text += "  The disk submirrors %s wait for the resync that " \
