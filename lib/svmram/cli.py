@@ -10,11 +10,13 @@ imported only when used, so `svmram status` stays fast.
 import argparse
 import importlib
 import os
+import signal
 import sys
 import traceback
 
-from . import __version__
-from .errors import EXIT_FAILED, EXIT_USAGE, SvmramError
+from . import __version__, interrupt
+from .errors import (BUG_ADVICE, EXIT_FAILED, EXIT_SIGNAL_BASE, EXIT_USAGE,
+                     SvmramError, bug_text)
 
 PROG = "svmram"
 
@@ -65,10 +67,15 @@ def build_parser(argv=()):
 
 
 def report(error):
-    """Print an SvmramError the way svmram(8) documents it."""
-    sys.stderr.write("%s: %s\n" % (PROG, error.message))
+    """Print an SvmramError the way svmram(8) documents it: each line of
+    the message, then the advice.  SVMRAM_DEBUG=1 adds the traceback of
+    what caused it, if anything did."""
+    for line in error.message.splitlines():
+        sys.stderr.write("%s: %s\n" % (PROG, line))
     if error.advice:
         sys.stderr.write("%s: %s\n" % (PROG, error.advice))
+    if os.environ.get("SVMRAM_DEBUG") and error.__cause__ is not None:
+        traceback.print_exception(type(error), error, error.__traceback__)
 
 
 def main(argv):
@@ -78,14 +85,27 @@ def main(argv):
         parser.print_usage(sys.stderr)
         return EXIT_USAGE
     module = importlib.import_module(SUBCOMMANDS[args.subcommand][0])
+    uninstall = interrupt.install()
     try:
         return module.run(args)
     except SvmramError as error:
-        report(error)
+        with interrupt.deferred(raise_pending=False):
+            report(error)
         return error.exit_code
-    except KeyboardInterrupt:
-        sys.stderr.write("%s: interrupted\n" % PROG)
-        return EXIT_FAILED
+    except KeyboardInterrupt as stop:
+        # A signal the subcommand did not report itself, with the state it
+        # left: most often one that came before anything was changed.
+        signum = getattr(stop, "signum", signal.SIGINT)
+        if interrupt.changed():
+            sys.stderr.write(
+                "%s: stopped by %s\n%s: 'svmram status' shows the state of "
+                "the mirrors; run the same command again to finish it.\n" % (
+                    PROG, interrupt.signal_name(signum), PROG))
+        else:
+            sys.stderr.write("%s: stopped by %s before anything was "
+                             "changed\n" % (PROG,
+                                            interrupt.signal_name(signum)))
+        return EXIT_SIGNAL_BASE + signum
     except BrokenPipeError:
         # The reader went away (| head): nothing more to say.
         sys.stderr.close()
@@ -93,17 +113,14 @@ def main(argv):
     except Exception as bug:            # pylint: disable=broad-except
         report_bug(bug)
         return EXIT_FAILED
+    finally:
+        uninstall()
 
 
 def report_bug(bug):
     """The last resort: an error svmram did not expect is a bug.  One
     line says what and where; the traceback only with SVMRAM_DEBUG=1."""
-    frame = traceback.extract_tb(bug.__traceback__)[-1]
-    sys.stderr.write("%s: internal error: %s: %s (%s line %d)\n" % (
-        PROG, type(bug).__name__, bug, os.path.basename(frame.filename),
-        frame.lineno))
-    sys.stderr.write("%s: this is a bug in svmram; please report it with "
-                     "this output.  'svmram status' shows the state of the "
-                     "mirrors; SVMRAM_DEBUG=1 prints the traceback.\n" % PROG)
+    sys.stderr.write("%s: %s\n" % (PROG, bug_text(bug)))
+    sys.stderr.write("%s: %s\n" % (PROG, BUG_ADVICE))
     if os.environ.get("SVMRAM_DEBUG"):
         traceback.print_exception(type(bug), bug, bug.__traceback__)

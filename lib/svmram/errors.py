@@ -7,6 +7,9 @@ administrator should do).  The CLI turns them into output in one place;
 nothing else prints errors or picks exit codes.
 """
 
+import os
+import traceback
+
 # Exit codes (documented in svmram(8)).
 EXIT_OK = 0
 EXIT_FAILED = 1      # a step failed or SVM answered something unexpected
@@ -15,6 +18,14 @@ EXIT_REFUSED = 3     # a precondition does not hold; nothing was changed
 EXIT_NOT_SERVING = 4  # status: a mirror is not fully serving reads from RAM
 EXIT_DEGRADED = 5     # status: a recorded disk submirror is not current
 EXIT_ONLY_COPY_IN_RAM = 6  # status: no disk submirror is current, RAM is
+EXIT_DEADLINE = 7     # restore: its deadline passed; stopped at a safe point
+# Stopped by a signal: 128 + the signal's number (130 SIGINT, 143 SIGTERM).
+EXIT_SIGNAL_BASE = 128
+
+# The advice that goes with an internal error (a bug), here and in cli.py.
+BUG_ADVICE = ("this is a bug in svmram; please report it with this output.  "
+              "'svmram status' shows the state of the mirrors; "
+              "SVMRAM_DEBUG=1 prints the traceback.")
 
 
 class SvmramError(Exception):
@@ -60,3 +71,24 @@ class ParseError(SvmramError):
         self.lineno = lineno
         self.line = line
         self.source = source
+
+
+def bug_text(bug):
+    """One line for an exception svmram did not expect: its type, its
+    text, and the file and line that raised it."""
+    frames = traceback.extract_tb(bug.__traceback__)
+    where = " (%s line %d)" % (os.path.basename(frames[-1].filename),
+                               frames[-1].lineno) if frames else ""
+    return "internal error: %s: %s%s" % (type(bug).__name__, bug, where)
+
+
+def os_error_text(error):
+    """An OSError as one line: the file (and the link) it concerns, and
+    the system's reason."""
+    reason = error.strerror or str(error)
+    if error.filename is not None and error.filename2 is not None:
+        return "%s (a link to %s): %s" % (error.filename2, error.filename,
+                                          reason)
+    if error.filename is not None:
+        return "%s: %s" % (error.filename, reason)
+    return reason

@@ -2,15 +2,16 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """Carry out a plan: perform each step, wait for the resync it starts,
 re-read the state, and check what the step promised before going on.
-Completed steps go to the journal.  Backend-neutral: the backend performs
-steps, observes the host and compares states.
+Completed and failed steps go to the journal, as a log.  Backend-neutral:
+the backend performs steps, observes the host and compares states.
 """
 
 import time
 from dataclasses import dataclass
 from typing import Optional
 
-from .errors import SvmramError
+from . import interrupt
+from .errors import EXIT_DEADLINE, SvmramError, bug_text, os_error_text
 
 
 @dataclass(frozen=True)
@@ -21,14 +22,36 @@ class ResyncStatus:
 
 
 class StepFailed(SvmramError):
-    """A step failed or did not leave the state it promised."""
+    """A step failed or did not leave the state it promised.  `error` is
+    the exception behind it, if any; `bug` is True when that was not an
+    error svmram expects (not an SvmramError or an OSError): a bug, whose
+    message says so."""
 
-    def __init__(self, number, step, reason):
+    def __init__(self, number, step, reason, error=None):
         super().__init__("step %d failed (%s): %s" % (
             number, step.summary.rstrip("."), reason))
         self.number = number
         self.step = step
         self.reason = reason
+        self.error = error
+        self.bug = error is not None and not isinstance(
+            error, (SvmramError, OSError))
+
+
+class DeadlinePassed(SvmramError):
+    """The run's deadline (Polling.deadline) passed while it waited for
+    the resync of `mirror`, `percent` done (None: not started)."""
+
+    exit_code = EXIT_DEADLINE
+
+    def __init__(self, message, mirror=None, percent=None, advice=None):
+        super().__init__(message, advice)
+        self.mirror = mirror
+        self.percent = percent
+
+
+def _done(percent):
+    return "" if percent is None else " (%d %% done)" % percent
 
 
 @dataclass
@@ -36,37 +59,94 @@ class Polling:
     first: float = 0.5           # seconds before the first re-read
     most: float = 10.0           # longest pause between re-reads
     limit: Optional[float] = None   # give up waiting after this many seconds
+    deadline: Optional[float] = None   # time.monotonic() to stop waiting at
+
+
+def reason_of(error):
+    """What a step's exception says, as one line."""
+    if isinstance(error, SvmramError):
+        return error.message
+    if isinstance(error, OSError):
+        return os_error_text(error)
+    return bug_text(error)
 
 
 def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
             counted=True):
     """Run the plan; journal may be None for idempotent operations.
     counted=False leaves out "step N of M" (for plans made one step at a
-    time)."""
+    time).
+
+    Every exception a step raises (an SvmramError, an OSError from an
+    in-process effect, a bug) is recorded in the journal and becomes
+    StepFailed, so that the caller rolls back.  A signal (Interrupted) is
+    recorded too and goes through unchanged: it stops the plan at a safe
+    point and rolls nothing back."""
     polling = polling or Polling()
     total = len(plan.steps)
     for number, step in enumerate(plan.steps, 1):
+        try:
+            interrupt.check()
+        except interrupt.Interrupted as stop:
+            stop.number, stop.step, stop.before = number, step, True
+            raise
         progress.say("%s %s: %s%s" % (
             plan.operation, plan.target,
             "step %d of %d: " % (number, total) if counted else "",
             step.summary))
+        waiting = None
         try:
-            backend.perform(step)
+            # A step's commands run to their end, whatever signal comes.
+            with interrupt.deferred():
+                interrupt.changing()
+                backend.perform(step)
             if step.wait_resync:
+                waiting = step.wait_resync
                 wait_for_resync(backend, step.wait_resync, progress, polling,
                                 sleep)
+                waiting = None
             problems = backend.differences(step.expect, backend.observe())
-        except SvmramError as error:
-            if journal:
-                journal.failed(step.key, error.message)
-            raise StepFailed(number, step, error.message) from error
+        except interrupt.Interrupted as stop:
+            progress.break_line()
+            stop.number, stop.step, stop.waiting = number, step, waiting
+            _log(journal, "failed", step.key, "interrupted by %s" % stop.name,
+                 stopping=True)
+            raise
+        except Exception as error:      # pylint: disable=broad-except
+            progress.break_line()
+            reason = reason_of(error)
+            reason += _log(journal, "failed", step.key, reason, failing=True)
+            raise StepFailed(number, step, reason, error) from error
         if problems:
-            reason = "; ".join(problems)
-            if journal:
-                journal.failed(step.key, reason)
-            raise StepFailed(number, step, "afterwards " + reason)
-        if journal:
-            journal.completed(step.key)
+            reason = "afterwards " + "; ".join(problems)
+            reason += _log(journal, "failed", step.key, reason, failing=True)
+            raise StepFailed(number, step, reason)
+        try:
+            written = _log(journal, "completed", step.key)
+        except interrupt.Interrupted as stop:
+            stop.number, stop.step = number, step    # after the step
+            raise
+        if written:
+            raise StepFailed(number, step, written.lstrip("; "))
+
+
+def _log(journal, what, *args, stopping=False, failing=False):
+    """Write to the journal (a critical section); "" when that worked or
+    there is no journal, otherwise what went wrong, to add to a message.
+    `stopping`: a signal is being acted on already; another one that
+    arrives meanwhile is not raised again.  `failing`: a failure is being
+    recorded; a signal waits for the next safe point, so that the failure
+    is reported first."""
+    if journal is None:
+        return ""
+    try:
+        with interrupt.deferred(raise_pending=not stopping,
+                                keep_pending=failing):
+            getattr(journal, what)(*args)
+    except OSError as error:
+        return "; the journal %s cannot be written: %s" % (
+            journal.path, os_error_text(error))
+    return ""
 
 
 def wait_for_resync(backend, mirror, progress, polling, sleep=time.sleep):
@@ -83,9 +163,16 @@ def wait_for_resync(backend, mirror, progress, polling, sleep=time.sleep):
             return
         if status.percent is not None:
             progress.update(what, status.percent)
-        if polling.limit is not None and \
-                time.monotonic() - started > polling.limit:
+        now = time.monotonic()
+        if polling.deadline is not None and now >= polling.deadline:
+            raise DeadlinePassed(
+                "the deadline passed while svmram waited for the resync of "
+                "%s%s" % (mirror, _done(status.percent)), mirror,
+                status.percent)
+        if polling.limit is not None and now - started > polling.limit:
             raise SvmramError("gave up after %d seconds of waiting for the "
                               "resync of %s" % (polling.limit, mirror))
+        if polling.deadline is not None:
+            delay = max(0.0, min(delay, polling.deadline - now))
         sleep(delay)
         delay = min(delay * 2, polling.most)

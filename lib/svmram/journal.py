@@ -1,13 +1,27 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""The journal: what a setup or teardown intends and which steps it has
-completed, kept on disk so that a rerun after a failure, a kill or a
-reboot can resume or roll back.  Written atomically (temp file, rename).
+"""The journal: what a setup or teardown intends, kept on disk so that a
+rerun after a failure, a kill, a signal or a reboot resumes it (or, for a
+teardown, finishes a rollback).
+
+Only `operation` and `intent` are read back: a rerun plans again from the
+intent and the state it finds, never from a list of steps.  `completed`
+(the keys of the steps done, in order), `failed` (the step that failed or
+was interrupted, and why) and `previous` (the same record of the setup
+that a rollback undoes) are a log for the administrator and for bug
+reports.
+
+Every write is atomic and durable: a temporary file, fsync, rename; the
+directory is fsynced when the journal (or the directory) is first
+created, so that a journal that exists survives a crash.  A signal never
+interrupts a write (each is a critical section, see interrupt.py), and a kill
+at any moment leaves either the old journal or the new one.
 """
 
 import json
 import os
 
+from . import interrupt
 from .errors import RefusedError
 
 FORMAT = 1
@@ -43,8 +57,16 @@ class Journal:
         return data
 
     def start(self, operation, intent):
+        """Begin `operation`.  A rollback (a teardown started while this
+        journal holds a setup) keeps the setup's log under `previous`."""
+        previous = None
+        if self.data is not None and self.data.get("operation") != operation:
+            previous = {key: self.data.get(key)
+                        for key in ("operation", "completed", "failed")}
         self.data = {"format": FORMAT, "operation": operation,
                      "intent": intent, "completed": [], "failed": None}
+        if previous is not None:
+            self.data["previous"] = previous
         self._save()
 
     def completed(self, step_key):
@@ -57,17 +79,45 @@ class Journal:
 
     def finish(self):
         """The operation is complete: the journal is no longer needed."""
-        try:
-            os.unlink(self.path)
-        except FileNotFoundError:
-            pass
-        self.data = None
+        with interrupt.deferred():
+            try:
+                os.unlink(self.path)
+            except FileNotFoundError:
+                pass
+            self.data = None
 
     def _save(self):
-        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        """Write the journal (a critical section: a signal is acted on
+        once the new journal is in place)."""
+        with interrupt.deferred():
+            self._write()
+
+    def _write(self):
+        directory = os.path.dirname(self.path)
+        if not os.path.isdir(directory):
+            os.makedirs(directory, exist_ok=True)
+            _fsync_directory(os.path.dirname(directory))
+        new = not os.path.exists(self.path)
         temp = self.path + ".new"
         with open(temp, "w", encoding="utf-8") as stream:
             json.dump(self.data, stream, indent=1, sort_keys=True)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temp, self.path)
+        if new:
+            _fsync_directory(directory)
+
+
+def _fsync_directory(path):
+    """Make a new entry in `path` durable (POSIX leaves it to the
+    application); a file system that cannot fsync a directory is let be."""
+    try:
+        fd = os.open(path or ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

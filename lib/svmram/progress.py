@@ -11,12 +11,14 @@ class Progress:
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
         self._last = None
+        self._bar = False           # a bar is drawn and its line open
 
     def update(self, what, percent):
         if self.tty:
             filled = percent * 30 // 100
             self.stream.write("\r%s: %3d%% [%s%s]" % (
                 what, percent, "#" * filled, "." * (30 - filled)))
+            self._bar = True
         elif self._last is None or percent >= self._last + 10:
             self.stream.write("%s: %d%% done\n" % (what, percent))
             self._last = percent
@@ -27,11 +29,21 @@ class Progress:
     def done(self, what):
         if self.tty:
             self.stream.write("\r%s: done%s\n" % (what, " " * 36))
+            self._bar = False
         else:
             self.stream.write("%s: done\n" % what)
         self.stream.flush()
         self._last = None
 
+    def break_line(self):
+        """End an open progress bar's line, so that what follows (an
+        error, a note about a signal) starts on a line of its own."""
+        if self._bar:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._bar = False
+
     def say(self, line):
+        self.break_line()
         self.stream.write(line + "\n")
         self.stream.flush()

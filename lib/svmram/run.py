@@ -15,6 +15,7 @@ SVMRAM_TRACE    append each argv, as one JSON list per line, to this file,
 import json
 import os
 import subprocess
+import time
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
@@ -51,6 +52,22 @@ COMMANDS = {
 # (resyncs run in the kernel, after the command returns).  One that hangs
 # is killed, so that svmram, not SMF's method timeout, says what happened.
 COMMAND_TIMEOUT = 300
+
+# The latest moment (time.monotonic()) any command may run until, or None:
+# restore sets it so that its whole run ends before SMF's method timeout.
+_deadline = {"at": None}
+
+
+def set_deadline(when):
+    """Kill any command still running at `when` (time.monotonic()), even
+    before COMMAND_TIMEOUT; None lifts it."""
+    _deadline["at"] = when
+
+
+def _timeout():
+    if _deadline["at"] is None:
+        return COMMAND_TIMEOUT
+    return max(1.0, min(COMMAND_TIMEOUT, _deadline["at"] - time.monotonic()))
 
 # The environment every command runs with: C locale so messages and number
 # formats are the ones the parsers expect.
@@ -122,15 +139,18 @@ def run(name: str, args: List[str], check: bool = True) -> Result:
     """
     argv = [command_path(name)] + list(args)
     _trace([name] + list(args))
+    timeout = _timeout()
     try:
+        # A session of its own: a Ctrl-C at the terminal reaches svmram,
+        # which lets a step's commands finish (see interrupt.py), not them.
         proc = subprocess.run(argv, stdin=subprocess.DEVNULL,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               env=_environment(), check=False,
-                              timeout=COMMAND_TIMEOUT)
+                              timeout=timeout, start_new_session=True)
     except subprocess.TimeoutExpired as exc:
         raise SvmramError(
             "%s did not finish within %d seconds and was killed" % (
-                " ".join(argv), COMMAND_TIMEOUT),
+                " ".join(argv), timeout),
             advice="Look for what holds it up (svcs -x, the console, "
                    "metastat), then run svmram again; it continues from the "
                    "state it finds.") from exc

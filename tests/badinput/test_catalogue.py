@@ -337,6 +337,8 @@ CASES = [
     (("restore", "--copy-size", "²", "d10"), rebooted, USAGE, "copy size '²' is invalid"),
     (("restore", "--wait", "1h", "d10"), rebooted, USAGE, "wait '1h' is invalid"),
     (("restore", "--wait", "١٠", "d10"), rebooted, USAGE, "wait '١٠' is invalid"),
+    (("restore", "--deadline", "4m", "d10"), rebooted, USAGE, "deadline '4m' is invalid"),
+    (("restore", "--deadline", "-1", "d10"), rebooted, USAGE, "deadline '-1' is invalid"),
 
     # other options and preconditions of setup
     (("setup", "-y", "d10", "--method", "fast"), nothing, USAGE, "invalid choice: 'fast'"),

@@ -45,3 +45,38 @@ def test_svmram_debug_adds_the_traceback(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "svmram: internal error: FileNotFoundError: " in err
     assert "Traceback (most recent call last):" in err
+
+
+def test_a_signal_before_any_change_says_nothing_was_changed(
+        monkeypatch, capsys):
+    from svmram import interrupt
+    fake_subcommand(monkeypatch, interrupt.Interrupted(15))
+    assert cli.main(["fake"]) == 143
+    assert capsys.readouterr().err == (
+        "svmram: stopped by SIGTERM before anything was changed\n")
+
+
+def test_a_plain_keyboard_interrupt_is_a_sigint(monkeypatch, capsys):
+    fake_subcommand(monkeypatch, KeyboardInterrupt())
+    assert cli.main(["fake"]) == 130
+    assert capsys.readouterr().err == (
+        "svmram: stopped by SIGINT before anything was changed\n")
+
+
+def test_every_line_of_a_message_is_prefixed_and_the_advice_kept(
+        monkeypatch, capsys):
+    from svmram.errors import SvmramError
+    fake_subcommand(monkeypatch, SvmramError(
+        "what happened\nthe state now", advice="what to do:\nscript"))
+    assert cli.main(["fake"]) == EXIT_FAILED
+    assert capsys.readouterr().err == (
+        "svmram: what happened\nsvmram: the state now\n"
+        "svmram: what to do:\nscript\n")
+
+
+def test_the_handlers_are_put_back_after_a_run(monkeypatch):
+    import signal
+    fake_subcommand(monkeypatch, KeyboardInterrupt())
+    before = signal.getsignal(signal.SIGINT)
+    cli.main(["fake"])
+    assert signal.getsignal(signal.SIGINT) is before

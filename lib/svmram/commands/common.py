@@ -7,11 +7,13 @@ import os
 import sys
 
 from .. import run
-from ..errors import EXIT_OK, RefusedError, SvmramError
-from ..execute import Polling, StepFailed, execute
+from .. import interrupt
+from ..errors import EXIT_OK, EXIT_SIGNAL_BASE, RefusedError, SvmramError
+from ..execute import Polling, StepFailed, execute, reason_of
+from ..interrupt import Interrupted
 from ..journal import Journal
 from ..lock import HostLock
-from ..plan import cost_lines, render_script
+from ..plan import Plan, cost_lines, render_script
 from ..progress import Progress
 
 LOCK = "/var/run/svmram.lock"          # /var/run is cleared at boot
@@ -80,50 +82,193 @@ def confirm(args, plan):
         sys.stderr.write("  %2d. %s\n" % (number, step.summary))
     sys.stderr.write("Proceed? [y/N] ")
     sys.stderr.flush()
-    if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+    try:
+        answer = sys.stdin.readline()
+    except Interrupted:
+        sys.stderr.write("\n")
+        raise
+    if answer.strip().lower() not in ("y", "yes"):
         raise RefusedError("not confirmed; nothing was changed")
 
 
 def carry_out(plan, backend, journal, rollback_plan):
-    """Execute `plan`.  If a step fails, run the rollback plan computed
-    from the state found then; if that fails too, say exactly what is
-    left to do by hand.  The journal is removed once the host is in a
-    clean state."""
+    """Execute `plan`.  If a step fails (whatever the exception), run the
+    rollback plan computed from the state found then; if that fails too,
+    say exactly what is left to do by hand.  A signal stops the run at a
+    safe point and rolls nothing back: the journal stays for a resume, and
+    the message says what state the mirror is in.  The journal is removed
+    once the host is in a clean state."""
     progress = Progress()
-    for note in plan.notes:
-        progress.say("%s %s: %s" % (plan.operation, plan.target,
-                                    note[:1].lower() + note[1:]))
     try:
+        for note in plan.notes:
+            progress.say("%s %s: %s" % (plan.operation, plan.target,
+                                        note[:1].lower() + note[1:]))
         execute(plan, backend, journal, progress, polling())
+    except Interrupted as stop:
+        raise stopped(stop, plan, backend, journal) from None
     except StepFailed as failure:
         if rollback_plan is None:
             raise SvmramError(
                 failure.message,
-                advice="Nothing was undone; run 'svmram %s %s' again to "
-                       "continue from where it stopped." % (
-                           plan.operation, plan.target)) from failure
-        progress.say("svmram: %s" % failure.message)
-        progress.say("svmram: rolling back to the original configuration")
-        back = None
-        try:
-            back = rollback_plan(backend.observe())
-            journal.start("teardown", journal.data["intent"])
-            execute(back, backend, journal, progress, polling())
-        except SvmramError as second:
-            left = _remaining(rollback_plan, backend)
-            raise SvmramError(
-                "%s; rolling back failed too: %s" % (failure.message,
-                                                     second.message),
-                advice="Run 'svmram teardown %s' to finish the rollback, or "
-                       "finish it by hand:\n%s" % (plan.target, left)) \
-                from second
+                advice=_bug("Nothing was undone; run 'svmram %s %s' again to "
+                            "continue from where it stopped." % (
+                                plan.operation, plan.target), failure)) \
+                from failure
+        _roll_back(plan, backend, journal, rollback_plan, failure, progress)
+    with interrupt.deferred(raise_pending=False):
         journal.finish()
+
+
+def _roll_back(plan, backend, journal, rollback_plan, failure, progress):
+    """Undo a failed setup, and raise the error that reports it."""
+    progress.say("svmram: %s" % failure.message)
+    progress.say("svmram: rolling back to the original configuration")
+    back = Plan("teardown", plan.target)
+    try:
+        back = rollback_plan(backend.observe())
+        with interrupt.deferred():
+            journal.start("teardown", journal.data["intent"])
+        execute(back, backend, journal, progress, polling())
+    except Interrupted as stop:
+        raise stopped(stop, plan, backend, journal, back) from None
+    except Exception as second:         # pylint: disable=broad-except
+        left = _remaining(rollback_plan, backend)
         raise SvmramError(
-            "%s.  Everything was rolled back; %s" % (
-                failure.message.rstrip("."), _as_now(backend, plan.target)),
-            advice="Fix the cause, then run 'svmram %s %s' again." % (
-                plan.operation, plan.target)) from failure
-    journal.finish()
+            "%s; rolling back failed too: %s" % (failure.message,
+                                                 reason_of(second)),
+            advice=_bug("Run 'svmram teardown %s' to finish the rollback, or "
+                        "finish it by hand:\n%s" % (plan.target, left),
+                        failure, second, first=True)) from second
+    with interrupt.deferred(raise_pending=False):
+        journal.finish()
+    raise SvmramError(
+        "%s.  Everything was rolled back; %s" % (
+            failure.message.rstrip("."), _as_now(backend, plan.target)),
+        advice=_bug("Fix the cause, then run 'svmram %s %s' again." % (
+            plan.operation, plan.target), failure)) from failure
+
+
+def _bug(advice, *failures, first=False):
+    """The advice, and a request for a bug report when a failure was one
+    (`first`: before the advice, which ends with a script)."""
+    if any(getattr(f, "bug", False) or not isinstance(
+            f, (SvmramError, OSError)) for f in failures):
+        request = "This is a bug in svmram; please report it with this " \
+                  "output (SVMRAM_DEBUG=1 adds the traceback)."
+        return "%s  %s" % ((request, advice) if first else (advice, request))
+    return advice
+
+
+class Stopped(SvmramError):
+    """svmram stopped at a safe point because of a signal."""
+
+    def __init__(self, message, advice, signum):
+        super().__init__(message, advice)
+        self.exit_code = EXIT_SIGNAL_BASE + signum
+
+
+def stopped(stop, plan, backend, journal, rollback=None, counted=True):
+    """The error that reports a signal acted on in the middle of `plan`
+    (or of the `rollback` plan that undoes it): where it stopped, the
+    state the mirror is in now (read from the host), and the commands that
+    finish or undo the job.  Nothing is rolled back: a Ctrl-C during a
+    two-hour resync means "stop waiting", not "throw the work away"; the
+    resync goes on in the kernel."""
+    mirror = plan.target
+    running = rollback or plan
+    where = ""
+    if stop.step is not None:
+        where = " %s %s(%s)%s" % (
+            "in" if stop.waiting else "before" if stop.before else "after",
+            "step %d of %d " % (stop.number, len(running.steps))
+            if counted else "the step ", stop.step.summary.rstrip("."),
+            ", while waiting for the resync of %s" % stop.waiting
+            if stop.waiting else "")
+    resumes = " (it resumes from %s)" % journal.path if journal else ""
+    if rollback is not None:
+        what = "the rollback of the failed %s of %s" % (plan.operation,
+                                                        mirror)
+        advice = "Run 'svmram teardown %s' to finish the rollback%s." % (
+            mirror, resumes)
+    elif plan.operation == "setup":
+        what = "the setup of %s" % mirror
+        advice = "Run 'svmram setup %s' to finish the setup%s, or 'svmram " \
+                 "teardown %s' to undo it." % (mirror, resumes, mirror)
+    elif plan.operation == "restore":
+        what = "the restore of %s" % mirror
+        advice = "%s serves reads from its disk submirrors until its RAM " \
+                 "submirror is Okay.  Run 'svmram restore %s' (or 'svcadm " \
+                 "clear svmram:%s' if its boot service is in maintenance) " \
+                 "to finish it." % (mirror, mirror, mirror)
+    else:
+        what = "the %s of %s" % (plan.operation, mirror)
+        advice = "Run 'svmram %s %s' to finish it%s." % (
+            plan.operation, mirror, resumes)
+    return Stopped("%s was stopped by %s%s; %s.\n%s" % (
+        what, stop.name, where, "the rest of the rollback was not done"
+        if rollback is not None else "nothing was undone",
+        state_now(backend, mirror)), advice, stop.signum)
+
+
+def state_now(backend, mirror):
+    """The mirror as observed now, for a report: each submirror's state,
+    which hold current data, what is resyncing, the read option."""
+    try:
+        with interrupt.cuttable():
+            snap = backend.observe()
+    except Interrupted:
+        return "The state of %s was not read (stopped again); 'metastat " \
+               "%s' shows it." % (mirror, mirror)
+    except Exception as error:          # pylint: disable=broad-except
+        return "The state of %s cannot be read (%s); 'metastat %s' shows " \
+               "it." % (mirror, reason_of(error), mirror)
+    m = snap.mirror
+    if m is None:
+        return "%s does not exist now; 'metastat -p' shows its submirrors." \
+            % mirror
+    intent = getattr(backend, "intent", None)
+    ram = intent.ram if intent is not None else None
+
+    def name(sub):
+        return "%s (RAM)" % sub if sub == ram else sub
+    slots = ", ".join("%s %s" % (name(sub), state)
+                      for sub, state in zip(m.slots, m.states))
+    current = [sub for sub, state in zip(m.slots, m.states)
+               if state == "Okay"]
+    disks = [sub for sub in current if sub != ram]
+    text = "%s now: %s; read option %s." % (mirror, slots, m.read_option)
+    others = [sub for sub in m.slots if sub != ram]
+    if disks:
+        text += "  Current data: on %s%s." % (
+            _and(disks), " and in RAM" if ram in current else "")
+    elif m.resync == "active":
+        text += "  The disk submirrors %s are not Okay until the resync " \
+                "ends." % _and(others)
+    elif m.pending:
+        # After a boot, before svc:/system/metasync: every submirror shows
+        # Needs maintenance with "Invoke: metasync" until the resync runs.
+        text += "  The disk submirrors %s wait for the resync that " \
+                "'metasync %s' starts (svc:/system/metasync runs it at " \
+                "boot)." % (_and(others), mirror)
+    else:
+        text += "  No disk submirror is Okay: check 'metastat %s' now." % (
+            mirror)
+    if m.resync == "active":
+        text += "  A resync is running (%s%% done) and goes on without " \
+                "svmram." % ("?" if m.resync_percent is None
+                             else m.resync_percent)
+    elif m.pending and disks:
+        text += "  A resync is pending."
+    elif m.resync == "cancelled":
+        text += "  A resync was cancelled."
+    return text
+
+
+def _and(words):
+    """'a', 'a and b', 'a, b and c'."""
+    words = list(words)
+    return " and ".join([", ".join(words[:-1])] + words[-1:]) \
+        if len(words) > 1 else "".join(words)
 
 
 def _as_now(backend, mirror):
@@ -131,8 +276,11 @@ def _as_now(backend, mirror):
     intent = getattr(backend, "intent", None)
     try:
         m = backend.observe().mirror
-    except SvmramError as error:
-        return "the state of %s cannot be read (%s)." % (mirror, error.message)
+    except Interrupted:
+        return "the state of %s was not read (stopped by a signal)." % mirror
+    except Exception as error:          # pylint: disable=broad-except
+        return "the state of %s cannot be read (%s)." % (mirror,
+                                                          reason_of(error))
     if intent is not None and m is not None and m.slots == intent.disks and \
             m.read_option == intent.read_option and \
             all(state == "Okay" for state in m.states):
@@ -150,6 +298,13 @@ def run_afterwards(plan, backend):
     for argv in plan.afterwards:
         try:
             result = run.run(argv[0], list(argv[1:]), check=False)
+        except Interrupted as stop:
+            raise Stopped(
+                "%s is set up, but enabling its boot service was stopped by "
+                "%s.\n%s" % (plan.target, stop.name,
+                             state_now(backend, plan.target)),
+                "Run 'svmram %s %s' again to enable it." % (
+                    plan.operation, plan.target), stop.signum) from None
         except SvmramError as error:       # could not run it: not a refusal
             failed = failed or " (%s)" % error.message
             continue
@@ -175,5 +330,8 @@ def _remaining(rollback_plan, backend):
     try:
         return render_script(rollback_plan(backend.observe()),
                              run.command_path)
-    except SvmramError as error:
-        return "(the state cannot be read: %s)" % error.message
+    except Interrupted:
+        return "(not planned: stopped by a signal; 'svmram teardown -n " \
+               "MIRROR' prints it)"
+    except Exception as error:          # pylint: disable=broad-except
+        return "(no plan can be made: %s)" % reason_of(error)

@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""SIGINT (Ctrl-C) and SIGTERM (a shutdown, a kill): stop at a safe point.
+
+cli.main installs the handler for every subcommand.  Outside a critical
+section a signal raises Interrupted at once: while svmram reads the host,
+plans, or waits for a resync, which goes on in the kernel without it.
+Inside one (a step's commands, a journal write: see deferred()) the signal
+is remembered and raised when the section ends, so a step is never cut
+between two of its commands (a swap's metaclear and metainit) and the
+journal is never half written.  A second signal during a critical section
+changes nothing; after the first has been raised, a further one only cuts
+short the reading of the host for the report (see cuttable()) and is
+otherwise ignored, so it cannot interrupt the report itself.
+
+A signal that was ignored when svmram started (nohup, a background job
+of a non-interactive shell) stays ignored.
+"""
+
+import signal
+import sys
+from contextlib import contextmanager
+
+from .errors import EXIT_SIGNAL_BASE
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_NAMES = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
+
+# depth: critical sections entered; pending: a signal they hold back;
+# changed: this run has begun to change the host; stopping: a signal has
+# been raised, so more only cut short what runs under cuttable().
+_state = {"depth": 0, "pending": None, "changed": False, "stopping": False,
+          "cuttable": False}
+
+
+class Interrupted(KeyboardInterrupt):
+    """A signal asked svmram to stop.  Not an Exception, so that no
+    handler meant for failures (and their rollback) catches it.  execute
+    sets `number`, `step`, `waiting` (the mirror whose resync it was
+    waiting for) and `before` (the step had not begun) when it stops a
+    plan."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+        self.number = None
+        self.step = None
+        self.waiting = None
+        self.before = False
+
+    @property
+    def name(self):
+        return signal_name(self.signum)
+
+    @property
+    def exit_code(self):
+        return EXIT_SIGNAL_BASE + self.signum
+
+
+def signal_name(signum):
+    return _NAMES.get(signum, "signal %d" % signum)
+
+
+def install():
+    """Catch SIGINT and SIGTERM; returns a function that puts the previous
+    handlers back."""
+    previous = {}
+    for signum in SIGNALS:
+        current = signal.getsignal(signum)
+        if current == signal.SIG_IGN or current is None:
+            continue
+        previous[signum] = current
+        signal.signal(signum, _handler)
+    _state.update(depth=0, pending=None, changed=False, stopping=False,
+                  cuttable=False)
+
+    def uninstall():
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    return uninstall
+
+
+def _handler(signum, frame):       # pylint: disable=unused-argument
+    if _state["stopping"]:
+        if _state["cuttable"]:
+            raise Interrupted(signum)
+        return
+    if _state["depth"]:
+        if _state["pending"] is None:
+            _state["pending"] = signum
+            sys.stderr.write("%ssvmram: %s: stopping as soon as this step's "
+                             "commands have finished\n" % (
+                                 "\n" if sys.stderr.isatty() else "",
+                                 signal_name(signum)))
+            sys.stderr.flush()
+        return
+    _state["stopping"] = True
+    raise Interrupted(signum)
+
+
+@contextmanager
+def cuttable():
+    """After a signal was acted on: what a further signal may cut short
+    (reading the host for the report)."""
+    _state["cuttable"] = True
+    try:
+        yield
+    finally:
+        _state["cuttable"] = False
+
+
+@contextmanager
+def deferred(raise_pending=True, keep_pending=False):
+    """A critical section: a signal that arrives inside it is raised as
+    Interrupted when it ends (unless it ends with an exception, which then
+    goes first; the signal is raised at the next safe point).  With
+    raise_pending=False (svmram is already stopping, or done) it is
+    dropped; with keep_pending=True it is left for the next safe point
+    (a failure is being recorded, and must be reported first)."""
+    _state["depth"] += 1
+    try:
+        yield
+    finally:
+        _state["depth"] -= 1
+        if not raise_pending and not keep_pending and not _state["depth"]:
+            _state["pending"] = None
+    if not keep_pending:
+        check()
+
+
+def changing():
+    """Note that this run has begun to change the host."""
+    _state["changed"] = True
+
+
+def changed():
+    """Has this run begun to change the host?"""
+    return _state["changed"]
+
+
+def check():
+    """A safe point: raise the signal a critical section held back."""
+    signum = _state["pending"]
+    if signum is not None and not _state["depth"]:
+        _state["pending"] = None
+        _state["stopping"] = True
+        raise Interrupted(signum)

@@ -1,0 +1,228 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""Signals and failures inside execute(), in-process with a fake backend:
+a signal never cuts a step's commands or a journal write, a second one
+changes nothing, any exception becomes StepFailed and is journaled, and
+the deadline stops a resync wait."""
+
+import json
+import os
+import signal
+
+import pytest
+
+from svmram import interrupt
+from svmram.execute import (DeadlinePassed, Polling, ResyncStatus,
+                            StepFailed, execute, wait_for_resync)
+from svmram.journal import Journal
+from svmram.plan import Plan, Step
+from svmram.progress import Progress
+
+
+@pytest.fixture(autouse=True)
+def handlers():
+    uninstall = interrupt.install()
+    yield
+    uninstall()
+
+
+class Backend:
+    """Performs a step by running its argvs (in `ran`), calling `during`
+    between them; its resync stays active while `resyncing`."""
+
+    def __init__(self, during=None, resyncing=False):
+        self.ran = []
+        self.during = during
+        self.resyncing = resyncing
+
+    def perform(self, step):
+        for number, argv in enumerate(step.argvs):
+            if number and self.during:
+                self.during(argv)
+            self.ran.append(argv)
+
+    def resync_status(self, mirror):
+        return ResyncStatus(self.resyncing, 40 if self.resyncing else None)
+
+    def observe(self):
+        return None
+
+    def differences(self, expected, observed):
+        return []
+
+
+def sigint(*_):
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def plan(*steps):
+    return Plan("setup", "d10", steps=list(steps))
+
+
+SWAP = Step("swap d10", "Clear d10 and recreate it.",
+            argvs=(("metaclear", "d10"), ("metainit", "d10", "-m", "d13")))
+ATTACH = Step("attach d13", "Attach d13.", argvs=(("metattach", "d10",
+                                                    "d13"),),
+              wait_resync="d10")
+
+
+def journal(tmp_path):
+    made = Journal(str(tmp_path / "var" / "svmram" / "d10.journal"))
+    made.start("setup", {"mirror": "d10"})
+    return made
+
+
+def stored(made):
+    with open(made.path, encoding="utf-8") as stream:
+        return json.load(stream)
+
+
+def test_a_signal_between_a_steps_commands_lets_them_finish(tmp_path):
+    made = journal(tmp_path)
+    backend = Backend(during=sigint)
+    with pytest.raises(interrupt.Interrupted) as raised:
+        execute(plan(SWAP, ATTACH), backend, made, Progress())
+    assert backend.ran == [("metaclear", "d10"), ("metainit", "d10", "-m",
+                                                  "d13")]
+    assert (raised.value.signum, raised.value.number, raised.value.step,
+            raised.value.waiting) == (signal.SIGINT, 1, SWAP, None)
+    assert raised.value.exit_code == 130
+    assert stored(made)["failed"] == {"step": "swap d10",
+                                      "message": "interrupted by SIGINT"}
+
+
+def test_a_second_signal_in_a_critical_section_changes_nothing(capsys):
+    with pytest.raises(interrupt.Interrupted) as raised:
+        with interrupt.deferred():
+            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), signal.SIGINT)
+            inside = True
+    assert inside
+    assert raised.value.signum == signal.SIGTERM
+    assert capsys.readouterr().err == (
+        "svmram: SIGTERM: stopping as soon as this step's commands have "
+        "finished\n")
+    interrupt.check()               # nothing is left pending
+
+
+def test_a_signal_during_a_journal_write_leaves_a_whole_journal(
+        tmp_path, monkeypatch):
+    made = journal(tmp_path)
+    real_dump = json.dump
+
+    def dump_with_a_signal(data, stream, **options):
+        sigint()
+        real_dump(data, stream, **options)
+    monkeypatch.setattr(json, "dump", dump_with_a_signal)
+    with pytest.raises(interrupt.Interrupted) as raised:
+        execute(plan(Step("metainit d13", "Make d13.",
+                          argvs=(("metainit", "d13"),))), Backend(), made,
+                Progress())
+    # The step's journal entry was written whole, then the signal raised.
+    assert (raised.value.number, raised.value.step.key,
+            raised.value.before) == (1, "metainit d13", False)
+    assert stored(made)["completed"] == ["metainit d13"]
+    assert not os.path.exists(made.path + ".new")
+
+
+def test_a_signal_while_waiting_stops_the_wait_at_once(tmp_path):
+    made = journal(tmp_path)
+    with pytest.raises(interrupt.Interrupted) as raised:
+        execute(plan(ATTACH), Backend(resyncing=True), made, Progress(),
+                Polling(first=0, most=0), sleep=sigint)
+    assert (raised.value.step, raised.value.waiting) == (ATTACH, "d10")
+    assert stored(made)["failed"] == {"step": "attach d13",
+                                      "message": "interrupted by SIGINT"}
+
+
+def test_any_exception_in_a_step_is_journaled_and_becomes_step_failed(
+        tmp_path):
+    made = journal(tmp_path)
+
+    def bug(argv):
+        raise AssertionError("planner does not converge")
+    with pytest.raises(StepFailed) as raised:
+        execute(plan(SWAP), Backend(during=bug), made, Progress())
+    assert raised.value.bug
+    assert raised.value.message.startswith(
+        "step 1 failed (Clear d10 and recreate it): internal error: "
+        "AssertionError: planner does not converge (test_interrupt.py line ")
+    assert stored(made)["failed"]["message"] == raised.value.reason
+
+
+def test_an_oserror_in_a_step_is_a_failure_not_a_bug(tmp_path):
+    made = journal(tmp_path)
+
+    def denied(argv):
+        raise PermissionError(13, "Permission denied", "/dev/rdsk/c90t0d0s0")
+    with pytest.raises(StepFailed) as raised:
+        execute(plan(SWAP), Backend(during=denied), made, Progress())
+    assert not raised.value.bug
+    assert raised.value.reason == "/dev/rdsk/c90t0d0s0: Permission denied"
+
+
+def test_the_deadline_stops_a_resync_wait():
+    polling = Polling(first=0, most=0, deadline=0.0)   # long past
+    with pytest.raises(DeadlinePassed) as raised:
+        wait_for_resync(Backend(resyncing=True), "d10", Progress(), polling,
+                        sleep=lambda _: None)
+    assert raised.value.message == (
+        "the deadline passed while svmram waited for the resync of d10 "
+        "(40 % done)")
+    assert (raised.value.mirror, raised.value.percent,
+            raised.value.exit_code) == ("d10", 40, 7)
+
+
+def test_a_signal_ignored_at_start_stays_ignored():
+    uninstall_outer = None
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        uninstall_outer = interrupt.install()
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    finally:
+        if uninstall_outer:
+            uninstall_outer()
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_the_journal_directory_is_created_and_the_log_kept(tmp_path):
+    made = journal(tmp_path)
+    made.completed("create ramdisk svmram_d10")
+    made.failed("link c90t0d0s0", "denied")
+    made.start("teardown", {"mirror": "d10"})
+    assert stored(made) == {
+        "format": 1, "operation": "teardown", "intent": {"mirror": "d10"},
+        "completed": [], "failed": None,
+        "previous": {"operation": "setup",
+                     "completed": ["create ramdisk svmram_d10"],
+                     "failed": {"step": "link c90t0d0s0",
+                                "message": "denied"}}}
+
+
+def test_after_the_first_signal_more_only_cut_the_report_short():
+    with pytest.raises(interrupt.Interrupted):
+        sigint()
+        for _ in range(1000):       # the handler runs between bytecodes
+            pass
+    sigint()                        # ignored: the report is being made
+    with pytest.raises(interrupt.Interrupted):
+        with interrupt.cuttable():
+            sigint()
+            for _ in range(1000):
+                pass
+
+
+def test_a_signal_during_a_failing_step_waits_for_the_failure_to_be_told(
+        tmp_path):
+    made = journal(tmp_path)
+
+    def fails_after_a_signal(argv):
+        sigint()
+        raise OSError(5, "I/O error", "/dev/dsk/c90t0d0s0")
+    with pytest.raises(StepFailed):
+        execute(plan(SWAP), Backend(during=fails_after_a_signal), made,
+                Progress())
+    assert stored(made)["failed"]["message"] == \
+        "/dev/dsk/c90t0d0s0: I/O error"
+    with pytest.raises(interrupt.Interrupted):
+        interrupt.check()           # the next safe point: the rollback's
