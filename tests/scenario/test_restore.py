@@ -115,16 +115,16 @@ def test_blank_ramdisk_hazard_forces_the_first_open(set_up):
     host = set_up
     reboot(host, "--before-metasync")
     assert RAM_ROW_OKAY in host.cmd("metastat", "d10").stdout
-    result = host.svmram("restore", "--wait", "0", "d10")
-    # metasync has not run: the boot resync is pending, so restore forces
-    # the open, then waits for the pending resync and gives up at once.
-    assert host.trace()[0] == ["dd", "if=/dev/md/rdsk/d10", "of=/dev/null",
-                               "count=1"]
-    assert RAM_ROW_MAINTENANCE in host.cmd("metastat", "d10").stdout
-    assert result.returncode == 1
-    assert "gave up after 0 seconds of waiting for the resync of d10" in \
-        result.stderr
-    assert host.ramdisks() == ""
+    result = host.svmram("restore", "d10")
+    # metasync has not run: the boot resync is pending.  Restore forces
+    # the open, so that the RAM component fails; starts the pending resync
+    # as svc:/system/metasync would (after a clean shutdown it has nothing
+    # to copy); and only then creates the ramdisk and refills it.
+    assert result.returncode == 0, result.stderr
+    assert host.trace()[:3] == [
+        ["dd", "if=/dev/md/rdsk/d10", "of=/dev/null", "count=1"],
+        ["metasync", "d10"], ["ramdiskadm", "-a", "svmram_d10", "228m"]]
+    assert host.trace()[3] == ["metareplace", "-e", "d10", "c90t0d0s0"]
     assert host.violations() == []
 
 
