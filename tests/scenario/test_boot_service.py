@@ -115,8 +115,19 @@ def test_two_reboots_in_a_row_and_one_in_the_middle_of_the_copy(installed):
     assert host.violations() == []
 
 
+def needs_maintenance_state(host):
+    """Where SMF knows degraded (the solaris11 profile, Solaris 11.4), a
+    failed restore with current disks leaves the instance degraded, which
+    the solaris11 tests below cover; these tests are about maintenance."""
+    switches = getattr(host, "switches", None)
+    if switches is not None and switches().get("smf_exit_degraded"):
+        pytest.skip("this profile's SMF has 'degraded' (see the solaris11 "
+                    "tests)")
+
+
 def test_too_little_memory_puts_the_instance_into_maintenance(installed):
     host = installed
+    needs_maintenance_state(host)
     # Another ramdisk takes the memory before svmram's instance starts:
     # boot without services (the instance waits offline), take the memory,
     # then let SMF start it.
@@ -154,6 +165,7 @@ def test_a_torn_down_mirror_has_no_instance_left_to_run(installed):
 
 def test_a_refusal_prints_one_line_on_the_console(installed):
     host = installed
+    needs_maintenance_state(host)
     assert console(host) == ""
     take_the_memory(host)
     assert service(host) == "maintenance"

@@ -29,9 +29,6 @@ RAM_FIRST_D10 = (
 # The RAM component's row in `metastat d10` while SVM still thinks it Okay.
 RAM_ROW_OKAY = "\tc90t0d0s0          0     No            Okay   No  \n"
 
-RAM_ROW_MAINTENANCE = \
-    "\tc90t0d0s0          0     No     Maintenance   No  \n"
-
 # The article's disks, with d10 at pass 0 and not mounted at boot.
 PASS_0_HOST = {
     "nodename": "myhost", "physmem": 1024 ** 3,
