@@ -40,6 +40,7 @@ COMMANDS = {
     "kstat": "/usr/bin/kstat",
     "dd": "/usr/bin/dd",
     "fuser": "/usr/sbin/fuser",
+    "prtvtoc": "/usr/sbin/prtvtoc",
 }
 
 # No SVM, ramdisk or SMF command svmram runs should take more than seconds

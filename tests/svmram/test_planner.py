@@ -19,13 +19,14 @@ def article(mounted=True, size=465885, **changes):
     snap = Snapshot(
         mirror_name="d10",
         mirror=MirrorView("d10", ("d11", "d12"), ("Okay", "Okay"),
-                          size_blocks=size),
+                          size_blocks=size, numbers=(0, 1)),
         stripes={"d11": StripeView("d11", 465885, ("c0d1s0",), "d10"),
                  "d12": StripeView("d12", 465885, ("c1d0s0",), "d10")},
         metadevices=frozenset({"d10", "d11", "d12"}),
         used_controllers=frozenset({0, 1}),
         mounted_on="/mnt" if mounted else None,
-        physmem_bytes=1024 * MIB, freemem_bytes=800 * MIB)
+        physmem_bytes=1024 * MIB, freemem_bytes=800 * MIB,
+        detach_compacts=True, slot_evidence="illumos")
     return snap.evolve(**changes)
 
 
@@ -36,8 +37,8 @@ def keys(plan):
 def test_auto_picks_rotate_for_a_mounted_mirror():
     intent, notes = planner.choose_intent(article(), "d10")
     assert intent.method == "rotate"
-    assert notes == ["auto chose rotate: d10 is mounted on /mnt and swap "
-                     "needs it closed."]
+    assert notes[0] == ("auto chose rotate: d10 is mounted on /mnt and swap "
+                        "needs it closed.")
     assert (intent.ram, intent.ramdisk, intent.link) == (
         "d13", "svmram_d10", "c90t0d0s0")
     assert intent.size_bytes == 228 * MIB
@@ -113,7 +114,7 @@ def test_rollback_of_a_rotate_interrupted_after_a_detach_reattaches_first():
     setup = planner.plan_setup(snap, intent)
     after_detach = setup.steps[keys(setup).index("detach d11")].expect
     plan = planner.plan_teardown(after_detach, intent, reattach=intent.disks)
-    assert keys(plan)[:2] == ["attach d11", "detach d13"]
+    assert keys(plan)[:1] == ["attach d11"]
 
 
 def swap_cleared(snap, intent):
@@ -212,9 +213,11 @@ def test_rollback_of_a_rotate_puts_the_disks_back_in_their_order():
     intent, _ = planner.choose_intent(snap, "d10")
     setup = planner.plan_setup(snap, intent)
     for key, back in [
-            ("detach d11", ["attach d11", "detach d13", "detach d12",
-                            "attach d12"]),
-            ("attach d11", ["detach d13", "detach d12", "attach d12"]),
+            # The RAM submirror stays in, one more current copy, while a
+            # disk submirror resyncs; it goes last.
+            ("detach d11", ["attach d11", "detach d12", "attach d12",
+                            "detach d13"]),
+            ("attach d11", ["detach d12", "attach d12", "detach d13"]),
             ("detach d12", ["attach d12", "detach d13"]),
             ("attach d12", ["detach d13"])]:
         state = setup.steps[keys(setup).index(key)].expect
@@ -486,8 +489,9 @@ def test_auto_does_not_swap_a_mirror_that_other_metadevices_use():
     snap = article(mounted=False, size=465600).evolve(users=("d50",))
     intent, notes = planner.choose_intent(snap, "d10")
     assert intent.method == "rotate"
-    assert notes == ["auto chose rotate: d10 is in use by d50, and SVM "
-                     "will not clear a metadevice that another is built on."]
+    assert notes[0] == ("auto chose rotate: d10 is in use by d50, and SVM "
+                        "will not clear a metadevice that another is built "
+                        "on.")
     with pytest.raises(RefusedError, match="cannot use swap: d10 is in use "
                                            "by d50"):
         planner.choose_intent(snap, "d10", method="swap")
