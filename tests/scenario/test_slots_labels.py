@@ -275,3 +275,24 @@ def test_check_shows_the_slot_behaviour_and_labels(tmp_path):
         3 * SIZE, 2 * SIZE)
     assert d10["label"]["mirror_labeled"] is True
     assert host.trace() == []
+
+
+def test_a_hole_where_compaction_was_expected_stops_and_rolls_back(tmp_path):
+    """/etc/release says illumos, but this host's metadetach leaves a hole:
+    the check after the detach sees the slot numbers differ, the run stops,
+    and the rollback (knowing the hole now) restores the mirror."""
+    host = make_host(tmp_path, detach_compacts=False)
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 1, result.stderr
+    assert "d10 has its submirrors in slots d12 in 1, d13 in 2, expected " \
+           "d12 in 0, d13 in 1 (metadetach does not compact the slots on " \
+           "this host).  Everything was rolled back; d10 is as it was " \
+           "before." in result.stderr
+    assert svm_commands(host) == RAM + [
+        ["metattach", "d10", "d13"], ["metadetach", "d10", "d11"],
+        # d11 takes the free slot 0, in front again, while RAM stays in.
+        ["metattach", "d10", "d11"], ["metadetach", "d10", "d13"]] + CLEANUP
+    assert host.metastat_p("d10") == ORIGINAL
+    assert slots(host) == ["Submirror 0: d11", "Submirror 1: d12"]
+    assert copied(host) == 2 * SIZE
+    assert host.violations() == []
