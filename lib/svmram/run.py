@@ -41,6 +41,7 @@ COMMANDS = {
     "kstat": "/usr/bin/kstat",
     "dd": "/usr/bin/dd",
     "fuser": "/usr/sbin/fuser",
+    "prtvtoc": "/usr/sbin/prtvtoc",
     # The Linux md backend (lib/svmram/md): Debian, Ubuntu, Fedora and
     # RHEL (merged /usr) all answer to these paths.
     "mdadm": "/sbin/mdadm",

@@ -25,6 +25,7 @@ COMMANDS = {
     "kstat": ("kstat", "run"),
     "dd": ("dd", "run"),
     "fuser": ("fuser", "run"),
+    "prtvtoc": ("prtvtoc", "run"),
 }
 SMF_COMMANDS = ("svcadm", "svccfg", "svcprop", "svcs")
 PROGRAMS = tuple(COMMANDS) + SMF_COMMANDS

@@ -87,6 +87,28 @@ PROFILES = {
 }
 DEFAULT_RELEASE = "illumos-2016"
 
+# /etc/release of each profile's host.  GUESS: the texts of OpenIndiana
+# Hipster 2016.10, Oracle Solaris 11.4 and Solaris 10 1/13 as their
+# release notes show them (leading blanks centre each line).
+RELEASE_FILES = {
+    "illumos-2016": (
+        "             OpenIndiana Hipster 2016.10 (powered by illumos)\n"
+        "        OpenIndiana Project, part of The Illumos Foundation "
+        "(C) 2010-2016\n"
+        "                        Use is subject to license terms.\n"
+        "                           Assembled 30 October 2016\n"),
+    "solaris11": (
+        "                             Oracle Solaris 11.4 X86\n"
+        "  Copyright (c) 1983, 2018, Oracle and/or its affiliates.  All "
+        "rights reserved.\n"
+        "                            Assembled 16 August 2018\n"),
+    "solaris10": (
+        "                    Oracle Solaris 10 1/13 s10x_u11wos_24a X86\n"
+        "  Copyright (c) 1983, 2013, Oracle and/or its affiliates. All "
+        "rights reserved.\n"
+        "                            Assembled 17 January 2013\n"),
+}
+
 _QEMU = "id1,cmdk@AQEMU_HARDDISK=QM0000%d"
 
 # The article's host: its disks carry an SMI label with s0 at cylinder 0
@@ -225,4 +247,6 @@ def build(desc, simdir, release=None):
     for name in st["vfstab"]:
         svm.open_device(st, name)
     svm.write_tab_files(st, root)
+    with open(devices.host_path(root, "/etc/release"), "w") as f:
+        f.write(RELEASE_FILES[st["release"]])
     return st

@@ -29,7 +29,8 @@ SVMRAM = os.path.join(REPO, "sbin", "svmram")
 MANIFEST = os.path.join(REPO, "manifests", "svmram.xml")
 
 # Commands that only read; everything else in a trace changes the host.
-READ_ONLY = {"metastat", "svcprop", "svcs", "kstat", "metadb", "fuser"}
+READ_ONLY = {"metastat", "svcprop", "svcs", "kstat", "metadb", "fuser",
+             "prtvtoc"}
 
 
 @dataclass

@@ -19,13 +19,14 @@ def article(mounted=True, size=465885, **changes):
     snap = Snapshot(
         mirror_name="d10",
         mirror=MirrorView("d10", ("d11", "d12"), ("Okay", "Okay"),
-                          size_blocks=size),
+                          size_blocks=size, numbers=(0, 1)),
         stripes={"d11": StripeView("d11", 465885, ("c0d1s0",), "d10"),
                  "d12": StripeView("d12", 465885, ("c1d0s0",), "d10")},
         metadevices=frozenset({"d10", "d11", "d12"}),
         used_controllers=frozenset({0, 1}),
         mounted_on="/mnt" if mounted else None,
-        physmem_bytes=1024 * MIB, freemem_bytes=800 * MIB)
+        physmem_bytes=1024 * MIB, freemem_bytes=800 * MIB,
+        detach_compacts=True, slot_evidence="illumos")
     return snap.evolve(**changes)
 
 
@@ -36,8 +37,8 @@ def keys(plan):
 def test_auto_picks_rotate_for_a_mounted_mirror():
     intent, notes = planner.choose_intent(article(), "d10")
     assert intent.method == "rotate"
-    assert notes == ["auto chose rotate: d10 is mounted on /mnt and swap "
-                     "needs it closed."]
+    assert notes[0] == ("auto chose rotate: d10 is mounted on /mnt and swap "
+                        "needs it closed.")
     assert (intent.ram, intent.ramdisk, intent.link) == (
         "d13", "svmram_d10", "c90t0d0s0")
     assert intent.size_bytes == 228 * MIB
@@ -113,7 +114,7 @@ def test_rollback_of_a_rotate_interrupted_after_a_detach_reattaches_first():
     setup = planner.plan_setup(snap, intent)
     after_detach = setup.steps[keys(setup).index("detach d11")].expect
     plan = planner.plan_teardown(after_detach, intent, reattach=intent.disks)
-    assert keys(plan)[:2] == ["attach d11", "detach d13"]
+    assert keys(plan)[:1] == ["attach d11"]
 
 
 def swap_cleared(snap, intent):
@@ -212,9 +213,11 @@ def test_rollback_of_a_rotate_puts_the_disks_back_in_their_order():
     intent, _ = planner.choose_intent(snap, "d10")
     setup = planner.plan_setup(snap, intent)
     for key, back in [
-            ("detach d11", ["attach d11", "detach d13", "detach d12",
-                            "attach d12"]),
-            ("attach d11", ["detach d13", "detach d12", "attach d12"]),
+            # The RAM submirror stays in, one more current copy, while a
+            # disk submirror resyncs; it goes last.
+            ("detach d11", ["attach d11", "detach d12", "attach d12",
+                            "detach d13"]),
+            ("attach d11", ["detach d12", "attach d12", "detach d13"]),
             ("detach d12", ["attach d12", "detach d13"]),
             ("attach d12", ["detach d13"])]:
         state = setup.steps[keys(setup).index(key)].expect
@@ -486,8 +489,171 @@ def test_auto_does_not_swap_a_mirror_that_other_metadevices_use():
     snap = article(mounted=False, size=465600).evolve(users=("d50",))
     intent, notes = planner.choose_intent(snap, "d10")
     assert intent.method == "rotate"
-    assert notes == ["auto chose rotate: d10 is in use by d50, and SVM "
-                     "will not clear a metadevice that another is built on."]
+    assert notes[0] == ("auto chose rotate: d10 is in use by d50, and SVM "
+                        "will not clear a metadevice that another is built "
+                        "on.")
     with pytest.raises(RefusedError, match="cannot use swap: d10 is in use "
                                            "by d50"):
         planner.choose_intent(snap, "d10", method="swap")
+
+
+# --- slots (issue 10 section 3) ----------------------------------------------
+
+def test_where_detach_leaves_a_hole_ram_fills_slot_0_with_one_disk_resync():
+    snap = article(detach_compacts=False, slot_evidence="probe")
+    intent, notes = planner.choose_intent(snap, "d10")
+    assert intent.method == "rotate"
+    assert notes[1].startswith("Metadetach leaves a hole in the slots here "
+                               "(probe), so the slot-0 disk submirror is "
+                               "detached")
+    plan = planner.plan_setup(snap, intent)
+    assert keys(plan) == [
+        "create ramdisk svmram_d10", "link c90t0d0s0", "metainit d13",
+        "detach d11", "attach d13", "attach d11", "read option first",
+        "record d10"]
+    states = [step.expect.mirror for step in plan.steps[3:6]]
+    assert [(m.slots, m.numbers) for m in states] == [
+        (("d12",), (1,)), (("d13", "d12"), (0, 1)),
+        (("d13", "d12", "d11"), (0, 1, 2))]
+    assert plan.copies_blocks == 2 * 465885
+
+    down = planner.plan_teardown(plan.steps[-1].expect, intent)
+    assert keys(down) == [
+        "read option roundrobin", "detach d13", "detach d11", "attach d11",
+        "metaclear d13", "unlink c90t0d0s0", "delete ramdisk svmram_d10",
+        "unrecord d10"]
+    final = down.steps[-1].expect.mirror
+    assert (final.slots, final.numbers) == (("d11", "d12"), (0, 1))
+    assert down.copies_blocks == 465885
+
+
+def test_the_rotate_depends_on_the_slot_behaviour_when_it_is_unknown():
+    snap = article(detach_compacts=None, slot_evidence="Solaris 10")
+    intent, notes = planner.choose_intent(snap, "d10")
+    assert notes[1] == ("Whether metadetach leaves a hole in the slots here "
+                        "is not known yet (Solaris 10).")
+    with pytest.raises(planner.SlotBehaviourUnknown) as refused:
+        planner.plan_setup(snap, intent)
+    assert "(Solaris 10)" in refused.value.message
+    # A swap never detaches a disk submirror: nothing to know.
+    closed = article(mounted=False, size=465600, detach_compacts=None)
+    intent, _ = planner.choose_intent(closed, "d10")
+    assert intent.method == "swap"
+    assert "swap d10" in keys(planner.plan_setup(closed, intent))
+
+
+def test_a_free_slot_0_takes_the_ram_submirror_without_a_disk_resync():
+    """The mirror shows a hole at slot 0: one attach puts RAM first, the
+    same whatever metadetach does, so nothing needs to be known."""
+    hole = replace(article().mirror, numbers=(1, 2))
+    snap = article(mirror=hole, detach_compacts=None)
+    intent, _ = planner.choose_intent(snap, "d10")
+    plan = planner.plan_setup(snap, intent)
+    assert keys(plan)[3:5] == ["attach d13", "read option first"]
+    final = plan.steps[-1].expect.mirror
+    assert (final.slots, final.numbers) == (("d13", "d11", "d12"), (0, 1, 2))
+    assert plan.copies_blocks == 465885
+    # Teardown detaches it and the disks stay in their slots and order.
+    down = planner.plan_teardown(plan.steps[-1].expect, intent)
+    assert keys(down)[:2] == ["read option roundrobin", "detach d13"]
+    assert down.steps[-1].expect.mirror.slots == ("d11", "d12")
+
+
+def test_slot_moves_never_detach_the_last_disk_submirror():
+    for compacts in (True, False):
+        moves = planner.slot_moves(
+            ((0, "d11"), (1, "d12")), "d13", ("d11", "d12"),
+            planner._setup_goal("d13", ("d11", "d12")), compacts)
+        state = [(0, "d11"), (1, "d12")]
+        for kind, name in moves:
+            if kind == "detach":
+                state = [(s, n) for s, n in state if n != name]
+                if compacts:
+                    state = [(i, n) for i, (_, n) in enumerate(state)]
+                assert any(n in ("d11", "d12") for _, n in state)
+            else:
+                free = min(set(range(4)) - {s for s, _ in state})
+                state = sorted(state + [(free, name)])
+        assert state[0][1] == "d13"
+    assert planner.slot_moves(((0, "d11"), (1, "d12")), "d13", ("d11", "d12"),
+                              planner._setup_goal("d13", ("d11", "d12")),
+                              True) == [
+        ("attach", "d13"), ("detach", "d11"), ("attach", "d11"),
+        ("detach", "d12"), ("attach", "d12")]
+
+
+def test_a_wrong_slot_behaviour_is_caught_after_the_detach():
+    snap = article()
+    intent, _ = planner.choose_intent(snap, "d10")
+    plan = planner.plan_setup(snap, intent)
+    after = plan.steps[keys(plan).index("detach d11")].expect
+    holed = after.evolve(mirror=replace(after.mirror, numbers=(1, 2)))
+    assert differences(after, holed) == [
+        "d10 has its submirrors in slots d12 in 1, d13 in 2, expected d12 "
+        "in 0, d13 in 1 (metadetach does not compact the slots on this "
+        "host)"]
+
+
+# --- labels ------------------------------------------------------------------
+
+def test_an_unlabeled_mirror_is_refused_for_every_method():
+    unlabeled = dict(labels={"d11": False, "d12": False},
+                     label_evidence={"d11": "c0d1s0 starts at sector 945",
+                                     "d12": "c1d0s0 starts at sector 945"})
+    for mounted, method in ((True, "auto"), (True, "rotate"),
+                            (False, "auto"), (False, "swap")):
+        snap = article(mounted=mounted, size=465600, **unlabeled)
+        with pytest.raises(RefusedError) as refused:
+            planner.choose_intent(snap, "d10", method=method)
+        assert refused.value.message.startswith(
+            "d10 is not labeled (c0d1s0 starts at sector 945; c1d0s0 starts "
+            "at sector 945), and SVM refuses to attach a labeled submirror "
+            "to an unlabeled mirror")
+
+
+def test_one_labeled_submirror_makes_the_mirror_labeled():
+    snap = article(labels={"d11": False, "d12": True})
+    intent, _ = planner.choose_intent(snap, "d10")
+    assert intent.method == "rotate"
+    # Unknown labels are not refused: a refused attach changes nothing.
+    snap = article(labels={"d11": None, "d12": False})
+    assert planner.choose_intent(snap, "d10")[0].method == "rotate"
+
+
+def test_prtvtoc_rows_in_both_layouts_give_the_first_sector():
+    from svmram.svm import labels
+    old = ("       0      0    00        945    465885    466829\n"
+           "       2      5    01          0    466830    466829\n")
+    new = ("       0      2    00          0      465885      465884   /a\n"
+           "       8     11    00     465885       16384      482268\n")
+    assert labels.parse_prtvtoc(old) == {0: 945, 2: 0}
+    assert labels.parse_prtvtoc(new) == {0: 0, 8: 465885}
+    assert labels.stripe_label("c0d1s0", 0, old) == (
+        False, "c0d1s0 starts at sector 945")
+    assert labels.stripe_label("c0d1s0", 0, new) == (
+        True, "c0d1s0 starts at sector 0")
+    assert labels.stripe_label("c0d1s0", 8208, new)[0] is False
+    assert labels.stripe_label("c0d1s3", 0, new)[0] is None
+    assert labels.stripe_label("d20", 0, new)[0] is None
+    assert labels.stripe_label("c0d1s0", 0, "garbage\n")[0] is None
+    assert labels.stripe_label("c0d1s0", 0, None)[0] is None
+    assert labels.mirror_label({"d11": False, "d12": None}) is None
+    assert labels.release_compacts(
+        "  OmniOS v11 r151022\n") is True
+    assert labels.release_compacts(
+        "   Oracle Solaris 11.4 X86\n") is None
+
+
+def test_teardown_of_a_swap_needs_no_slot_behaviour():
+    """Detaching the RAM submirror from [RAM, d11, d12] leaves the disks in
+    their order whatever metadetach does: nothing to test first."""
+    snap = article(mounted=False, size=465600, detach_compacts=None)
+    intent, _ = planner.choose_intent(snap, "d10")
+    done = planner.plan_setup(snap, intent).steps[-1].expect
+    assert (done.mirror.slots, done.mirror.numbers) == (
+        ("d13", "d11", "d12"), (0, 1, 2))
+    down = planner.plan_teardown(done, intent)
+    assert keys(down)[:3] == ["read option roundrobin", "detach d13",
+                              "metaclear d13"]
+    # The numbers after that detach are not known, so not checked.
+    assert down.steps[1].expect.mirror.numbers == ()

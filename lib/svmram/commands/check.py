@@ -18,8 +18,10 @@ from ..errors import EXIT_OK, EXIT_REFUSED, RefusedError
 from ..plan import cost_lines, size_text
 from ..svm import listings, names
 from ..svm.backend import SvmBackend
+from ..svm import labels
 from ..svm.planner import (MIN_FREE_PERCENT, RAMDISK_MEMORY_PERCENT,
-                           choose_intent, plan_setup)
+                           SlotBehaviourUnknown, choose_intent, plan_setup,
+                           slot_note)
 from . import common
 
 SUMMARY = "check, changing nothing, whether and how setup would work"
@@ -104,22 +106,70 @@ def _bytes(count):
     return size_text(count // 512)
 
 
+def slot_prediction(snap):
+    """Where metadetach leaves the other submirrors on this host."""
+    known = snap.detach_compacts
+    text = ("metadetach compacts the slots" if known else
+            "metadetach leaves a hole in the slots" if known is False else
+            "not known whether metadetach leaves a hole in the slots; "
+            "setup tests it on a scratch mirror before it changes %s"
+            % snap.mirror_name)
+    return {"detach_compacts": known, "evidence": snap.slot_evidence,
+            "text": "%s (%s)" % (text, snap.slot_evidence)}
+
+
+def label_prediction(snap):
+    """Whether SVM will let a ramdisk stripe (always labeled) be
+    attached to the mirror."""
+    mirror = labels.mirror_label(snap.labels)
+    subs = {name: {"labeled": snap.labels[name],
+                   "evidence": snap.label_evidence.get(name, "")}
+            for name in sorted(snap.labels)}
+    why = "; ".join(snap.label_evidence.get(name, "")
+                    for name in (snap.mirror.slots if snap.mirror else ())
+                    if name in snap.label_evidence)
+    if mirror:
+        text = "labeled (%s): a RAM submirror can be attached" % why
+    elif mirror is False:
+        text = ("not labeled (%s): SVM refuses to attach a RAM submirror "
+                "(can't attach labeled submirror to an unlabeled mirror)"
+                % why)
+    else:
+        text = ("not known (%s): if SVM refuses to attach the RAM "
+                "submirror, setup stops there and rolls back" % why)
+    return {"mirror_labeled": mirror, "submirrors": subs, "text": text}
+
+
 def mirror_verdict(snap, mirror):
     """What setup would do with `mirror`, from the Snapshot of it."""
     if snap.record is not None:
         return {"mirror": mirror, "verdict": "set up",
                 "detail": "svmram status %s reports it" % mirror}
+    predictions = {}
+    if snap.mirror is not None:
+        predictions = {"slots": slot_prediction(snap),
+                       "label": label_prediction(snap)}
     try:
         intent, notes = choose_intent(snap, mirror)
     except RefusedError as refusal:
-        return {"mirror": mirror, "verdict": "refused",
-                "detail": refusal.message, "advice": refusal.advice}
-    plan = plan_setup(snap, intent)
-    return {"mirror": mirror, "verdict": "ready", "method": intent.method,
-            "detail": " ".join(notes + cost_lines(plan)),
-            "copies_blocks": plan.copies_blocks,
-            "closed_seconds": plan.closed_seconds,
-            "ramdisk_bytes": intent.size_bytes}
+        return dict(predictions, mirror=mirror, verdict="refused",
+                    detail=refusal.message, advice=refusal.advice)
+    notes = [note for note in notes if note != slot_note(snap)]
+    extra, hole = [], None
+    try:
+        plan = plan_setup(snap, intent)
+    except SlotBehaviourUnknown:
+        plan = plan_setup(snap.evolve(detach_compacts=True), intent)
+        hole = plan_setup(snap.evolve(detach_compacts=False), intent)
+        extra = ["If metadetach leaves a hole here, resyncs copy %d blocks "
+                 "instead; setup tests which first." % hole.copies_blocks]
+    return dict(predictions, mirror=mirror, verdict="ready",
+                method=intent.method,
+                detail=" ".join(notes + cost_lines(plan) + extra),
+                copies_blocks=plan.copies_blocks,
+                copies_blocks_if_hole=hole.copies_blocks if hole else None,
+                closed_seconds=plan.closed_seconds,
+                ramdisk_bytes=intent.size_bytes)
 
 
 def run_check(mirror):
@@ -149,7 +199,8 @@ def run_check(mirror):
     verdicts, memory = [], None
     for name in mirrors:
         backend = SvmBackend(name, root)
-        snap = backend.observe(memory=True, holders=True).evolve(
+        snap = backend.observe(memory=True, holders=True,
+                               labels=True).evolve(
             service_imported=backend.service_imported())
         if memory is None:
             memory = memory_check(snap)
@@ -165,6 +216,9 @@ def render_text(checks, verdicts):
         lines.append("%s: %s: %s" % (v["mirror"], v["verdict"], v["detail"]))
         if v.get("advice"):
             lines.append("    %s" % v["advice"])
+        for what in ("slots", "label"):
+            if v.get(what):
+                lines.append("    %s: %s" % (what, v[what]["text"]))
     if not verdicts and all(c["verdict"] != FAIL for c in checks):
         lines.append("There is no mirror to check.")
     return lines

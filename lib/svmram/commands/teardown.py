@@ -8,7 +8,7 @@ from ..errors import EXIT_OK, RefusedError
 from ..svm import consistency, names, record
 from ..svm.backend import SvmBackend
 from ..svm.intent import Intent
-from ..svm.planner import plan_teardown
+from ..svm.planner import SlotBehaviourUnknown, plan_teardown
 from . import common
 
 SUMMARY = "remove the RAM submirror and restore the mirror as it was"
@@ -48,8 +48,28 @@ def run(args):
         consistency.check(snap, intent, where)
         # A resumed setup or teardown may itself have detached a disk
         # submirror; otherwise a missing one was split off by hand.
-        plan = plan_teardown(snap, intent, reattach=intent.disks if (
-            stored is not None or args.reattach) else ())
+        reattach = intent.disks if (stored is not None or
+                                    args.reattach) else ()
+        try:
+            plan = plan_teardown(snap, intent, reattach=reattach)
+        except SlotBehaviourUnknown:
+            # Putting the disk submirrors back in their order depends on
+            # whether metadetach leaves a hole: test it first (a dry run
+            # changes nothing and assumes illumos's behaviour).
+            if args.dry_run:
+                plan = plan_teardown(snap.evolve(
+                    detach_compacts=True,
+                    slot_evidence="assumed by this dry run"), intent,
+                    reattach=reattach)
+                plan.notes.append(
+                    "Teardown first tests on a scratch mirror of two 1 MiB "
+                    "ramdisks (removed afterwards) whether metadetach "
+                    "leaves a hole in the slots; this plan assumes it does "
+                    "not.")
+            else:
+                backend.probe_slots()
+                snap = backend.observe()
+                plan = plan_teardown(snap, intent, reattach=reattach)
         if stored is not None:
             plan.notes.insert(0, "Resuming the %s recorded in %s." % (
                 stored["operation"], journal.path))

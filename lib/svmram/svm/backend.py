@@ -15,7 +15,7 @@ from .. import run
 from ..run import CommandError
 from ..errors import ParseError, RefusedError, SvmramError
 from ..execute import ResyncStatus
-from . import listings, metastat, metastat_p, names, record
+from . import labels, listings, metastat, metastat_p, names, record
 from .snapshot import MirrorView, Snapshot, StripeView, differences
 
 PAGE_KSTATS = ("unix:0:system_pages:physmem", "unix:0:system_pages:freemem")
@@ -36,13 +36,16 @@ class SvmBackend:
         self._run = runner
         # SVM services metastat last named as not online in SMF.
         self.services_not_online = ()
+        # What a probe on a scratch mirror showed: (compacts, evidence).
+        self.slot_probe = None
 
     # --- reading the host ---------------------------------------------
 
-    def observe(self, memory=False, smf=None, holders=False):
+    def observe(self, memory=False, smf=None, holders=False, labels=False):
         """The host as a Snapshot.  smf=(record, service_state) saves
         reading them again when the caller has just done so; holders=True
-        asks fuser who has the mirror open (for choosing a method)."""
+        asks fuser who has the mirror open (for choosing a method);
+        labels=True asks prtvtoc whether the disk submirrors are labeled."""
         self.services_not_online = ()
         config = self._config()
         if config is None:
@@ -77,6 +80,10 @@ class SvmBackend:
             snap = snap.evolve(record=smf[0], service_state=smf[1])
         if holders and mirror_view is not None:
             snap = snap.evolve(holders=self._holders())
+        compacts, evidence = self._slot_behaviour(mirror_view)
+        snap = snap.evolve(detach_compacts=compacts, slot_evidence=evidence)
+        if labels and mirror_view is not None:
+            snap = self._labels(snap)
         if memory:
             physmem, freemem = self._memory()
             snap = snap.evolve(physmem_bytes=physmem, freemem_bytes=freemem)
@@ -137,17 +144,155 @@ class SvmBackend:
             pending = pending or (sub.invoke or "").startswith("metasync")
             if (sub.invoke or "").startswith("metaonline"):
                 offline.append(name)
+            components = sub.components()
             stripes[name] = StripeView(
                 name, sub.size_blocks or 0,
-                tuple(c.device for c in sub.components()), self.mirror,
-                tuple(c.state for c in sub.components()))
+                tuple(c.device for c in components), self.mirror,
+                tuple(c.state for c in components),
+                components[0].start_block if components else None)
         view = MirrorView(
             self.mirror, tuple(mirror.submirrors),
             tuple(mirror.submirror_states), mirror.read_option,
             mirror.write_option, mirror.pass_num, mirror.size_blocks,
             mirror.resync, mirror.resync_percent,
-            pending and mirror.resync != "active", tuple(offline))
+            pending and mirror.resync != "active", tuple(offline),
+            numbers=tuple(mirror.slots or ()))
         return view, stripes
+
+    # --- slots and labels ------------------------------------------------
+
+    def _slot_behaviour(self, mirror_view):
+        """(detach_compacts, evidence): a hole in the mirror's slots
+        proves a metadetach that does not compact; a probe's result comes
+        next; an illumos /etc/release means illumos-gate's SVM, which
+        compacts; otherwise (Solaris) unknown until probed."""
+        if mirror_view is not None and labels.has_hole(mirror_view.numbers):
+            return False, ("metastat shows a hole in the slots of %s (%s), "
+                           "which only a metadetach that does not compact "
+                           "leaves" % (self.mirror, ", ".join(
+                               "%s in %d" % pair for pair in zip(
+                                   mirror_view.slots, mirror_view.numbers))))
+        if self.slot_probe is not None:
+            return self.slot_probe
+        try:
+            with open(root_path(self.root, "/etc/release"),
+                      encoding="utf-8", errors="replace") as stream:
+                release = stream.read(4096)
+        except OSError:
+            release = ""
+        if labels.release_compacts(release):
+            return True, ("/etc/release names an illumos distribution, and "
+                          "illumos-gate's mirror_detach compacts")
+        return None, ("/etc/release names %s, where it is not known" % (
+            release.strip().splitlines()[0].strip() if release.strip()
+            else "no release"))
+
+    def _labels(self, snap):
+        found, why = {}, {}
+        for name in snap.mirror.slots:
+            view = snap.stripes.get(name)
+            if view is None or not view.components:
+                continue
+            component = view.components[0]
+            text = None
+            where = labels.slice_of(component)
+            if where is not None:
+                try:
+                    result = self._run("prtvtoc", [
+                        "-h", "/dev/rdsk/%ss%d" % where], check=False)
+                    text = result.stdout if result.ok else None
+                except SvmramError:
+                    text = None
+            found[name], why[name] = labels.stripe_label(
+                component, view.first_start, text)
+        return snap.evolve(labels=found, label_evidence=why)
+
+    def probe_slots(self):
+        """Learn whether metadetach compacts the slots on this host, on a
+        scratch mirror of two small ramdisks that is removed afterwards:
+        two ramdisks, their links, two stripes, a two-way mirror, a
+        metadetach of its slot 0, metastat, then everything undone.
+        Nothing of the admin's is touched."""
+        config = self._config()
+        used = set(d.name for d in config.devices) if config else set()
+        # The highest free names (of the default 128), out of the way.
+        units = [name for name in ("d%d" % n for n in range(127, -1, -1))
+                 if name not in used][:3]
+        if len(units) < 3:
+            raise RefusedError("no three free metadevice names are left for "
+                               "a scratch mirror",
+                               advice="Free some metadevice names first.")
+        mirror, first, second = units
+        ramdisks = ["svmram_probe0", "svmram_probe1"]
+        existing, _ = self._ramdisks()
+        if any(r in existing for r in ramdisks):
+            raise RefusedError(
+                "the ramdisk %s exists: an earlier svmram test of the slot "
+                "behaviour did not finish" % ramdisks[0],
+                advice="Remove what it left (metastat -p, ramdiskadm; "
+                       "metaclear the scratch mirror and stripes, "
+                       "ramdiskadm -d svmram_probe0 svmram_probe1), then "
+                       "run svmram again.")
+        controllers = set(self._controllers())
+        links = []
+        for _ in ramdisks:
+            link = names.free_link(frozenset(controllers))
+            controllers.add(names.controller_of(link))
+            links.append(link)
+        undo = []
+        try:
+            for ramdisk, link in zip(ramdisks, links):
+                self._run("ramdiskadm", ["-a", ramdisk, "1m"])
+                undo.append(("ramdiskadm", ["-d", ramdisk]))
+                self._probe_links(link, ramdisk)
+                undo.append(("unlink", link))
+            for unit, link in ((first, links[0]), (second, links[1])):
+                self._run("metainit", [unit, "1", "1", link])
+                undo.append(("metaclear", [unit]))
+            self._run("metainit", [mirror, "-m", first, second])
+            undo.append(("metaclear", [mirror]))
+            self._run("metadetach", [mirror, first])
+            result, ok = self._metastat([mirror])
+            if not ok:
+                raise CommandError(result)
+            view = metastat.parse(result.stdout).get(mirror)
+            if view is None or view.type != "mirror" or \
+                    view.submirrors != [second]:
+                raise ParseError("no mirror %s with the submirror %s" % (
+                    mirror, second), source="metastat %s" % mirror)
+            compacts = view.slots == [0]
+        finally:
+            left = []
+            for what, args in reversed(undo):
+                try:
+                    if what == "unlink":
+                        self._remove_links(args)
+                    else:
+                        self._run(what, args)
+                except (SvmramError, OSError) as error:
+                    left.append("%s %s (%s)" % (what, " ".join(args) if
+                                                isinstance(args, list)
+                                                else args, error))
+            if left:
+                raise SvmramError(
+                    "the test of the slot behaviour could not remove what "
+                    "it made: %s" % "; ".join(left),
+                    advice="Remove these by hand (metastat -p, ramdiskadm), "
+                           "then run svmram again.")
+        self.slot_probe = (compacts, (
+            "a scratch mirror %s showed it: after metadetach of slot 0 its "
+            "other submirror was in slot %s" % (mirror, 0 if compacts
+                                                 else 1)))
+        return self.slot_probe
+
+    def _probe_links(self, link, ramdisk):
+        for kind, target in (("dsk", "/dev/ramdisk/" + ramdisk),
+                             ("rdsk", "/dev/rramdisk/" + ramdisk)):
+            path = root_path(self.root, "/dev/%s/%s" % (kind, link))
+            if os.path.lexists(path):
+                raise RefusedError("/dev/%s/%s exists" % (kind, link),
+                                   advice="Run svmram again.")
+            os.symlink(target, path)
 
     def _stripes_of_interest(self, config, mirror_view):
         names = set(mirror_view.slots if mirror_view else ())

@@ -9,9 +9,11 @@ therefore resumes where the host actually is, and a rollback is simply a
 teardown plan.
 """
 
+import heapq
+
 from ..errors import RefusedError
 from ..plan import Plan
-from . import consistency, names, record, steps
+from . import consistency, labels, names, record, steps
 from .intent import Intent
 from .sizing import (human_size, mirror_size_with_ram_first, ramdisk_size_for,
                      ramdisk_slice_blocks)
@@ -21,6 +23,12 @@ NMIRROR = 4
 RAMDISK_MEMORY_PERCENT = 25      # ramdisk.conf percent_physmem default
 MIN_FREE_PERCENT = 10            # memory a ramdisk must leave free
 MAX_STEPS = 64                   # a planner that needs more is looping
+
+
+class SlotBehaviourUnknown(RefusedError):
+    """The plan depends on whether metadetach compacts the slots on this
+    host, and that is not known: the command tests it on a scratch mirror
+    (SvmBackend.probe_slots), or a dry run assumes illumos's behaviour."""
 
 
 # --- choosing what to do -------------------------------------------------
@@ -108,6 +116,7 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
                            advice="Use at least --size %s." % human_size(
                                needed))
     check_memory(snap, size)
+    _check_label(snap, m)
 
     chosen, notes = _choose_method(snap, disks, size, method)
     intent = Intent(mirror=mirror, ram=ram, ramdisk=ramdisk, size_bytes=size,
@@ -176,6 +185,25 @@ def _check_memory(snap, size, keeps, cap_advice, free_advice):
             advice=free_advice)
 
 
+def _check_label(snap, m):
+    """Refuse, before anything changes, when SVM would refuse to attach the
+    RAM stripe: every method fills the RAM submirror by attaching it."""
+    if labels.mirror_label(snap.labels) is not False:
+        return
+    why = "; ".join(snap.label_evidence[s] for s in m.slots
+                    if s in snap.label_evidence)
+    raise RefusedError(
+        "%s is not labeled (%s), and SVM refuses to attach a labeled "
+        "submirror to an unlabeled mirror; a ramdisk stripe is always "
+        "labeled (its slice 0 starts at sector 0), and every svmram method "
+        "attaches the RAM submirror to fill it" % (m.name, why),
+        advice="Nothing was changed.  Only a mirror recreated with a "
+               "labeled submirror (metainit %s -m) becomes labeled, and it "
+               "then refuses writes to its block 0 (UFS and ZFS never "
+               "write there; a raw-device user may); svmram does not do "
+               "that for you." % m.name)
+
+
 def _choose_method(snap, disks, size, method):
     m = snap.mirror
     ram_blocks = ramdisk_slice_blocks(size)
@@ -209,12 +237,130 @@ def _choose_method(snap, disks, size, method):
         return "swap", ["swap: %s is closed and keeps its size of %d blocks."
                         % (m.name, m.size_blocks)]
     if method == "rotate":
-        return "rotate", ["rotate, as requested: each disk submirror is "
-                          "detached and re-attached behind the RAM one."]
+        return "rotate", ["rotate, as requested.", slot_note(snap)]
     if swap_problem:
-        return "rotate", ["auto chose rotate: " + swap_problem + "."]
+        return "rotate", ["auto chose rotate: " + swap_problem + ".",
+                          slot_note(snap)]
     return "swap", ["auto chose swap: %s is not mounted and keeps its size "
                     "of %d blocks." % (m.name, m.size_blocks)]
+
+
+UNKNOWN_SLOTS = "Whether metadetach leaves a hole"
+
+
+def slot_note(snap):
+    """How the online method moves the submirrors on this host, and how
+    svmram knows the slot behaviour it depends on."""
+    if snap.detach_compacts is None:
+        return (UNKNOWN_SLOTS + " in the slots here is not known yet "
+                "(%s)." % snap.slot_evidence)
+    if snap.detach_compacts:
+        return ("Metadetach compacts the slots here (%s), so each disk "
+                "submirror in front of the RAM one is detached and "
+                "re-attached behind it." % snap.slot_evidence)
+    return ("Metadetach leaves a hole in the slots here (%s), so the slot-0 "
+            "disk submirror is detached, the RAM submirror attached into "
+            "slot 0, and the disk re-attached behind it: one disk resync "
+            "instead of two." % snap.slot_evidence)
+
+
+# --- moving submirrors between slots ---------------------------------------
+
+def slot_moves(start, ram, disks, goal, compacts, present_ram=True):
+    """The cheapest metattach/metadetach sequence from `start` (pairs of
+    slot number and submirror) to a state `goal(state)` accepts, as a list
+    of ("attach"|"detach", name); None when there is none.
+
+    metattach takes the lowest free slot; metadetach compacts the slots
+    above (compacts=True) or leaves a hole (False).  A disk submirror is
+    detached only while another disk submirror stays in the mirror, so a
+    disk copy is current throughout.  Cost, in order: resyncs (each
+    attach copies the whole mirror), resyncs run while one of `disks` is
+    out of the mirror (less redundancy), disk resyncs run while the RAM
+    submirror is out of it (it is one more current copy), steps."""
+    start = tuple(sorted(start))
+    wanted = set(disks) | ({ram} if present_ram else set())
+    queue = [((0, 0, 0, 0), 0, start, ())]
+    best = {start: (0, 0, 0, 0)}
+    counter = 0
+    while queue:
+        cost, _, state, path = heapq.heappop(queue)
+        if best.get(state, cost) < cost:
+            continue
+        if goal(state):
+            return list(path)
+        if len(path) >= 10:
+            continue
+        names_in = [name for _, name in state]
+        used = [slot for slot, _ in state]
+        out = any(d not in names_in for d in disks)
+        moves = []
+        if len(state) < steps.NMIRROR:
+            slot = min(set(range(steps.NMIRROR)) - set(used))
+            for name in sorted(wanted - set(names_in)):
+                nxt = tuple(sorted(state + ((slot, name),)))
+                moves.append((("attach", name), nxt, (
+                    1, int(out), int(name != ram and ram not in names_in))))
+        for index, (_, name) in enumerate(state):
+            if name != ram and not any(other != name and other != ram
+                                       for other in names_in):
+                continue
+            rest = state[:index] + state[index + 1:]
+            if compacts:
+                rest = tuple((i, n) for i, (_, n) in enumerate(rest))
+            moves.append((("detach", name), rest, (0, 0, 0)))
+        for move, nxt, (attach, less, no_ram) in moves:
+            total = (cost[0] + attach, cost[1] + less, cost[2] + no_ram,
+                     cost[3] + 1)
+            if nxt in best and best[nxt] <= total:
+                continue
+            best[nxt] = total
+            counter += 1
+            heapq.heappush(queue, (total, counter, nxt, path + (move,)))
+    return None
+
+
+def _slot_state(m):
+    numbers = m.numbers or tuple(range(len(m.slots)))
+    return tuple(zip(numbers, m.slots))
+
+
+def _known_moves(snap, it, ram, disks, goal, present_ram=True):
+    """slot_moves under the host's slot behaviour; when that is unknown,
+    the moves if they are the same either way, else SlotBehaviourUnknown."""
+    state = _slot_state(snap.mirror)
+    if snap.detach_compacts is not None:
+        return slot_moves(state, ram, disks, goal, snap.detach_compacts,
+                          present_ram)
+    both = [slot_moves(state, ram, disks, goal, compacts, present_ram)
+            for compacts in (True, False)]
+    if both[0] == both[1]:
+        return both[0]
+    raise SlotBehaviourUnknown(
+        "svmram must know whether metadetach leaves a hole in the slots on "
+        "this host to plan %s (%s)" % (it.mirror, snap.slot_evidence),
+        advice="Run setup or teardown without -n: it tests this on a "
+               "scratch mirror of two small ramdisks first.")
+
+
+def _move_step(snap, it, move, why):
+    kind, name = move
+    if kind == "attach":
+        return steps.attach(snap, it, name, why=why)
+    return steps.detach(snap, it, name, why=why)
+
+
+def _setup_goal(ram, disks):
+    def goal(state):
+        return state and state[0][1] == ram and \
+            {n for _, n in state} == {ram} | set(disks)
+    return goal
+
+
+def _teardown_goal(disks):
+    def goal(state):
+        return tuple(n for _, n in state) == tuple(disks)
+    return goal
 
 
 # --- the plans ------------------------------------------------------------
@@ -254,6 +400,10 @@ def plan_teardown(snap, intent, reattach=()):
                     "hand?); 'svmram teardown --reattach %s' attaches it "
                     "again with a full resync." % (disk, intent.mirror,
                                                    intent.mirror))
+    # A disk submirror in the mirror now that a step of this plan detaches
+    # (to put the disks back in order) is attached again by a later one.
+    reattach = tuple(d for d in intent.disks if d in reattach or (
+        snap.mirror is not None and d in snap.mirror.slots))
     _converge(plan, snap, intent,
               lambda s, it: _next_teardown_step(s, it, reattach))
     if intent.method == "rotate":
@@ -366,20 +516,29 @@ def _next_setup_step(snap, it):
         return steps.restart_resync(snap, it, None)
     if m.resync or m.pending:
         return steps.wait_resync(snap, it)
-    if it.ram not in m.slots:
-        return steps.attach(snap, it, it.ram)
-    missing = [d for d in it.disks if d not in m.slots]
-    if missing:
-        return steps.attach(snap, it, missing[0],
-                            why="It goes behind the RAM submirror.")
-    if m.slots != it.order:
-        if it.method == "swap":
+    if it.method == "swap":
+        if it.ram not in m.slots:
+            return steps.attach(snap, it, it.ram)
+        missing = [d for d in it.disks if d not in m.slots]
+        if missing:
+            return steps.attach(snap, it, missing[0],
+                                why="It goes behind the RAM submirror.")
+        if m.slots != it.order:
             _all_okay(snap)
             return steps.swap_mirror(snap, it)
-        wrong = next(s for s, want in zip(m.slots, it.order) if s != want)
-        return steps.detach(snap, it, wrong, why=(
-            "Re-attaching it moves it behind the RAM submirror.  Until "
-            "then the other disk submirror holds the disk copy."))
+    else:
+        moves = _known_moves(snap, it, it.ram, it.disks,
+                             _setup_goal(it.ram, it.disks))
+        if moves is None:
+            raise RefusedError(
+                "svmram finds no safe way to put %s first in %s from its "
+                "slots now (%s)" % (it.ram, it.mirror, ", ".join(
+                    "%s in %d" % (n, i) for i, n in _slot_state(m))),
+                advice="Nothing more was changed; 'svmram teardown %s' "
+                       "returns the mirror to how it was." % it.mirror)
+        if moves:
+            return _move_step(snap, it, moves[0], _setup_why(
+                snap, it, moves))
     if m.read_option != "first":
         return steps.set_read_option(snap, it, "first")
     if snap.record is None:
@@ -395,6 +554,16 @@ def _next_setup_step(snap, it):
     return None
 
 
+def _setup_why(snap, it, moves):
+    kind, name = moves[0]
+    if kind == "detach" and name != it.ram:
+        return ("Re-attaching it later puts it behind the RAM submirror.  "
+                "Until then the other disk submirror holds the disk copy.")
+    if kind == "attach" and name != it.ram:
+        return "It goes behind the RAM submirror."
+    return ""
+
+
 def _init_from_one_disk(snap, it):
     """A mirror cleared part-way (a swap or rebuild stopped between
     metaclear and metainit) comes back from one disk submirror: only
@@ -405,6 +574,18 @@ def _init_from_one_disk(snap, it):
         it.pass_num, it.size_blocks,
         why="Nothing proves the cleared submirrors still agree; the others "
             "are attached to it with a full resync.")
+
+
+def _teardown_why(it, moves):
+    kind, name = moves[0]
+    if name == it.ram:
+        return "The RAM submirror goes."
+    if kind == "attach":
+        return "Restore the disk copy%s." % (
+            " before the RAM submirror goes" if ("detach", it.ram) in moves
+            else "")
+    return ("Re-attaching it puts the disk submirrors back in their original "
+            "order; the other disk submirror holds the disk copy meanwhile.")
 
 
 def _next_teardown_step(snap, it, reattach):
@@ -434,23 +615,25 @@ def _next_teardown_step(snap, it, reattach):
                     return steps.cancel_resync(snap, it)
             else:
                 return steps.wait_resync(snap, it)
-    if missing:
-        return steps.attach(snap, it, missing[0],
-                            why="Restore the disk copy before the RAM "
-                                "submirror goes.")
-    if it.ram in m.slots:
-        return steps.detach(snap, it, it.ram,
-                            force=m.state_of(it.ram) != OKAY,
-                            why="The disk submirrors move down one slot each.")
-    order = tuple(s for s in m.slots if s in it.disks)
-    if order != tuple(d for d in it.disks if d in m.slots) and all(m.state_of(d) == OKAY for d in order):
-        # A rotate rolled back half-way leaves the disks in another order.
+    if it.ram in m.slots and m.state_of(it.ram) != OKAY:
+        return steps.detach(snap, it, it.ram, force=True,
+                            why="The RAM submirror is not current.")
+    wanted = tuple(d for d in it.disks if d in m.slots or d in reattach)
+    if (it.ram in m.slots or missing or tuple(
+            s for s in m.slots if s in it.disks) != wanted) and all(
+            m.state_of(d) == OKAY for d in m.slots if d in it.disks):
         if m.resync or m.pending:
             return steps.wait_resync(snap, it)
-        wrong = next(s for s, want in zip(order, it.disks) if s != want)
-        return steps.detach(snap, it, wrong, why=(
-            "Re-attaching it puts the disk submirrors back in their original "
-            "order; the other disk submirror holds the disk copy meanwhile."))
+        moves = _known_moves(snap, it, it.ram, wanted, _teardown_goal(
+            wanted), present_ram=False)
+        if moves:
+            return _move_step(snap, it, moves[0], _teardown_why(
+                it, moves))
+    if it.ram in m.slots:
+        return steps.detach(snap, it, it.ram, why="The RAM submirror goes.")
+    if missing:
+        return steps.attach(snap, it, missing[0],
+                            why="Restore the disk copy.")
     if it.ram in snap.stripes:
         return steps.clear_stripe(snap, it, it.ram)
     if any(k in snap.links for k in ("dsk/" + it.link, "rdsk/" + it.link)):

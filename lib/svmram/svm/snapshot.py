@@ -30,12 +30,28 @@ class MirrorView:
     resync_percent: Optional[int] = None
     pending: bool = False           # optimized resync pending (metasync)
     offline: Tuple[str, ...] = ()   # submirrors offlined (Invoke: metaonline)
+    # The slot numbers plain metastat prints ("Submirror N"), same order
+    # as `slots`; a host whose metadetach leaves a hole shows gaps.  ()
+    # when not known (a plan step whose outcome depends on an unknown
+    # slot behaviour).
+    numbers: Tuple[int, ...] = ()
 
     def state_of(self, submirror):
         return self.states[self.slots.index(submirror)]
 
-    def with_slots(self, slots, states):
-        return replace(self, slots=tuple(slots), states=tuple(states))
+    def slot_of(self, submirror):
+        """The slot number of `submirror`, None when not known."""
+        if not self.numbers:
+            return None
+        return self.numbers[self.slots.index(submirror)]
+
+    def with_slots(self, slots, states, numbers=None):
+        """Other submirrors; their slot numbers are `numbers`, or the
+        current ones when the names stay the same, else unknown."""
+        if numbers is None:
+            numbers = self.numbers if tuple(slots) == self.slots else ()
+        return replace(self, slots=tuple(slots), states=tuple(states),
+                       numbers=tuple(numbers))
 
 
 @dataclass(frozen=True)
@@ -45,6 +61,9 @@ class StripeView:
     components: Tuple[str, ...]
     parent: Optional[str] = None
     component_states: Tuple[str, ...] = ()
+    # The Start Block metastat shows for the first component (row 0,
+    # component 0); > 0 when a replica sits on its slice.
+    first_start: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -84,9 +103,28 @@ class Snapshot:
     # SVM services metastat named as not online in SMF (it exits 1 after
     # printing everything, meta_smf.c); () when all are online.
     services_not_online: Tuple[str, ...] = ()
+    # Whether metadetach moves the submirrors above the detached one down
+    # a slot (illumos) or leaves a hole (the 2006 code): True, False, or
+    # None when not known; and how svmram knows it.
+    detach_compacts: Optional[bool] = None
+    slot_evidence: str = ""
+    # Per disk submirror: labeled (its first component is a slice that
+    # starts at sector 0 and holds no replica), not, or None when svmram
+    # could not tell; with the reason for each.  {} when not asked.
+    labels: Dict[str, Optional[bool]] = field(default_factory=dict)
+    label_evidence: Dict[str, str] = field(default_factory=dict)
 
     def evolve(self, **changes):
         return replace(self, **changes)
+
+
+def _numbers(view):
+    return ", ".join("%s in %d" % pair for pair in zip(view.slots,
+                                                      view.numbers))
+
+
+def _compacted(expected, observed):
+    return sum(observed.numbers) < sum(expected.numbers)
 
 
 def differences(expected, observed):
@@ -106,6 +144,12 @@ def differences(expected, observed):
         if obs.slots != exp.slots:
             problems.append("%s has submirrors %s in that order, expected %s"
                             % (name, " ".join(obs.slots), " ".join(exp.slots)))
+        elif exp.numbers and obs.numbers and exp.numbers != obs.numbers:
+            problems.append("%s has its submirrors in slots %s, expected %s "
+                            "(metadetach %s the slots on this host)" % (
+                                name, _numbers(obs), _numbers(exp),
+                                "compacts" if _compacted(exp, obs)
+                                else "does not compact"))
         else:
             for sub, want, got in zip(exp.slots, exp.states, obs.states):
                 if got != want and not (want == RESYNCING and got == OKAY):

@@ -79,22 +79,49 @@ def init_ram_stripe(snap, it):
                            metadevices=snap.metadevices | {it.ram}))
 
 
+NMIRROR = 4
+
+
+def attached_numbers(mirror):
+    """(slot numbers after a metattach, index of the new submirror):
+    metattach takes the lowest free slot (mirror_ioctl.c mirror_attach),
+    which is in front of others when a detach left a hole."""
+    if not mirror.numbers:
+        return (), len(mirror.slots)
+    slot = min(set(range(NMIRROR)) - set(mirror.numbers))
+    numbers = sorted(mirror.numbers + (slot,))
+    return tuple(numbers), numbers.index(slot)
+
+
+def detached_numbers(mirror, index, compacts):
+    """Slot numbers after a metadetach of the submirror at `index`:
+    illumos moves those above it down (mirror_detach "Reshuffle the
+    submirror devices"), the 2006 code leaves a hole; unknown (()) when
+    the host's behaviour is."""
+    if not mirror.numbers or compacts is None:
+        return ()
+    rest = mirror.numbers[:index] + mirror.numbers[index + 1:]
+    return tuple(range(len(rest))) if compacts else rest
+
+
 def attach(snap, it, submirror, why=""):
     mirror = snap.mirror
     stripes = _with_stripe(snap, replace(snap.stripes[submirror],
                                          parent=it.mirror))
+    numbers, index = attached_numbers(mirror)
+    slots = mirror.slots[:index] + (submirror,) + mirror.slots[index:]
+    states = mirror.states[:index] + (OKAY,) + mirror.states[index:]
     return Step(
         key="attach %s" % submirror,
         summary="Attach %s to %s and wait for its full resync." % (
             submirror, it.mirror),
         argv=("metattach", it.mirror, submirror),
-        why=why or "metattach puts it in the next free slot (slot %d)." % len(
-            mirror.slots),
+        why=why or "metattach puts it in the lowest free slot (slot %s)." % (
+            numbers[index] if numbers else len(mirror.slots)),
         wait_resync=it.mirror,
         copies_blocks=mirror.size_blocks,
-        expect=snap.evolve(mirror=mirror.with_slots(
-            mirror.slots + (submirror,), mirror.states + (OKAY,)),
-            stripes=stripes))
+        expect=snap.evolve(mirror=mirror.with_slots(slots, states, numbers),
+                           stripes=stripes))
 
 
 def detach(snap, it, submirror, force=False, why=""):
@@ -103,13 +130,14 @@ def detach(snap, it, submirror, force=False, why=""):
     slots = mirror.slots[:index] + mirror.slots[index + 1:]
     states = mirror.states[:index] + mirror.states[index + 1:]
     stripes = _with_stripe(snap, replace(snap.stripes[submirror], parent=None))
+    numbers = detached_numbers(mirror, index, snap.detach_compacts)
     return Step(
         key="detach %s" % submirror,
         summary="Detach %s from %s." % (submirror, it.mirror),
         argv=("metadetach",) + (("-f",) if force else ()) + (
             it.mirror, submirror),
         why=why,
-        expect=snap.evolve(mirror=mirror.with_slots(slots, states),
+        expect=snap.evolve(mirror=mirror.with_slots(slots, states, numbers),
                            stripes=stripes))
 
 
@@ -222,8 +250,10 @@ def init_mirror(snap, it, order, read_option, write_option, pass_num,
 
 
 def _new_mirror(name, order, read_option, write_option, pass_num, size):
+    # metainit -m fills the slots from 0 in the order given.
     return MirrorView(name, tuple(order), tuple(OKAY for _ in order),
-                      read_option, write_option, pass_num, size)
+                      read_option, write_option, pass_num, size,
+                      numbers=tuple(range(len(order))))
 
 
 def set_read_option(snap, it, option):

@@ -1,0 +1,298 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""Slots and labels (issue 10 section 3): setup and teardown on hosts whose
+metadetach compacts the slots or leaves a hole, with labeled and unlabeled
+mirrors.  Each test builds its own emulated host from the article's
+description with a release profile and switches, and checks the exact
+commands, the final metastat -p and slot numbers, the blocks the resyncs
+copied, teardown back to the original, and the data-safety monitor."""
+
+import copy
+import json
+import os
+
+import pytest
+
+from hosts import EmulatedHost
+from svmsim import presets
+
+pytestmark = pytest.mark.emulator_only(
+    "hosts with release profiles and switches exist only on the emulator")
+
+SIZE = 465885       # d10's blocks: every resync of it copies this many
+FMRI = "svc:/system/svmram:d10"
+
+ORIGINAL = ("d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
+            "d11 1 1 /dev/rdsk/c0d1s0\n"
+            "d12 1 1 /dev/rdsk/c1d0s0\n")
+ROTATED = ("d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
+           "d13 1 1 /dev/rdsk/c90t0d0s0\n"
+           "d11 1 1 /dev/rdsk/c0d1s0\n"
+           "d12 1 1 /dev/rdsk/c1d0s0\n")
+FILLED = ("d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d12 /dev/md/rdsk/d11 -r 1\n"
+          "d13 1 1 /dev/rdsk/c90t0d0s0\n"
+          "d12 1 1 /dev/rdsk/c1d0s0\n"
+          "d11 1 1 /dev/rdsk/c0d1s0\n")
+
+RAM = [["ramdiskadm", "-a", "svmram_d10", "228m"],
+       ["metainit", "d13", "1", "1", "c90t0d0s0"]]
+ROTATE = RAM + [["metattach", "d10", "d13"],
+                ["metadetach", "d10", "d11"], ["metattach", "d10", "d11"],
+                ["metadetach", "d10", "d12"], ["metattach", "d10", "d12"],
+                ["metaparam", "-r", "first", "d10"]]
+# Where metadetach leaves a hole: one disk resync instead of two.
+FILL = RAM + [["metadetach", "d10", "d11"], ["metattach", "d10", "d13"],
+              ["metattach", "d10", "d11"],
+              ["metaparam", "-r", "first", "d10"]]
+CLEANUP = [["metaclear", "d13"], ["ramdiskadm", "-d", "svmram_d10"]]
+TEARDOWN_ROTATED = [["metaparam", "-r", "roundrobin", "d10"],
+                    ["metadetach", "d10", "d13"]] + CLEANUP
+TEARDOWN_FILLED = [["metaparam", "-r", "roundrobin", "d10"],
+                   ["metadetach", "d10", "d13"],
+                   ["metadetach", "d10", "d11"], ["metattach", "d10", "d11"]
+                   ] + CLEANUP
+
+
+def probe(first_controller):
+    """The test of the slot behaviour on a scratch mirror d127 of two
+    1 MiB ramdisks, and its removal."""
+    return [["ramdiskadm", "-a", "svmram_probe0", "1m"],
+            ["ramdiskadm", "-a", "svmram_probe1", "1m"],
+            ["metainit", "d126", "1", "1", "c%dt0d0s0" % first_controller],
+            ["metainit", "d125", "1", "1",
+             "c%dt0d0s0" % (first_controller + 1)],
+            ["metainit", "d127", "-m", "d126", "d125"],
+            ["metadetach", "d127", "d126"],
+            ["metaclear", "d127"], ["metaclear", "d125"],
+            ["metaclear", "d126"],
+            ["ramdiskadm", "-d", "svmram_probe1"],
+            ["ramdiskadm", "-d", "svmram_probe0"]]
+
+
+def make_host(tmp_path, preset="article", release=None, **switches):
+    desc = copy.deepcopy(presets.PRESETS[preset])
+    if release:
+        desc["release"] = release
+    desc.setdefault("switches", {}).update(switches)
+    if "disk_label" in switches:
+        for disk in desc["disks"].values():
+            disk.pop("starts", None)      # the switch places every slice
+    path = tmp_path / "host.json"
+    path.write_text(json.dumps(desc))
+    return EmulatedHost(tmp_path / "host", host_file=str(path))
+
+
+def svm_commands(host):
+    return [argv for argv in host.trace()
+            if argv[0] not in ("svccfg", "svcadm")]
+
+
+def copied(host):
+    return json.loads(host.sim("state").stdout)["copied_blocks"].get("d10", 0)
+
+
+def slots(host):
+    return [line.strip() for line in host.cmd("metastat", "d10").stdout
+            .splitlines() if line.strip().startswith("Submirror ")]
+
+
+def test_where_detach_leaves_a_hole_the_ram_submirror_fills_slot_0(
+        tmp_path):
+    host = make_host(tmp_path, release="solaris10")
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert "metadetach leaves a hole in the slots here (a scratch mirror " \
+           "d127 showed it" in result.stderr
+    assert svm_commands(host) == probe(90) + FILL
+    assert host.metastat_p("d10") == FILLED
+    assert slots(host) == ["Submirror 0: d13", "Submirror 1: d12",
+                           "Submirror 2: d11"]
+    assert copied(host) == 2 * SIZE          # the RAM one and d11
+    assert host.ramdisks().count("svmram_probe") == 0
+    assert host.violations() == []
+
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    # The probe's links go on c91 and c92: c90 is the RAM submirror's.
+    assert svm_commands(host) == probe(91) + TEARDOWN_FILLED
+    assert host.metastat_p("d10") == ORIGINAL
+    assert slots(host) == ["Submirror 0: d11", "Submirror 1: d12"]
+    assert copied(host) == 3 * SIZE          # d11 once more, to go first
+    assert host.ramdisks() == ""
+    assert host.violations() == []
+
+
+def test_a_dry_run_changes_nothing_and_says_what_it_assumes(tmp_path):
+    host = make_host(tmp_path, release="solaris10")
+    before = host.state_digest()
+    result = host.svmram("setup", "-n", "d10")
+    assert result.returncode == 0, result.stderr
+    assert "# Setup first tests on a scratch mirror of two 1 MiB ramdisks " \
+           "(removed afterwards) whether metadetach leaves a hole in the " \
+           "slots; this plan assumes it does not." in result.stdout
+    assert host.trace() == []
+    assert host.state_digest() == before
+
+
+def test_a_compacting_host_learned_by_the_probe_rotates(tmp_path):
+    host = make_host(tmp_path, release="solaris11")
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert svm_commands(host) == probe(90) + ROTATE
+    assert host.metastat_p("d10") == ROTATED
+    assert copied(host) == 3 * SIZE
+    assert host.violations() == []
+    host.clear_trace()
+    # Detaching the RAM submirror leaves the disks in order either way:
+    # no probe.
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert svm_commands(host) == TEARDOWN_ROTATED
+    assert host.metastat_p("d10") == ORIGINAL
+    assert slots(host) == ["Submirror 0: d11", "Submirror 1: d12"]
+    assert copied(host) == 3 * SIZE
+    assert host.violations() == []
+
+
+def test_an_illumos_host_rotates_without_a_probe(tmp_path):
+    host = make_host(tmp_path)
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert "/etc/release names an illumos distribution" in result.stderr
+    assert svm_commands(host) == ROTATE
+    assert host.metastat_p("d10") == ROTATED
+
+
+def test_a_hole_already_shown_is_used_without_a_probe(tmp_path):
+    """A mirror with a free slot 0 (an earlier metadetach that left a
+    hole): the RAM submirror is attached straight into it."""
+    host = make_host(tmp_path, preset="spare-disks", release="solaris10")
+    for argv in (("metainit", "d14", "1", "1", "c2d0s0"),
+                 ("metattach", "d10", "d14")):
+        assert host.cmd(*argv).returncode == 0
+    host.sim("tick")
+    assert host.cmd("metadetach", "d10", "d11").returncode == 0
+    assert slots(host) == ["Submirror 1: d12", "Submirror 2: d14"]
+    before = host.metastat_p("d10")
+    start = copied(host)
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert "metastat shows a hole in the slots of d10 (d12 in 1, d14 in " \
+           "2)" in result.stderr
+    assert svm_commands(host) == RAM + [["metattach", "d10", "d13"],
+                                        ["metaparam", "-r", "first", "d10"]]
+    assert slots(host) == ["Submirror 0: d13", "Submirror 1: d12",
+                           "Submirror 2: d14"]
+    assert copied(host) - start == SIZE      # only the RAM submirror
+    host.clear_trace()
+    assert host.svmram("teardown", "-y", "d10").returncode == 0
+    assert svm_commands(host) == TEARDOWN_ROTATED
+    assert host.metastat_p("d10") == before
+    assert host.violations() == []
+
+
+@pytest.mark.parametrize("release, label, first", [
+    (None, "smi-cyl1", 945), ("solaris10", "smi-cyl1", 945),
+    (None, "efi", 256), ("solaris10", "efi", 256)])
+def test_an_unlabeled_mirror_is_refused_before_anything_changes(
+        tmp_path, release, label, first):
+    host = make_host(tmp_path, preset="article-bare", release=release,
+                     disk_label=label)
+    for argv in (("metainit", "d11", "1", "1", "c0d1s0"),
+                 ("metainit", "d12", "1", "1", "c1d0s0"),
+                 ("metainit", "d10", "-m", "d11", "d12")):
+        assert host.cmd(*argv).returncode == 0
+    before = host.state_digest()
+    for method in ("auto", "rotate", "swap"):
+        result = host.svmram("setup", "-y", "--method", method, "d10")
+        assert result.returncode == 3, result.stdout
+        assert result.stderr.splitlines()[0] == (
+            "svmram: d10 is not labeled (c0d1s0 starts at sector %d; "
+            "c1d0s0 starts at sector %d), and SVM refuses to attach a "
+            "labeled submirror to an unlabeled mirror; a ramdisk stripe is "
+            "always labeled (its slice 0 starts at sector 0), and every "
+            "svmram method attaches the RAM submirror to fill it" % (
+                first, first))
+        assert "refuses writes to its block 0 (UFS and ZFS never write " \
+               "there; a raw-device user may)" in result.stderr
+    assert host.trace() == []
+    assert host.state_digest() == before
+    check = host.svmram("check", "d10")
+    assert check.returncode == 3
+    assert "    label: not labeled (c0d1s0 starts at sector %d; c1d0s0 " \
+           "starts at sector %d): SVM refuses to attach a RAM submirror " \
+           "(can't attach labeled submirror to an unlabeled mirror)" % (
+               first, first) in check.stdout.splitlines()
+    # What the refusal predicts is what SVM does.
+    assert host.cmd("ramdiskadm", "-a", "t", "228m").returncode == 0
+    for kind in ("dsk", "rdsk"):
+        os.symlink("/dev/%sramdisk/t" % ("r" if kind == "rdsk" else ""),
+                   os.path.join(host.root, "dev", kind, "c90t0d0s0"))
+    assert host.cmd("metainit", "d13", "1", "1", "c90t0d0s0").returncode == 0
+    attach = host.cmd("metattach", "d10", "d13")
+    assert (attach.returncode, attach.stderr) == (
+        1, "metattach: myhost: d13: can't attach labeled submirror to an "
+           "unlabeled mirror\n\n")
+
+
+def test_a_replica_on_the_first_slice_makes_a_stripe_unlabeled(tmp_path):
+    """A slice at sector 0 that holds a replica: the stripe starts past the
+    replica and is not labeled, and metastat's Start Block shows it."""
+    host = make_host(tmp_path, preset="article-bare")
+    for argv in (("metadb", "-a", "c0d1s0"),
+                 ("metainit", "d11", "1", "1", "c0d1s0"),
+                 ("metainit", "d12", "1", "1", "c1d0s0"),
+                 ("metainit", "d10", "-m", "d11", "d12")):
+        assert host.cmd(*argv).returncode == 0, argv
+    result = host.svmram("check", "--json", "d10")
+    label = json.loads(result.stdout)["mirrors"][0]["label"]
+    assert label["mirror_labeled"] is True     # d12 is labeled
+    assert label["submirrors"]["d11"]["labeled"] is False
+    assert label["submirrors"]["d11"]["evidence"].startswith(
+        "c0d1s0 starts at sector 0 but holds a replica")
+
+
+def test_check_shows_the_slot_behaviour_and_labels(tmp_path):
+    host = make_host(tmp_path, release="solaris10")
+    result = host.svmram("check", "d10")
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-2] == (
+        "    slots: not known whether metadetach leaves a hole in the slots; "
+        "setup tests it on a scratch mirror before it changes d10 "
+        "(/etc/release names Oracle Solaris 10 1/13 s10x_u11wos_24a X86, "
+        "where it is not known)")
+    assert lines[-1] == (
+        "    label: labeled (c0d1s0 starts at sector 0; c1d0s0 starts at "
+        "sector 0): a RAM submirror can be attached")
+    assert "If metadetach leaves a hole here, resyncs copy %d blocks " \
+           "instead; setup tests which first." % (2 * SIZE) in lines[-3]
+    report = json.loads(host.svmram("check", "--json", "d10").stdout)
+    d10 = report["mirrors"][0]
+    assert d10["slots"]["detach_compacts"] is None
+    assert (d10["copies_blocks"], d10["copies_blocks_if_hole"]) == (
+        3 * SIZE, 2 * SIZE)
+    assert d10["label"]["mirror_labeled"] is True
+    assert host.trace() == []
+
+
+def test_a_hole_where_compaction_was_expected_stops_and_rolls_back(tmp_path):
+    """/etc/release says illumos, but this host's metadetach leaves a hole:
+    the check after the detach sees the slot numbers differ, the run stops,
+    and the rollback (knowing the hole now) restores the mirror."""
+    host = make_host(tmp_path, detach_compacts=False)
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 1, result.stderr
+    assert "d10 has its submirrors in slots d12 in 1, d13 in 2, expected " \
+           "d12 in 0, d13 in 1 (metadetach does not compact the slots on " \
+           "this host).  Everything was rolled back; d10 is as it was " \
+           "before." in result.stderr
+    assert svm_commands(host) == RAM + [
+        ["metattach", "d10", "d13"], ["metadetach", "d10", "d11"],
+        # d11 takes the free slot 0, in front again, while RAM stays in.
+        ["metattach", "d10", "d11"], ["metadetach", "d10", "d13"]] + CLEANUP
+    assert host.metastat_p("d10") == ORIGINAL
+    assert slots(host) == ["Submirror 0: d11", "Submirror 1: d12"]
+    assert copied(host) == 2 * SIZE
+    assert host.violations() == []
