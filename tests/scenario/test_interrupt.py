@@ -177,8 +177,9 @@ def test_ctrl_c_between_metaclear_and_metainit_lets_the_swap_finish(
 def test_sigterm_while_teardown_waits_says_teardown_finishes_it(host):
     """A setup stopped in its second resync (d11 re-attached behind d13)
     leaves the disks out of order; the teardown that undoes it detaches
-    and re-attaches d12 and waits for that resync, where SIGTERM (a
-    shutdown) stops it."""
+    and re-attaches d12 (the RAM submirror stays until the disks are in
+    order) and waits for that resync, where SIGTERM (a shutdown) stops
+    it."""
     assert host.sim("freeze").returncode == 0
     proc = start(host, "setup", "-y", "d10")
     wait_until_polling(host, proc, ["metattach", "d10", "d13"], reads=1)
@@ -199,10 +200,11 @@ def test_sigterm_while_teardown_waits_says_teardown_finishes_it(host):
     assert lines[-3].endswith(" (Attach d12 to d10 and wait for its full "
                               "resync), while waiting for the resync of d10; "
                               "nothing was undone.")
+    # Teardown puts the disks back in order before the RAM submirror goes.
     assert lines[-2] == (
-        "svmram: d10 now: d11 Okay, d12 Resyncing; read option roundrobin.  "
-        "Current data: on d11.  A resync is running (0% done) and goes on "
-        "without svmram.")
+        "svmram: d10 now: d13 (RAM) Okay, d11 Okay, d12 Resyncing; read "
+        "option roundrobin.  Current data: on d11 and in RAM.  A resync is "
+        "running (0% done) and goes on without svmram.")
     assert lines[-1] == (
         "svmram: Run 'svmram teardown d10' to finish it (it resumes from "
         "%s/%s)." % (host.root, JOURNAL))
