@@ -82,13 +82,13 @@ HOSTS = {"rotate": "article", "swap": "swap"}
 PROCEDURES = ("setup-rotate", "setup-swap", "teardown", "restore")
 KINDS = ("fail", "kill", "reboot", "memcap", "foreign")
 # The emulator's release profiles (lib/svmsim/presets.py PROFILES) the
-# matrix with one mirror runs on.  Not yet solaris10, whose detach leaves
-# a hole: there setup first probes the slot behaviour on a scratch mirror,
-# and a failure inside the probe's clean-up leaves scratch metadevices and
-# ramdisks behind (issue 10, open).  bench/faults --releases solaris10
-# shows it.
-RELEASES = ("illumos-2016", "solaris11")
-ALL_RELEASES = RELEASES + ("solaris10",)
+# matrix with one mirror runs on.  Not yet solaris11 and solaris10: on a
+# host whose /etc/release is not illumos, setup and teardown first probe
+# the slot behaviour on a scratch mirror, and a fault inside the probe's
+# clean-up leaves scratch metadevices and ramdisks behind (issue 10,
+# open).  bench/faults --releases solaris11,solaris10 shows it.
+RELEASES = ("illumos-2016",)
+ALL_RELEASES = RELEASES + ("solaris11", "solaris10")
 # With other mirrors set up: what each procedure meets.  fail and kill of
 # setup and teardown involve no boot, so other mirrors change nothing.
 OTHER_MIRRORS = (2, 3)
