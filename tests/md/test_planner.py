@@ -452,3 +452,58 @@ def test_a_teardown_from_any_point_of_setup_returns_the_original_array():
         end = back.steps[-1].expect if back.steps else step.expect
         assert differences(end, original) == [], step.key
         assert end.brd == Brd()
+
+
+# --- the unit's stop (ExecStop) ----------------------------------------------
+
+def test_stop_removes_the_ram_member_and_shrinks_keeping_write_mostly():
+    """ExecStop (research 2d, "shrink" row): the next boot is an ordinary
+    complete assembly; the disks stay write-mostly for the restore."""
+    plan = planner.plan_stop(set_up(EXISTING), EXISTING)
+    assert moves(plan) == [
+        ("mdadm", "/dev/md0", "--fail", "/dev/ram0", "--remove", "/dev/ram0"),
+        ("mdadm", "--grow", "/dev/md0", "--raid-devices=2"),
+        ("rmmod", "brd")]
+    end = plan.steps[-1].expect
+    assert end.array.raid_disks == 2 and end.array.degraded == 0
+    assert [(x.name, x.write_mostly) for x in end.array.members] == [
+        ("vda", True), ("vdb", True)]
+    # the restore from there is the grow-add of research 2d
+    assert [s.key for s in planner.plan_restore(end, EXISTING).steps] == [
+        "load brd", "grow-add ram0"]
+
+
+def test_stop_resumes_after_each_of_its_steps_and_then_plans_nothing():
+    plan = planner.plan_stop(set_up(EXISTING), EXISTING)
+    for number, step in enumerate(plan.steps):
+        rest = planner.plan_stop(step.expect, EXISTING)
+        assert [s.key for s in rest.steps] == \
+            [s.key for s in plan.steps[number + 1:]]
+
+
+def test_stop_while_the_ram_member_recovers_removes_it():
+    snap = set_up(EXISTING)
+    a = snap.array.with_member(m("ram0", 2, "spare"))
+    plan = planner.plan_stop(snap.evolve(array=replace(a, degraded=1)),
+                             EXISTING)
+    assert [s.key for s in plan.steps] == [
+        "fail-remove ram0", "shrink md0", "unload brd"]
+
+
+@pytest.mark.parametrize("array", [None, "inactive"])
+def test_stop_of_an_array_that_is_not_running_only_unloads_brd(array):
+    snap = set_up(EXISTING)
+    a = None if array is None else replace(
+        inactive_after_power_cut().array)
+    plan = planner.plan_stop(snap.evolve(array=a), EXISTING)
+    assert [s.key for s in plan.steps] == ["unload brd"]
+    assert planner.plan_stop(host(a), EXISTING).steps == []
+
+
+def test_stop_refuses_when_the_ram_member_holds_the_only_copy():
+    snap = set_up(EXISTING)
+    a = snap.array
+    for disk in ("vda", "vdb"):
+        a = a.with_member(m(disk, None, "spare", "write_mostly"))
+    with pytest.raises(RefusedError, match="only copy"):
+        planner.plan_stop(snap.evolve(array=a), EXISTING)

@@ -240,6 +240,17 @@ def plan_teardown(snap, it):
     return plan
 
 
+def plan_stop(snap, it):
+    """The boot unit's stop (ExecStop, at shutdown): remove the RAM member
+    and shrink raid-devices back to the disks, so that the next boot is
+    an ordinary, complete assembly (research 2d); the disks stay
+    write-mostly for the next restore; brd is unloaded.  An array that is
+    not running is left alone."""
+    plan = Plan("stop", it.array)
+    _converge(plan, snap, it, _next_stop_step)
+    return plan
+
+
 def plan_restore(snap, it):
     """The boot restore: start the array if it came up inactive, load brd,
     add a fresh RAM member; nothing waits for the recovery."""
@@ -341,6 +352,26 @@ def _next_teardown_step(snap, it):
                     disk not in it.write_mostly_before:
                 return steps.set_write_mostly(snap, it, disk, on=False)
         if a.member(it.ram) is not None:
+            return steps.fail_remove(snap, it)
+        if a.raid_disks > len(it.disks):
+            return steps.shrink(snap, it, len(it.disks))
+    if snap.brd.loaded:
+        check_brd_free(snap, replace(it, rd_size_kib=snap.brd.rd_size_kib))
+        return steps.unload_brd(snap, it)
+    return None
+
+
+def _next_stop_step(snap, it):
+    a = snap.array
+    if a is not None and a.running:
+        _refuse_foreign(a, it)
+        if a.member(it.ram) is not None:
+            if not _disks_in_sync(a, it):
+                _refuse("no disk member of %s is in sync; removing the RAM "
+                        "member would lose the only copy" % it.array,
+                        "Let the array recover onto a disk first (mdadm "
+                        "--detail /dev/%s); svmram leaves it as it is."
+                        % it.array)
             return steps.fail_remove(snap, it)
         if a.raid_disks > len(it.disks):
             return steps.shrink(snap, it, len(it.disks))
