@@ -8,6 +8,10 @@
 #                                 kmod and Debian's apt; tests/vm)
 #   make demo                     the article's scenario on the SVM emulator
 #   make install DESTDIR=/tmp/x   install the Solaris/illumos file layout
+#   make install-linux DESTDIR=/tmp/x
+#                                 install for Linux md: the command, the
+#                                 package and the boot unit svmram@.service
+#   make demo-md                  the article on a real Linux kernel in QEMU
 #   make package                  install into build/proto and write the IPS
 #                                 manifest build/svmram.p5m (and, where the
 #                                 IPS tools exist, the archive build/svmram.p5p)
@@ -31,6 +35,9 @@ DOCDIR = $(PREFIX)/share/doc/svmram
 METHODDIR = /lib/svc/method
 MANIFESTDIR = /lib/svc/manifest/system
 PKGDIR = build
+# Linux: where the systemd unit goes (Debian and Fedora use /usr/lib or
+# /lib/systemd/system; both work with PREFIX=/usr).
+UNITDIR = $(PREFIX)/lib/systemd/system
 
 all:
 	@echo "nothing to build; try 'make test', 'make demo' or 'make install'"
@@ -54,14 +61,36 @@ test-vm:
 demo:
 	$(PYTHON) demo/article
 
+# The md backend's story (set up, read, reboot, restore, status, teardown)
+# on Debian's kernel in QEMU, as a transcript; needs what test-vm needs.
+demo-md:
+	tests/vm/demo-md.sh
+
 # The modules are byte-compiled here (unchecked-hash .pyc files, which
 # stay valid whatever the files' times), and the installed command never
 # writes __pycache__ itself, so a root run adds nothing to the package's
 # directories.
-install:
+install: install-common
+	mkdir -p $(DESTDIR)$(METHODDIR) $(DESTDIR)$(MANIFESTDIR)
+	sed 's,/usr/sbin/svmram,$(SBINDIR)/svmram,' smf/svmram \
+		> $(DESTDIR)$(METHODDIR)/svmram
+	chmod 0555 $(DESTDIR)$(METHODDIR)/svmram
+	sed 's,manpath="/usr/share/man",manpath="$(PREFIX)/share/man",' \
+		manifests/svmram.xml > $(DESTDIR)$(MANIFESTDIR)/svmram.xml
+	chmod 0444 $(DESTDIR)$(MANIFESTDIR)/svmram.xml
+
+# Linux: the unit runs the md backend with the interpreter and the
+# package installed here (systemctl daemon-reload afterwards).
+install-linux: install-common
+	mkdir -p $(DESTDIR)$(UNITDIR)
+	python=`$(PYTHON) -c 'import os, sys; print(os.path.realpath(sys.executable))'` \
+		&& sed -e "s,@PYTHON@,$$python,g" -e 's,@PKGLIBDIR@,$(PKGLIBDIR),g' \
+		systemd/svmram@.service > $(DESTDIR)$(UNITDIR)/svmram@.service
+	chmod 0444 $(DESTDIR)$(UNITDIR)/svmram@.service
+
+install-common:
 	mkdir -p $(DESTDIR)$(SBINDIR) $(DESTDIR)$(PKGLIBDIR) \
-		$(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(METHODDIR) $(DESTDIR)$(MANIFESTDIR)
+		$(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
 	python=`$(PYTHON) -c 'import os, sys; print(os.path.realpath(sys.executable))'` \
 		&& { echo "#!$$python"; sed 1d sbin/svmram; } \
 		> $(DESTDIR)$(SBINDIR)/svmram
@@ -74,12 +103,6 @@ install:
 	$(PYTHON) -m compileall -q --invalidation-mode unchecked-hash \
 		-d $(PKGLIBDIR) $(DESTDIR)$(PKGLIBDIR)
 	find $(DESTDIR)$(PKGLIBDIR) -name '*.pyc' -exec chmod 0444 {} +
-	sed 's,/usr/sbin/svmram,$(SBINDIR)/svmram,' smf/svmram \
-		> $(DESTDIR)$(METHODDIR)/svmram
-	chmod 0555 $(DESTDIR)$(METHODDIR)/svmram
-	sed 's,manpath="/usr/share/man",manpath="$(PREFIX)/share/man",' \
-		manifests/svmram.xml > $(DESTDIR)$(MANIFESTDIR)/svmram.xml
-	chmod 0444 $(DESTDIR)$(MANIFESTDIR)/svmram.xml
 	cp -f docs/svmram.8 $(DESTDIR)$(MANDIR)/svmram.8
 	chmod 0444 $(DESTDIR)$(MANDIR)/svmram.8
 	cp -f docs/status-json.md LICENSE $(DESTDIR)$(DOCDIR)/
@@ -87,7 +110,8 @@ install:
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/svmram $(DESTDIR)$(MANDIR)/svmram.8 \
-		$(DESTDIR)$(METHODDIR)/svmram $(DESTDIR)$(MANIFESTDIR)/svmram.xml
+		$(DESTDIR)$(METHODDIR)/svmram $(DESTDIR)$(MANIFESTDIR)/svmram.xml \
+		$(DESTDIR)$(UNITDIR)/svmram@.service
 	rm -rf $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DOCDIR)
 
 # PKGDIR: where the proto tree and the manifest go (tests point it at a
@@ -107,4 +131,5 @@ clean:
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	rm -rf build
 
-.PHONY: all test test-vm demo install uninstall package clean
+.PHONY: all test test-vm demo demo-md install install-linux install-common \
+	uninstall package clean

@@ -1,0 +1,264 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""The md backend's own entry point, until the svmram command is wired to
+it (issue 12; docs/md-backend.md says what changes then):
+
+  python3 -m svmram.md.main setup ARRAY [DISK...]   set up (new or existing)
+  python3 -m svmram.md.main restore ARRAY           the boot unit's ExecStart
+  python3 -m svmram.md.main stop ARRAY              the boot unit's ExecStop
+  python3 -m svmram.md.main teardown ARRAY          back to the original array
+  python3 -m svmram.md.main status ARRAY            the status entry, as JSON
+
+Options: -n (print the plan as a POSIX sh script, change nothing),
+--record FILE (default /etc/svmram/md/ARRAY.json), --wait-disks SECONDS
+(restore: how long to wait for the recorded disks to appear, default 20).
+
+systemd/svmram@.service runs restore and stop; the tests in tests/vm run
+every operation through run().  The record is what setup decided
+(intent.Intent as JSON); setup writes it before it changes anything, so a
+setup cut short by a power cut resumes from it, and teardown removes it
+last.  There is no journal or lock here (the CLI brings them): every
+planner is convergent, so rerunning the operation continues it.  A
+teardown leaves a marker (the record's name + ".teardown") until it is
+done, and restore and stop refuse while it is there, so that the boot
+unit never undoes half a teardown (what the CLI's journal will do).
+"""
+
+import json
+import os
+import sys
+import time
+
+from ..errors import EXIT_FAILED, EXIT_USAGE, RefusedError, SvmramError
+from ..execute import Polling, execute
+from ..progress import Progress
+from . import commands, planner, script, status
+from .backend import MdBackend, kernel_name
+from .intent import Intent
+
+RECORD_DIR = "/etc/svmram/md"
+WAIT_DISKS_SECONDS = 20
+OPERATIONS = ("setup", "restore", "stop", "teardown", "status")
+PLANNERS = {"setup": planner.plan_setup, "restore": planner.plan_restore,
+            "stop": planner.plan_stop, "teardown": planner.plan_teardown}
+ROUNDS = 4
+# How advice names this entry point (the svmram command, once wired).
+COMMAND = "PYTHONPATH=/usr/lib/svmram python3 -m svmram.md.main"
+
+
+def record_path(array, directory=RECORD_DIR):
+    return os.path.join(directory, array + ".json")
+
+
+def read_record(path):
+    """The Intent in `path`, None when there is no record."""
+    try:
+        with open(path, encoding="utf-8") as stream:
+            data = json.load(stream)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise SvmramError("cannot read svmram's record %s: %s" % (path, exc),
+                          advice="Check the file; svmram teardown needs it "
+                                 "to undo the setup.") from exc
+    return Intent.from_dict(data)
+
+
+def write_record(path, it):
+    """Atomically, synced: a power cut leaves the old record or the new."""
+    directory = os.path.dirname(path) or "."
+    os.makedirs(directory, exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as stream:
+        json.dump(it.to_dict(), stream, sort_keys=True)
+        stream.write("\n")
+        stream.flush()
+        os.fsync(stream.fileno())
+    os.replace(tmp, path)
+    _sync_dir(directory)
+
+
+def remove_record(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return
+    _sync_dir(os.path.dirname(path) or ".")
+
+
+def _sync_dir(directory):
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def wait_for_disks(backend, it, seconds, out, sleep=time.sleep,
+                   clock=time.monotonic):
+    """At boot, udev may still be adding the recorded disks to the
+    (inactive) array: wait at most `seconds` until the array is running or
+    holds every recorded disk, so that restore's `mdadm --run` never
+    starts it short of a disk that is about to appear.  Returns the last
+    Snapshot; what it shows then is the planner's to judge."""
+    deadline = clock() + seconds
+    said = False
+    while True:
+        snap = backend.observe()
+        a = snap.array
+        missing = [d for d in it.disks if a is None or a.member(d) is None]
+        if (a is not None and (a.running or not missing)) or \
+                clock() >= deadline:
+            return snap
+        if not said:
+            out.write("restore %s: waiting up to %d s for %s\n" % (
+                it.array, seconds, "the array to be assembled" if a is None
+                else "its disk%s %s" % ("s" if len(missing) > 1 else "",
+                                         " ".join(missing))))
+            out.flush()
+            said = True
+        sleep(0.5)
+
+
+def run(op, array, disks=(), record=None, dry_run=False, out=None,
+        err=None, make_backend=MdBackend, wait_disks=WAIT_DISKS_SECONDS,
+        polling=None, sleep=time.sleep, clock=time.monotonic):
+    """Carry out `op` on `array` (a kernel name such as md0); the exit
+    status."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    record = record or record_path(array)
+    try:
+        return _run(op, array, tuple(disks), record, dry_run, out,
+                    make_backend, wait_disks, polling, sleep, clock)
+    except SvmramError as error:
+        err.write("svmram %s %s: %s\n" % (op, array, error.message))
+        if error.advice:
+            err.write("  %s\n" % error.advice)
+        err.flush()
+        return error.exit_code
+
+
+def _run(op, array, disks, record, dry_run, out, make_backend, wait_disks,
+         polling, sleep, clock):
+    it = read_record(record)
+    if it is not None and it.array != array:
+        raise RefusedError("the record %s is for %s, not %s" % (
+            record, it.array, array), advice="Name the record of this array.")
+    if it is None and op != "setup":
+        raise RefusedError("%s is not set up by svmram (no record %s)" % (
+            array, record), advice="%s setup %s sets it up." % (
+                COMMAND, array))
+    if it is not None and op in ("restore", "stop") and \
+            os.path.exists(record + ".teardown"):
+        raise RefusedError("a teardown of %s was cut short" % array,
+                           advice="%s teardown %s finishes it; the array "
+                                  "keeps serving reads from its disks "
+                                  "meanwhile." % (COMMAND, array))
+    if it is not None and op == "setup" and disks and \
+            set(disks) != set(it.disks):
+        raise RefusedError("%s is recorded with the disks %s" % (
+            array, " ".join(it.disks)),
+            advice="Run setup without disks to resume it, or teardown.")
+    backend = make_backend(array, disks=disks or (it.disks if it else ()))
+    if op == "status":
+        entry = status.describe(backend.observe(), it)
+        out.write(json.dumps(entry, indent=2, sort_keys=True) + "\n")
+        return status.VERDICTS[entry["verdict"]]
+    if op == "restore" and not dry_run:
+        snap = wait_for_disks(backend, it, wait_disks, out, sleep, clock)
+    else:
+        snap = backend.observe()
+    if op == "setup" and it is None:
+        it, notes = planner.choose_setup(snap, array, disks)
+        for note in notes:
+            out.write("setup %s: %s\n" % (array, note))
+        if not dry_run:
+            write_record(record, it)
+    elif op == "setup" and not PLANNERS[op](snap, it).steps:
+        raise RefusedError("%s is set up already (record %s)" % (
+            array, record), advice="%s status %s shows it; teardown "
+                                   "undoes it." % (COMMAND, array))
+    if op == "teardown" and not dry_run:
+        with open(record + ".teardown", "w", encoding="utf-8") as stream:
+            stream.flush()
+            os.fsync(stream.fileno())
+        _sync_dir(os.path.dirname(record) or ".")
+    polling = polling or Polling(first=0.5, most=5.0)
+    total = 0
+    for round_ in range(1, ROUNDS + 1):
+        if round_ > 1:
+            snap = backend.observe()
+        plan = PLANNERS[op](snap, it)
+        if dry_run:
+            out.write(script.render_script(plan, commands.command_path))
+            return 0
+        for note in plan.notes:
+            out.write("%s %s: %s\n" % (op, array, note))
+        if not plan.steps:
+            break
+        execute(plan, backend, None, Progress(out), polling=polling,
+                sleep=sleep, counted=round_ == 1)
+        total += len(plan.steps)
+    else:
+        raise SvmramError("%s of %s did not converge in %d rounds" % (
+            op, array, ROUNDS), advice="Run it again; if it says so again, "
+                                       "report this as a bug with mdadm "
+                                       "--detail /dev/%s." % array)
+    if op == "teardown":
+        remove_record(record)
+        remove_record(record + ".teardown")
+    out.write("%s %s: done (%d step%s)\n" % (op, array, total,
+                                              "" if total == 1 else "s"))
+    out.flush()
+    return 0
+
+
+USAGE = """usage: python3 -m svmram.md.main [-n] [--record FILE] [--wait-disks S]
+       setup|restore|stop|teardown|status ARRAY [DISK...]
+"""
+
+
+def main(argv):
+    options = {"dry_run": False}
+    words = []
+    args = iter(argv)
+    try:
+        for arg in args:
+            if arg == "-n":
+                options["dry_run"] = True
+            elif arg == "--record":
+                options["record"] = next(args)
+            elif arg == "--wait-disks":
+                options["wait_disks"] = float(next(args))
+            elif arg.startswith("-"):
+                raise ValueError(arg)
+            else:
+                words.append(arg)
+        if len(words) < 2 or words[0] not in OPERATIONS or \
+                (words[0] != "setup" and len(words) > 2):
+            raise ValueError(" ".join(words))
+    except (StopIteration, ValueError):
+        sys.stderr.write(USAGE)
+        return EXIT_USAGE
+    op = words[0]
+    try:
+        names = [kernel_name("/", w) if w.startswith("/") else w
+                 for w in words[1:]]
+    except SvmramError as error:
+        sys.stderr.write("svmram %s: %s\n  %s\n" % (op, error.message,
+                                                    error.advice))
+        return error.exit_code
+    try:
+        return run(op, names[0], names[1:], **options)
+    except Exception:                   # pylint: disable=broad-except
+        if os.environ.get("SVMRAM_DEBUG") == "1":
+            raise
+        sys.stderr.write("svmram %s: internal error; this is a bug, please "
+                         "report it (SVMRAM_DEBUG=1 shows the traceback)\n"
+                         % op)
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

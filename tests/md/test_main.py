@@ -1,0 +1,247 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""The md entry point (svmram.md.main, what systemd/svmram@.service runs)
+on a kernel simulated from the planners' own promises: the record is
+written before anything changes and removed last, a setup resumes from
+it, restore waits for the recorded disks, stands aside for a teardown
+cut short, and stop leaves the array for a clean assembly.  tests/vm runs
+the same entry point on a real kernel, with power cuts."""
+
+import io
+import json
+import os
+from dataclasses import replace
+
+import pytest
+
+from svmram.execute import Polling, ResyncStatus
+from svmram.md import main, planner
+from svmram.md.model import Array, Brd, Disk, Member, Snapshot
+
+KERNEL = (6, 1, 0, "6.1.0-56-cloud-amd64")
+
+
+def m(name, slot, *flags):
+    return Member(name, slot, frozenset(flags or ("in_sync",)), 2048)
+
+
+def plain():
+    return Snapshot("md0", Array("md0", "raid1", 2, "clean",
+                                 (m("vda", 0), m("vdb", 1)),
+                                 component_kib=261120, bitmap="+8"),
+                    disks={"vda": Disk("vda", 524288),
+                           "vdb": Disk("vdb", 524288)},
+                    kernel=KERNEL, mem_total_kib=4000000,
+                    mem_available_kib=3000000)
+
+
+class Kernel:
+    """Each step does exactly what it promised; `log` lists the step
+    keys.  `boots` is a list of snapshots observe() returns first (udev
+    still adding disks), one per call."""
+
+    def __init__(self, snap, boots=()):
+        self.snap = snap
+        self.boots = list(boots)
+        self.log = []
+        self.record_seen = []
+
+    def backend(self, array, disks=()):
+        return self
+
+    def observe(self):
+        if self.boots:
+            return self.boots.pop(0)
+        return self.snap
+
+    def perform(self, step):
+        self.log.append(step.key)
+        self.snap = step.expect
+
+    def differences(self, expected, observed):
+        return []
+
+    def resync_status(self, target):
+        return ResyncStatus(False)
+
+
+def run(kernel, op, tmp_path, *disks, **kw):
+    out, err = io.StringIO(), io.StringIO()
+    rc = main.run(op, "md0", disks, record=str(tmp_path / "md0.json"),
+                  out=out, err=err, make_backend=kernel.backend,
+                  polling=Polling(first=0, most=0), sleep=lambda s: None,
+                  **kw)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_setup_writes_the_record_before_the_first_step(tmp_path):
+    kernel = Kernel(plain())
+    record = tmp_path / "md0.json"
+    seen = []
+    perform = kernel.perform
+    kernel.perform = lambda step: (seen.append(record.exists()),
+                                   perform(step))
+    rc, out, err = run(kernel, "setup", tmp_path)
+    assert (rc, err) == (0, "")
+    assert seen == [True] * 4
+    assert kernel.log == ["load brd", "grow-add ram0", "writemostly vda",
+                          "writemostly vdb"]
+    assert json.loads(record.read_text())["rd_size_kib"] == 262144
+    assert "setup md0: done (4 steps)" in out
+
+
+def test_a_setup_cut_short_resumes_from_its_record(tmp_path):
+    kernel = Kernel(plain())
+    kernel.perform = lambda step: (_ for _ in ()).throw(OSError(5, "EIO"))
+    rc, _, err = run(kernel, "setup", tmp_path)
+    assert rc == 1 and "step 1 failed" in err
+    kernel = Kernel(plain())
+    rc, out, _ = run(kernel, "setup", tmp_path)
+    assert rc == 0 and kernel.log[0] == "load brd"
+
+
+def test_a_second_setup_is_refused(tmp_path):
+    kernel = Kernel(plain())
+    assert run(kernel, "setup", tmp_path)[0] == 0
+    rc, _, err = run(kernel, "setup", tmp_path)
+    assert rc == 3 and "md0 is set up already" in err
+
+
+def test_restore_stop_and_teardown_need_the_record(tmp_path):
+    for op in ("restore", "stop", "teardown", "status"):
+        rc, _, err = run(Kernel(plain()), op, tmp_path)
+        assert rc == 3 and "no record" in err, op
+
+
+def test_stop_then_restore_then_teardown(tmp_path):
+    kernel = Kernel(plain())
+    run(kernel, "setup", tmp_path)
+    assert run(kernel, "stop", tmp_path)[0] == 0
+    assert kernel.log[-3:] == ["fail-remove ram0", "shrink md0",
+                               "unload brd"]
+    assert run(kernel, "restore", tmp_path)[0] == 0
+    assert kernel.log[-2:] == ["load brd", "grow-add ram0"]
+    rc, out, _ = run(kernel, "teardown", tmp_path)
+    assert rc == 0 and not (tmp_path / "md0.json").exists()
+    assert not (tmp_path / "md0.json.teardown").exists()
+    end = kernel.snap.array
+    assert (end.raid_disks, [(x.name, x.flags) for x in end.members]) == \
+        (2, [("vda", {"in_sync"}), ("vdb", {"in_sync"})])
+
+
+def test_restore_stands_aside_while_a_teardown_is_cut_short(tmp_path):
+    kernel = Kernel(plain())
+    run(kernel, "setup", tmp_path)
+    kernel.perform = lambda step: (_ for _ in ()).throw(OSError(5, "EIO"))
+    assert run(kernel, "teardown", tmp_path)[0] == 1
+    for op in ("restore", "stop"):
+        rc, _, err = run(kernel, op, tmp_path)
+        assert rc == 3 and "a teardown of md0 was cut short" in err
+        assert "teardown md0 finishes it" in err
+
+
+def test_restore_waits_for_the_recorded_disks_before_running_the_array(
+        tmp_path):
+    kernel = Kernel(plain())
+    run(kernel, "setup", tmp_path)
+    # a power cut: udev has added vda only, then vdb; both inactive
+    inactive = replace(kernel.snap, brd=Brd(), array=Array(
+        "md0", "", 0, "inactive", (m("vda", None, "spare"),),
+        component_kib=261120))
+    both = replace(inactive, array=replace(inactive.array, members=(
+        m("vda", None, "spare"), m("vdb", None, "spare"))))
+    kernel.snap = both
+    kernel.boots = [replace(inactive, array=None), inactive]
+    del kernel.log[:]
+    rc, out, err = run(kernel, "restore", tmp_path)
+    assert "waiting up to 20 s for the array to be assembled" in out
+    assert kernel.log[0] == "run md0"
+    assert kernel.boots == []
+
+
+def test_restore_gives_up_waiting_and_lets_the_planner_judge(tmp_path):
+    kernel = Kernel(plain())
+    run(kernel, "setup", tmp_path)
+    kernel.snap = replace(kernel.snap, array=None, brd=Brd())
+    clock = iter(range(0, 100, 5))
+    rc, out, err = run(kernel, "restore", tmp_path, clock=lambda: next(
+        clock))
+    assert rc == 3 and "md0 is not assembled" in err
+
+
+def test_dry_run_prints_the_script_and_changes_nothing(tmp_path):
+    kernel = Kernel(plain())
+    rc, out, _ = run(kernel, "setup", tmp_path, dry_run=True)
+    assert rc == 0 and kernel.log == []
+    assert "--grow /dev/md0 --raid-devices=3 --add /dev/ram0" in out
+    assert not (tmp_path / "md0.json").exists()
+
+
+def test_status_prints_the_entry_and_exits_with_its_verdict(tmp_path):
+    kernel = Kernel(plain())
+    run(kernel, "setup", tmp_path)
+    rc, out, _ = run(kernel, "status", tmp_path)
+    assert rc == 0 and json.loads(out)["verdict"] == "serving"
+    run(kernel, "stop", tmp_path)
+    rc, out, _ = run(kernel, "status", tmp_path)
+    assert rc == 4 and json.loads(out)["verdict"] == "not_serving"
+
+
+def test_the_command_line(capsys):
+    assert main.main(["frob", "md0"]) == 2
+    assert main.main(["restore"]) == 2
+    assert main.main(["restore", "md0", "vda"]) == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+# --- the unit ------------------------------------------------------------------
+
+UNIT = os.path.join(os.path.dirname(__file__), "..", "..", "systemd",
+                    "svmram@.service")
+
+
+def unit():
+    entries = {}
+    with open(UNIT, encoding="utf-8") as stream:
+        for line in stream:
+            if "=" in line and not line.startswith("#"):
+                key, _, value = line.rstrip("\n").partition("=")
+                entries.setdefault(key, []).append(value)
+    return entries
+
+
+def test_the_unit_is_a_oneshot_that_stays_and_runs_early():
+    u = unit()
+    assert u["Type"] == ["oneshot"] and u["RemainAfterExit"] == ["yes"]
+    assert u["DefaultDependencies"] == ["no"]
+    assert u["Conflicts"] == ["shutdown.target"]
+    assert set(u["Before"][0].split()) == {
+        "local-fs-pre.target", "mdmonitor.service", "shutdown.target"}
+    assert "systemd-udev-trigger.service" in u["After"][0]
+    assert u["ConditionPathExists"] == [main.RECORD_DIR + "/%i.json"]
+
+
+def test_the_unit_runs_restore_and_stop_of_the_entry_point():
+    u = unit()
+    assert u["ExecStart"] == ["@PYTHON@ -m svmram.md.main restore %i"]
+    assert u["ExecStop"] == ["@PYTHON@ -m svmram.md.main stop %i"]
+    assert "PYTHONPATH=@PKGLIBDIR@" in u["Environment"][0].split()
+    # restore's wait for the disks fits well inside the start timeout
+    assert main.WAIT_DISKS_SECONDS * 3 <= int(u["TimeoutStartSec"][0])
+
+
+def test_make_install_linux_fills_in_the_paths(tmp_path):
+    import subprocess
+    import sys
+    repo = os.path.join(os.path.dirname(__file__), "..", "..")
+    subprocess.run(["make", "-s", "install-linux", "DESTDIR=%s" % tmp_path,
+                    "PREFIX=/opt/sv", "PYTHON=%s" % sys.executable],
+                   cwd=repo, check=True, capture_output=True)
+    text = (tmp_path / "opt/sv/lib/systemd/system/svmram@.service") \
+        .read_text()
+    assert "@" not in text.replace("svmram@", "").replace("%i", "")
+    assert "Environment=PYTHONPATH=/opt/sv/lib/svmram " in text
+    python = os.path.realpath(sys.executable)
+    assert "ExecStart=%s -m svmram.md.main restore %%i" % python in text
+    assert (tmp_path / "opt/sv/lib/svmram/svmram/md/main.py").exists()
+    assert not (tmp_path / "lib/svc").exists()
