@@ -3,8 +3,8 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 # guest-md-cycle.sh - svmram's md backend on a real kernel, over two boots
 # on the same disk images (run by md-cycle.sh).  2 virtio disks vda, vdb.
-# Every change is made by svmram's planner and executor
-# (/opt/svmram/tests/vm/guest_svmram.py); this script only checks.
+# Every change is made by svmram's md entry point (svmram.md.main, through
+# /opt/svmram/tests/vm/guest_svmram.py); this script only checks.
 #   lab.phase=setup : setup on a new array md0 (ram0 + write-mostly vda,
 #       vdb), fill it, check md5s, flags and disk reads; power off with the
 #       array running.
@@ -16,7 +16,7 @@
 # that md-cycle.sh turns into fixture files.
 . /lab/lib.sh
 MD=md0
-SV="python3 /opt/svmram/tests/vm/guest_svmram.py"
+SV="python3 /opt/svmram/tests/vm/guest_svmram.py"   # svmram.md.main
 
 sv() { # op args... : run svmram's md backend, show its output
   $SV "$@" > /tmp/sv.out 2>&1; rc=$?
@@ -78,7 +78,8 @@ case "${LAB_PHASE:-}" in
 setup)
   dump_state before
   T=$(now)
-  sv setup $MD vda vdb --intent-out /tmp/intent.json || stop "svmram setup (new array)"
+  sv setup $MD vda vdb || stop "svmram setup (new array)"
+  res intent "$(tr -d ' \n' < /etc/svmram/md/$MD.json)"
   res time.setup_new "$(since "$T")"
   dump_state after-setup-new
   flags_are "ram0=in_sync vda=in_sync,write_mostly vdb=in_sync,write_mostly" setup_new
@@ -101,7 +102,7 @@ restore)
   done
   dump_state inactive
   T=$(now)
-  sv restore $MD --intent /lab/intent.json || stop "svmram restore"
+  sv --record /lab/intent.json restore $MD || stop "svmram restore"
   res time.restore "$(since "$T")" "run + brd + add, no wait"
   dump_state restoring
   wait_resync $MD 900
@@ -111,7 +112,7 @@ restore)
   verify_members $MD "$LAB_EXPECT" ram0 vda vdb
 
   T=$(now)
-  sv teardown $MD --intent /lab/intent.json || stop "svmram teardown"
+  sv --record /lab/intent.json teardown $MD || stop "svmram teardown"
   res time.teardown "$(since "$T")"
   dump_state after-teardown
   flags_are "vda=in_sync vdb=in_sync" teardown
@@ -120,7 +121,7 @@ restore)
   verify_members $MD "$LAB_EXPECT" vda vdb
 
   T=$(now)
-  sv setup $MD --intent-out /tmp/intent2.json || stop "svmram setup (existing array)"
+  sv setup $MD || stop "svmram setup (existing array)"
   res time.setup_existing "$(since "$T")"
   dump_state after-setup-existing
   flags_are "ram0=in_sync vda=in_sync,write_mostly vdb=in_sync,write_mostly" setup_existing
@@ -129,7 +130,7 @@ restore)
   verify_members $MD "$LAB_EXPECT" ram0 vda vdb
   sv setup $MD; rc=$?
   [ $rc = 3 ] && res refused.second_setup ok || fail "second setup rc=$rc, expected 3"
-  sv teardown $MD --intent /tmp/intent2.json || stop "svmram teardown (2)"
+  sv teardown $MD || stop "svmram teardown (2)"
   flags_are "vda=in_sync vdb=in_sync" teardown2
   [ -e /sys/module/brd ] && fail "brd still loaded (2)" || res brd.unloaded2 ok
   verify_members $MD "$LAB_EXPECT" vda vdb

@@ -1,87 +1,100 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""Runs svmram's md backend inside the VM guest (python3 from the
-initramfs, svmram's lib/ under /opt/svmram/lib) until the CLI is wired:
+"""Runs svmram's md entry point (svmram.md.main, installed under
+/usr/lib/svmram by `make install-linux`) inside the VM guest, optionally
+with a power cut at a chosen point:
 
-  guest_svmram.py setup ARRAY [DISK...] --intent-out FILE
-  guest_svmram.py restore|teardown ARRAY --intent FILE
+  guest_svmram.py [--cut SPEC] [--record FILE] OP ARRAY [DISK...]
 
-It observes the real kernel with MdBackend, plans with md.planner, prints
-the -n script (lines prefixed "PLAN <op>| "), carries the plan out with
-svmram's own executor, and prints "RESULT py.<op> ok" or the error with
-exit status 3 (refused) or 1 (failed).
+SPEC is where the power goes:
+  before=KEY   just before the step whose key is KEY (e.g. "shrink md0")
+  wait=KEY     while md copies for the step KEY (its resync is >= 10 %)
+  end          once the operation is done; if md is still recovering
+               (restore does not wait), once the recovery is >= 25 %
+At the cut the guest syncs, prints "LAB-MARK cut <SPEC>" (run.sh
+--kill-on kills QEMU on it) and sleeps.  A cut point that never comes is
+a failure ("LAB-FAIL cut point ... never reached").  Without --cut this
+is `python3 -m svmram.md.main OP ARRAY`, and prints "RESULT py.<op>
+rc=N".
 """
 
-import json
 import os
 import sys
+import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "lib"))
+sys.path.insert(0, "/usr/lib/svmram")
 
-from svmram.errors import SvmramError           # noqa: E402
-from svmram.execute import Polling, execute     # noqa: E402
-from svmram.md import commands, planner, script  # noqa: E402
-from svmram.md.backend import MdBackend         # noqa: E402
-from svmram.md.intent import Intent             # noqa: E402
-from svmram.progress import Progress            # noqa: E402
+from svmram.md import main as md_main            # noqa: E402
+from svmram.md.backend import MdBackend          # noqa: E402
+
+
+def cut(spec):
+    os.sync()
+    sys.stdout.write("\nLAB-MARK cut %s\n" % spec)
+    sys.stdout.flush()
+    while True:
+        time.sleep(60)
+
+
+def cutting_backend(spec):
+    kind, _, key = spec.partition("=")
+
+    class Cutting(MdBackend):
+        current = None
+
+        def perform(self, step):
+            Cutting.current = step.key
+            if kind == "before" and step.key == key:
+                cut(spec)
+            super().perform(step)
+
+        def resync_status(self, target):
+            status = super().resync_status(target)
+            if kind == "wait" and Cutting.current == key and status.active \
+                    and status.percent is not None and status.percent >= 10:
+                cut(spec)
+            return status
+
+    return Cutting
+
+
+def recovery_percent(array):
+    """How far md's recovery of `array` is; 100 when it is not degraded,
+    None while md has not started it."""
+    md = "/sys/block/%s/md/" % array
+    try:
+        with open(md + "degraded") as stream:
+            if stream.read().strip() == "0":
+                return 100
+        with open(md + "sync_completed") as stream:
+            done, _, total = stream.read().partition(" / ")
+        return int(done) * 100 // int(total)
+    except (OSError, ValueError):
+        return None
 
 
 def main(argv):
-    op, array = argv[0], argv[1]
-    option, disks, args = {}, [], iter(argv[2:])
-    for arg in args:
-        if arg.startswith("--"):
-            option[arg] = next(args)
-        else:
-            disks.append(arg)
-    disks = tuple(disks)
-    backend = MdBackend(array, disks=disks)
-    intent, total = None, 0
-    try:
-        # Plan and carry out until a plan is empty: a restore that starts
-        # an inactive array plans again from what the array then shows,
-        # and for every operation the last, empty plan shows convergence.
-        for round_ in range(1, 5):
-            snap = backend.observe()
-            if op == "setup" and intent is None:
-                intent, notes = planner.choose_setup(snap, array, disks)
-            elif op == "setup":
-                notes = []
-            elif intent is None:
-                with open(option["--intent"], encoding="utf-8") as stream:
-                    intent = Intent.from_dict(json.load(stream))
-            if op == "setup":
-                plan = planner.plan_setup(snap, intent)
-                plan.notes += notes
-            else:
-                plan = (planner.plan_restore if op == "restore"
-                        else planner.plan_teardown)(snap, intent)
-            for line in script.render_script(
-                    plan, commands.command_path).splitlines():
-                print("PLAN %s %d| %s" % (op, round_, line))
-            sys.stdout.flush()
-            if not plan.steps:
+    spec = None
+    if argv[:1] == ["--cut"]:
+        spec, argv = argv[1], argv[2:]
+    record = None
+    if argv[:1] == ["--record"]:
+        record, argv = argv[1], argv[2:]
+    op, array, disks = argv[0], argv[1], argv[2:]
+    make = cutting_backend(spec) if spec else MdBackend
+    rc = md_main.run(op, array, disks, record=record, make_backend=make)
+    print("RESULT py.%s rc=%d" % (op, rc))
+    sys.stdout.flush()
+    if spec == "end" and rc == 0:
+        for _ in range(1200):
+            percent = recovery_percent(array)
+            if percent is not None and percent >= 25:
                 break
-            execute(plan, backend, None, Progress(sys.stdout),
-                    polling=Polling(first=0.5, most=2.0, limit=1200))
-            total += len(plan.steps)
-        else:
-            print("RESULT py.%s error: no empty plan after 4 rounds" % op)
-            return 1
-    except SvmramError as error:
-        print("RESULT py.%s error exit=%d %s%s" % (
-            op, error.exit_code, error.message,
-            " -- " + error.advice if error.advice else ""))
-        return error.exit_code
-    if "--intent-out" in option:
-        with open(option["--intent-out"], "w", encoding="utf-8") as stream:
-            json.dump(intent.to_dict(), stream, sort_keys=True)
-        print("RESULT intent %s" % json.dumps(intent.to_dict(),
-                                              sort_keys=True,
-                                              separators=(",", ":")))
-    print("RESULT py.%s ok steps=%d rounds=%d" % (op, total, round_))
-    return 0
+            time.sleep(0.1)
+        cut("end (recovery %s%%)" % percent)
+    if spec:
+        print("LAB-FAIL cut point %s never reached (rc=%d)" % (spec, rc))
+    return rc
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@
 # "md-cycle: PASS" (exit 0) or "md-cycle: FAIL ..." (exit 1).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
 WORK=${SVMRAM_VM_WORK:-/tmp/svmram-vm}
 ACCEL=auto DISK_MIB=128
 while [ $# -gt 0 ]; do
@@ -27,13 +26,9 @@ done
 OUT=$WORK/cycle-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$OUT/disks" "$OUT/dumps"
 
-# svmram's lib/ and the guest driver under /opt/svmram
+# svmram as make install-linux lays it out, and the guest driver
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/opt/svmram/tests/vm"
-cp -a "$REPO/lib" "$T/opt/svmram/"
-cp "$HERE/guest_svmram.py" "$T/opt/svmram/tests/vm/"
-find "$T" -name __pycache__ -prune -exec rm -rf {} +
-(cd "$T" && find . | LC_ALL=C sort | cpio -o -H newc --owner=0:0 --quiet) > "$OUT/tool.cpio"
+"$HERE/make-tool-cpio.sh" "$OUT/tool.cpio"
 
 boot() { # log, phase args
   local log=$1; shift

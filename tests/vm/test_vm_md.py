@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """svmram's md backend on a real kernel: Debian's kernel, mdadm and brd
-in QEMU (TCG), two boots on the same disks (md-cycle.sh,
-guest-md-cycle.sh).  Every change in the guest is made by svmram's
+in QEMU (TCG): two boots on the same disks (md-cycle.sh,
+guest-md-cycle.sh), and a chain of 19 boots with a power cut (QEMU
+killed) at every step of setup, restore, stop and teardown and in the
+middle of recoveries (md-faults.sh, guest-md-faults.sh).  Every change in the guest is made by svmram's
 planner and executor; the guest checks md5s of the array and of every
 member, md's own check (mismatch_cnt 0), the write-mostly flags, and that
 the disks serve no reads once the RAM member is in sync.
@@ -24,12 +26,12 @@ NEEDED = {"qemu-system-x86_64": "apt-get install qemu-system-x86",
           "apt-get": "a Debian host", "dpkg-deb": "a Debian host"}
 
 # What each boot must have checked and found right (guest-md-cycle.sh).
-BOOT1 = ["py.setup ok", "flags.setup_new ok", "bitmap ok", "backlog ok",
+BOOT1 = ["py.setup rc=0", "flags.setup_new ok", "bitmap ok", "backlog ok",
          "reads.setup_new ok", "verify.md0.ram0 ok", "verify.md0.vda ok",
          "verify.md0.vdb ok", "verify.md0.check_mismatch_cnt 0"]
-BOOT2 = ["py.restore ok", "flags.restored ok", "reads.restored ok",
-         "py.teardown ok", "flags.teardown ok", "raid_disks.teardown ok",
-         "brd.unloaded ok", "py.setup ok", "flags.setup_existing ok",
+BOOT2 = ["py.restore rc=0", "flags.restored ok", "reads.restored ok",
+         "py.teardown rc=0", "flags.teardown ok", "raid_disks.teardown ok",
+         "brd.unloaded ok", "py.setup rc=0", "flags.setup_existing ok",
          "raid_disks.setup_existing ok", "reads.setup_existing ok",
          "refused.second_setup ok", "flags.teardown2 ok", "brd.unloaded2 ok"]
 
@@ -70,3 +72,54 @@ def check_cycle(out):
         for want in wanted:
             assert any(r.startswith(want) for r in results), (log, want)
     assert text.count("RESULT verify.md0.check_mismatch_cnt 0") == 4
+
+
+# What the power-cut chain must have checked, boot by boot
+# (guest-md-faults.sh): each leg but the last is cut, and the boot after
+# it finds the data and puts things right.
+FAULT_LEGS = {
+    2: ["resumed.setup ok", "flags.setup_new_after_cuts ok",
+        "reads.setup_new_after_cuts ok"],
+    3: ["unit.ExecStart rc=0", "md5.boot ok",
+        "flags.restored_after_stop_cut_before_shrink ok"],
+    4: ["unit.ExecStart rc=0", "stopped.shape ok", "flags.stopped ok"],
+    10: ["unit.ExecStart rc=0", "md5.boot ok",
+         "flags.restored_after_cuts_in_restore ok",
+         "reads.restored_after_cuts_in_restore ok"],
+    11: ["unit.stands_aside ok", "resumed.teardown ok",
+         "flags.teardown_11 ok"],
+    12: ["unit.stands_aside ok", "flags.teardown_12 ok"],
+    13: ["unit.stands_aside ok", "flags.teardown_13 ok"],
+    14: ["unit.stands_aside ok", "flags.teardown_14 ok", "brd.teardown_14 ok"],
+    18: ["resumed.setup ok", "flags.setup_existing_after_cuts ok",
+         "refused.second_setup ok", "flags.teardown_whole ok",
+         "flags.setup_busy ok", "reads.busy_files ok", "busy.files ok",
+         "busy.e2fsck ok", "flags.teardown_busy ok"],
+}
+# legs whose boot checks every member's md5 and md's check afterwards
+VERIFIED = (2, 3, 4, 10, 11, 12, 13, 14, 18)
+
+
+@pytest.mark.skipif(_why_not() is not None, reason=_why_not() or "")
+def test_power_cuts_at_every_step_on_a_real_kernel():
+    proc = subprocess.run([os.path.join(HERE, "md-faults.sh")],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, timeout=3600, check=False)
+    assert proc.returncode == 0 and "md-faults: PASS" in proc.stdout, \
+        proc.stdout[-3000:]
+    out = re.search(r"md-faults: PASS \((.*)\)", proc.stdout).group(1)
+    for leg in range(19):
+        with open(os.path.join(out, "leg-%d.log" % leg), encoding="utf-8",
+                  errors="replace") as stream:
+            text = stream.read()
+        assert "LAB-FAIL" not in text, leg
+        assert ("LAB-MARK cut" in text) == (leg < 18), leg
+        results = [line[len("RESULT "):] for line in text.splitlines()
+                   if line.startswith("RESULT ")]
+        for want in FAULT_LEGS.get(leg, []):
+            assert any(r.startswith(want) for r in results), (leg, want)
+        if leg in VERIFIED:
+            assert any(r.startswith("verify.md0.check_mismatch_cnt 0 ")
+                       for r in results), leg
+            assert not any(r.startswith("verify.md0.check_mismatch_cnt")
+                           and r.split()[1] != "0" for r in results), leg
