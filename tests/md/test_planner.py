@@ -507,3 +507,20 @@ def test_stop_refuses_when_the_ram_member_holds_the_only_copy():
         a = a.with_member(m(disk, None, "spare", "write_mostly"))
     with pytest.raises(RefusedError, match="only copy"):
         planner.plan_stop(snap.evolve(array=a), EXISTING)
+
+
+def test_a_one_disk_array_shrinks_back_to_one_device_with_force():
+    """The article's array: one disk and the RAM member.  mdadm refuses
+    --raid-devices=1 without --force ("'1' is an unusual number of drives
+    for an array, so it is probably a mistake", seen in make demo-md)."""
+    one = Intent("md0", ("vda",), "ram0", 262144, 2048, True)
+    a = Array("md0", "raid1", 2, "clean", (
+        m("ram0", 0), m("vda", 1, "in_sync", "write_mostly")),
+        component_kib=261120, bitmap="+8")
+    snap = host(a, Brd(True, False, 262144, 1, ("ram0",), {"ram0": ("md0",)}))
+    for plan in (planner.plan_stop(snap, one),
+                 planner.plan_teardown(snap, one)):
+        assert ("mdadm", "--grow", "/dev/md0", "--raid-devices=1",
+                "--force") in moves(plan)
+    assert ("mdadm", "--grow", "/dev/md0", "--raid-devices=2") in moves(
+        planner.plan_stop(set_up(EXISTING), EXISTING))

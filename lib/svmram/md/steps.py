@@ -191,9 +191,13 @@ def shrink(snap, it, disks):
     return Step(
         key="shrink %s" % it.array,
         summary="Shrink %s to %d raid devices." % (it.array, disks),
-        argv=("mdadm", "--grow", dev(it.array), "--raid-devices=%d" % disks),
+        argv=("mdadm", "--grow", dev(it.array),
+              "--raid-devices=%d" % disks) + (
+                  ("--force",) if disks == 1 else ()),
         why="The next boot then assembles it as an ordinary, complete "
-            "array (research 2d).",
+            "array (research 2d)." + (
+                "  mdadm wants --force for a RAID-1 of one device."
+                if disks == 1 else ""),
         expect=snap.evolve(array=replace(a, raid_disks=disks, degraded=0,
                                          members=members)))
 
