@@ -53,8 +53,9 @@ test:
 		$(PYTHON) -m pytest; \
 	fi
 
-# Not part of `make test`: it boots Debian's kernel under QEMU (TCG) twice
-# and wants both cores; without QEMU it skips and says why.
+# Not part of `make test`: it boots Debian's kernel under QEMU (TCG), 2
+# boots for md-cycle and 19 for the power-cut chain (md-faults), and wants
+# both cores; without QEMU it skips and says why.
 test-vm:
 	SVMRAM_VM_TESTS=1 $(PYTHON) -m pytest -q -p no:cacheprovider tests/vm
 

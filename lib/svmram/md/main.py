@@ -152,9 +152,9 @@ def _run(op, array, disks, record, dry_run, out, make_backend, wait_disks,
     if it is not None and op in ("restore", "stop") and \
             os.path.exists(record + ".teardown"):
         raise RefusedError("a teardown of %s was cut short" % array,
-                           advice="%s teardown %s finishes it; the array "
-                                  "keeps serving reads from its disks "
-                                  "meanwhile." % (COMMAND, array))
+                           advice="%s teardown %s finishes it; until "
+                                  "then the array runs from its disks "
+                                  "alone." % (COMMAND, array))
     if it is not None and op == "setup" and disks and \
             set(disks) != set(it.disks):
         raise RefusedError("%s is recorded with the disks %s" % (
