@@ -190,7 +190,8 @@ def shrink(snap, it, disks):
     members = tuple(replace(m, slot=None) for m in a.members)
     return Step(
         key="shrink %s" % it.array,
-        summary="Shrink %s to %d raid devices." % (it.array, disks),
+        summary="Shrink %s to %d raid device%s." % (
+            it.array, disks, "" if disks == 1 else "s"),
         argv=("mdadm", "--grow", dev(it.array),
               "--raid-devices=%d" % disks) + (
                   ("--force",) if disks == 1 else ()),
