@@ -120,6 +120,7 @@ case $LEG in
   7) powercut before="load brd" restore $MD ;;
   8) powercut before="add ram0" restore $MD ;;
   9) slow 4000; powercut end restore $MD ;;
+  10) slow 4000 ;;    # the unit's start leaves a slow recovery running
 esac
 if have enabled; then
   unit_exec ExecStart; rc=$?
@@ -167,7 +168,16 @@ case $LEG in
       [ ! -e /sys/module/brd ] && res stopped.shape ok "$(md_state $MD)" || fail "after ExecStop: $(md_state $MD)"
     flags_are "vda=in_sync,write_mostly vdb=in_sync,write_mostly" stopped
     sync; echo "LAB-MARK cut after a whole ExecStop"; sleep 600 ;;
-10) check_set_up restored_after_cuts_in_restore
+10) # a shutdown soon after boot: ExecStop in the middle of the recovery
+    [ "$(cat /sys/block/$MD/md/sync_action)" = recover ] && res recovering ok "$(md_state $MD)" ||
+      fail "leg 10: no recovery running: $(md_state $MD)"
+    unit_exec ExecStop || stop "ExecStop during the recovery"
+    [ "$(cat /sys/block/$MD/md/raid_disks)" = 2 ] && [ "$(cat /sys/block/$MD/md/degraded)" = 0 ] &&
+      [ ! -e /sys/module/brd ] && res stopped_recovering.shape ok "$(md_state $MD)" ||
+      fail "after ExecStop during the recovery: $(md_state $MD)"
+    slow 200000
+    unit_exec ExecStart || stop "ExecStart after the stop"
+    check_set_up restored_after_cuts_in_restore
     begin teardown; powercut before="-writemostly vdb" teardown $MD ;;
 11|12|13)
     resume; check_plain "teardown_$LEG"
