@@ -245,3 +245,24 @@ def test_make_install_linux_fills_in_the_paths(tmp_path):
     assert "ExecStart=%s -m svmram.md.main restore %%i" % python in text
     assert (tmp_path / "opt/sv/lib/svmram/svmram/md/main.py").exists()
     assert not (tmp_path / "lib/svc").exists()
+
+
+def test_a_failed_step_says_how_to_continue(tmp_path):
+    kernel = Kernel(plain())
+    kernel.perform = lambda step: (_ for _ in ()).throw(OSError(5, "EIO"))
+    rc, _, err = run(kernel, "setup", tmp_path)
+    assert rc == 1
+    assert "setup md0 again continues from here" in err
+
+
+def test_a_teardown_refused_before_its_first_step_leaves_no_marker(tmp_path):
+    kernel = Kernel(plain())
+    run(kernel, "setup", tmp_path)
+    a = kernel.snap.array
+    for disk in ("vda", "vdb"):
+        a = a.with_member(m(disk, None, "spare", "write_mostly"))
+    kernel.snap = replace(kernel.snap, array=a)
+    rc, _, err = run(kernel, "teardown", tmp_path)
+    assert rc == 3 and "lose the only copy" in err
+    assert not (tmp_path / "md0.json.teardown").exists()
+    assert (tmp_path / "md0.json").exists()

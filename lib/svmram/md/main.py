@@ -30,7 +30,7 @@ import sys
 import time
 
 from ..errors import EXIT_FAILED, EXIT_USAGE, RefusedError, SvmramError
-from ..execute import Polling, execute
+from ..execute import Polling, StepFailed, execute
 from ..progress import Progress
 from . import commands, planner, script, status
 from .backend import MdBackend, kernel_name
@@ -94,6 +94,15 @@ def _sync_dir(directory):
         os.close(fd)
 
 
+def _mark_teardown(record):
+    """The marker restore and stop stand aside for, written (synced)
+    before teardown's first step, once its plan holds."""
+    with open(record + ".teardown", "w", encoding="utf-8") as stream:
+        stream.flush()
+        os.fsync(stream.fileno())
+    _sync_dir(os.path.dirname(record) or ".")
+
+
 def wait_for_disks(backend, it, seconds, out, sleep=time.sleep,
                    clock=time.monotonic):
     """At boot, udev may still be adding the recorded disks to the
@@ -133,8 +142,12 @@ def run(op, array, disks=(), record=None, dry_run=False, out=None,
                     make_backend, wait_disks, polling, sleep, clock)
     except SvmramError as error:
         err.write("svmram %s %s: %s\n" % (op, array, error.message))
-        if error.advice:
-            err.write("  %s\n" % error.advice)
+        advice = error.advice or (isinstance(error, StepFailed) and (
+            "Nothing is rolled back: every step is planned from what the "
+            "kernel shows, so %s %s %s again continues from here once the "
+            "cause is fixed." % (COMMAND, op, array)))
+        if advice:
+            err.write("  %s\n" % advice)
         err.flush()
         return error.exit_code
 
@@ -179,11 +192,6 @@ def _run(op, array, disks, record, dry_run, out, make_backend, wait_disks,
         raise RefusedError("%s is set up already (record %s)" % (
             array, record), advice="%s status %s shows it; teardown "
                                    "undoes it." % (COMMAND, array))
-    if op == "teardown" and not dry_run:
-        with open(record + ".teardown", "w", encoding="utf-8") as stream:
-            stream.flush()
-            os.fsync(stream.fileno())
-        _sync_dir(os.path.dirname(record) or ".")
     polling = polling or Polling(first=0.5, most=5.0)
     total = 0
     for round_ in range(1, ROUNDS + 1):
@@ -197,6 +205,8 @@ def _run(op, array, disks, record, dry_run, out, make_backend, wait_disks,
             out.write("%s %s: %s\n" % (op, array, note))
         if not plan.steps:
             break
+        if op == "teardown" and round_ == 1:
+            _mark_teardown(record)
         execute(plan, backend, None, Progress(out), polling=polling,
                 sleep=sleep, counted=round_ == 1)
         total += len(plan.steps)
