@@ -1,0 +1,8 @@
+#!/bin/sh
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+# guest-md-bench.sh - bench/md's guest: guest_bench.py does the work.
+. /lab/lib.sh
+BENCH_RANDOM_COUNT=${LAB_RANDOM:-8192} python3 /opt/svmram/tests/vm/guest_bench.py || fail "guest_bench.py rc=$?"
+res guest.fails "$LAB_FAILS"
+[ "$LAB_FAILS" = 0 ]
