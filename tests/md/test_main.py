@@ -266,3 +266,21 @@ def test_a_teardown_refused_before_its_first_step_leaves_no_marker(tmp_path):
     assert rc == 3 and "lose the only copy" in err
     assert not (tmp_path / "md0.json.teardown").exists()
     assert (tmp_path / "md0.json").exists()
+
+
+def test_systemd_analyze_verify_finds_nothing_to_say_about_the_unit(
+        tmp_path):
+    import shutil
+    import subprocess
+    if shutil.which("systemd-analyze") is None:
+        pytest.skip("systemd-analyze is not installed")
+    with open(UNIT, encoding="utf-8") as stream:
+        text = stream.read().replace("@PYTHON@", "/usr/bin/python3") \
+            .replace("@PKGLIBDIR@", "/usr/lib/svmram")
+    (tmp_path / "svmram@.service").write_text(text)
+    proc = subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", "svmram@md0.service"],
+        cwd=str(tmp_path), capture_output=True, text=True, check=False,
+        env=dict(os.environ, SYSTEMD_UNIT_PATH="%s:" % tmp_path))
+    assert proc.returncode == 0
+    assert "svmram@" not in proc.stdout + proc.stderr
