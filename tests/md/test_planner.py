@@ -481,13 +481,25 @@ def test_stop_resumes_after_each_of_its_steps_and_then_plans_nothing():
             [s.key for s in plan.steps[number + 1:]]
 
 
-def test_stop_while_the_ram_member_recovers_removes_it():
+def test_stop_while_the_ram_member_recovers_fails_it_waits_then_removes_it():
+    """mdadm --fail --remove in one call during a recovery: the fail
+    worked, the remove did not (md's recovery thread still held ram0;
+    seen once in the VM chain's leg 10).  So fail, wait for md to stop
+    recovering, then remove."""
     snap = set_up(EXISTING)
     a = snap.array.with_member(m("ram0", 2, "spare"))
-    plan = planner.plan_stop(snap.evolve(array=replace(a, degraded=1)),
-                             EXISTING)
+    a = replace(a, degraded=1, sync_action="recover",
+                sync_completed=(1000, 522240))
+    plan = planner.plan_stop(snap.evolve(array=a), EXISTING)
     assert [s.key for s in plan.steps] == [
-        "fail-remove ram0", "shrink md0", "unload brd"]
+        "fail ram0", "fail-remove ram0", "shrink md0", "unload brd"]
+    assert moves(plan)[:2] == [
+        ("mdadm", "/dev/md0", "--fail", "/dev/ram0"),
+        ("mdadm", "/dev/md0", "--remove", "/dev/ram0")]
+    assert plan.steps[0].wait_resync == "md0"
+    torn = planner.plan_teardown(snap.evolve(array=a), EXISTING)
+    assert [s.key for s in torn.steps][2:4] == ["fail ram0",
+                                                "fail-remove ram0"]
 
 
 @pytest.mark.parametrize("array", [None, "inactive"])

@@ -170,8 +170,26 @@ def set_write_mostly(snap, it, disk, on=True):
 
 
 def fail_remove(snap, it):
+    """Remove the RAM member, failing it first.  While md copies onto it,
+    only fail it and wait for md to stop: in one mdadm call the remove
+    can come before md's recovery thread lets go of the member (EBUSY;
+    seen on a real kernel), and the next step removes it."""
     a = snap.array
     member = a.member(it.ram)
+    if member.role != "faulty" and (a.sync_action != "idle" or
+                                    member.role != "in_sync"):
+        return Step(
+            key="fail %s" % it.ram,
+            summary="Fail %s in %s and wait for md to stop its recovery."
+                    % (it.ram, it.array),
+            argv=("mdadm", dev(it.array), "--fail", dev(it.ram)),
+            why="md is copying onto %s; it is removed once md has let go "
+                "of it." % it.ram,
+            wait_resync=it.array,
+            expect=snap.evolve(array=replace(
+                a.with_member(replace(member, slot=None,
+                                      flags=frozenset(["faulty"]))),
+                sync_action="idle", sync_completed=None)))
     argv = ("mdadm", dev(it.array)) + (
         () if member.role == "faulty" else ("--fail", dev(it.ram))) + (
             "--remove", dev(it.ram))
