@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 
 from svmram.execute import Polling, ResyncStatus
-from svmram.md import main, planner
+from svmram.md import main
 from svmram.md.model import Array, Brd, Disk, Member, Snapshot
 
 KERNEL = (6, 1, 0, "6.1.0-56-cloud-amd64")
@@ -284,3 +284,31 @@ def test_systemd_analyze_verify_finds_nothing_to_say_about_the_unit(
         env=dict(os.environ, SYSTEMD_UNIT_PATH="%s:" % tmp_path))
     assert proc.returncode == 0
     assert "svmram@" not in proc.stdout + proc.stderr
+
+
+def test_a_sysfs_attribute_is_read_with_one_read_call(tmp_path, monkeypatch):
+    """md's prealloc attributes answer each read(2) from a new show(): a
+    second read after the state changed returned the tail of the new
+    text, and the backend saw 'active\\nidle\\n' on a real kernel.  The
+    entry point's backend reads each attribute with one read(2)."""
+    path = tmp_path / "sys/block/md0/md/array_state"
+    path.parent.mkdir(parents=True)
+    path.write_text("active\n")
+    (tmp_path / "proc").mkdir()
+    shows = [b"active\n", b"idle\n"]     # then md is active-idle
+    calls = []
+    real = os.read
+
+    def prealloc_read(fd, size):
+        calls.append(size)
+        real(fd, size)
+        return shows[len(calls) - 1] if len(calls) <= 2 else b""
+
+    monkeypatch.setattr(os, "read", prealloc_read)
+    backend = main.SysfsBackend("md0", root=str(tmp_path))
+    assert backend._read("/sys/block/md0/md/array_state") == "active\n"
+    assert len(calls) == 1 and calls[0] >= 4096
+    assert backend._read("/sys/block/md0/md/none") is None
+    monkeypatch.setattr(os, "read", real)
+    (tmp_path / "proc/meminfo").write_text("MemTotal: 1 kB\n")
+    assert backend._read("/proc/meminfo") == "MemTotal: 1 kB\n"

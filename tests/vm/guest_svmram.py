@@ -25,7 +25,6 @@ import time
 sys.path.insert(0, "/usr/lib/svmram")
 
 from svmram.md import main as md_main            # noqa: E402
-from svmram.md.backend import MdBackend          # noqa: E402
 
 
 def cut(spec):
@@ -39,7 +38,7 @@ def cut(spec):
 def cutting_backend(spec):
     kind, _, key = spec.partition("=")
 
-    class Cutting(MdBackend):
+    class Cutting(md_main.SysfsBackend):
         current = None
 
         def perform(self, step):
@@ -81,7 +80,7 @@ def main(argv):
     if argv[:1] == ["--record"]:
         record, argv = argv[1], argv[2:]
     op, array, disks = argv[0], argv[1], argv[2:]
-    make = cutting_backend(spec) if spec else MdBackend
+    make = cutting_backend(spec) if spec else md_main.SysfsBackend
     rc = md_main.run(op, array, disks, record=record, make_backend=make)
     print("RESULT py.%s rc=%d" % (op, rc))
     sys.stdout.flush()
