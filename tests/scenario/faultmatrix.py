@@ -318,6 +318,13 @@ def without_ram_links(state):
     onto a new link name."""
     out = {key: RAM_CONTROLLER.sub("c9?t0d0", value)
            for key, value in state.items() if isinstance(value, str)}
+    # Behind a RAM submirror in slot 0 the disks may come in either order:
+    # a setup resumed after a reboot takes the cheaper sequence, and
+    # teardown restores the order from the record.
+    out["metastat -p"] = _disks_in_any_order(out["metastat -p"])
+    out["metastat d10"] = "".join(sorted(re.sub(
+        r"Submirror [1-9]\d*:", "Submirror N:",
+        out["metastat d10"]).splitlines(True)))
     # Listed in the order they were made, which a restore may change.
     for key in ("ramdiskadm", "instances"):
         lines = out[key].splitlines(True)
@@ -327,6 +334,21 @@ def without_ram_links(state):
                           for key, target in state["links"].items())
     out["journal"] = state["journal"]
     return out
+
+
+def _disks_in_any_order(metastat_p):
+    lines = metastat_p.splitlines(True)
+    on_ram = {line.split()[0] for line in lines if "c9?t0d0" in line}
+    out = []
+    for line in lines:
+        words = line.split()
+        if len(words) > 3 and words[1] == "-m" and \
+                words[2].rsplit("/", 1)[-1] in on_ram:
+            disks = [w for w in words[3:] if w.startswith("/dev/md/")]
+            rest = words[3 + len(disks):]
+            line = " ".join(words[:3] + sorted(disks) + rest) + "\n"
+        out.append(line)
+    return "".join(sorted(out))
 
 
 def differs(host, want, got=None, relaxed=False):
