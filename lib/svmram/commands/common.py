@@ -291,6 +291,16 @@ def _as_now(backend, mirror):
         mirror, ", ".join("%s (%s)" % pair for pair in zip(m.slots, m.states)))
 
 
+def remove_scratch_leftovers(backend):
+    """Remove what an interrupted test of the slot behaviour left, and
+    say so."""
+    found = backend.remove_scratch_leftovers()
+    if found:
+        sys.stderr.write("svmram: removed what an earlier test of the slot "
+                         "behaviour left: %s.\n" % ", ".join(
+                             found.mirrors + found.stripes + found.ramdisks))
+
+
 def run_afterwards(plan, backend):
     """Enable the boot service once the lock is released (its start method
     takes the lock), and say so if it did not come online."""

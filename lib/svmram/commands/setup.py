@@ -82,6 +82,8 @@ def run(args):
         common.require_root()
     with common.host_lock(dry_run=args.dry_run):
         backend = SvmBackend(mirror, common.host_root())
+        if not args.dry_run:
+            common.remove_scratch_leftovers(backend)
         journal = common.journal_for(mirror)
         stored = journal.load()
         if stored is not None:
@@ -110,20 +112,18 @@ def run(args):
         # the boot service owns the RAM submirror: enabling it runs
         # restore, which knows the recorded device number.
         enabling = _not_enabled(snap, mirror)
+        resumed = stored is not None or snap.record is not None
+        if resumed and intent.ramdisk not in snap.ramdisks:
+            # choose_intent checked a fresh setup; a resumed one whose
+            # ramdisk vanished at a reboot (it or its boot service will
+            # make it anew) checks here, before any change or slot test.
+            check_memory(snap, intent.size_bytes, resuming=mirror)
         if enabling:
             plan = plan_enable(intent)
         else:
             plan, snap, notes = _plan_knowing_slots(
                 backend, snap, intent, notes, args.dry_run)
         plan.notes = notes
-        resumed = stored is not None or snap.record is not None
-        if resumed and (intent.ramdisk not in snap.ramdisks if enabling
-                        else any(step.key == "create ramdisk %s"
-                                 % intent.ramdisk for step in plan.steps)):
-            # choose_intent checked a fresh setup; a resumed one whose
-            # ramdisk vanished at a reboot (its boot service will make it
-            # anew) checks here, before any change.
-            check_memory(snap, intent.size_bytes, resuming=mirror)
         if args.dry_run:
             return common.print_plan(plan)
         common.confirm(args, plan)

@@ -29,6 +29,8 @@ def run(args):
         common.require_root()
     with common.host_lock(dry_run=args.dry_run):
         backend = SvmBackend(mirror, common.host_root())
+        if not args.dry_run:
+            common.remove_scratch_leftovers(backend)
         journal = common.journal_for(mirror)
         stored = journal.load()
         if stored is not None:
