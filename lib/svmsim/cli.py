@@ -40,9 +40,10 @@ sys.exit(main(%(prog)r, sys.argv[1:], %(simdir)r))
 """
 
 # svcadm and svccfg start instances: run start methods installed in the
-# emulated root the way svc.startd does (svmsim/startd.py).
-STARTD = """from svmsim import startd
-startd.install_hook()
+# emulated root the way svc.startd does (svmsim/startd.py, imported only
+# when an instance starts: see dispatch.install_start_hook).
+STARTD = """from svmsim.dispatch import install_start_hook
+install_start_hook()
 """
 
 
