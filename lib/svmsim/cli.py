@@ -32,10 +32,16 @@ from svmsim.messages import SvmError
 
 LIB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# Each command is a process that imports the emulator: its compiled
+# bytecode is always written and read (sys.dont_write_bytecode, whatever
+# PYTHONDONTWRITEBYTECODE says), in lib/svmsim/__pycache__, or in
+# sys.pycache_prefix where that is not writable (see pycache_prefix());
+# without it every command compiled the emulator anew (bench/emulator).
 SCRIPT = """#!%(python)s -S
 import sys
 sys.path.insert(0, %(lib)r)
-%(startd)sfrom svmsim.dispatch import main
+sys.dont_write_bytecode = False
+%(pycache)s%(startd)sfrom svmsim.dispatch import main
 sys.exit(main(%(prog)r, sys.argv[1:], %(simdir)r))
 """
 
@@ -141,15 +147,46 @@ def cmd_init(args, simdir):
     startd.install_root_files(state.root_dir(simdir))
     bindir = os.path.join(simdir, "bin")
     os.makedirs(bindir, exist_ok=True)
+    prefix = pycache_prefix()
+    pycache = "" if prefix is None else \
+        "sys.pycache_prefix = %r\n" % prefix
     for prog in dispatch.PROGRAMS:
         path = os.path.join(bindir, prog)
         with open(path, "w") as f:
             f.write(SCRIPT % {"python": sys.executable, "lib": LIB,
                               "prog": prog, "simdir": simdir,
-                              "startd": STARTD if prog in ("svcadm", "svccfg")
+                              "pycache": pycache, "startd": STARTD if prog in ("svcadm", "svccfg")
                               else ""})
         os.chmod(path, 0o755)
     return 0
+
+
+def pycache_prefix():
+    """Where the commands keep the emulator's bytecode: PYTHONPYCACHEPREFIX
+    if set (the commands svmram starts get a bare environment, so it is
+    written into them), else None (lib/svmsim/__pycache__) if that can be
+    written, else a directory of this user's in the temporary directory."""
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX")
+    if prefix:
+        return os.path.abspath(prefix)
+    here = os.path.dirname(os.path.abspath(__file__))
+    cache = os.path.join(here, "__pycache__")
+    if os.access(cache if os.path.isdir(cache) else here, os.W_OK):
+        return None
+    import tempfile
+    prefix = os.path.join(tempfile.gettempdir(),
+                          "svmsim-pycache-%d" % os.getuid())
+    try:
+        os.mkdir(prefix, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    info = os.lstat(prefix)
+    if not os.path.isdir(prefix) or os.path.islink(prefix) or \
+            info.st_uid != os.getuid() or info.st_mode & 0o022:
+        return None                       # not ours: compile every time
+    return prefix
 
 
 def cmd_env(args, simdir):

@@ -26,7 +26,7 @@ start methods the way svc.startd does):
   variable SVMSIM_SMF_CLOCK does the same for subprocesses.
 
 This package must not import ``svmram`` and does not depend on the rest of
-svmsim.
+svmsim, except svmsim.lean (import-free json and fnmatch stand-ins).
 """
 
 import sys
