@@ -19,14 +19,14 @@
 """
 
 import argparse
-import json
 import os
-import shlex
-import shutil
 import sys
 
+# startd (subprocess, signal, shlex, json...), shutil and json are imported
+# by the subcommands that use them: the tests run `svmsim monitor`, `tick`
+# or `faults add` far more often than `init` and `reboot`.
 from svmsim import (dispatch, devices, faults, monitor, presets, resync,
-                    startd, state, svm)
+                    state, svm)
 from svmsim.commands.metasync import boot_resync
 from svmsim.messages import SvmError
 
@@ -136,6 +136,8 @@ def main(argv):
 # --- set-up ------------------------------------------------------------------
 
 def cmd_init(args, simdir):
+    import shutil
+    from svmsim import startd
     desc = presets.load_host_file(args.host) if args.host \
         else presets.PRESETS[args.preset]
     if os.path.isdir(os.path.join(simdir, "root")):
@@ -155,7 +157,8 @@ def cmd_init(args, simdir):
         with open(path, "w") as f:
             f.write(SCRIPT % {"python": sys.executable, "lib": LIB,
                               "prog": prog, "simdir": simdir,
-                              "pycache": pycache, "startd": STARTD if prog in ("svcadm", "svccfg")
+                              "pycache": pycache,
+                              "startd": STARTD if prog in ("svcadm", "svccfg")
                               else ""})
         os.chmod(path, 0o755)
     return 0
@@ -190,6 +193,7 @@ def pycache_prefix():
 
 
 def cmd_env(args, simdir):
+    import shlex
     bindir = os.path.join(simdir, "bin")
     root = os.path.join(simdir, "root")
     path = bindir + ":" + os.environ.get("PATH", "/usr/bin:/bin")
@@ -208,6 +212,7 @@ def _event(st, what):
 
 
 def cmd_reboot(args, simdir):
+    from svmsim import startd
     root = state.root_dir(simdir)
     with state.locked(simdir) as st:
         _event(st, "reboot" + (" --before-metasync"
@@ -350,5 +355,6 @@ def cmd_monitor(args, simdir):
 
 
 def cmd_state(args, simdir):
+    import json
     print(json.dumps(state.load(simdir), indent=1, sort_keys=True))
     return 0

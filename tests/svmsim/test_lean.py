@@ -157,3 +157,24 @@ def test_unitnum_is_the_regular_expression(name):
     st_ = {"units": {"x": {"num": 8192}}}
     m = re.match(r"^d([0-9]+)$", name)
     assert svm.unitnum(st_, name) == (int(m.group(1)) if m else 8193)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="0123456789xXabfgkm+- \t\u0661", max_size=12))
+def test_strtoll0_is_the_regular_expression(text):
+    from svmsim.commands import ramdiskadm
+    m = re.match(r"^\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)",
+                 text)
+    if not m:
+        expected = (0, text)
+    else:
+        digits = m.group(2)
+        if digits[:2] in ("0x", "0X"):
+            value = int(digits, 16)
+        elif digits.startswith("0"):
+            value = int(digits, 8)
+        else:
+            value = int(digits)
+        value = min(value, (1 << 63) - 1)
+        expected = (-value if m.group(1) == "-" else value, text[m.end():])
+    assert ramdiskadm.strtoll0(text) == expected
