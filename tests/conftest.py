@@ -14,7 +14,10 @@ if LIB not in sys.path:
 # tests start keep their bytecode in a directory of this user's instead
 # of compiling svmram and the emulator at every call (svmsim's
 # pycache_prefix(); the emulated commands get it in DIR/bin).
-if "PYTHONPYCACHEPREFIX" not in os.environ:
+_CACHE = os.path.join(LIB, "svmsim", "__pycache__")
+if "PYTHONPYCACHEPREFIX" not in os.environ and not os.access(
+        _CACHE if os.path.isdir(_CACHE) else os.path.dirname(_CACHE),
+        os.W_OK):
     from svmsim.cli import pycache_prefix
     _prefix = pycache_prefix()
     if _prefix is not None:
