@@ -277,7 +277,7 @@ def test_an_oserror_reading_the_device_number_at_restore(host):
     assert host.reboot().returncode == 0
     assert host.cmd("ramdiskadm", "-a", "other", "1m").returncode == 0
     host.clear_trace()
-    spec = {"target": "svmram.svm.backend:SvmBackend._ramdisk_dev",
+    spec = {"target": "svmram.actions:device_number",
             "match": "", "nth": 1,
             "error": ["FileNotFoundError", 2, "No such file or directory",
                       "/dev/ramdisk/svmram_d10"]}

@@ -8,6 +8,7 @@ import pytest
 
 from svmram.errors import RefusedError
 from svmram.plan import render_script
+from svmram.svm.script import PRELUDE
 from svmram.svm import planner
 from svmram.svm.snapshot import MirrorView, Snapshot, StripeView, differences
 
@@ -200,7 +201,8 @@ def test_plan_script_is_runnable_ksh_with_waits():
     intent, notes = planner.choose_intent(snap, "d10")
     plan = planner.plan_setup(snap, intent)
     plan.notes = notes
-    script = render_script(plan, lambda name: "/usr/sbin/" + name)
+    script = render_script(plan, lambda name: "/usr/sbin/" + name,
+                           PRELUDE)
     assert script.startswith("#!/bin/ksh93\n")
     assert "/usr/sbin/ramdiskadm -a svmram_d10 228m\n" in script
     assert "ln -s /dev/ramdisk/svmram_d10 /dev/dsk/c90t0d0s0\n" in script

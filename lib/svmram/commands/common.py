@@ -15,6 +15,7 @@ from ..journal import Journal
 from ..lock import HostLock
 from ..plan import Plan, cost_lines, render_script
 from ..progress import Progress
+from ..svm.script import PRELUDE
 
 LOCK = "/var/run/svmram.lock"          # /var/run is cleared at boot
 JOURNAL_DIR = "/var/svmram"             # survives reboots
@@ -61,7 +62,8 @@ def add_change_arguments(parser):
 
 
 def print_plan(plan):
-    sys.stdout.write(render_script(plan, run.command_path))
+    sys.stdout.write(render_script(plan, run.command_path, PRELUDE,
+                                   under_root))
     return EXIT_OK
 
 
@@ -329,7 +331,7 @@ def run_afterwards(plan, backend):
 def _remaining(rollback_plan, backend):
     try:
         return render_script(rollback_plan(backend.observe()),
-                             run.command_path)
+                             run.command_path, PRELUDE, under_root)
     except Interrupted:
         return "(not planned: stopped by a signal; 'svmram teardown -n " \
                "MIRROR' prints it)"

@@ -13,6 +13,7 @@ on a real host, a fake tree in tests).  The backend never opens
 import os
 import time
 
+from .. import actions
 from ..errors import RefusedError, SvmramError
 from ..execute import ResyncStatus
 from . import commands, parse
@@ -262,20 +263,37 @@ class MdBackend:
         return ResyncStatus(True, None)
 
     def perform(self, step):
-        if step.effect and step.effect[0] == SYSFS:
-            for path, value in step.effect[1:]:
-                self._write(path, value)
-        elif step.effect:
-            raise SvmramError("unknown md effect %r" % (step.effect[0],))
-        for argv in ((step.argv,) if step.argv else ()) + step.argvs:
-            self._run(argv[0], list(argv[1:]))
+        actions.perform(step, self.root, self._run, [
+            _Write(self, a) if isinstance(a, actions.WriteFile) else a
+            for a in actions_of(step)])
 
     def _write(self, path, value):
-        try:
-            with open(root_path(self.root, path), "w",
-                      encoding="ascii") as stream:
-                stream.write(value)
-        except OSError as exc:
-            raise SvmramError("cannot write %s to %s: %s" % (
-                value, path, exc.strerror or exc),
-                advice="The kernel refused the change; see dmesg.") from exc
+        actions.WriteFile(path, value, advice=WRITE_ADVICE).perform(
+            self.root, {})
+
+
+WRITE_ADVICE = "The kernel refused the change; see dmesg."
+
+
+class _Write:
+    """A WriteFile carried out through the backend's _write (which tests
+    replace)."""
+
+    def __init__(self, backend, action):
+        self.backend, self.action = backend, action
+
+    def perform(self, root, values):
+        self.backend._write(self.action.path, self.action.value)
+
+
+def actions_of(step):
+    """A step's actions: md/steps.py describes sysfs writes as the effect
+    ("sysfs", (path, value), ...); each becomes a WriteFile, which both
+    the run and the -n script (md/script.py) carry out."""
+    if not step.effect:
+        return step.actions
+    if step.effect[0] != SYSFS:
+        raise SvmramError("unknown md effect %r" % (step.effect[0],))
+    return step.actions + tuple(
+        actions.WriteFile(path, value, advice=WRITE_ADVICE)
+        for path, value in step.effect[1:])

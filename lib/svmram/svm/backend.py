@@ -11,7 +11,7 @@ refused, never guessed at.
 import os
 import re
 
-from .. import run
+from .. import actions, run
 from ..run import CommandError
 from ..errors import ParseError, RefusedError, SvmramError
 from ..execute import ResyncStatus
@@ -438,34 +438,7 @@ class SvmBackend:
         return ResyncStatus(False)
 
     def perform(self, step):
-        effect = step.effect[0] if step.effect else None
-        if effect == "link":
-            self._make_links(step.effect[1], step.effect[2])
-        elif effect == "unlink":
-            self._remove_links(step.effect[1])
-        values = {}
-        if effect in ("record", "record dev"):
-            values["${%s}" % record.DEV_VARIABLE] = self._ramdisk_dev()
-        for argv in ((step.argv,) if step.argv else ()) + step.argvs:
-            argv = [values.get(arg, arg) for arg in argv]
-            self._run(argv[0], argv[1:])
-
-    def _ramdisk_dev(self):
-        path = root_path(self.root, self.intent.block_link_target)
-        rdev = os.stat(path).st_rdev
-        return "%d,%d" % (os.major(rdev), os.minor(rdev))
-
-    def _make_links(self, link, ramdisk):
-        for kind, target in (("dsk", self.intent.block_link_target),
-                             ("rdsk", self.intent.raw_link_target)):
-            path = root_path(self.root, "/dev/%s/%s" % (kind, link))
-            if os.path.islink(path) and os.readlink(path) == target:
-                continue
-            if os.path.lexists(path):
-                raise RefusedError(
-                    "/dev/%s/%s exists and is not svmram's link" % (kind, link),
-                    advice="Choose another name with --link.")
-            os.symlink(target, path)
+        actions.perform(step, self.root, self._run)
 
     def _remove_links(self, link):
         for kind in ("dsk", "rdsk"):
