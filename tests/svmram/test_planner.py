@@ -420,22 +420,14 @@ def test_a_reboot_after_a_rotate_refills_the_ram_submirror_in_place():
     assert plan.copies_blocks == 465885
 
 
-class ObservingBackend:
-    def __init__(self, snap, intent):
-        self.snap, self.intent = snap, intent
-
-    def observe(self):
-        return self.snap
-
-
 def test_a_rollback_says_as_it_was_only_when_metastat_shows_it():
-    from svmram.commands.common import _as_now
+    from svmram.svm.interface import Svm
     snap, intent, _ = set_up_rotate()
-    assert _as_now(ObservingBackend(snap, intent), "d10") == \
+    svm = Svm()
+    assert svm.rolled_back_text(snap, "d10", intent) == \
         "d10 is as it was before."
-    assert _as_now(ObservingBackend(split_off(snap, "d12"), intent),
-                   "d10") == "but d10 is not as it was: it has the " \
-                             "submirrors d11 (Okay)."
+    assert svm.rolled_back_text(split_off(snap, "d12"), "d10", intent) == \
+        "but d10 is not as it was: it has the submirrors d11 (Okay)."
 
 
 def test_the_memory_cap_advice_names_the_tunable_file_and_the_value():

@@ -88,7 +88,9 @@ class MdBackend:
     def _exists(self, path):
         return os.path.exists(root_path(self.root, path))
 
-    def observe(self):
+    def observe(self, intent=None):
+        """The array as a Snapshot; `intent` adds nothing to read (the
+        disks to describe come from the constructor)."""
         mounts = self._mounts()
         array = self.read_array(self.array)
         names = list(self.disks)

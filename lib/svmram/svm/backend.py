@@ -14,6 +14,7 @@ import re
 from .. import actions, run
 from ..run import CommandError
 from ..errors import ParseError, RefusedError, SvmramError
+from ..backend import Host
 from ..execute import ResyncStatus
 from . import labels, listings, metastat, metastat_p, names, record
 from .snapshot import MirrorView, Snapshot, StripeView, differences
@@ -28,11 +29,13 @@ def root_path(root, path):
     return os.path.join(root, path.lstrip("/"))
 
 
-class SvmBackend:
-    def __init__(self, mirror, root="/", intent=None, runner=run.run):
+class SvmBackend(Host):
+    """One mirror on the host (backend.Host): what execute.py and the
+    SVM planners' callers read and change."""
+
+    def __init__(self, mirror, root="/", runner=run.run):
         self.mirror = mirror
         self.root = root
-        self.intent = intent
         self._run = runner
         # SVM services metastat last named as not online in SMF.
         self.services_not_online = ()
@@ -41,8 +44,11 @@ class SvmBackend:
 
     # --- reading the host ---------------------------------------------
 
-    def observe(self, memory=False, smf=None, holders=False, labels=False):
-        """The host as a Snapshot.  smf=(record, service_state) saves
+    def observe(self, intent=None, memory=False, smf=None, holders=False,
+                labels=False):
+        """The host as a Snapshot, with the stripes and links `intent`
+        names (svm.intent.Intent; None: the mirror's own).  memory=True
+        reads kstat's memory figures; smf=(record, service_state) saves
         reading them again when the caller has just done so; holders=True
         asks fuser who has the mirror open (for choosing a method);
         labels=True asks prtvtoc whether the disk submirrors are labeled."""
@@ -54,7 +60,7 @@ class SvmBackend:
         mirror_view, stripes = None, {}
         if device is not None and device.type == "mirror":
             mirror_view, stripes = self._mirror_state()
-        for name in self._stripes_of_interest(config, mirror_view):
+        for name in self._stripes_of_interest(mirror_view, intent):
             if name not in stripes and config.get(name) is not None \
                     and config.get(name).type == "stripe":
                 stripe = config.get(name)
@@ -67,7 +73,7 @@ class SvmBackend:
             metadevices=frozenset(d.name for d in config.devices),
             other_types={d.name: _type_name(d) for d in config.devices
                          if d.type != "mirror"},
-            ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(),
+            ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(intent),
             used_controllers=self._controllers(),
             mounted_on=self._mount_point(),
             users=tuple(sorted(config.users().get(self.mirror, ()))),
@@ -294,10 +300,11 @@ class SvmBackend:
                                    advice="Run svmram again.")
             os.symlink(target, path)
 
-    def _stripes_of_interest(self, config, mirror_view):
+    @staticmethod
+    def _stripes_of_interest(mirror_view, intent):
         names = set(mirror_view.slots if mirror_view else ())
-        if self.intent is not None:
-            names |= set(self.intent.order)
+        if intent is not None:
+            names |= set(intent.order)
         return sorted(names)
 
     def _ramdisks(self):
@@ -312,11 +319,11 @@ class SvmBackend:
                 pass
         return ramdisks, devs
 
-    def _links(self):
+    def _links(self, intent):
         """Links in /dev/dsk and /dev/rdsk that point at ramdisks, plus
         whatever the intent's link names point at."""
         links = {}
-        wanted = {self.intent.link} if self.intent else set()
+        wanted = {intent.link} if intent else set()
         for kind in ("dsk", "rdsk"):
             directory = root_path(self.root, "/dev/" + kind)
             for name in _listdir(directory):
@@ -398,6 +405,9 @@ class SvmBackend:
         for setup to record a mirror."""
         return self._run("svcprop", ["-p", "general/entity_stability",
                                      record.SERVICE], check=False).ok
+
+    def boot_service_state(self):
+        return self.service_state()
 
     def service_state(self):
         """The state of svc:/system/svmram:MIRROR, None if it does not
@@ -489,8 +499,8 @@ class HostReading:
         self._reader = SvmBackend(None, root, runner=runner)
         self._done = {}
 
-    def backend(self, mirror, intent=None):
-        return SharedBackend(mirror, self, intent)
+    def backend(self, mirror):
+        return SharedBackend(mirror, self)
 
     def _once(self, key, read):
         if key not in self._done:
@@ -567,8 +577,8 @@ class HostReading:
 class SharedBackend(SvmBackend):
     """An SvmBackend for one mirror that reads through a HostReading."""
 
-    def __init__(self, mirror, shared, intent=None):
-        super().__init__(mirror, shared.root, intent, shared.runner)
+    def __init__(self, mirror, shared):
+        super().__init__(mirror, shared.root, shared.runner)
         self.shared = shared
 
     def _config(self):
@@ -590,8 +600,8 @@ class SharedBackend(SvmBackend):
     def _controllers(self):
         return self.shared.controllers()
 
-    def _links(self):
-        wanted = {self.intent.link} if self.intent else set()
+    def _links(self, intent):
+        wanted = {intent.link} if intent else set()
         return {"%s/%s" % key: target
                 for key, target in self.shared.dev_links().items()
                 if key[1] in wanted or target.startswith(
