@@ -77,3 +77,12 @@ def test_only_the_registry_names_the_backends():
     knows their names."""
     with open(os.path.join(LIB, "backends.py"), encoding="utf-8") as stream:
         assert "svmram.svm.interface:Svm" in stream.read()
+
+
+def test_the_registry_picks_svm_for_metadevice_names():
+    from svmram import backends
+    from svmram.svm.interface import Svm
+    assert backends.for_target("d10").name == "svm"
+    assert [text for text in ("d10", "d0", "blue/d10", "/dev/md0", "md0",
+                              "/dev/md/d10", "d10x")
+            if Svm.owns(text)] == ["d10", "d0", "blue/d10"]

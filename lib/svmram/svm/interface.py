@@ -52,7 +52,8 @@ class Svm(Backend):
 
     @classmethod
     def owns(cls, text):
-        return names.is_metadevice(text) or "/d" in text
+        """dN, and a disk set's set/dN (which target() refuses)."""
+        return names.is_metadevice(text) or names.is_disk_set_name(text)
 
     def target(self, text):
         return names.metadevice(text, "mirror")
