@@ -10,7 +10,7 @@ so the two cannot drift:
     Symlink(path, target)      os.symlink        ln -s TARGET PATH
     RemoveLink(path)           os.unlink         rm -f PATH
     DeviceNumber(var, path)    os.stat st_rdev   VAR=$(ls -lL PATH | awk ..)
-    WriteFile(path, value)     open().write      echo VALUE > PATH
+    WriteFile(path, value)     open().write      printf %s VALUE > PATH
 
 A command argument written ``${VAR}`` is the value a DeviceNumber action
 set in the same step.  Paths are host paths; the run and the script put
@@ -92,8 +92,9 @@ class WriteFile:
                 advice=self.advice or None) from exc
 
     def script_line(self, host_path, tool_path):
-        return "echo %s > %s" % (shlex.quote(self.value),
-                                 shlex.quote(host_path(self.path)))
+        # printf, not echo: the same bytes as the run writes, no newline.
+        return "printf %%s %s > %s" % (shlex.quote(self.value),
+                                      shlex.quote(host_path(self.path)))
 
 
 def under(root, path):
