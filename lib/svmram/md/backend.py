@@ -14,6 +14,7 @@ import os
 import time
 
 from .. import actions
+from ..backend import Host
 from ..errors import RefusedError, SvmramError
 from ..execute import ResyncStatus
 from . import commands, parse
@@ -54,7 +55,9 @@ def _unreadable(path, exc):
                               "run it as root.")
 
 
-class MdBackend:
+class MdBackend(Host):
+    """One array on the host (backend.Host), as execute.py drives it."""
+
     def __init__(self, array, root="/", runner=commands.run_command,
                  disks=(), clock=time.monotonic):
         self.array = array
@@ -263,6 +266,11 @@ class MdBackend:
                 "seconds (array %s, sync_action idle)" % (
                     target, START_GRACE_SECONDS, a.state)))
         return ResyncStatus(True, None)
+
+    def boot_service_state(self):
+        """None: the md backend has no boot unit yet (docs/md-backend.md,
+        Not done)."""
+        return None
 
     def perform(self, step):
         actions.perform(step, self.root, self._run, [
