@@ -158,6 +158,13 @@ class Backend(abc.ABC):
         has no record (RefusedError when the record is incomplete or
         damaged)."""
 
+    def tidy(self, host):
+        """Before setup or teardown changes anything (not in a dry run):
+        remove what an interrupted run of svmram's own left that is no
+        part of the target (SVM: a slot test's scratch mirror).  Returns
+        what was removed, as words for a line, or None."""
+        return None
+
     # --- plans -------------------------------------------------------------
 
     @abc.abstractmethod

@@ -260,6 +260,14 @@ def _as_now(backend, host, plan):
     return backend.rolled_back_text(snap, plan.target, plan.intent)
 
 
+def tidy(backend, host):
+    """Remove what an interrupted run of svmram's own left (Backend.tidy),
+    and say so."""
+    removed = backend.tidy(host)
+    if removed:
+        sys.stderr.write("svmram: removed %s.\n" % removed)
+
+
 def run_afterwards(plan, backend, host):
     """Enable the boot service once the lock is released (its start method
     takes the lock), and say so if it did not come online."""

@@ -28,6 +28,8 @@ def run(args):
         common.require_root(backend)
     with common.host_lock(dry_run=args.dry_run):
         host = backend.host(mirror)
+        if not args.dry_run:
+            common.tidy(backend, host)
         journal = common.journal_for(mirror)
         stored = journal.load()
         resumed = None

@@ -9,6 +9,7 @@ refused, never guessed at.
 """
 
 import os
+import posixpath
 import re
 
 from .. import actions, run
@@ -16,7 +17,7 @@ from ..run import CommandError
 from ..errors import ParseError, RefusedError, SvmramError
 from ..backend import Host
 from ..execute import ResyncStatus
-from . import labels, listings, metastat, metastat_p, names, record
+from . import labels, listings, metastat, metastat_p, names, probe, record
 from .snapshot import MirrorView, Snapshot, StripeView, differences
 
 PAGE_KSTATS = ("unix:0:system_pages:physmem", "unix:0:system_pages:freemem")
@@ -218,7 +219,9 @@ class SvmBackend(Host):
         scratch mirror of two small ramdisks that is removed afterwards:
         two ramdisks, their links, two stripes, a two-way mirror, a
         metadetach of its slot 0, metastat, then everything undone.
+        What an earlier test left (svm/probe.py) is removed first.
         Nothing of the admin's is touched."""
+        self._remove_scratch(self._scratch_left(), earlier=True)
         config = self._config()
         used = set(d.name for d in config.devices) if config else set()
         # The highest free names (of the default 128), out of the way.
@@ -229,34 +232,19 @@ class SvmBackend(Host):
                                "a scratch mirror",
                                advice="Free some metadevice names first.")
         mirror, first, second = units
-        ramdisks = ["svmram_probe0", "svmram_probe1"]
-        existing, _ = self._ramdisks()
-        if any(r in existing for r in ramdisks):
-            raise RefusedError(
-                "the ramdisk %s exists: an earlier svmram test of the slot "
-                "behaviour did not finish" % ramdisks[0],
-                advice="Remove what it left (metastat -p, ramdiskadm; "
-                       "metaclear the scratch mirror and stripes, "
-                       "ramdiskadm -d svmram_probe0 svmram_probe1), then "
-                       "run svmram again.")
         controllers = set(self._controllers())
         links = []
-        for _ in ramdisks:
+        for _ in probe.RAMDISKS:
             link = names.free_link(frozenset(controllers))
             controllers.add(names.controller_of(link))
             links.append(link)
-        undo = []
         try:
-            for ramdisk, link in zip(ramdisks, links):
-                self._run("ramdiskadm", ["-a", ramdisk, "1m"])
-                undo.append(("ramdiskadm", ["-d", ramdisk]))
+            for ramdisk, link in zip(probe.RAMDISKS, links):
+                self._run("ramdiskadm", ["-a", ramdisk, probe.SIZE])
                 self._probe_links(link, ramdisk)
-                undo.append(("unlink", link))
             for unit, link in ((first, links[0]), (second, links[1])):
                 self._run("metainit", [unit, "1", "1", link])
-                undo.append(("metaclear", [unit]))
             self._run("metainit", [mirror, "-m", first, second])
-            undo.append(("metaclear", [mirror]))
             self._run("metadetach", [mirror, first])
             result, ok = self._metastat([mirror])
             if not ok:
@@ -267,29 +255,56 @@ class SvmBackend(Host):
                 raise ParseError("no mirror %s with the submirror %s" % (
                     mirror, second), source="metastat %s" % mirror)
             compacts = view.slots == [0]
-        finally:
-            left = []
-            for what, args in reversed(undo):
-                try:
-                    if what == "unlink":
-                        self._remove_links(args)
-                    else:
-                        self._run(what, args)
-                except (SvmramError, OSError) as error:
-                    left.append("%s %s (%s)" % (what, " ".join(args) if
-                                                isinstance(args, list)
-                                                else args, error))
-            if left:
-                raise SvmramError(
-                    "the test of the slot behaviour could not remove what "
-                    "it made: %s" % "; ".join(left),
-                    advice="Remove these by hand (metastat -p, ramdiskadm), "
-                           "then run svmram again.")
+        except (SvmramError, OSError) as error:
+            # Remove what was made (from what the host shows now), then
+            # report the failure; the admin's mirror was not touched.
+            self._remove_scratch(self._scratch_left())
+            raise SvmramError(
+                "the test of the slot behaviour on a scratch mirror "
+                "failed, and %s was not changed: %s" % (self.mirror, error),
+                advice="Fix the cause, then run svmram again.") from error
+        self._remove_scratch(self._scratch_left())
         self.slot_probe = (compacts, (
             "a scratch mirror %s showed it: after metadetach of slot 0 its "
             "other submirror was in slot %s" % (mirror, 0 if compacts
                                                  else 1)))
         return self.slot_probe
+
+    def remove_scratch_leftovers(self):
+        """Before anything else, remove what an interrupted test of the
+        slot behaviour left, when its links are there (they would push
+        the RAM submirror's link onto another controller).  Returns the
+        Leftovers removed (false when none)."""
+        if not any(posixpath.basename(target) in probe.RAMDISKS
+                   for target in self._links(None).values()):
+            return probe.Leftovers()
+        found = self._scratch_left()
+        self._remove_scratch(found, earlier=True)
+        return found
+
+    def _scratch_left(self):
+        return probe.leftovers(self._config(), self._ramdisks()[0],
+                               self._links(None))
+
+    def _remove_scratch(self, found, earlier=False):
+        """Remove the scratch mirror's parts in order; at the first
+        failure stop and say what is left and how to remove it."""
+        for number, (program, args) in enumerate(found.removal()):
+            try:
+                if program == "unlink":
+                    self._remove_links(args)
+                else:
+                    self._run(program, args)
+            except (SvmramError, OSError) as error:
+                rest = found.script()[number:]
+                raise SvmramError(
+                    "%s could not be removed (%s), and %s was not "
+                    "changed" % (
+                        "what an earlier test of the slot behaviour left"
+                        if earlier else "the scratch mirror that tested the "
+                        "slot behaviour", error, self.mirror),
+                    advice="Run svmram again to remove it, or remove it "
+                           "yourself: %s." % "; ".join(rest)) from error
 
     def _probe_links(self, link, ramdisk):
         for kind, target in (("dsk", "/dev/ramdisk/" + ramdisk),

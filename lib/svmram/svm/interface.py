@@ -121,6 +121,13 @@ class Svm(Backend):
         return Intent.from_json(record.to_intent_json(found),
                                 record.fmri(host.mirror))
 
+    def tidy(self, host):
+        found = host.remove_scratch_leftovers()
+        if not found:
+            return None
+        return "what an earlier test of the slot behaviour left: %s" % (
+            ", ".join(found.mirrors + found.stripes + found.ramdisks))
+
     # --- plans -------------------------------------------------------------
 
     def plan_setup(self, host, options, resumed, dry_run):
@@ -154,6 +161,12 @@ class Svm(Backend):
         # the boot service owns the RAM submirror: enabling it runs
         # restore, which knows the recorded device number.
         enabling = _not_enabled(snap.record, snap.service_state, mirror)
+        if (resumed is not None or snap.record is not None) and \
+                intent.ramdisk not in snap.ramdisks:
+            # choose_intent checked a fresh setup; a resumed one whose
+            # ramdisk vanished at a reboot (it or its boot service will
+            # make it anew) checks here, before any change or slot test.
+            check_memory(snap, intent.size_bytes, resuming=mirror)
         if enabling:
             plan = plan_enable(intent)
         else:
@@ -161,15 +174,6 @@ class Svm(Backend):
                                                     notes, dry_run)
         plan.notes = notes
         plan.intent = intent
-        resumed_or_recorded = resumed is not None or snap.record is not None
-        if resumed_or_recorded and (
-                intent.ramdisk not in snap.ramdisks if enabling
-                else any(step.key == "create ramdisk %s" % intent.ramdisk
-                         for step in plan.steps)):
-            # choose_intent checked a fresh setup; a resumed one whose
-            # ramdisk vanished at a reboot (its boot service will make it
-            # anew) checks here, before any change.
-            check_memory(snap, intent.size_bytes, resuming=mirror)
         return plan
 
     def plan_rollback(self, observed, intent):
@@ -198,7 +202,7 @@ class Svm(Backend):
                     reattach=reattach)
                 plan.notes.append("Teardown %s." % DRY_RUN_PROBE)
             else:
-                plan = plan_teardown(_probed(host, snap), intent,
+                plan = plan_teardown(_probed(host, intent), intent,
                                      reattach=reattach)
         plan.intent = intent
         return plan
@@ -339,11 +343,12 @@ def _not_enabled(props, service_state, mirror):
                     "submirror if a reboot took it." % record.fmri(mirror)]
 
 
-def _probed(host, snap):
-    """`snap` with the slot behaviour a probe on a scratch mirror found
-    (the probe leaves the host as it was)."""
-    compacts, evidence = host.probe_slots()
-    return snap.evolve(detach_compacts=compacts, slot_evidence=evidence)
+def _probed(host, intent, memory=False):
+    """The host read again after a probe on a scratch mirror found the
+    slot behaviour: the probe changed the host (and may have removed
+    what an earlier one left), so the snapshot before it is stale."""
+    host.probe_slots()
+    return host.observe(intent, memory=memory)
 
 
 def _plan_knowing_slots(host, snap, intent, notes, dry_run):
@@ -362,7 +367,7 @@ def _plan_knowing_slots(host, snap, intent, notes, dry_run):
                 "submirror, attaches the RAM submirror into slot 0 and "
                 "re-attaches the disk behind it instead: one disk resync "
                 "fewer." % DRY_RUN_PROBE]
-    snap = _probed(host, snap)
+    snap = _probed(host, intent, memory=True)
     return plan_setup_steps(snap, intent), snap, [
         slot_note(snap) if note.startswith(UNKNOWN_SLOTS) else note
         for note in notes]
