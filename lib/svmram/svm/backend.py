@@ -12,9 +12,10 @@ import os
 import posixpath
 import re
 
-from .. import run
+from .. import actions, run
 from ..run import CommandError
 from ..errors import ParseError, RefusedError, SvmramError
+from ..backend import Host
 from ..execute import ResyncStatus
 from . import labels, listings, metastat, metastat_p, names, probe, record
 from .snapshot import MirrorView, Snapshot, StripeView, differences
@@ -29,11 +30,13 @@ def root_path(root, path):
     return os.path.join(root, path.lstrip("/"))
 
 
-class SvmBackend:
-    def __init__(self, mirror, root="/", intent=None, runner=run.run):
+class SvmBackend(Host):
+    """One mirror on the host (backend.Host): what execute.py and the
+    SVM planners' callers read and change."""
+
+    def __init__(self, mirror, root="/", runner=run.run):
         self.mirror = mirror
         self.root = root
-        self.intent = intent
         self._run = runner
         # SVM services metastat last named as not online in SMF.
         self.services_not_online = ()
@@ -42,8 +45,11 @@ class SvmBackend:
 
     # --- reading the host ---------------------------------------------
 
-    def observe(self, memory=False, smf=None, holders=False, labels=False):
-        """The host as a Snapshot.  smf=(record, service_state) saves
+    def observe(self, intent=None, memory=False, smf=None, holders=False,
+                labels=False):
+        """The host as a Snapshot, with the stripes and links `intent`
+        names (svm.intent.Intent; None: the mirror's own).  memory=True
+        reads kstat's memory figures; smf=(record, service_state) saves
         reading them again when the caller has just done so; holders=True
         asks fuser who has the mirror open (for choosing a method);
         labels=True asks prtvtoc whether the disk submirrors are labeled."""
@@ -55,7 +61,7 @@ class SvmBackend:
         mirror_view, stripes = None, {}
         if device is not None and device.type == "mirror":
             mirror_view, stripes = self._mirror_state()
-        for name in self._stripes_of_interest(config, mirror_view):
+        for name in self._stripes_of_interest(mirror_view, intent):
             if name not in stripes and config.get(name) is not None \
                     and config.get(name).type == "stripe":
                 stripe = config.get(name)
@@ -68,7 +74,7 @@ class SvmBackend:
             metadevices=frozenset(d.name for d in config.devices),
             other_types={d.name: _type_name(d) for d in config.devices
                          if d.type != "mirror"},
-            ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(),
+            ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(intent),
             used_controllers=self._controllers(),
             mounted_on=self._mount_point(),
             users=tuple(sorted(config.users().get(self.mirror, ()))),
@@ -270,7 +276,7 @@ class SvmBackend:
         the RAM submirror's link onto another controller).  Returns the
         Leftovers removed (false when none)."""
         if not any(posixpath.basename(target) in probe.RAMDISKS
-                   for target in self._links().values()):
+                   for target in self._links(None).values()):
             return probe.Leftovers()
         found = self._scratch_left()
         self._remove_scratch(found, earlier=True)
@@ -278,7 +284,7 @@ class SvmBackend:
 
     def _scratch_left(self):
         return probe.leftovers(self._config(), self._ramdisks()[0],
-                               self._links())
+                               self._links(None))
 
     def _remove_scratch(self, found, earlier=False):
         """Remove the scratch mirror's parts in order; at the first
@@ -309,10 +315,11 @@ class SvmBackend:
                                    advice="Run svmram again.")
             os.symlink(target, path)
 
-    def _stripes_of_interest(self, config, mirror_view):
+    @staticmethod
+    def _stripes_of_interest(mirror_view, intent):
         names = set(mirror_view.slots if mirror_view else ())
-        if self.intent is not None:
-            names |= set(self.intent.order)
+        if intent is not None:
+            names |= set(intent.order)
         return sorted(names)
 
     def _ramdisks(self):
@@ -327,11 +334,11 @@ class SvmBackend:
                 pass
         return ramdisks, devs
 
-    def _links(self):
+    def _links(self, intent):
         """Links in /dev/dsk and /dev/rdsk that point at ramdisks, plus
         whatever the intent's link names point at."""
         links = {}
-        wanted = {self.intent.link} if self.intent else set()
+        wanted = {intent.link} if intent else set()
         for kind in ("dsk", "rdsk"):
             directory = root_path(self.root, "/dev/" + kind)
             for name in _listdir(directory):
@@ -414,6 +421,9 @@ class SvmBackend:
         return self._run("svcprop", ["-p", "general/entity_stability",
                                      record.SERVICE], check=False).ok
 
+    def boot_service_state(self):
+        return self.service_state()
+
     def service_state(self):
         """The state of svc:/system/svmram:MIRROR, None if it does not
         exist."""
@@ -453,34 +463,7 @@ class SvmBackend:
         return ResyncStatus(False)
 
     def perform(self, step):
-        effect = step.effect[0] if step.effect else None
-        if effect == "link":
-            self._make_links(step.effect[1], step.effect[2])
-        elif effect == "unlink":
-            self._remove_links(step.effect[1])
-        values = {}
-        if effect in ("record", "record dev"):
-            values["${%s}" % record.DEV_VARIABLE] = self._ramdisk_dev()
-        for argv in ((step.argv,) if step.argv else ()) + step.argvs:
-            argv = [values.get(arg, arg) for arg in argv]
-            self._run(argv[0], argv[1:])
-
-    def _ramdisk_dev(self):
-        path = root_path(self.root, self.intent.block_link_target)
-        rdev = os.stat(path).st_rdev
-        return "%d,%d" % (os.major(rdev), os.minor(rdev))
-
-    def _make_links(self, link, ramdisk):
-        for kind, target in (("dsk", self.intent.block_link_target),
-                             ("rdsk", self.intent.raw_link_target)):
-            path = root_path(self.root, "/dev/%s/%s" % (kind, link))
-            if os.path.islink(path) and os.readlink(path) == target:
-                continue
-            if os.path.lexists(path):
-                raise RefusedError(
-                    "/dev/%s/%s exists and is not svmram's link" % (kind, link),
-                    advice="Choose another name with --link.")
-            os.symlink(target, path)
+        actions.perform(step, self.root, self._run)
 
     def _remove_links(self, link):
         for kind in ("dsk", "rdsk"):
@@ -531,8 +514,8 @@ class HostReading:
         self._reader = SvmBackend(None, root, runner=runner)
         self._done = {}
 
-    def backend(self, mirror, intent=None):
-        return SharedBackend(mirror, self, intent)
+    def backend(self, mirror):
+        return SharedBackend(mirror, self)
 
     def _once(self, key, read):
         if key not in self._done:
@@ -609,8 +592,8 @@ class HostReading:
 class SharedBackend(SvmBackend):
     """An SvmBackend for one mirror that reads through a HostReading."""
 
-    def __init__(self, mirror, shared, intent=None):
-        super().__init__(mirror, shared.root, intent, shared.runner)
+    def __init__(self, mirror, shared):
+        super().__init__(mirror, shared.root, shared.runner)
         self.shared = shared
 
     def _config(self):
@@ -632,8 +615,8 @@ class SharedBackend(SvmBackend):
     def _controllers(self):
         return self.shared.controllers()
 
-    def _links(self):
-        wanted = {self.intent.link} if self.intent else set()
+    def _links(self, intent):
+        wanted = {intent.link} if intent else set()
         return {"%s/%s" % key: target
                 for key, target in self.shared.dev_links().items()
                 if key[1] in wanted or target.startswith(
