@@ -10,6 +10,19 @@ LIB = os.path.join(REPO, "lib")
 if LIB not in sys.path:
     sys.path.insert(0, LIB)
 
+# Where lib/ cannot be written (a read-only checkout), the processes the
+# tests start keep their bytecode in a directory of this user's instead
+# of compiling svmram and the emulator at every call (svmsim's
+# pycache_prefix(); the emulated commands get it in DIR/bin).
+_CACHE = os.path.join(LIB, "svmsim", "__pycache__")
+if "PYTHONPYCACHEPREFIX" not in os.environ and not os.access(
+        _CACHE if os.path.isdir(_CACHE) else os.path.dirname(_CACHE),
+        os.W_OK):
+    from svmsim.cli import pycache_prefix
+    _prefix = pycache_prefix()
+    if _prefix is not None:
+        os.environ["PYTHONPYCACHEPREFIX"] = _prefix
+
 SCENARIO = os.path.join(REPO, "tests", "scenario")
 if SCENARIO not in sys.path:
     sys.path.insert(0, SCENARIO)

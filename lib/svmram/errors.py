@@ -92,3 +92,14 @@ def os_error_text(error):
     if error.filename is not None:
         return "%s: %s" % (error.filename, reason)
     return reason
+
+
+def whole_number(text, what, low, high):
+    """An option's value as a whole number from low to high, or
+    UsageError.  ASCII digits only: str.isdigit() also accepts '²', which
+    int() refuses."""
+    if not (text.isascii() and text.isdigit()) or \
+            not low <= int(text) <= high:
+        raise UsageError("%s %r is invalid; give a whole number from %d to %d"
+                         % (what, text, low, high))
+    return int(text)

@@ -3,7 +3,8 @@
 """Carry out a plan: perform each step, wait for the resync it starts,
 re-read the state, and check what the step promised before going on.
 Completed and failed steps go to the journal, as a log.  Backend-neutral:
-the backend performs steps, observes the host and compares states.
+the backend's Host (backend.py) performs steps, observes the host (what
+the plan's intent names) and compares states.
 """
 
 import time
@@ -105,7 +106,8 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
                 wait_for_resync(backend, step.wait_resync, progress, polling,
                                 sleep)
                 waiting = None
-            problems = backend.differences(step.expect, backend.observe())
+            problems = backend.differences(step.expect,
+                                           backend.observe(plan.intent))
         except interrupt.Interrupted as stop:
             progress.break_line()
             stop.number, stop.step, stop.waiting = number, step, waiting

@@ -4,14 +4,18 @@
 
 A backend's planner builds a Plan by applying each step to a model of the
 host (``Step.expect`` is the model after the step), so the whole plan is
-known before anything runs.  ``render_script`` turns a plan into the ksh
-script that ``-n`` prints; execute.py carries it out and checks each
-step's ``expect`` against the state it re-reads.
+known before anything runs.  ``render_script`` turns a plan into the
+script that ``-n`` prints, from the same descriptions (actions.py, argv
+lists) that execute.py carries out; execute.py checks each step's
+``expect`` against the state it re-reads.  The backend gives the script's
+first line and its wait function (a ``Prelude``).
 """
 
 import shlex
 from dataclasses import dataclass, field
-from typing import Any, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
+
+from .actions import commands_of, is_variable
 
 
 @dataclass(frozen=True)
@@ -20,8 +24,11 @@ class Step:
     summary: str                    # one line for people
     argv: Optional[Tuple[str, ...]] = None   # (command, args...) via run.py
     argvs: Tuple[Tuple[str, ...], ...] = ()  # further commands, in order
-    script: Tuple[str, ...] = ()    # ksh lines, printed before the commands
-    effect: Tuple[str, ...] = ()    # backend-specific in-process action
+    actions: Tuple[Any, ...] = ()   # actions.py: run before the commands
+    # The older form md/steps.py still builds: `effect` is translated into
+    # actions by md/backend.py (actions_of); `script` is not used.
+    script: Tuple[str, ...] = ()
+    effect: Tuple[str, ...] = ()
     why: str = ""                   # comment printed above the step
     wait_resync: Optional[str] = None   # mirror whose resync must finish
     copies_blocks: int = 0          # data a resync copies because of it
@@ -32,12 +39,15 @@ class Step:
 @dataclass
 class Plan:
     operation: str                  # setup, teardown, restore
-    target: str                     # the mirror
+    target: str                     # the mirror (or array)
     steps: List[Step] = field(default_factory=list)
     method: Optional[str] = None
     notes: List[str] = field(default_factory=list)   # why this method etc.
     # Commands run once the steps are done and the host lock is released.
     afterwards: List[Tuple[str, ...]] = field(default_factory=list)
+    # The backend's intent the plan works towards: what execute.py asks
+    # the backend to observe after each step (observe(intent)).
+    intent: Any = None
 
     @property
     def copies_blocks(self):
@@ -70,28 +80,22 @@ def cost_lines(plan):
     return lines
 
 
-_WAIT_FUNCTION = r'''
-# Wait until the mirror has no resync active or pending.
-wait_resync() {
-	typeset out
-	while :; do
-		out=$(%(metastat)s "$1") || return 1
-		case $out in
-		*"Resync in progress"*|*Resyncing*|*"Invoke: metasync"*)
-			sleep 10 ;;
-		*"Needs maintenance"*|*"Last Erred"*|*Unavailable*)
-			print -u2 "$1 needs maintenance; stopping."; return 1 ;;
-		*)	return 0 ;;
-		esac
-	done
-}
-'''
+@dataclass(frozen=True)
+class Prelude:
+    """What a backend's -n script starts with: the interpreter line and
+    the shell function `wait_resync TARGET` that the script calls after
+    a step that starts a resync (wait_function(command_path) gives its
+    text).  actions_of(step) gives a step's actions (the default: its
+    `actions`)."""
+    shebang: str
+    wait_function: Callable[[Callable[[str], str]], str]
+    actions_of: Optional[Callable[[Step], Tuple[Any, ...]]] = None
 
 
-def is_variable(arg):
-    """An argument written ${name} stands for a value only known when the
-    step runs: the step's script lines set it, the backend fills it in."""
-    return arg.startswith("${") and arg.endswith("}")
+# Commands only a -n script runs (svmram does the same in-process, see
+# actions.py); they are not taken from SVMRAM_BINDIR.
+SCRIPT_TOOLS = {"ln": "/usr/bin/ln", "rm": "/usr/bin/rm",
+                "ls": "/usr/bin/ls", "awk": "/usr/bin/awk"}
 
 
 def command_line(argv, command_path):
@@ -100,10 +104,14 @@ def command_line(argv, command_path):
         for arg in argv[1:]])
 
 
-def render_script(plan, command_path):
-    """The plan as a runnable ksh93 script.  command_path maps a command
-    name from run.COMMANDS to the absolute path to print."""
-    out = ["#!/bin/ksh93",
+def render_script(plan, command_path, prelude, host_path=None):
+    """The plan as a runnable script.  command_path maps a command name
+    from run.COMMANDS to the absolute path to print; host_path maps a
+    host path an action touches to the one to print (the default: as it
+    is; under SVMRAM_ROOT when svmram works on an emulated host)."""
+    host_path = host_path or (lambda path: path)
+    actions_of = prelude.actions_of or (lambda step: step.actions)
+    out = [prelude.shebang,
            "# svmram %s %s: the plan, computed from the current state."
            % (plan.operation, plan.target),
            "# Nothing has been changed.  Run this script, or the same "
@@ -118,14 +126,14 @@ def render_script(plan, command_path):
         return "\n".join(out) + "\n"
     out.append("set -e")
     if any(step.wait_resync for step in plan.steps):
-        out.append(_WAIT_FUNCTION.rstrip("\n") % {
-            "metastat": command_path("metastat")})
+        out.append(prelude.wait_function(command_path).rstrip("\n"))
     for number, step in enumerate(plan.steps, 1):
         out += ["", "# %d. %s" % (number, step.summary)]
         out += ["#    " + line for line in step.why.splitlines() if line]
-        out += list(step.script)
-        for argv in ((step.argv,) if step.argv else ()) + step.argvs:
-            out.append(command_line(argv, command_path))
+        out += [action.script_line(host_path, SCRIPT_TOOLS.get)
+                for action in actions_of(step)]
+        out += [command_line(argv, command_path)
+                for argv in commands_of(step)]
         if step.wait_resync:
             out.append("wait_resync %s" % shlex.quote(step.wait_resync))
     if plan.afterwards:

@@ -2,8 +2,8 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The one module that starts processes.
 
-Every external command svmram uses is named in COMMANDS with its absolute
-illumos path.  Callers pass argv lists built by pure functions; nothing is
+Every external command svmram uses is named in COMMANDS, one table with
+an entry per backend, with its absolute path.  Callers pass argv lists built by pure functions; nothing is
 ever run through a shell.  Two environment variables exist for testing:
 
 SVMRAM_BINDIR   run every command from this directory instead (the SVM
@@ -124,13 +124,24 @@ def _trace(argv: List[str]) -> None:
             trace.write(json.dumps(argv) + "\n")
 
 
-# Where SVM exists (illumos-gate storage-svm.p5m is pkg.obsolete since late
-# 2016; OpenIndiana "6396 remove SVM", OmniOS obsolete from r151023).
-NO_SVM_ADVICE = (
-    "SVM ships with Oracle Solaris 11 (package storage/svm) and Solaris 10, "
-    "and with illumos distributions released before illumos removed it in "
-    "late 2016 (OpenIndiana Hipster 2016.10, OmniOS r151022 and older); on "
-    "Solaris 11 'pkg install storage/svm' adds it.")
+def _missing_command(name, path, reason):
+    """The refusal for a command that cannot be started."""
+    return RefusedError(
+        "cannot run %s: %s" % (path, reason),
+        advice="svmram needs this command from the base system; check "
+               "that it is installed.")
+
+
+# What says that a command cannot be started: the backend in use puts its
+# own here (backends.py), which names the package its commands come in.
+_missing = {"refusal": _missing_command}
+
+
+def set_missing_command(refusal):
+    """refusal(name, path, reason) -> the RefusedError for a command of
+    the table that cannot be started; None restores the default."""
+    _missing["refusal"] = refusal or _missing_command
+
 
 def run(name: str, args: List[str], check: bool = True) -> Result:
     """Run command `name` from the table with `args`; never via a shell.
@@ -158,14 +169,7 @@ def run(name: str, args: List[str], check: bool = True) -> Result:
     except OSError as exc:
         # Nothing ran: a missing command is a precondition, not a failure.
         # (A step that hits this fails as a step; see execute.py.)
-        if name.startswith("meta"):
-            raise RefusedError(
-                "this system has no Solaris Volume Manager (cannot run %s: "
-                "%s)" % (argv[0], exc.strerror), advice=NO_SVM_ADVICE) from exc
-        raise RefusedError(
-            "cannot run %s: %s" % (argv[0], exc.strerror),
-            advice="svmram needs this command from the base system; check "
-                   "that it is installed.") from exc
+        raise _missing["refusal"](name, argv[0], exc.strerror) from exc
     result = Result(tuple(argv), proc.returncode,
                     proc.stdout.decode("utf-8", "replace"),
                     proc.stderr.decode("utf-8", "replace"))

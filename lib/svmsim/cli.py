@@ -19,30 +19,37 @@
 """
 
 import argparse
-import json
 import os
-import shlex
-import shutil
 import sys
 
+# startd (subprocess, signal, shlex, json...), shutil and json are imported
+# by the subcommands that use them: the tests run `svmsim monitor`, `tick`
+# or `faults add` far more often than `init` and `reboot`.
 from svmsim import (dispatch, devices, faults, monitor, presets, resync,
-                    startd, state, svm)
+                    state, svm)
 from svmsim.commands.metasync import boot_resync
 from svmsim.messages import SvmError
 
 LIB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# Each command is a process that imports the emulator: its compiled
+# bytecode is always written and read (sys.dont_write_bytecode, whatever
+# PYTHONDONTWRITEBYTECODE says), in lib/svmsim/__pycache__, or in
+# sys.pycache_prefix where that is not writable (see pycache_prefix());
+# without it every command compiled the emulator anew (bench/emulator).
 SCRIPT = """#!%(python)s -S
 import sys
 sys.path.insert(0, %(lib)r)
-%(startd)sfrom svmsim.dispatch import main
+sys.dont_write_bytecode = False
+%(pycache)s%(startd)sfrom svmsim.dispatch import main
 sys.exit(main(%(prog)r, sys.argv[1:], %(simdir)r))
 """
 
 # svcadm and svccfg start instances: run start methods installed in the
-# emulated root the way svc.startd does (svmsim/startd.py).
-STARTD = """from svmsim import startd
-startd.install_hook()
+# emulated root the way svc.startd does (svmsim/startd.py, imported only
+# when an instance starts: see dispatch.install_start_hook).
+STARTD = """from svmsim.dispatch import install_start_hook
+install_start_hook()
 """
 
 
@@ -129,6 +136,8 @@ def main(argv):
 # --- set-up ------------------------------------------------------------------
 
 def cmd_init(args, simdir):
+    import shutil
+    from svmsim import startd
     desc = presets.load_host_file(args.host) if args.host \
         else presets.PRESETS[args.preset]
     if os.path.isdir(os.path.join(simdir, "root")):
@@ -140,18 +149,51 @@ def cmd_init(args, simdir):
     startd.install_root_files(state.root_dir(simdir))
     bindir = os.path.join(simdir, "bin")
     os.makedirs(bindir, exist_ok=True)
+    prefix = pycache_prefix()
+    pycache = "" if prefix is None else \
+        "sys.pycache_prefix = %r\n" % prefix
     for prog in dispatch.PROGRAMS:
         path = os.path.join(bindir, prog)
         with open(path, "w") as f:
             f.write(SCRIPT % {"python": sys.executable, "lib": LIB,
                               "prog": prog, "simdir": simdir,
+                              "pycache": pycache,
                               "startd": STARTD if prog in ("svcadm", "svccfg")
                               else ""})
         os.chmod(path, 0o755)
     return 0
 
 
+def pycache_prefix():
+    """Where the commands keep the emulator's bytecode: PYTHONPYCACHEPREFIX
+    if set (the commands svmram starts get a bare environment, so it is
+    written into them), else None (lib/svmsim/__pycache__) if that can be
+    written, else a directory of this user's in the temporary directory."""
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX")
+    if prefix:
+        return os.path.abspath(prefix)
+    here = os.path.dirname(os.path.abspath(__file__))
+    cache = os.path.join(here, "__pycache__")
+    if os.access(cache if os.path.isdir(cache) else here, os.W_OK):
+        return None
+    import tempfile
+    prefix = os.path.join(tempfile.gettempdir(),
+                          "svmsim-pycache-%d" % os.getuid())
+    try:
+        os.mkdir(prefix, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    info = os.lstat(prefix)
+    if not os.path.isdir(prefix) or os.path.islink(prefix) or \
+            info.st_uid != os.getuid() or info.st_mode & 0o022:
+        return None                       # not ours: compile every time
+    return prefix
+
+
 def cmd_env(args, simdir):
+    import shlex
     bindir = os.path.join(simdir, "bin")
     root = os.path.join(simdir, "root")
     path = bindir + ":" + os.environ.get("PATH", "/usr/bin:/bin")
@@ -170,6 +212,7 @@ def _event(st, what):
 
 
 def cmd_reboot(args, simdir):
+    from svmsim import startd
     root = state.root_dir(simdir)
     with state.locked(simdir) as st:
         _event(st, "reboot" + (" --before-metasync"
@@ -312,5 +355,6 @@ def cmd_monitor(args, simdir):
 
 
 def cmd_state(args, simdir):
+    import json
     print(json.dumps(state.load(simdir), indent=1, sort_keys=True))
     return 0

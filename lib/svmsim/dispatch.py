@@ -2,7 +2,6 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """Entry point of the executables in DIR/bin: prog -> implementation."""
 
-import importlib
 import sys
 
 from svmsim import faults, monitor, state
@@ -31,6 +30,21 @@ SMF_COMMANDS = ("svcadm", "svccfg", "svcprop", "svcs")
 PROGRAMS = tuple(COMMANDS) + SMF_COMMANDS
 
 
+def install_start_hook():
+    """startd.install_hook(), for DIR/bin/svcadm and DIR/bin/svccfg, with
+    startd (and subprocess, signal, shlex, json...) imported only when an
+    instance starts: svccfg setprop, svmram's most frequent form, starts
+    none (bench/emulator)."""
+    from svmsim.smf import restarter
+
+    def start_hook(*args, **kwargs):
+        from svmsim import startd
+        return startd.start_hook(*args, **kwargs)
+
+    start_hook.wants_cause = True
+    restarter.set_start_hook(start_hook)
+
+
 def main(prog, argv, simdir):
     if prog in SMF_COMMANDS:
         # Faults apply to the SMF stand-ins too (svmsim faults add svccfg).
@@ -40,15 +54,18 @@ def main(prog, argv, simdir):
             sys.stderr.write(fault["stderr"])
             return fault["exit"]
         try:
-            smf = importlib.import_module("svmsim.smf")
+            # __import__, not importlib.import_module: importing importlib
+            # costs every command start-up time.
+            __import__("svmsim.smf")
+            smf = sys.modules["svmsim.smf"]
         except ImportError:
             sys.stderr.write("%s: svmsim SMF emulation is not available\n"
                              % prog)
             return 1
         return smf.main(prog, argv, simdir)
     modname, funcname = COMMANDS[prog]
-    func = getattr(importlib.import_module("svmsim.commands." + modname),
-                   funcname)
+    __import__("svmsim.commands." + modname)
+    func = getattr(sys.modules["svmsim.commands." + modname], funcname)
     with state.locked(simdir) as st:
         fault = faults.take(st, prog)
         if fault is not None:

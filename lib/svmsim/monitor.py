@@ -17,8 +17,6 @@ A violation is recorded once when its condition appears and stays in the
 state until ``python3 -m svmsim monitor DIR --reset``.
 """
 
-import copy
-
 from svmsim import devices, regions
 from svmsim.state import REGIONS
 
@@ -125,6 +123,7 @@ def _as_if_opened(st, m):
             for s in m["subs"]
             for c in svm.all_comps(st["units"][s["name"]])):
         return st, m              # opening would change no state
+    import copy                   # rarely needed: not at every command
     seen = copy.deepcopy(st)
     sm = seen["units"][m["name"]]
     svm.first_open(seen, sm)
@@ -151,6 +150,8 @@ def _findings(st):
         seen, sm = _as_if_opened(st, m)
         bad = {}
         for r in range(REGIONS):
+            if truth[r] == 0:
+                continue        # never written: no read can be wrong
             for s in read_candidates(seen, sm, r):
                 v = regions.read(seen, seen["units"][s["name"]], r)
                 if v != truth[r]:

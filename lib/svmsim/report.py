@@ -6,8 +6,6 @@ Format strings follow meta_mirror.c, meta_stripe.c, meta_print.c,
 metadb.c and ramdiskadm/main.c (reference section 1, 2.5, 2.9, 6.1).
 """
 
-import struct
-
 from svmsim import resync, svm
 
 
@@ -22,6 +20,7 @@ def number_to_string(blocks, blksize=512):
         save = total
         total //= 1024
     if save and save // 1024 < 10:
+        import struct             # only for sizes under 10 units
         fnum = struct.unpack("f", struct.pack("f", save / 1024.0))[0]
         return "%1.1f %sB" % (fnum, units[i])
     return "%d %sB" % (total, units[i])

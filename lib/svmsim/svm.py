@@ -7,8 +7,6 @@ operations (attach, detach, replace, enable, offline, online, clear).
 Every operation checks all its refusals before it changes anything.
 """
 
-import re
-
 from svmsim import devices, regions, resync
 from svmsim.messages import SvmError
 from svmsim.state import REGIONS
@@ -19,32 +17,58 @@ WRITABLE = READABLE + ("ATTACHED_RESYNC", "OFFLINE_RESYNC")
 RD_OPTS = ("roundrobin", "geometric", "first")
 WR_OPTS = ("parallel", "serial")
 
-_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*$")
-_CTD_RE = re.compile(r"^c[0-9]+(t[0-9A-Fa-f]+)?d[0-9]+s[0-9]+$")
+# The names below are checked with regular expressions, but re is only
+# imported when a name is not plainly valid: importing it costs every
+# emulated command milliseconds (bench/emulator), and the plain checks
+# accept exactly what the expressions accept (tests/svmsim/test_names.py).
+_NAME_RE = r"^[A-Za-z][A-Za-z0-9_.-]*$"
+_CTD_RE = r"^c[0-9]+(t[0-9A-Fa-f]+)?d[0-9]+s[0-9]+$"
+_ALPHA = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_DIGITS = frozenset("0123456789")
+_NAME_CHARS = _ALPHA | _DIGITS | frozenset("_.-")
+
+
+def _re():
+    import re
+    return re
+
+
+def _is_name(a):
+    """_NAME_RE matches a."""
+    if a and a[0] in _ALPHA and all(c in _NAME_CHARS for c in a):
+        return True
+    return bool(_re().match(_NAME_RE, a))
+
+
+def _digits(text):
+    return text != "" and all(c in _DIGITS for c in text)
 
 
 # --- names -------------------------------------------------------------------
 
 def is_component_name(arg):
-    return bool(_CTD_RE.match(arg)) or arg.startswith("/dev/dsk/") \
+    return bool(_re().match(_CTD_RE, arg)) or arg.startswith("/dev/dsk/") \
         or arg.startswith("/dev/rdsk/") or arg.startswith("/") \
         and not arg.startswith("/dev/md/")
 
 
 def md_name(arg):
     """Metadevice operand -> local-set cname (parse_device, 0.5)."""
-    a = re.sub("/+", "/", arg)
+    a = arg
+    while "//" in a:                    # re.sub("/+", "/", arg)
+        a = a.replace("//", "/")
     for pfx in ("/dev/md/dsk/", "/dev/md/rdsk/"):
         if a.startswith(pfx):
             a = a[len(pfx):]
-    m = re.match(r"^/dev/md/([^/]+)/r?dsk/(.+)$", a)
+    m = a.startswith("/dev/md/") and \
+        _re().match(r"^/dev/md/([^/]+)/r?dsk/(.+)$", a)
     if m:
         _check_set(m.group(1))
         a = m.group(2)
     elif "/" in a:
         setname, a = a.split("/", 1)
         _check_set(setname)
-    if not _NAME_RE.match(a) or a in ("all", "ALL", "none", "NONE") \
+    if not _is_name(a) or a in ("all", "ALL", "none", "NONE") \
             or len(a) > 255:
         raise SvmError("NAME_ILLEGAL", name=a)
     return a
@@ -56,7 +80,9 @@ def _check_set(setname):
 
 
 def unitnum(st, name):
-    m = re.match(r"^d([0-9]+)$", name)
+    if name[:1] == "d" and _digits(name[1:]):
+        return int(name[1:])
+    m = _re().match(r"^d([0-9]+)$", name)
     if m:
         return int(m.group(1))
     # GUESS: "friendly" names get unit numbers from 8192 upwards.
@@ -294,8 +320,22 @@ def write_tab_files(st, root):
             mnttab += "/dev/md/dsk/%s\t%s\tufs\trw,intr,largefiles," \
                 "logging,xattr,onerror=panic\t1226400000\n" % (name, mnt)
     for fname, text in (("vfstab", vfstab), ("mnttab", mnttab)):
-        with open(devices.host_path(root, "/etc/" + fname), "w") as f:
-            f.write(text)
+        _write_if_changed(devices.host_path(root, "/etc/" + fname), text)
+
+
+def _write_if_changed(path, text):
+    """Write `text` to `path` unless it holds that already.  This runs at
+    every command and the text rarely changes; truncating a file that has
+    data makes ext4 flush it (auto_da_alloc): 1-2 ms of waiting per file,
+    where reading it takes microseconds (bench/emulator)."""
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return
+    except (OSError, ValueError):
+        pass                              # absent or unreadable: write it
+    with open(path, "w") as f:
+        f.write(text)
 
 
 def open_device(st, name):

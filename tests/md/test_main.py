@@ -49,7 +49,7 @@ class Kernel:
     def backend(self, array, disks=()):
         return self
 
-    def observe(self):
+    def observe(self, intent=None):
         if self.boots:
             return self.boots.pop(0)
         return self.snap

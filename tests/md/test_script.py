@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The -n script of an md plan: POSIX sh, absolute paths from the md
-command table, sysfs writes from the same effect the backend performs."""
+command table, sysfs writes from the same WriteFile actions the backend performs."""
 
 import subprocess
 
@@ -43,11 +43,11 @@ def test_setup_script_of_an_existing_array():
         "\n"
         "# 3. Set write-mostly on vda.\n"
         "#    md keeps the flag in the superblock.\n"
-        "echo writemostly > /sys/block/md0/md/dev-vda/state\n"
+        "printf %s writemostly > /sys/block/md0/md/dev-vda/state\n"
         "\n"
         "# 4. Set write-mostly on vdb.\n"
         "#    md keeps the flag in the superblock.\n"
-        "echo writemostly > /sys/block/md0/md/dev-vdb/state\n")
+        "printf %s writemostly > /sys/block/md0/md/dev-vdb/state\n")
     assert text.startswith("#!/bin/sh\n# svmram setup md0: the plan")
     assert "# Method: grow." in text
     assert "# existing array: md0 grows from 2 to 3 raid devices" in text
@@ -69,6 +69,6 @@ def test_teardown_script_is_valid_sh_without_a_wait():
     text = script.render_script(planner.plan_teardown(done, it),
                                 commands.command_path)
     assert "wait_resync" not in text
-    assert "echo -writemostly > /sys/block/md0/md/dev-vda/state\n" in text
+    assert "printf %s -writemostly > /sys/block/md0/md/dev-vda/state\n" in text
     assert "/sbin/rmmod brd\n" in text
     subprocess.run(["sh", "-n"], input=text, text=True, check=True)

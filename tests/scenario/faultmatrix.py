@@ -173,6 +173,7 @@ class Command:
     index: int
     size: int
     afterwards: bool = False
+    probe: bool = False     # part of the scratch mirror's slot test
 
     def __str__(self):
         return " ".join(self.argv)
@@ -194,6 +195,12 @@ def commands(trace, script=""):
     found = [Command(argv, nth, step, index, len(run))
              for step, run in enumerate(runs, 1)
              for index, (argv, nth) in enumerate(run)]
+    # The test of the slot behaviour on a scratch mirror (Solaris hosts)
+    # comes first and ends with its ramdisks deleted.
+    ends = [n for n, c in enumerate(found) if c.argv[:2] == [
+        "ramdiskadm", "-d"] and c.argv[2].startswith("svmram_probe")]
+    for command in found[:ends[-1] + 1 if ends else 0]:
+        command.probe = True
     later = script.partition("\n# Then enable the boot service")[2]
     for command in found:
         command.afterwards = any(
@@ -318,6 +325,13 @@ def without_ram_links(state):
     onto a new link name."""
     out = {key: RAM_CONTROLLER.sub("c9?t0d0", value)
            for key, value in state.items() if isinstance(value, str)}
+    # Behind a RAM submirror in slot 0 the disks may come in either order:
+    # a setup resumed after a reboot takes the cheaper sequence, and
+    # teardown restores the order from the record.
+    out["metastat -p"] = _disks_in_any_order(out["metastat -p"])
+    out["metastat d10"] = "".join(sorted(re.sub(
+        r"Submirror [1-9]\d*:", "Submirror N:",
+        out["metastat d10"]).splitlines(True)))
     # Listed in the order they were made, which a restore may change.
     for key in ("ramdiskadm", "instances"):
         lines = out[key].splitlines(True)
@@ -327,6 +341,21 @@ def without_ram_links(state):
                           for key, target in state["links"].items())
     out["journal"] = state["journal"]
     return out
+
+
+def _disks_in_any_order(metastat_p):
+    lines = metastat_p.splitlines(True)
+    on_ram = {line.split()[0] for line in lines if "c9?t0d0" in line}
+    out = []
+    for line in lines:
+        words = line.split()
+        if len(words) > 3 and words[1] == "-m" and \
+                words[2].rsplit("/", 1)[-1] in on_ram:
+            disks = [w for w in words[3:] if w.startswith("/dev/md/")]
+            rest = words[3 + len(disks):]
+            line = " ".join(words[:3] + sorted(disks) + rest) + "\n"
+        out.append(line)
+    return "".join(sorted(out))
 
 
 def differs(host, want, got=None, relaxed=False):
@@ -511,7 +540,8 @@ def run_case(clean, case, directory):
     started = time.monotonic()
     run = clean(_method(case.procedure), case.mirrors, case.release)
     outcome = Outcome(case)
-    runner = RUNNERS[(case.procedure.split("-")[0], case.kind)] \
+    runner = probe_faulted if case.command.probe else \
+        RUNNERS[(case.procedure.split("-")[0], case.kind)] \
         if case.mirrors == 1 or case.kind == "foreign" else with_others
     host = clone(run.pristine if case.procedure.startswith("setup")
                  else run.set_up, directory)
@@ -520,7 +550,9 @@ def run_case(clean, case, directory):
     except Exception as error:          # a broken case is a finding too
         outcome.problems = ["the case itself failed: %r" % error]
     outcome.violations = host.violations()
-    if case.kind == "foreign":
+    if case.kind in ("foreign", "memcap"):
+        # Another boot service's ramdisk (the hog too) may take a device
+        # number a closed mirror recorded.
         outcome.violations = charged_to_svmram(outcome.violations)
     got = digest(host)
     as_original = differs(host, run.original, got, case.relaxed)
@@ -731,10 +763,11 @@ def rebooted(run, case, host, memcap=False):
     return problems
 
 
-def _memory_refused(host, operation):
+def _memory_refused(host, operation, scratch=False):
     """With the memory taken, a rerun of setup refuses before changing
     anything and says why; teardown needs no ramdisk and goes on.  The
-    administrator then frees the memory."""
+    administrator then frees the memory.  `scratch`: an interrupted test
+    of the slot behaviour left a scratch mirror, which goes first."""
     problems = []
     if operation == "setup":
         before = digest(host)
@@ -745,6 +778,18 @@ def _memory_refused(host, operation):
                 not in result.stderr:
             problems.append("setup with the memory taken: exit %d\n%s" % (
                 result.returncode, result.stderr))
+        if scratch and host.trace() and all(
+                argv[0] == "metaclear" or argv[:3] == ["ramdiskadm", "-d",
+                                                      "svmram_probe0"]
+                or argv[:3] == ["ramdiskadm", "-d", "svmram_probe1"]
+                for argv in host.trace()):
+            if "svmram: removed what an earlier test of the slot behaviour " \
+                    "left: " not in result.stderr:
+                problems.append("the removal of the scratch mirror was not "
+                                "reported:\n" + result.stderr)
+            before = digest(host) if digest(host)["metastat d10"] == \
+                before["metastat d10"] else before
+            host.clear_trace()
         if host.trace() != [] or digest(host) != before:
             problems.append("the refused setup changed the host: %r"
                             % host.trace())
@@ -767,6 +812,50 @@ def _expect_service(host, state, logged):
     if logged and logged not in service_log(host):
         problems.append("the service log lacks %r:\n%s" % (
             logged, service_log(host)))
+    return problems
+
+
+# --- the test of the slot behaviour ------------------------------------------
+
+def probe_faulted(run, case, host):
+    """A fault in the test of the slot behaviour on a scratch mirror,
+    before anything of d10's changed: a failure says so and quotes the
+    command; after a kill or a reboot d10 is as the boot left it.  The
+    rerun removes what the test left, and converges."""
+    operation, command = _operation(case), case.command
+    before = digest(host)["metastat d10"]
+    options = {"memcap": ("--boot-ramdisk", HOG),
+               "foreign": ("--boot-ramdisk", FOREIGN_SPEC)}
+    if case.kind == "fail":
+        arm(host, command.argv, command.nth)
+        result = host.svmram(operation, "-y", "d10")
+        problems = no_traceback(result)
+        if result.returncode != 1:
+            return problems + ["exit status %d:\n%s" % (
+                result.returncode, result.stderr)]
+        message = result.stderr.splitlines()[-2]
+        if said(host, command) not in message or \
+                "and d10 was not changed" not in message:
+            problems.append("the message %r does not quote %r and say d10 "
+                            "was not changed" % (message, said(host, command)))
+        if digest(host)["metastat d10"] != before:
+            problems.append("d10 changed")
+        host.sim("faults", "clear")
+    else:
+        problems = _stop_after(host, case)
+        if os.path.exists(os.path.join(host.root, JOURNAL)):
+            problems.append("a journal was written before d10 changed")
+        if case.kind == "kill":
+            if digest(host)["metastat d10"] != before:
+                problems.append("d10 changed")
+        else:
+            problems += _reboot(host, *options.get(case.kind, ()))
+            if case.kind == "memcap":
+                problems += _memory_refused(host, operation, scratch=True)
+    problems += _rerun(host, operation)
+    assert host.sim("tick").returncode == 0
+    if case.kind == "foreign":
+        problems += _recover(host)
     return problems
 
 

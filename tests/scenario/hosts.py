@@ -43,7 +43,17 @@ class Result:
 def _python_env():
     env = dict(os.environ)
     env["PYTHONPATH"] = LIB
+    # The emulator's and svmram's bytecode is written and reused (in
+    # lib/, or under PYTHONPYCACHEPREFIX, see tests/conftest.py): each
+    # emulated command and each svmram call is a process of its own.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
+
+
+# svmram and the emulator need the standard library only: -S skips the
+# site module and the installation's .pth files, tens of milliseconds of
+# every call (bench/emulator).
+PYTHON = [sys.executable, "-S"]
 
 
 class EmulatedHost:
@@ -53,7 +63,7 @@ class EmulatedHost:
     def __init__(self, directory, preset="article", host_file=None,
                  release=None):
         self.dir = str(directory)
-        init = [sys.executable, "-m", "svmsim", "init", self.dir]
+        init = PYTHON + ["-m", "svmsim", "init", self.dir]
         init += ["--host", host_file] if host_file else ["--preset", preset]
         # SVMRAM_TEST_RELEASE runs every scenario on one release profile
         # of the emulator (docs/emulator-profiles.md).
@@ -63,7 +73,7 @@ class EmulatedHost:
         subprocess.run(init, env=_python_env(), check=True,
                        stdout=subprocess.DEVNULL)
         exports = subprocess.run(
-            [sys.executable, "-m", "svmsim", "env", self.dir],
+            PYTHON + ["-m", "svmsim", "env", self.dir],
             env=_python_env(), check=True, stdout=subprocess.PIPE,
             text=True).stdout
         self.env = _python_env()
@@ -79,7 +89,7 @@ class EmulatedHost:
     # --- running things ---------------------------------------------------
 
     def svmram(self, *args, stdin=None, env=None):
-        proc = subprocess.run([sys.executable, SVMRAM] + list(args),
+        proc = subprocess.run(PYTHON + [SVMRAM] + list(args),
                               env=dict(self.env, **(env or {})),
                               input=stdin or "", text=True,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -94,7 +104,7 @@ class EmulatedHost:
         return Result(proc.returncode, proc.stdout, proc.stderr)
 
     def sim(self, *args):
-        proc = subprocess.run([sys.executable, "-m", "svmsim"] + list(args)
+        proc = subprocess.run(PYTHON + ["-m", "svmsim"] + list(args)
                               [:1] + [self.dir] + list(args)[1:],
                               env=self.env, text=True, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE)

@@ -61,19 +61,9 @@ def test_fault_matrix(clean, release, procedure, kind, tmp_path):
 
 @pytest.mark.parametrize("procedure", sorted(fm.MULTI_KINDS))
 @pytest.mark.parametrize("mirrors", fm.OTHER_MIRRORS)
-def test_fault_matrix_with_other_mirrors(clean, mirrors, procedure, tmp_path,
-                                         request):
+def test_fault_matrix_with_other_mirrors(clean, mirrors, procedure, tmp_path):
     """d10's procedures while d20 (and d30) are set up too, all closed at
     boot: every boot restores them all, in SMF's order."""
-    if procedure == "setup-rotate":
-        # Since the slot planner (issue 10), a setup resumed after a reboot
-        # at steps 5-6 finishes with the disks as d12, d11 behind the RAM
-        # submirror (one resync fewer; teardown restores the order), and
-        # the end-state comparison here still wants the clean run's order.
-        request.applymarker(pytest.mark.xfail(
-            reason="resumed rotate may leave the disks in the other order "
-                   "behind RAM; the comparison does not accept it yet",
-            strict=False))
     kinds = fm.MULTI_KINDS[procedure]
     found = fm.cases(clean, [procedure], kinds, mirrors)
     steps = {c.step for c in fm.procedure_commands(clean, procedure, mirrors)}

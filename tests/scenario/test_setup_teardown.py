@@ -116,3 +116,22 @@ def test_status_after_setup_reports_serving(host):
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines()[0] == (
         "d10: serving reads from RAM (d13 in slot 0, read option first)")
+
+
+def test_setup_reads_each_source_once_before_it_plans(host):
+    """Issue 13: what is observed is an explicit argument; setup reads the
+    SMF record, then the host once, and the intent it chooses adds
+    nothing to read."""
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    argvs = host.trace(changes_only=False)
+    first_change = argvs.index(host.trace()[0])
+    assert argvs[:first_change] == host.article([
+        ["svcs", "-H", "-o", "state", FMRI],
+        ["metastat", "-p"], ["metastat", "d10"], ["ramdiskadm"],
+        ["fuser", "/dev/md/dsk/d10"], ["fuser", "/dev/md/rdsk/d10"],
+        ["prtvtoc", "-h", "/dev/rdsk/c0d1s0"],
+        ["prtvtoc", "-h", "/dev/rdsk/c1d0s0"],
+        ["kstat", "-p", "unix:0:system_pages:physmem",
+         "unix:0:system_pages:freemem"],
+        ["svcprop", "-p", "general/entity_stability", "svc:/system/svmram"]])

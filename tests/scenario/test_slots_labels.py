@@ -296,3 +296,111 @@ def test_a_hole_where_compaction_was_expected_stops_and_rolls_back(tmp_path):
     assert slots(host) == ["Submirror 0: d11", "Submirror 1: d12"]
     assert copied(host) == 2 * SIZE
     assert host.violations() == []
+
+
+# --- what an interrupted test of the slot behaviour leaves ---------------------
+
+# metastat -p lists mirrors (and their submirrors) by descending unit
+# number, then the stripes no mirror holds.
+SCRATCH_LEFT = ("d127 -m /dev/md/rdsk/d125 1\n"
+                "d125 1 1 /dev/rdsk/c91t0d0s0\n" + ORIGINAL +
+                "d126 1 1 /dev/rdsk/c90t0d0s0\n")
+SCRATCH_REMOVAL = [["metaclear", "d127"], ["metaclear", "d125"],
+                   ["metaclear", "d126"],
+                   ["ramdiskadm", "-d", "svmram_probe1"],
+                   ["ramdiskadm", "-d", "svmram_probe0"]]
+
+
+def test_a_probe_killed_midway_is_removed_by_the_next_run(tmp_path):
+    """Killed after its metadetach, the test leaves a scratch mirror, two
+    stripes, links on c90 and c91 and two ramdisks.  The next setup
+    removes them first (saying so), so the RAM link is c90 again."""
+    from hosts import killing_bindir
+    host = make_host(tmp_path, release="solaris11")
+    bindir = killing_bindir(host, "metadetach", 1)
+    result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
+    assert result.returncode == -9
+    assert host.metastat_p() == SCRATCH_LEFT
+    host.clear_trace()
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.startswith(
+        "svmram: removed what an earlier test of the slot behaviour left: "
+        "d127, d125, d126, svmram_probe1, svmram_probe0.\n")
+    assert svm_commands(host) == SCRATCH_REMOVAL + probe(90) + ROTATE
+    assert host.metastat_p() == ROTATED
+    assert host.ramdisks().count("svmram_probe") == 0
+    assert not os.path.lexists(os.path.join(host.root, "dev/dsk/c91t0d0s0"))
+    assert host.violations() == []
+
+
+def test_a_probe_that_cannot_remove_its_mirror_says_how(tmp_path):
+    """A metaclear of the scratch mirror fails: svmram stops there, says
+    d10 was not changed, and gives the rest of the removal; the next run
+    removes it."""
+    host = make_host(tmp_path, release="solaris11")
+    assert host.sim("faults", "add", "metaclear", "--nth", "1",
+                    "--exit", "1", "--svm-error", "metadevice is open", "--name", "d127"
+                    ).returncode == 0
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 1
+    bindir = host.env["SVMRAM_BINDIR"]
+    assert result.stderr == (
+        "svmram: the scratch mirror that tested the slot behaviour could not "
+        "be removed (%s/metaclear d127 failed: metaclear: myhost: d127: "
+        "metadevice is open), and d10 was not changed\n"
+        "svmram: Run svmram again to remove it, or remove it yourself: "
+        "metaclear d127; metaclear d125; metaclear d126; "
+        "rm -f /dev/dsk/c90t0d0s0 /dev/rdsk/c90t0d0s0; "
+        "rm -f /dev/dsk/c91t0d0s0 /dev/rdsk/c91t0d0s0; "
+        "ramdiskadm -d svmram_probe1; ramdiskadm -d svmram_probe0.\n" % bindir)
+    assert host.metastat_p("d10") == ORIGINAL
+    host.sim("faults", "clear")
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert host.metastat_p() == ROTATED
+    assert host.violations() == []
+
+
+def test_a_failing_probe_removes_what_it_made_and_says_so(tmp_path):
+    host = make_host(tmp_path, release="solaris11")
+    assert host.sim("faults", "add", "metainit", "--nth", "3",
+                    "--exit", "1", "--svm-error", "metadevice in use", "--name", "d127"
+                    ).returncode == 0
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 1
+    message, advice = result.stderr.splitlines()
+    assert message == (
+        "svmram: the test of the slot behaviour on a scratch mirror failed, "
+        "and d10 was not changed: %s/metainit d127 -m d126 d125 failed: "
+        "metainit: myhost: d127: metadevice in use"
+        % host.env["SVMRAM_BINDIR"])
+    assert advice == "svmram: Fix the cause, then run svmram again."
+    assert host.metastat_p() == ORIGINAL
+    assert host.ramdisks() == ""
+    assert svm_commands(host)[-5:] == [
+        ["metainit", "d127", "-m", "d126", "d125"], ["metaclear", "d125"],
+        ["metaclear", "d126"], ["ramdiskadm", "-d", "svmram_probe1"],
+        ["ramdiskadm", "-d", "svmram_probe0"]]
+
+
+def test_something_else_on_the_scratch_ramdisks_is_refused(tmp_path):
+    """A stripe of the admin's that uses a scratch ramdisk with another
+    slice is never cleared: svmram refuses before changing anything."""
+    host = make_host(tmp_path, release="solaris11")
+    assert host.cmd("ramdiskadm", "-a", "svmram_probe0", "1m").returncode == 0
+    os.symlink("/dev/ramdisk/svmram_probe0",
+               os.path.join(host.root, "dev/dsk/c95t0d0s0"))
+    os.symlink("/dev/rramdisk/svmram_probe0",
+               os.path.join(host.root, "dev/rdsk/c95t0d0s0"))
+    assert host.cmd("metainit", "d50", "1", "2", "c95t0d0s0", "c0d0s1"
+                    ).returncode == 0
+    host.clear_trace()
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 3, result.stderr
+    assert result.stderr == (
+        "svmram: d50 uses c95t0d0s0, which is on svmram's scratch ramdisks "
+        "(svmram_probe0, svmram_probe1)\n"
+        "svmram: svmram does not remove what it did not build; move d50 off "
+        "them, then run svmram again.\n")
+    assert svm_commands(host) == []

@@ -277,7 +277,7 @@ def test_an_oserror_reading_the_device_number_at_restore(host):
     assert host.reboot().returncode == 0
     assert host.cmd("ramdiskadm", "-a", "other", "1m").returncode == 0
     host.clear_trace()
-    spec = {"target": "svmram.svm.backend:SvmBackend._ramdisk_dev",
+    spec = {"target": "svmram.actions:device_number",
             "match": "", "nth": 1,
             "error": ["FileNotFoundError", 2, "No such file or directory",
                       "/dev/ramdisk/svmram_d10"]}
@@ -304,7 +304,7 @@ def test_a_bug_in_the_rollback_planner_is_reported_and_teardown_finishes(
     assert host.sim("faults", "add", "metaclear", "--nth", "1", "--exit",
                     "1", "--svm-error", "metadevice is open", "--name",
                     "d10").returncode == 0
-    spec = {"target": "svmram.commands.setup:plan_teardown", "match": "",
+    spec = {"target": "svmram.svm.interface:plan_teardown", "match": "",
             "nth": 1, "error": ["AssertionError",
                                 "planner does not converge"]}
     result = raising(host, spec, "setup", "-y", "d10")
@@ -341,7 +341,7 @@ def test_a_bug_between_restore_steps_is_reported_with_the_state(host):
     assert host.svmram("setup", "-y", "d10").returncode == 0
     assert host.reboot().returncode == 0
     host.clear_trace()
-    spec = {"target": "svmram.commands.restore:plan_restore", "match": "",
+    spec = {"target": "svmram.svm.interface:plan_restore_steps", "match": "",
             "nth": 2, "error": ["AssertionError", "injected"]}
     result = raising(host, spec, "restore", "d10")
     assert result.returncode == 1, result.stderr

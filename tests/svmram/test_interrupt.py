@@ -44,7 +44,7 @@ class Backend:
     def resync_status(self, mirror):
         return ResyncStatus(self.resyncing, 40 if self.resyncing else None)
 
-    def observe(self):
+    def observe(self, intent=None):
         return None
 
     def differences(self, expected, observed):

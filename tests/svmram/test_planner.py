@@ -8,6 +8,7 @@ import pytest
 
 from svmram.errors import RefusedError
 from svmram.plan import render_script
+from svmram.svm.script import PRELUDE
 from svmram.svm import planner
 from svmram.svm.snapshot import MirrorView, Snapshot, StripeView, differences
 
@@ -200,7 +201,8 @@ def test_plan_script_is_runnable_ksh_with_waits():
     intent, notes = planner.choose_intent(snap, "d10")
     plan = planner.plan_setup(snap, intent)
     plan.notes = notes
-    script = render_script(plan, lambda name: "/usr/sbin/" + name)
+    script = render_script(plan, lambda name: "/usr/sbin/" + name,
+                           PRELUDE)
     assert script.startswith("#!/bin/ksh93\n")
     assert "/usr/sbin/ramdiskadm -a svmram_d10 228m\n" in script
     assert "ln -s /dev/ramdisk/svmram_d10 /dev/dsk/c90t0d0s0\n" in script
@@ -418,22 +420,14 @@ def test_a_reboot_after_a_rotate_refills_the_ram_submirror_in_place():
     assert plan.copies_blocks == 465885
 
 
-class ObservingBackend:
-    def __init__(self, snap, intent):
-        self.snap, self.intent = snap, intent
-
-    def observe(self):
-        return self.snap
-
-
 def test_a_rollback_says_as_it_was_only_when_metastat_shows_it():
-    from svmram.commands.common import _as_now
+    from svmram.svm.interface import Svm
     snap, intent, _ = set_up_rotate()
-    assert _as_now(ObservingBackend(snap, intent), "d10") == \
+    svm = Svm()
+    assert svm.rolled_back_text(snap, "d10", intent) == \
         "d10 is as it was before."
-    assert _as_now(ObservingBackend(split_off(snap, "d12"), intent),
-                   "d10") == "but d10 is not as it was: it has the " \
-                             "submirrors d11 (Okay)."
+    assert svm.rolled_back_text(split_off(snap, "d12"), "d10", intent) == \
+        "but d10 is not as it was: it has the submirrors d11 (Okay)."
 
 
 def test_the_memory_cap_advice_names_the_tunable_file_and_the_value():

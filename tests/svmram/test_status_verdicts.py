@@ -2,7 +2,7 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """status's disk-redundancy verdict from a Snapshot (pure)."""
 
-from svmram.commands.status import disk_redundancy
+from svmram.svm.status import disk_redundancy
 from svmram.svm.intent import Intent
 from svmram.svm.snapshot import MirrorView, Snapshot, StripeView
 

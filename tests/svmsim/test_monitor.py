@@ -125,3 +125,18 @@ def test_metaonline_copies_dirty_regions(sim):
     sim.ok("metaonline d10 d13")
     sim.sim("tick")
     assert monitor(sim)[0] == 0       # dirty regions were copied back
+
+
+def test_a_mirror_never_written_has_nothing_to_lose(sim):
+    """A scratch mirror of two ramdisks, never written, whose ramdisks
+    vanish at a reboot: no read of it can return wrong data, so the
+    monitor stays quiet.  One that was written is still judged."""
+    for name, link in (("scratch0", "c95t0d0s0"), ("scratch1", "c96t0d0s0")):
+        sim.ok("ramdiskadm -a %s 1m" % name)
+        sim.link(name, link)
+    sim.ok("metainit d126 1 1 c95t0d0s0")
+    sim.ok("metainit d125 1 1 c96t0d0s0")
+    sim.ok("metainit d127 -m d126 d125")
+    sim.ok("metadetach d127 d126")
+    sim.sim("reboot")
+    assert monitor(sim) == (0, "no violations\n")

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""What the changing subcommands share: the host root, the lock, the
-journal, confirmation, and running a plan with rollback."""
+"""What the changing subcommands share: the host root, the backend, the
+lock, the journal, confirmation, and running a plan with rollback.
+
+Backend-neutral: the backend (backend.py, picked by backends.py) plans,
+observes and words what is specific to it."""
 
 import os
 import sys
 
-from .. import run
-from .. import interrupt
+from .. import backends, interrupt, run
 from ..errors import EXIT_OK, EXIT_SIGNAL_BASE, RefusedError, SvmramError
 from ..execute import Polling, StepFailed, execute, reason_of
 from ..interrupt import Interrupted
@@ -30,12 +32,24 @@ def under_root(path):
     return os.path.join(host_root(), path.lstrip("/"))
 
 
-def require_root():
-    """Changing SVM needs root; an emulated host (SVMRAM_ROOT) does not."""
+def backend_for(target):
+    """The backend whose target syntax `target` is written in."""
+    return backends.for_target(target, host_root())
+
+
+def host_backend():
+    """The backend of this host (for a command given no target)."""
+    return backends.for_host(host_root())
+
+
+def require_root(backend):
+    """Changing the storage needs root; an emulated host (SVMRAM_ROOT)
+    does not."""
     if os.environ.get("SVMRAM_ROOT"):
         return
     if os.geteuid() != 0:
-        raise RefusedError("svmram must run as root to change SVM",
+        raise RefusedError("svmram must run as root to change %s"
+                           % backend.manages,
                            advice="Run it with pfexec or sudo.")
 
 
@@ -60,8 +74,13 @@ def add_change_arguments(parser):
                         help="do not ask for confirmation")
 
 
-def print_plan(plan):
-    sys.stdout.write(render_script(plan, run.command_path))
+def script_of(plan, backend):
+    """The plan as the script -n prints."""
+    return render_script(plan, run.command_path, backend.prelude, under_root)
+
+
+def print_plan(plan, backend):
+    sys.stdout.write(script_of(plan, backend))
     return EXIT_OK
 
 
@@ -91,7 +110,7 @@ def confirm(args, plan):
         raise RefusedError("not confirmed; nothing was changed")
 
 
-def carry_out(plan, backend, journal, rollback_plan):
+def carry_out(plan, backend, host, journal, rollback_plan):
     """Execute `plan`.  If a step fails (whatever the exception), run the
     rollback plan computed from the state found then; if that fails too,
     say exactly what is left to do by hand.  A signal stops the run at a
@@ -103,9 +122,9 @@ def carry_out(plan, backend, journal, rollback_plan):
         for note in plan.notes:
             progress.say("%s %s: %s" % (plan.operation, plan.target,
                                         note[:1].lower() + note[1:]))
-        execute(plan, backend, journal, progress, polling())
+        execute(plan, host, journal, progress, polling())
     except Interrupted as stop:
-        raise stopped(stop, plan, backend, journal) from None
+        raise stopped(stop, plan, backend, host, journal) from None
     except StepFailed as failure:
         if rollback_plan is None:
             raise SvmramError(
@@ -114,25 +133,27 @@ def carry_out(plan, backend, journal, rollback_plan):
                             "continue from where it stopped." % (
                                 plan.operation, plan.target), failure)) \
                 from failure
-        _roll_back(plan, backend, journal, rollback_plan, failure, progress)
+        _roll_back(plan, backend, host, journal, rollback_plan, failure,
+                   progress)
     with interrupt.deferred(raise_pending=False):
         journal.finish()
 
 
-def _roll_back(plan, backend, journal, rollback_plan, failure, progress):
+def _roll_back(plan, backend, host, journal, rollback_plan, failure,
+               progress):
     """Undo a failed setup, and raise the error that reports it."""
     progress.say("svmram: %s" % failure.message)
     progress.say("svmram: rolling back to the original configuration")
-    back = Plan("teardown", plan.target)
+    back = Plan("teardown", plan.target, intent=plan.intent)
     try:
-        back = rollback_plan(backend.observe())
+        back = rollback_plan(host.observe(plan.intent))
         with interrupt.deferred():
             journal.start("teardown", journal.data["intent"])
-        execute(back, backend, journal, progress, polling())
+        execute(back, host, journal, progress, polling())
     except Interrupted as stop:
-        raise stopped(stop, plan, backend, journal, back) from None
+        raise stopped(stop, plan, backend, host, journal, back) from None
     except Exception as second:         # pylint: disable=broad-except
-        left = _remaining(rollback_plan, backend)
+        left = _remaining(rollback_plan, plan, backend, host)
         raise SvmramError(
             "%s; rolling back failed too: %s" % (failure.message,
                                                  reason_of(second)),
@@ -143,7 +164,7 @@ def _roll_back(plan, backend, journal, rollback_plan, failure, progress):
         journal.finish()
     raise SvmramError(
         "%s.  Everything was rolled back; %s" % (
-            failure.message.rstrip("."), _as_now(backend, plan.target)),
+            failure.message.rstrip("."), _as_now(backend, host, plan)),
         advice=_bug("Fix the cause, then run 'svmram %s %s' again." % (
             plan.operation, plan.target), failure)) from failure
 
@@ -167,7 +188,8 @@ class Stopped(SvmramError):
         self.exit_code = EXIT_SIGNAL_BASE + signum
 
 
-def stopped(stop, plan, backend, journal, rollback=None, counted=True):
+def stopped(stop, plan, backend, host, journal, rollback=None,
+            counted=True):
     """The error that reports a signal acted on in the middle of `plan`
     (or of the `rollback` plan that undoes it): where it stopped, the
     state the mirror is in now (read from the host), and the commands that
@@ -197,9 +219,9 @@ def stopped(stop, plan, backend, journal, rollback=None, counted=True):
     elif plan.operation == "restore":
         what = "the restore of %s" % mirror
         advice = "%s serves reads from its disk submirrors until its RAM " \
-                 "submirror is Okay.  Run 'svmram restore %s' (or 'svcadm " \
-                 "clear svmram:%s' if its boot service is in maintenance) " \
-                 "to finish it." % (mirror, mirror, mirror)
+                 "submirror is Okay.  Run 'svmram restore %s' (or '%s' if " \
+                 "its boot service is in maintenance) to finish it." % (
+                     mirror, mirror, backend.retry_command(mirror))
     else:
         what = "the %s of %s" % (plan.operation, mirror)
         advice = "Run 'svmram %s %s' to finish it%s." % (
@@ -207,91 +229,46 @@ def stopped(stop, plan, backend, journal, rollback=None, counted=True):
     return Stopped("%s was stopped by %s%s; %s.\n%s" % (
         what, stop.name, where, "the rest of the rollback was not done"
         if rollback is not None else "nothing was undone",
-        state_now(backend, mirror)), advice, stop.signum)
+        state_now(backend, host, mirror, plan.intent)), advice,
+        stop.signum)
 
 
-def state_now(backend, mirror):
-    """The mirror as observed now, for a report: each submirror's state,
-    which hold current data, what is resyncing, the read option."""
+def state_now(backend, host, mirror, intent):
+    """The target as observed now, for a report (Backend.state_text)."""
     try:
         with interrupt.cuttable():
-            snap = backend.observe()
+            snap = host.observe(intent)
     except Interrupted:
-        return "The state of %s was not read (stopped again); 'metastat " \
-               "%s' shows it." % (mirror, mirror)
+        return "The state of %s was not read (stopped again); '%s' shows " \
+               "it." % (mirror, backend.state_command(mirror))
     except Exception as error:          # pylint: disable=broad-except
-        return "The state of %s cannot be read (%s); 'metastat %s' shows " \
-               "it." % (mirror, reason_of(error), mirror)
-    m = snap.mirror
-    if m is None:
-        return "%s does not exist now; 'metastat -p' shows its submirrors." \
-            % mirror
-    intent = getattr(backend, "intent", None)
-    ram = intent.ram if intent is not None else None
-
-    def name(sub):
-        return "%s (RAM)" % sub if sub == ram else sub
-    slots = ", ".join("%s %s" % (name(sub), state)
-                      for sub, state in zip(m.slots, m.states))
-    current = [sub for sub, state in zip(m.slots, m.states)
-               if state == "Okay"]
-    disks = [sub for sub in current if sub != ram]
-    text = "%s now: %s; read option %s." % (mirror, slots, m.read_option)
-    others = [sub for sub in m.slots if sub != ram]
-    if disks:
-        text += "  Current data: on %s%s." % (
-            _and(disks), " and in RAM" if ram in current else "")
-    elif m.resync == "active":
-        text += "  The disk submirrors %s are not Okay until the resync " \
-                "ends." % _and(others)
-    elif m.pending:
-        # After a boot, before svc:/system/metasync: every submirror shows
-        # Needs maintenance with "Invoke: metasync" until the resync runs.
-        text += "  The disk submirrors %s wait for the resync that " \
-                "'metasync %s' starts (svc:/system/metasync runs it at " \
-                "boot)." % (_and(others), mirror)
-    else:
-        text += "  No disk submirror is Okay: check 'metastat %s' now." % (
-            mirror)
-    if m.resync == "active":
-        text += "  A resync is running (%s%% done) and goes on without " \
-                "svmram." % ("?" if m.resync_percent is None
-                             else m.resync_percent)
-    elif m.pending and disks:
-        text += "  A resync is pending."
-    elif m.resync == "cancelled":
-        text += "  A resync was cancelled."
-    return text
+        return "The state of %s cannot be read (%s); '%s' shows it." % (
+            mirror, reason_of(error), backend.state_command(mirror))
+    return backend.state_text(snap, mirror, intent)
 
 
-def _and(words):
-    """'a', 'a and b', 'a, b and c'."""
-    words = list(words)
-    return " and ".join([", ".join(words[:-1])] + words[-1:]) \
-        if len(words) > 1 else "".join(words)
-
-
-def _as_now(backend, mirror):
-    """What the rolled-back mirror looks like, as observed now."""
-    intent = getattr(backend, "intent", None)
+def _as_now(backend, host, plan):
+    """What the rolled-back target looks like, as observed now."""
     try:
-        m = backend.observe().mirror
+        snap = host.observe(plan.intent)
     except Interrupted:
-        return "the state of %s was not read (stopped by a signal)." % mirror
+        return "the state of %s was not read (stopped by a signal)." % (
+            plan.target)
     except Exception as error:          # pylint: disable=broad-except
-        return "the state of %s cannot be read (%s)." % (mirror,
+        return "the state of %s cannot be read (%s)." % (plan.target,
                                                           reason_of(error))
-    if intent is not None and m is not None and m.slots == intent.disks and \
-            m.read_option == intent.read_option and \
-            all(state == "Okay" for state in m.states):
-        return "%s is as it was before." % mirror
-    if m is None:
-        return "but %s does not exist now." % mirror
-    return "but %s is not as it was: it has the submirrors %s." % (
-        mirror, ", ".join("%s (%s)" % pair for pair in zip(m.slots, m.states)))
+    return backend.rolled_back_text(snap, plan.target, plan.intent)
 
 
-def run_afterwards(plan, backend):
+def tidy(backend, host):
+    """Remove what an interrupted run of svmram's own left (Backend.tidy),
+    and say so."""
+    removed = backend.tidy(host)
+    if removed:
+        sys.stderr.write("svmram: removed %s.\n" % removed)
+
+
+def run_afterwards(plan, backend, host):
     """Enable the boot service once the lock is released (its start method
     takes the lock), and say so if it did not come online."""
     failed = ""
@@ -302,7 +279,8 @@ def run_afterwards(plan, backend):
             raise Stopped(
                 "%s is set up, but enabling its boot service was stopped by "
                 "%s.\n%s" % (plan.target, stop.name,
-                             state_now(backend, plan.target)),
+                             state_now(backend, host, plan.target,
+                                       plan.intent)),
                 "Run 'svmram %s %s' again to enable it." % (
                     plan.operation, plan.target), stop.signum) from None
         except SvmramError as error:       # could not run it: not a refusal
@@ -311,7 +289,7 @@ def run_afterwards(plan, backend):
         if not result.ok and not failed:
             failed = " (%s)" % run.CommandError(result).message
     if plan.afterwards:
-        state = backend.service_state()
+        state = host.boot_service_state()
         if state == "disabled":
             raise SvmramError(
                 "%s is set up, but its boot service could not be enabled%s"
@@ -322,14 +300,14 @@ def run_afterwards(plan, backend):
             raise SvmramError(
                 "%s is set up, but its boot service is %s" % (
                     plan.target, state or "missing"),
-                advice="'svcs -x svmram:%s' says why; 'svcadm clear "
-                       "svmram:%s' retries." % (plan.target, plan.target))
+                advice="'%s' says why; '%s' retries." % (
+                    backend.explain_command(plan.target),
+                    backend.retry_command(plan.target)))
 
 
-def _remaining(rollback_plan, backend):
+def _remaining(rollback_plan, plan, backend, host):
     try:
-        return render_script(rollback_plan(backend.observe()),
-                             run.command_path)
+        return script_of(rollback_plan(host.observe(plan.intent)), backend)
     except Interrupted:
         return "(not planned: stopped by a signal; 'svmram teardown -n " \
                "MIRROR' prints it)"

@@ -15,22 +15,17 @@ only the mirrors that are not serving; -q nothing.
 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; each mirror gets a grade (health())
 that tells a boot's copy into RAM (WARNING) from a failure (CRITICAL).
 
-The host is read once for all mirrors (backend.HostReading): one svcs, one
-svcprop, one `metastat -p`, one `metastat`, one ramdiskadm, however many
-mirrors are configured.
+The backend reads the host once for all mirrors (Backend.statuses) and
+gives each a status in the neutral schema backend.py describes, with its
+Problems; this module grades, renders and picks the exit status.
 """
 
 import json
 import sys
 
-from ..run import run as run_command
 from ..errors import (EXIT_DEGRADED, EXIT_NOT_SERVING, EXIT_OK,
-                      EXIT_ONLY_COPY_IN_RAM, ParseError, RefusedError,
-                      SvmramError, UsageError)
-from ..svm import consistency, names, record
-from ..svm.backend import HostReading
-from ..svm.intent import Intent
-from ..svm.snapshot import OKAY, RESYNCING
+                      EXIT_ONLY_COPY_IN_RAM, RefusedError, SvmramError,
+                      UsageError)
 from . import common
 
 SUMMARY = "show whether each configured mirror reads from RAM"
@@ -75,273 +70,24 @@ def add_arguments(parser):
                              "3 UNKNOWN (a Nagios plugin)")
 
 
-def configured_mirrors():
-    """The instances of svc:/system/svmram, i.e. the configured mirrors."""
-    result = run_command("svcs", ["-H", "-o", "inst", record.SERVICE + ":*"],
-                     check=False)
-    found = []
-    for lineno, line in enumerate(result.stdout.splitlines(), 1):
-        if len(line.split()) > 1:
-            raise ParseError("expected one instance name", lineno, line,
-                             "svcs")
-        if line.strip():
-            found.append(line.strip())
-    return sorted(found)
-
-
-def not_a_mirror(name):
-    """The status of an instance that svmram cannot have made."""
-    return {"mirror": name, "serving_from_ram": False, "configured": False,
-            "verdict": "not_serving",
-            "reasons": ["%s is not named after a mirror; svmram did not "
-                        "make it" % record.fmri(name)]}
-
-
-def describe_state(name, state):
-    """'d13 needs maintenance', 'd13 is resyncing'."""
-    if state == "Needs maintenance":
-        return "%s needs maintenance" % name
-    return "%s is %s" % (name, state.lower())
-
-
-def disk_redundancy(snap, intent):
-    """Which recorded disk submirrors hold current data.  Only Okay counts:
-    every other state (offline or erred show as Needs maintenance; Last
-    Erred, Unavailable, Resyncing as a target, Resync cancelled, or one
-    this code does not know) is not a current copy, nor is a recorded
-    disk submirror that is no longer in the mirror."""
-    m, current, reasons = snap.mirror, [], []
-    for disk in intent.disks:
-        if disk not in m.slots:
-            reasons.append("%s is not in %s" % (disk, intent.mirror))
-        elif m.state_of(disk) == OKAY:
-            current.append(disk)
-        elif disk in m.offline:
-            reasons.append("%s is offline" % disk)
-        else:
-            reasons.append(describe_state(disk, m.state_of(disk)))
-    # The ramdisk holds the only copy only if it exists: early in a boot
-    # SVM may still call a RAM submirror Okay whose ramdisk is gone.
-    ram_okay = intent.ram in m.slots and m.state_of(intent.ram) == OKAY \
-        and intent.ramdisk in snap.ramdisks
-    if not current and ram_okay:
-        state = "lost"
-    else:
-        state = "degraded" if reasons else "full"
-    return {"state": state, "current": current, "reasons": reasons,
-            "fixes": disk_fixes(snap, intent)}
-
-
-def disk_fixes(snap, intent):
-    """What brings each recorded disk submirror that is not current back."""
-    m, fixes = snap.mirror, []
-    for disk in intent.disks:
-        stripe = snap.stripes.get(disk)
-        erred = [c for c, state in zip(stripe.components,
-                                       stripe.component_states)
-                 if state in ("Maintenance", "Last Erred")] if stripe else []
-        if disk not in m.slots:
-            fixes.append("metattach %s %s (unless it was split off on "
-                         "purpose)" % (intent.mirror, disk))
-        elif disk in m.offline:
-            fixes.append("metaonline %s %s" % (intent.mirror, disk))
-        elif m.state_of(disk) == RESYNCING:
-            fixes.append("let the resync of %s finish" % disk)
-        elif erred:
-            fixes.append("metareplace %s %s NEWDISK, or metareplace -e %s %s "
-                         "once it is repaired" % (intent.mirror, erred[0],
-                                                   intent.mirror, erred[0]))
-        elif m.state_of(disk) != OKAY:
-            fixes.append("for %s, run the command after 'Invoke:' in "
-                         "'metastat %s'" % (disk, intent.mirror))
-    return fixes
-
-
-class Problems:
-    """What keeps one mirror from OK under --nagios, graded as it is
-    found: `critical` needs an administrator; `warning` passes by itself
-    (the copy into RAM after a boot or a setup, a disk resync, a setup or
-    teardown that is running)."""
-
-    def __init__(self, service):
-        self.critical, self.warning = [], []
-        self.disks = ()         # the recorded disk submirrors, for -o disks
-        # Before or during the start method at boot: svmram restore has not
-        # finished yet, so a missing ramdisk or an erred RAM submirror is
-        # what every boot looks like.
-        self.booting = service is not None and (
-            service.endswith("*") or
-            service in ("offline", "uninitialized", "-"))
-
-    def add(self, words, passing=False):
-        (self.warning if passing else self.critical).append(words)
-
-    def unless_booting(self, words):
-        self.add(words, passing=self.booting)
-
-
-def mirror_status(mirror, reading, service, found):
-    """(status, problems) of a configured mirror: `service` is its
-    instance's state, `found` its record ({} when incomplete)."""
-    reasons, problems = [], Problems(service)
-    if service is None:
-        return {"mirror": mirror, "serving_from_ram": False,
-                "verdict": "not_serving",
-                "reasons": ["%s does not exist" % record.fmri(mirror)],
-                "configured": False}, problems
-    try:
-        intent = Intent.from_json(record.to_intent_json(found),
-                                  record.fmri(mirror))
-    except RefusedError as error:       # a setup stopped while writing it
-        return {"mirror": mirror, "serving_from_ram": False,
-                "verdict": "not_serving",
-                "reasons": [error.message], "configured": False}, problems
-    problems.disks = intent.disks
-    backend = reading.backend(mirror, intent)
-    snap = backend.observe(smf=(found, service))
-    m = snap.mirror
-    submirrors = []
-
-    def reason(words, passing=False):
-        reasons.append(words)
-        problems.add(words, passing)
-
-    if not snap.has_replicas:
-        reason("there are no state database replicas")
-    elif m is None:
-        reason("the mirror %s does not exist" % mirror)
-    else:
-        for slot, (name, state) in enumerate(zip(m.slots, m.states)):
-            submirrors.append({"slot": slot, "name": name, "state": state,
-                               "ram": name == intent.ram})
-        if intent.ram not in m.slots:
-            reason("%s is not a submirror of %s" % (intent.ram, mirror))
-        elif m.slots[0] != intent.ram:
-            reason("%s is in slot %d, not slot 0" % (
-                intent.ram, m.slots.index(intent.ram)))
-        elif intent.ram in m.offline:
-            reason("%s is offline" % intent.ram)
-        elif m.states[0] != "Okay":
-            words = describe_state(intent.ram, m.states[0])
-            reasons.append(words)
-            if m.states[0] == RESYNCING:
-                problems.add("copying into RAM: %s%s" % (words, "" if
-                             m.resync_percent is None else ", %d %% done"
-                             % m.resync_percent), passing=True)
-            else:
-                problems.unless_booting(words)
-        if m.read_option != "first":
-            reason("the read option is %s, not first" % m.read_option)
-    present = intent.ramdisk in snap.ramdisks
-    recorded_dev = found.get("ramdisk_dev")
-    dev = snap.ramdisk_devs.get(intent.ramdisk)
-    if not present:
-        reasons.append("the ramdisk %s does not exist" % intent.ramdisk)
-        problems.unless_booting(reasons[-1])
-    elif dev != recorded_dev:
-        reasons.append("the ramdisk's device number is %s, recorded %s" % (
-            dev, recorded_dev))
-        problems.unless_booting(reasons[-1])
-    if service != "online":
-        reasons.append("%s is %s" % (record.fmri(mirror), service))
-        problems.add(service_words(mirror, service, problems.booting),
-                     passing=problems.booting)
-    redundancy = disk_redundancy(snap, intent) if m else None
-    wrong = consistency.contradictions(snap, intent) \
-        if snap.has_replicas else []
-    if wrong:
-        reason("%s does not match the host: %s" % (
-            record.fmri(mirror), "; ".join(wrong)))
-    if redundancy is not None and redundancy["state"] == "lost":
-        problems.critical.insert(0, "DATA AT RISK: the ramdisk %s holds the "
-                                 "only current copy (%s)" % (
-                                     intent.ramdisk,
-                                     ", ".join(redundancy["reasons"])))
-    elif redundancy is not None and redundancy["state"] == "degraded":
-        # A resync of the disks, or the optimized resync every boot
-        # leaves pending (Needs maintenance, Invoke: metasync) until
-        # svc:/system/metasync runs it, passes by itself.
-        resyncing = all(words.endswith(" is resyncing")
-                        for words in redundancy["reasons"])
-        problems.add("disk redundancy degraded (%s)" % ", ".join(
-            redundancy["reasons"]),
-            passing=resyncing or (problems.booting and m.pending))
-    return {
-        "mirror": mirror, "configured": True,
-        "verdict": verdict(not reasons, redundancy),
-        "serving_from_ram": not reasons, "reasons": reasons,
-        "disk_redundancy": redundancy,
-        "ram_submirror": intent.ram, "method": intent.method,
-        "read_option": m.read_option if m else None,
-        "size_blocks": m.size_blocks if m else None,
-        "resync_percent": m.resync_percent if m else None,
-        "submirrors": submirrors,
-        "ramdisk": {"name": intent.ramdisk, "present": present,
-                    "size_bytes": intent.size_bytes, "device": dev,
-                    "recorded_device": recorded_dev,
-                    "device_matches": present and dev == recorded_dev},
-        "service": {"fmri": record.fmri(mirror), "state": service},
-    }, problems
-
-
-def service_words(mirror, service, booting):
-    fmri = record.fmri(mirror)
-    if booting:
-        return "%s is %s: svmram restore has not finished since boot" % (
-            fmri, service)
-    if service == "maintenance":
-        return "%s is in maintenance (svcs -x svmram:%s says why)" % (
-            fmri, mirror)
-    return "%s is %s" % (fmri, service)
-
-
-def verdict(serving, redundancy):
-    if redundancy is not None and redundancy["state"] == "lost":
-        return "only_copy_in_ram"
-    if redundancy is not None and redundancy["state"] == "degraded":
-        return "degraded"
-    return "serving" if serving else "not_serving"
-
-
 def read_statuses(mirror=None):
-    """[(status, problems)] of the mirror named, or of every instance of
-    svc:/system/svmram, worst verdict first; the host is read once."""
+    """[(status, Problems)] of the mirror named, or of every mirror the
+    backend's record store names, worst verdict first; the host is read
+    once (Backend.statuses)."""
     if mirror is not None:
-        mirror = names.metadevice(mirror, "mirror")
-    reading = HostReading(common.host_root())
-    services = reading.services(mirror)
-    if mirror is not None:
-        services = {mirror: services.get(mirror)}
-    records = reading.records(mirror) if any(
-        state is not None for state in services.values()) else {}
-    # The one `metastat` names the mirrors whose records are whole.
-    reading.mirrors = tuple(sorted(
-        name for name, state in services.items()
-        if state is not None and names.is_metadevice(name) and
-        _intent(name, records.get(name, {})) is not None))
-    statuses = []
-    for name in sorted(services):
-        if names.is_metadevice(name):
-            statuses.append(mirror_status(name, reading, services[name],
-                                          records.get(name, {})))
-        else:
-            statuses.append((not_a_mirror(name), Problems(services[name])))
+        backend = common.backend_for(mirror)
+        mirror = backend.target(mirror)
+    else:
+        backend = common.host_backend()
+    statuses = backend.statuses(mirror)
     # The worst first; sorted() keeps the name order among equals.
-    return sorted(statuses, key=lambda pair: -VERDICT_EXIT[
+    return backend, sorted(statuses, key=lambda pair: -VERDICT_EXIT[
         pair[0]["verdict"]])
-
-
-def _intent(mirror, found):
-    try:
-        return Intent.from_json(record.to_intent_json(found),
-                                record.fmri(mirror))
-    except RefusedError:
-        return None
 
 
 # --- grading for --nagios and the health field ------------------------------
 
-def health(status, problems):
+def health(status, problems, backend):
     """(grade, words) of one mirror: OK serving from RAM; WARNING while it
     gets there by itself; CRITICAL when an administrator must act."""
     name = status["mirror"]
@@ -350,7 +96,7 @@ def health(status, problems):
     critical, warning = list(problems.critical), list(problems.warning)
     if not status["configured"]:
         critical = list(status["reasons"])
-    unfinished = _unfinished(name) if names.is_metadevice(name) else None
+    unfinished = _unfinished(name) if _is_target(backend, name) else None
     if unfinished is not None:
         operation, running = unfinished
         at_risk = any(words.startswith("DATA AT RISK")
@@ -368,6 +114,14 @@ def health(status, problems):
         return WARNING, "%s: %s" % (name, ", ".join(warning))
     # Not serving for a reason no rule above grades: never call it OK.
     return CRITICAL, "%s: %s" % (name, ", ".join(status["reasons"]))
+
+
+def _is_target(backend, name):
+    try:
+        backend.target(name)
+    except UsageError:
+        return False
+    return True
 
 
 def _unfinished(mirror):
@@ -411,8 +165,9 @@ def nagios_line(graded):
 def run_nagios(args):
     try:
         graded = []
-        for status, problems in read_statuses(args.mirror):
-            grade, words = health(status, problems)
+        backend, pairs = read_statuses(args.mirror)
+        for status, problems in pairs:
+            grade, words = health(status, problems, backend)
             graded.append((status, grade, words))
         grade, line = nagios_line(graded)
     except UsageError:
@@ -454,12 +209,12 @@ def redundancy_lines(status):
     return []
 
 
-def render_text(status):
+def render_text(status, backend):
     name = status["mirror"]
     lines = redundancy_lines(status) if status["configured"] else []
     if status["serving_from_ram"]:
-        lines += ["%s: serving reads from RAM (%s in slot 0, read option "
-                 "first)" % (name, status["ram_submirror"])]
+        lines += ["%s: serving reads from RAM (%s)" % (
+            name, backend.serving_detail(status))]
     else:
         lines += ["%s: NOT serving reads from RAM: %s" % (
             name, "; ".join(status["reasons"]))]
@@ -598,7 +353,7 @@ def run(args):
     fields = check_options(args)
     if args.nagios:
         return run_nagios(args)
-    pairs = read_statuses(args.mirror)
+    backend, pairs = read_statuses(args.mirror)
     code = max((VERDICT_EXIT[status["verdict"]] for status, _ in pairs),
                default=EXIT_OK)
     if args.quiet:
@@ -612,7 +367,7 @@ def run(args):
                   indent=2, sort_keys=True)
         sys.stdout.write("\n")
     elif fields is not None:
-        rows = [(status, problems, health(status, problems)[0]
+        rows = [(status, problems, health(status, problems, backend)[0]
                  if "health" in fields else OK, args.parsable)
                 for status, problems in shown]
         if rows or not args.problems:
@@ -625,7 +380,7 @@ def run(args):
         lines = ["No mirror is set up for reads from RAM."]
     else:
         for status in statuses:
-            lines += render_text(status)
+            lines += render_text(status, backend)
     if lines:
         sys.stdout.write("\n".join(lines) + "\n")
     return code

@@ -13,6 +13,8 @@ on a real host, a fake tree in tests).  The backend never opens
 import os
 import time
 
+from .. import actions
+from ..backend import Host
 from ..errors import RefusedError, SvmramError
 from ..execute import ResyncStatus
 from . import commands, parse
@@ -53,7 +55,9 @@ def _unreadable(path, exc):
                               "run it as root.")
 
 
-class MdBackend:
+class MdBackend(Host):
+    """One array on the host (backend.Host), as execute.py drives it."""
+
     def __init__(self, array, root="/", runner=commands.run_command,
                  disks=(), clock=time.monotonic):
         self.array = array
@@ -87,7 +91,9 @@ class MdBackend:
     def _exists(self, path):
         return os.path.exists(root_path(self.root, path))
 
-    def observe(self):
+    def observe(self, intent=None):
+        """The array as a Snapshot; `intent` adds nothing to read (the
+        disks to describe come from the constructor)."""
         mounts = self._mounts()
         array = self.read_array(self.array)
         names = list(self.disks)
@@ -261,21 +267,43 @@ class MdBackend:
                     target, START_GRACE_SECONDS, a.state)))
         return ResyncStatus(True, None)
 
+    def boot_service_state(self):
+        """None: the md backend has no boot unit yet (docs/md-backend.md,
+        Not done)."""
+        return None
+
     def perform(self, step):
-        if step.effect and step.effect[0] == SYSFS:
-            for path, value in step.effect[1:]:
-                self._write(path, value)
-        elif step.effect:
-            raise SvmramError("unknown md effect %r" % (step.effect[0],))
-        for argv in ((step.argv,) if step.argv else ()) + step.argvs:
-            self._run(argv[0], list(argv[1:]))
+        actions.perform(step, self.root, self._run, [
+            _Write(self, a) if isinstance(a, actions.WriteFile) else a
+            for a in actions_of(step)])
 
     def _write(self, path, value):
-        try:
-            with open(root_path(self.root, path), "w",
-                      encoding="ascii") as stream:
-                stream.write(value)
-        except OSError as exc:
-            raise SvmramError("cannot write %s to %s: %s" % (
-                value, path, exc.strerror or exc),
-                advice="The kernel refused the change; see dmesg.") from exc
+        actions.WriteFile(path, value, advice=WRITE_ADVICE).perform(
+            self.root, {})
+
+
+WRITE_ADVICE = "The kernel refused the change; see dmesg."
+
+
+class _Write:
+    """A WriteFile carried out through the backend's _write (which tests
+    replace)."""
+
+    def __init__(self, backend, action):
+        self.backend, self.action = backend, action
+
+    def perform(self, root, values):
+        self.backend._write(self.action.path, self.action.value)
+
+
+def actions_of(step):
+    """A step's actions: md/steps.py describes sysfs writes as the effect
+    ("sysfs", (path, value), ...); each becomes a WriteFile, which both
+    the run and the -n script (md/script.py) carry out."""
+    if not step.effect:
+        return step.actions
+    if step.effect[0] != SYSFS:
+        raise SvmramError("unknown md effect %r" % (step.effect[0],))
+    return step.actions + tuple(
+        actions.WriteFile(path, value, advice=WRITE_ADVICE)
+        for path, value in step.effect[1:])

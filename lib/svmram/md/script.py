@@ -2,15 +2,15 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """An md plan as the POSIX sh script that -n prints (pure).
 
-Commands come from each step's argv (with commands.COMMANDS' paths),
-sysfs writes from its effect through steps.sysfs_line: the same
-descriptions the backend carries out.
+plan.render_script writes it, as for SVM: commands from each step's argv
+(with commands.COMMANDS' paths), sysfs writes from the WriteFile actions
+backend.actions_of makes of its effect, the same ones the backend
+carries out.  This module gives the interpreter line and the wait.
 """
 
-import shlex
-
-from ..plan import cost_lines, is_variable
-from .steps import SYSFS, sysfs_line
+from .. import plan as plans
+from ..plan import Prelude
+from .backend import actions_of
 
 # Wait until md has no resync or recovery running or due; give up when
 # the array stays degraded with nothing recovering for a minute.
@@ -40,40 +40,11 @@ wait_resync() {
 }
 '''
 
-
-def command_line(argv, command_path):
-    return " ".join([shlex.quote(command_path(argv[0]))] + [
-        '"%s"' % arg if is_variable(arg) else shlex.quote(arg)
-        for arg in argv[1:]])
+PRELUDE = Prelude("#!/bin/sh", lambda command_path: _WAIT_FUNCTION,
+                  actions_of)
 
 
-def render_script(plan, command_path):
+def render_script(plan, command_path, host_path=None):
     """The plan as a runnable POSIX sh script.  command_path maps a name
     from commands.COMMANDS to the path to print."""
-    out = ["#!/bin/sh",
-           "# svmram %s %s: the plan, computed from the current state."
-           % (plan.operation, plan.target),
-           "# Nothing has been changed.  Run this script, or the same "
-           "svmram command",
-           "# without -n, to carry it out."]
-    if plan.method:
-        out.append("# Method: %s." % plan.method)
-    out += ["# " + note for note in plan.notes]
-    out += ["# " + line for line in cost_lines(plan)]
-    if not plan.steps:
-        out += ["", "# Nothing to do."]
-        return "\n".join(out) + "\n"
-    out.append("set -e")
-    if any(step.wait_resync for step in plan.steps):
-        out.append(_WAIT_FUNCTION.rstrip("\n"))
-    for number, step in enumerate(plan.steps, 1):
-        out += ["", "# %d. %s" % (number, step.summary)]
-        out += ["#    " + line for line in step.why.splitlines() if line]
-        if step.effect and step.effect[0] == SYSFS:
-            out += [sysfs_line(path, value) for path, value in
-                    step.effect[1:]]
-        for argv in ((step.argv,) if step.argv else ()) + step.argvs:
-            out.append(command_line(argv, command_path))
-        if step.wait_resync:
-            out.append("wait_resync %s" % shlex.quote(step.wait_resync))
-    return "\n".join(out) + "\n"
+    return plans.render_script(plan, command_path, PRELUDE, host_path)

@@ -9,13 +9,15 @@ refused, never guessed at.
 """
 
 import os
+import posixpath
 import re
 
-from .. import run
+from .. import actions, run
 from ..run import CommandError
 from ..errors import ParseError, RefusedError, SvmramError
+from ..backend import Host
 from ..execute import ResyncStatus
-from . import labels, listings, metastat, metastat_p, names, record
+from . import labels, listings, metastat, metastat_p, names, probe, record
 from .snapshot import MirrorView, Snapshot, StripeView, differences
 
 PAGE_KSTATS = ("unix:0:system_pages:physmem", "unix:0:system_pages:freemem")
@@ -28,11 +30,13 @@ def root_path(root, path):
     return os.path.join(root, path.lstrip("/"))
 
 
-class SvmBackend:
-    def __init__(self, mirror, root="/", intent=None, runner=run.run):
+class SvmBackend(Host):
+    """One mirror on the host (backend.Host): what execute.py and the
+    SVM planners' callers read and change."""
+
+    def __init__(self, mirror, root="/", runner=run.run):
         self.mirror = mirror
         self.root = root
-        self.intent = intent
         self._run = runner
         # SVM services metastat last named as not online in SMF.
         self.services_not_online = ()
@@ -41,8 +45,11 @@ class SvmBackend:
 
     # --- reading the host ---------------------------------------------
 
-    def observe(self, memory=False, smf=None, holders=False, labels=False):
-        """The host as a Snapshot.  smf=(record, service_state) saves
+    def observe(self, intent=None, memory=False, smf=None, holders=False,
+                labels=False):
+        """The host as a Snapshot, with the stripes and links `intent`
+        names (svm.intent.Intent; None: the mirror's own).  memory=True
+        reads kstat's memory figures; smf=(record, service_state) saves
         reading them again when the caller has just done so; holders=True
         asks fuser who has the mirror open (for choosing a method);
         labels=True asks prtvtoc whether the disk submirrors are labeled."""
@@ -54,7 +61,7 @@ class SvmBackend:
         mirror_view, stripes = None, {}
         if device is not None and device.type == "mirror":
             mirror_view, stripes = self._mirror_state()
-        for name in self._stripes_of_interest(config, mirror_view):
+        for name in self._stripes_of_interest(mirror_view, intent):
             if name not in stripes and config.get(name) is not None \
                     and config.get(name).type == "stripe":
                 stripe = config.get(name)
@@ -67,7 +74,7 @@ class SvmBackend:
             metadevices=frozenset(d.name for d in config.devices),
             other_types={d.name: _type_name(d) for d in config.devices
                          if d.type != "mirror"},
-            ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(),
+            ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(intent),
             used_controllers=self._controllers(),
             mounted_on=self._mount_point(),
             users=tuple(sorted(config.users().get(self.mirror, ()))),
@@ -212,7 +219,9 @@ class SvmBackend:
         scratch mirror of two small ramdisks that is removed afterwards:
         two ramdisks, their links, two stripes, a two-way mirror, a
         metadetach of its slot 0, metastat, then everything undone.
+        What an earlier test left (svm/probe.py) is removed first.
         Nothing of the admin's is touched."""
+        self._remove_scratch(self._scratch_left(), earlier=True)
         config = self._config()
         used = set(d.name for d in config.devices) if config else set()
         # The highest free names (of the default 128), out of the way.
@@ -223,34 +232,19 @@ class SvmBackend:
                                "a scratch mirror",
                                advice="Free some metadevice names first.")
         mirror, first, second = units
-        ramdisks = ["svmram_probe0", "svmram_probe1"]
-        existing, _ = self._ramdisks()
-        if any(r in existing for r in ramdisks):
-            raise RefusedError(
-                "the ramdisk %s exists: an earlier svmram test of the slot "
-                "behaviour did not finish" % ramdisks[0],
-                advice="Remove what it left (metastat -p, ramdiskadm; "
-                       "metaclear the scratch mirror and stripes, "
-                       "ramdiskadm -d svmram_probe0 svmram_probe1), then "
-                       "run svmram again.")
         controllers = set(self._controllers())
         links = []
-        for _ in ramdisks:
+        for _ in probe.RAMDISKS:
             link = names.free_link(frozenset(controllers))
             controllers.add(names.controller_of(link))
             links.append(link)
-        undo = []
         try:
-            for ramdisk, link in zip(ramdisks, links):
-                self._run("ramdiskadm", ["-a", ramdisk, "1m"])
-                undo.append(("ramdiskadm", ["-d", ramdisk]))
+            for ramdisk, link in zip(probe.RAMDISKS, links):
+                self._run("ramdiskadm", ["-a", ramdisk, probe.SIZE])
                 self._probe_links(link, ramdisk)
-                undo.append(("unlink", link))
             for unit, link in ((first, links[0]), (second, links[1])):
                 self._run("metainit", [unit, "1", "1", link])
-                undo.append(("metaclear", [unit]))
             self._run("metainit", [mirror, "-m", first, second])
-            undo.append(("metaclear", [mirror]))
             self._run("metadetach", [mirror, first])
             result, ok = self._metastat([mirror])
             if not ok:
@@ -261,29 +255,56 @@ class SvmBackend:
                 raise ParseError("no mirror %s with the submirror %s" % (
                     mirror, second), source="metastat %s" % mirror)
             compacts = view.slots == [0]
-        finally:
-            left = []
-            for what, args in reversed(undo):
-                try:
-                    if what == "unlink":
-                        self._remove_links(args)
-                    else:
-                        self._run(what, args)
-                except (SvmramError, OSError) as error:
-                    left.append("%s %s (%s)" % (what, " ".join(args) if
-                                                isinstance(args, list)
-                                                else args, error))
-            if left:
-                raise SvmramError(
-                    "the test of the slot behaviour could not remove what "
-                    "it made: %s" % "; ".join(left),
-                    advice="Remove these by hand (metastat -p, ramdiskadm), "
-                           "then run svmram again.")
+        except (SvmramError, OSError) as error:
+            # Remove what was made (from what the host shows now), then
+            # report the failure; the admin's mirror was not touched.
+            self._remove_scratch(self._scratch_left())
+            raise SvmramError(
+                "the test of the slot behaviour on a scratch mirror "
+                "failed, and %s was not changed: %s" % (self.mirror, error),
+                advice="Fix the cause, then run svmram again.") from error
+        self._remove_scratch(self._scratch_left())
         self.slot_probe = (compacts, (
             "a scratch mirror %s showed it: after metadetach of slot 0 its "
             "other submirror was in slot %s" % (mirror, 0 if compacts
                                                  else 1)))
         return self.slot_probe
+
+    def remove_scratch_leftovers(self):
+        """Before anything else, remove what an interrupted test of the
+        slot behaviour left, when its links are there (they would push
+        the RAM submirror's link onto another controller).  Returns the
+        Leftovers removed (false when none)."""
+        if not any(posixpath.basename(target) in probe.RAMDISKS
+                   for target in self._links(None).values()):
+            return probe.Leftovers()
+        found = self._scratch_left()
+        self._remove_scratch(found, earlier=True)
+        return found
+
+    def _scratch_left(self):
+        return probe.leftovers(self._config(), self._ramdisks()[0],
+                               self._links(None))
+
+    def _remove_scratch(self, found, earlier=False):
+        """Remove the scratch mirror's parts in order; at the first
+        failure stop and say what is left and how to remove it."""
+        for number, (program, args) in enumerate(found.removal()):
+            try:
+                if program == "unlink":
+                    self._remove_links(args)
+                else:
+                    self._run(program, args)
+            except (SvmramError, OSError) as error:
+                rest = found.script()[number:]
+                raise SvmramError(
+                    "%s could not be removed (%s), and %s was not "
+                    "changed" % (
+                        "what an earlier test of the slot behaviour left"
+                        if earlier else "the scratch mirror that tested the "
+                        "slot behaviour", error, self.mirror),
+                    advice="Run svmram again to remove it, or remove it "
+                           "yourself: %s." % "; ".join(rest)) from error
 
     def _probe_links(self, link, ramdisk):
         for kind, target in (("dsk", "/dev/ramdisk/" + ramdisk),
@@ -294,10 +315,11 @@ class SvmBackend:
                                    advice="Run svmram again.")
             os.symlink(target, path)
 
-    def _stripes_of_interest(self, config, mirror_view):
+    @staticmethod
+    def _stripes_of_interest(mirror_view, intent):
         names = set(mirror_view.slots if mirror_view else ())
-        if self.intent is not None:
-            names |= set(self.intent.order)
+        if intent is not None:
+            names |= set(intent.order)
         return sorted(names)
 
     def _ramdisks(self):
@@ -312,11 +334,11 @@ class SvmBackend:
                 pass
         return ramdisks, devs
 
-    def _links(self):
+    def _links(self, intent):
         """Links in /dev/dsk and /dev/rdsk that point at ramdisks, plus
         whatever the intent's link names point at."""
         links = {}
-        wanted = {self.intent.link} if self.intent else set()
+        wanted = {intent.link} if intent else set()
         for kind in ("dsk", "rdsk"):
             directory = root_path(self.root, "/dev/" + kind)
             for name in _listdir(directory):
@@ -399,6 +421,9 @@ class SvmBackend:
         return self._run("svcprop", ["-p", "general/entity_stability",
                                      record.SERVICE], check=False).ok
 
+    def boot_service_state(self):
+        return self.service_state()
+
     def service_state(self):
         """The state of svc:/system/svmram:MIRROR, None if it does not
         exist."""
@@ -438,34 +463,7 @@ class SvmBackend:
         return ResyncStatus(False)
 
     def perform(self, step):
-        effect = step.effect[0] if step.effect else None
-        if effect == "link":
-            self._make_links(step.effect[1], step.effect[2])
-        elif effect == "unlink":
-            self._remove_links(step.effect[1])
-        values = {}
-        if effect in ("record", "record dev"):
-            values["${%s}" % record.DEV_VARIABLE] = self._ramdisk_dev()
-        for argv in ((step.argv,) if step.argv else ()) + step.argvs:
-            argv = [values.get(arg, arg) for arg in argv]
-            self._run(argv[0], argv[1:])
-
-    def _ramdisk_dev(self):
-        path = root_path(self.root, self.intent.block_link_target)
-        rdev = os.stat(path).st_rdev
-        return "%d,%d" % (os.major(rdev), os.minor(rdev))
-
-    def _make_links(self, link, ramdisk):
-        for kind, target in (("dsk", self.intent.block_link_target),
-                             ("rdsk", self.intent.raw_link_target)):
-            path = root_path(self.root, "/dev/%s/%s" % (kind, link))
-            if os.path.islink(path) and os.readlink(path) == target:
-                continue
-            if os.path.lexists(path):
-                raise RefusedError(
-                    "/dev/%s/%s exists and is not svmram's link" % (kind, link),
-                    advice="Choose another name with --link.")
-            os.symlink(target, path)
+        actions.perform(step, self.root, self._run)
 
     def _remove_links(self, link):
         for kind in ("dsk", "rdsk"):
@@ -516,8 +514,8 @@ class HostReading:
         self._reader = SvmBackend(None, root, runner=runner)
         self._done = {}
 
-    def backend(self, mirror, intent=None):
-        return SharedBackend(mirror, self, intent)
+    def backend(self, mirror):
+        return SharedBackend(mirror, self)
 
     def _once(self, key, read):
         if key not in self._done:
@@ -594,8 +592,8 @@ class HostReading:
 class SharedBackend(SvmBackend):
     """An SvmBackend for one mirror that reads through a HostReading."""
 
-    def __init__(self, mirror, shared, intent=None):
-        super().__init__(mirror, shared.root, intent, shared.runner)
+    def __init__(self, mirror, shared):
+        super().__init__(mirror, shared.root, shared.runner)
         self.shared = shared
 
     def _config(self):
@@ -617,8 +615,8 @@ class SharedBackend(SvmBackend):
     def _controllers(self):
         return self.shared.controllers()
 
-    def _links(self):
-        wanted = {self.intent.link} if self.intent else set()
+    def _links(self, intent):
+        wanted = {intent.link} if intent else set()
         return {"%s/%s" % key: target
                 for key, target in self.shared.dev_links().items()
                 if key[1] in wanted or target.startswith(

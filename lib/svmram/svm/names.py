@@ -29,6 +29,11 @@ def is_metadevice(name):
     return bool(match) and int(match.group(1)) < MAX_METADEVICES
 
 
+def is_disk_set_name(name):
+    """A metadevice of a disk set (blue/d10), which svmram refuses."""
+    return bool(_DISK_SET.match(name))
+
+
 def is_ramdisk(name):
     return 0 < len(name) <= RAMDISK_NAME_MAX and bool(_RAMDISK.match(name))
 

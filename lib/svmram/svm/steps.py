@@ -6,6 +6,7 @@ planner can chain them and the executor can check them."""
 
 from dataclasses import replace
 
+from ..actions import DeviceNumber, RemoveLink, Symlink
 from ..plan import Step
 from . import names
 from .sizing import human_size, ramdisk_slice_blocks
@@ -48,9 +49,11 @@ def make_links(snap, it):
         key="link %s" % it.link,
         summary="Link /dev/dsk/%s and /dev/rdsk/%s to the ramdisk." % (
             it.link, it.link),
-        script=("ln -s %s /dev/dsk/%s" % (it.block_link_target, it.link),
-                "ln -s %s /dev/rdsk/%s" % (it.raw_link_target, it.link)),
-        effect=("link", it.link, it.ramdisk),
+        actions=tuple(
+            Symlink("/dev/%s/%s" % (kind, it.link), target,
+                    advice="Choose another name with --link.")
+            for kind, target in (("dsk", it.block_link_target),
+                                 ("rdsk", it.raw_link_target))),
         why="SVM accepts only cNtNdNsN names for components.",
         expect=snap.evolve(links=links, used_controllers=(
             snap.used_controllers | {names.controller_of(it.link)})))
@@ -63,8 +66,8 @@ def remove_links(snap, it):
         key="unlink %s" % it.link,
         summary="Remove the links /dev/dsk/%s and /dev/rdsk/%s." % (
             it.link, it.link),
-        script=("rm -f /dev/dsk/%s /dev/rdsk/%s" % (it.link, it.link),),
-        effect=("unlink", it.link),
+        actions=(RemoveLink("/dev/dsk/" + it.link),
+                 RemoveLink("/dev/rdsk/" + it.link)),
         expect=snap.evolve(links=links))
 
 
@@ -172,7 +175,6 @@ def wait_resync(snap, it):
                  "to finish." if pending else
                  "Wait for the resync of %s to finish.") % it.mirror,
         argv=("metasync", it.mirror) if pending else None,
-        script=(),
         wait_resync=it.mirror,
         expect=snap.evolve(mirror=replace(
             mirror, states=tuple(_after_resync(snap, name, state)
@@ -283,19 +285,18 @@ def delete_ramdisk(snap, it):
         expect=snap.evolve(ramdisks=_without(snap.ramdisks, it.ramdisk)))
 
 
-def read_dev_script(it, dev_variable):
-    """ksh that sets $dev_variable to the ramdisk's "major,minor"."""
-    return ("%s=$(/usr/bin/ls -lL %s | /usr/bin/awk '{print $5 $6}')" % (
-        dev_variable, it.block_link_target),)
+def read_dev(it, dev_variable):
+    """The action that sets ${dev_variable} to the ramdisk's
+    "major,minor"."""
+    return DeviceNumber(dev_variable, it.block_link_target)
 
 
 def write_record(snap, it, fmri, argvs, dev_variable, props):
     return Step(
         key="record %s" % it.mirror,
         summary="Record the configuration in %s." % fmri,
-        script=read_dev_script(it, dev_variable),
+        actions=(read_dev(it, dev_variable),),
         argvs=tuple(argvs),
-        effect=("record",),
         why="The boot service reads it to restore the RAM submirror.",
         expect=snap.evolve(record=props, service_state="disabled"))
 
@@ -388,14 +389,13 @@ def replace_component(snap, it, old_link, new_link, record_argvs,
         key="replace %s" % old_link,
         summary="Replace the RAM component %s of %s by %s." % (
             old_link, it.mirror, new_link),
-        script=read_dev_script(it, dev_variable),
+        actions=(read_dev(it, dev_variable),),
         argv=("metareplace", it.mirror, old_link, new_link),
         argvs=tuple(record_argvs),
         why="The new ramdisk has another device number than the one SVM "
             "recorded for %s, so it is given to SVM under a new name "
             "instead." % old_link,
         copies_blocks=mirror.size_blocks,
-        effect=("record dev",),
         expect=snap.evolve(
             mirror=replace(mirror.with_slots(mirror.slots, states),
                            resync="active"),

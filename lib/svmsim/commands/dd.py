@@ -7,11 +7,9 @@ what svmram uses to force a mirror's first open after boot (reference
 refused, so nothing outside the emulator is ever read.
 """
 
-import re
-
 from svmsim import devices, svm
 
-_MD = re.compile(r"/dev/md/r?dsk/(d[0-9]+)\Z")
+_MD = r"/dev/md/r?dsk/(d[0-9]+)\Z"     # re is imported where it is used
 USAGE = "usage: dd [operand...]\n"
 
 
@@ -23,7 +21,8 @@ def run(ctx, argv):
         return 2
     path = operands["if"]
     real = devices.resolve(ctx.root, path)
-    match = _MD.match(path)
+    import re
+    match = re.match(_MD, path)
     if real is None or match is None or match.group(1) not in ctx.st["units"]:
         ctx.err("dd: %s: open: No such file or directory\n" % path)
         return 2

@@ -12,11 +12,9 @@ GUESS: pid numbers (from 1001) and every user shown as a process; real
 kernel users (a zpool, swap) appear as " [module]" on stderr instead.
 """
 
-import re
-
 from svmsim import devices
 
-_MD = re.compile(r"/dev/md/r?dsk/(d[0-9]+)\Z")
+_MD = r"/dev/md/r?dsk/(d[0-9]+)\Z"     # re is imported where it is used
 USAGE = ("Usage:  fuser [-[k|s sig]un[c|f|d]] files "
          "[-[[k|s sig]un[c|f|d]] files]..\n")
 FIRST_PID = 1001
@@ -27,10 +25,11 @@ def run(ctx, argv):
     if not files or len(files) != len(argv):
         ctx.err(USAGE)            # GUESS: options are not emulated
         return 1
+    import re
     errors = 0
     for path in files:
         ctx.err("%s: " % path)
-        match = _MD.match(path)
+        match = re.match(_MD, path)
         if devices.resolve(ctx.root, path) is None or match is None or \
                 match.group(1) not in ctx.st["units"]:
             ctx.err("fuser: No such file or directory\n")

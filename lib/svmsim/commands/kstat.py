@@ -9,7 +9,7 @@ availrmem is the host's availrmem_initial minus the ramdisks' pages (which
 ramdisk.c rd_phys_alloc reserves with page_resv).
 """
 
-import fnmatch
+from svmsim.lean import fnmatchcase
 
 
 def stats(st):
@@ -32,7 +32,7 @@ def run(ctx, argv):
     rc = 1
     for pattern in wanted:
         for name in sorted(table):
-            if fnmatch.fnmatchcase(name, pattern):
+            if fnmatchcase(name, pattern):
                 ctx.out("%s\t%d\n" % (name, table[name]))
                 rc = 0
     return rc

@@ -2,8 +2,6 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """metainit: concats/stripes and mirrors (metainit.c, meta_init.c)."""
 
-import re
-
 from svmsim import svm
 from svmsim.report import has_replica
 from svmsim.commands import (check_free_component, replica_start,
@@ -35,6 +33,13 @@ MIN_INTERLACE = 16            # blocks (8 KiB)
 MAX_INTERLACE = 204800        # blocks (100 MiB)
 
 
+
+def _re():
+    """re, imported when first used, not by every command that imports
+    this module (bench/emulator)."""
+    import re
+    return re
+
 def run(ctx, argv):
     opts, args = ctx.getopt(argv, "afhnrs:?", USAGE)
     flags = dict(opts)
@@ -64,7 +69,7 @@ def run(ctx, argv):
         raise SvmError("SYNTAX", name=name)
     if args[1] == "-m":
         return init_mirror(ctx, name, args[2:], dry)
-    if re.match(r"^[0-9]+$", args[1]):
+    if _re().match(r"^[0-9]+$", args[1]):
         return init_stripe(ctx, name, args[1:], dry)
     raise SvmError("SYNTAX", name=name,
                    text='"%s": syntax error' % args[1])
@@ -73,7 +78,7 @@ def run(ctx, argv):
 # --- concat/stripe -----------------------------------------------------------
 
 def parse_interlace(name, text):
-    m = re.match(r"^([0-9]+)([bkm]?)$", text)
+    m = _re().match(r"^([0-9]+)([bkm]?)$", text)
     if not m:
         raise SvmError("BAD_INTERLACE", name=name)
     n, suffix = int(m.group(1)), m.group(2)
@@ -209,7 +214,7 @@ def init_mirror(ctx, name, args, dry):
             write = "serial"
     if rest:
         tok = rest.pop(0)
-        if not re.match(r"^[0-9]$", tok):
+        if not _re().match(r"^[0-9]$", tok):
             raise SvmError("BAD_PASS_NUM", name=name,
                            text='"%s": invalid pass number' % tok)
         pass_ = int(tok)

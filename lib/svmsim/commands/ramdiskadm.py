@@ -9,7 +9,6 @@ together may use ``ramdisk_percent`` of availrmem_initial (page rounded).
 """
 
 import errno
-import re
 
 from svmsim import devices, report, resync, svm
 from svmsim.messages import strerror
@@ -18,11 +17,28 @@ E_USAGE = 2
 RD_NAME_LEN = 32
 USAGE = "Usage: %s [ -a <name> <size>[g|m|k|b] | -d <name> ]\n"
 MASK64 = (1 << 64) - 1
+_DIGITS = frozenset("0123456789")
+_NONZERO = frozenset("123456789")
 
+
+
+def _re():
+    """re, imported when first used, not by every command that imports
+    this module (bench/emulator)."""
+    import re
+    return re
 
 def strtoll0(text):
     """strtoll(text, &end, 0): returns (value, rest)."""
-    m = re.match(r"^\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)", text)
+    if text[:1] in _NONZERO:
+        # What the expression below finds for a decimal number (228m),
+        # without importing re.
+        end = 1
+        while end < len(text) and text[end] in _DIGITS:
+            end += 1
+        return min(int(text[:end]), (1 << 63) - 1), text[end:]
+    m = _re().match(r"^\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)",
+                    text)
     if not m:
         return 0, text
     digits = m.group(2)

@@ -26,10 +26,10 @@ start methods the way svc.startd does):
   variable SVMSIM_SMF_CLOCK does the same for subprocesses.
 
 This package must not import ``svmram`` and does not depend on the rest of
-svmsim.
+svmsim, except svmsim.lean (import-free json and fnmatch stand-ins).
 """
 
-import copy
+import sys
 
 from . import _common
 from . import repo as _repo
@@ -43,11 +43,12 @@ PROGRAMS = ("svcadm", "svccfg", "svcprop", "svcs")
 
 def main(prog, argv, simdir):
     """Run one of the SMF commands; return its exit status."""
-    from . import svcadm, svccfg, svcprop, svcs
-    mod = {"svcadm": svcadm, "svccfg": svccfg, "svcprop": svcprop,
-           "svcs": svcs}.get(prog)
-    if mod is None:
+    if prog not in PROGRAMS:
         raise ValueError("not an SMF command: %r" % (prog,))
+    # Only the one tool: svccfg alone imports the manifest parser (and
+    # xml.etree), which svcs, svcprop and svcadm never need.
+    __import__(__name__ + "." + prog)
+    mod = sys.modules[__name__ + "." + prog]
     out = _common.Out(prog)
     try:
         rc = mod.main(out, list(argv), simdir)
@@ -60,6 +61,7 @@ def load(simdir):
     """Return a deep copy of the repository (a fresh repository is created
     with the pre-registered services if there is none yet)."""
     with _repo.locked(simdir) as r:
+        import copy
         return copy.deepcopy(r.data)
 
 

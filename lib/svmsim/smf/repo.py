@@ -32,15 +32,15 @@ Values are stored in the form scf_value_get_as_string() returns them
 (booleans as "true"/"false", numbers in canonical decimal).
 """
 
-import contextlib
-import copy
 import fcntl
-import fnmatch
-import json
 import os
-import re
 
 from . import _common
+from ..lean import dumps, fnmatchcase, loads
+
+# copy and re are imported where they are used: every emulated
+# SMF command imports this module, and most never need them
+# (bench/emulator).
 
 MANIFEST_DTD_PATH = "/usr/share/lib/xml/dtd/service_bundle.dtd.1"
 SCF_SERVICE_STARTD = "svc:/system/svc/restarter:default"
@@ -264,6 +264,7 @@ def value_from_string(ty, s):
         v = _c_strtol(s, False)
         return None if v is None else "%d" % v
     if ty == "time":
+        import re
         m = re.match(r"^([ \t\n\v\f\r]*[+-]?\d+)(?:\.(\d{1,9}))?$", s)
         if not m:
             return None
@@ -275,6 +276,7 @@ def value_from_string(ty, s):
         ns = int(m.group(2).ljust(9, "0"))
         return "%d" % sec if ns == 0 else "%d.%09d" % (sec, ns)
     if ty == "opaque":
+        import re
         if len(s) % 2 or not re.match(r"^[0-9a-fA-F]*$", s):
             return None
         return s.lower()
@@ -307,6 +309,7 @@ def set_prop(pgs, pgname, pgtype, prop, ty, values, flags=0):
 
 
 def persistent(pgs):
+    import copy
     return {n: copy.deepcopy(pg) for n, pg in pgs.items()
             if not pg.get("flags", 0) & PG_FLAG_NONPERSISTENT}
 
@@ -520,7 +523,7 @@ def _read(simdir):
     path = os.path.join(simdir, STATE_FILE)
     try:
         with open(path, "r", encoding="utf-8") as f:
-            return json.load(f), False
+            return loads(f.read()), False
     except FileNotFoundError:
         return _default_data(simdir), True
 
@@ -529,34 +532,51 @@ def _write(simdir, data):
     path = os.path.join(simdir, STATE_FILE)
     tmp = path + ".tmp.%d" % os.getpid()
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1, sort_keys=False)
+        # One line: the C encoder (json.dump with an indent is the pure
+        # Python one, milliseconds for every svccfg and svcadm).
+        f.write(dumps(data))
         f.write("\n")
     os.replace(tmp, path)
 
 
-@contextlib.contextmanager
-def locked(simdir):
-    """Yield the Repo under an exclusive lock; save it on a clean exit if
-    it was modified."""
-    os.makedirs(simdir, exist_ok=True)
-    fd = os.open(os.path.join(simdir, LOCK_FILE), os.O_RDWR | os.O_CREAT,
-                 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        data, fresh = _read(simdir)
-        repo = Repo(data, simdir)
-        repo.dirty = fresh
+class locked:
+    """``with locked(simdir) as repo``: the Repo under an exclusive lock,
+    saved when the block ends (normally or with _common.Exit) if it was
+    modified.  (A class, not contextlib.contextmanager: importing
+    contextlib costs every emulated command start-up time.)"""
+
+    def __init__(self, simdir):
+        self.simdir = simdir
+        self.fd = self.repo = None
+
+    def __enter__(self):
+        os.makedirs(self.simdir, exist_ok=True)
+        self.fd = os.open(os.path.join(self.simdir, LOCK_FILE),
+                          os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            yield repo
-        except _common.Exit:
-            if repo.dirty:
-                _write(simdir, repo.data)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+            data, fresh = _read(self.simdir)
+            self.repo = Repo(data, self.simdir)
+            self.repo.dirty = fresh
+        except BaseException:
+            self._unlock()
             raise
-        if repo.dirty:
-            _write(simdir, repo.data)
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+        return self.repo
+
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            if exc_type is None or issubclass(exc_type, _common.Exit):
+                if self.repo.dirty:
+                    _write(self.simdir, self.repo.data)
+        finally:
+            self._unlock()
+        return False
+
+    def _unlock(self):
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+        finally:
+            os.close(self.fd)
 
 
 # ---------------------------------------------------------------------------
@@ -603,7 +623,7 @@ class _Pattern:
 
 def _cmp_pattern(fmri, p):
     if p.type == "glob":
-        return fnmatch.fnmatchcase(fmri, p.arg)
+        return fnmatchcase(fmri, p.arg)
     if p.type == "partial":
         k = fmri.find(p.arg)
         if k == -1:

@@ -12,15 +12,17 @@ Errors in non-interactive use print ``svccfg: MESSAGE`` (or
 ``svccfg (FILE, line N): MESSAGE`` under -f) and exit 1 at once (semerr()).
 """
 
-import fnmatch
 import os
 import sys
 
 from . import _common as C
-from . import manifest
 from . import repo as R
 from . import restarter
-from . import tmpl
+from ..lean import fnmatchcase
+
+# manifest (and with it xml.etree) and tmpl are imported by the
+# subcommands that use them (import, validate): svccfg -s ... setprop, the
+# form svmram runs, never needs them (bench/emulator).
 
 USAGE = ("Usage:\tsvccfg [-v] [-s FMRI] [-f file]\n"
          "\tsvccfg [-v] [-s FMRI] <command> [args]\n")
@@ -194,11 +196,11 @@ class Svccfg:
         if self.cur_svc is not None:
             self.out.out(":properties\n")
             for iname in repo.get_service(self.cur_svc)["instances"]:
-                if pattern is None or fnmatch.fnmatchcase(iname, pattern):
+                if pattern is None or fnmatchcase(iname, pattern):
                     self.out.out(iname + "\n")
             return
         for sname in repo.services:
-            if pattern is None or fnmatch.fnmatchcase(sname, pattern):
+            if pattern is None or fnmatchcase(sname, pattern):
                 self.out.out(sname + "\n")
 
     def cmd_add(self, repo, name):
@@ -307,7 +309,7 @@ class Svccfg:
         self._need_entity()
         items = []
         for pgname, pg in self._listing_pgs(repo).items():
-            matched = pattern is None or fnmatch.fnmatchcase(pgname, pattern)
+            matched = pattern is None or fnmatchcase(pgname, pattern)
             if matched:
                 items.append((pgname, pg, None))
             if only_pgs:
@@ -315,7 +317,7 @@ class Svccfg:
             for pname, prop in pg["props"].items():
                 full = "%s/%s" % (pgname, pname)
                 if pattern is None or matched or \
-                        fnmatch.fnmatchcase(full, pattern):
+                        fnmatchcase(full, pattern):
                     items.append((full, pg, prop))
         width = max([len(name) for name, _, _ in items] or [0])
         for name, pg, prop in items:
@@ -427,7 +429,7 @@ class Svccfg:
                 pat = pat[:-1]
             if pat.startswith('"'):
                 pat = pat[1:]
-            vals = [v for v in vals if not fnmatch.fnmatchcase(v, pat)]
+            vals = [v for v in vals if not fnmatchcase(v, pat)]
         out = [self._string_to_value(v, ty, False) for v in vals]
         pg["props"][propname] = {"type": ty, "values": out}
         repo.touch()
@@ -450,6 +452,7 @@ class Svccfg:
         if not files:
             self.synerr()
         refresh = not any(o == "n" for o, _ in opts)
+        from . import manifest
         paths = []
         for f in files:
             if not os.path.exists(f):
@@ -604,6 +607,7 @@ class Svccfg:
                 text = fh.read()
         except OSError as e:
             self.semerr("unable to open file: %s\n" % e.strerror)
+        from . import manifest
         try:
             manifest.parse(text)
         except manifest.ImportError_ as e:
@@ -632,6 +636,7 @@ class Svccfg:
                 infos[-1].fmri
         # GUESS: svccfg's interactive mode (SCF_TMPL_STRERROR_HUMAN) is not
         # emulated: errors are always one line each.
+        from . import tmpl
         for e in tmpl.validate(repo, svc, inst, inst_fmri):
             self.out.err(tmpl.strerror(e) + "\n")
 

@@ -1,0 +1,267 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""The backend interface: everything commands/ asks of a storage backend
+(SVM on Solaris and illumos, lib/svmram/svm; Linux md, lib/svmram/md).
+
+commands/, plan.py, execute.py, journal.py, lock.py and cli.py import no
+backend package (tests/svmram/test_boundary.py holds them to it); the CLI
+gets a Backend from backends.py, the one registry.  Two objects make a
+backend:
+
+* a ``Backend`` (one per run): the syntax of its target names, its
+  options, its intents, its planners, its status report, its record
+  store and the words its messages use;
+* a ``Host`` (``Backend.host(target)``): one target on the host, which
+  execute.py drives: ``observe(intent)``, ``perform(step)``,
+  ``differences(expected, observed)``, ``resync_status(target)``.
+
+What is observed is an explicit argument: ``Host.observe(intent)`` reads
+what the intent names besides the target (a RAM submirror detached from
+the mirror, a link under the chosen name); a ``Plan`` carries its intent
+(``plan.intent``), which execute.py passes.  A Host keeps nothing a caller
+sets.
+
+Snapshots, intents and steps are the backend's own types; commands/ only
+passes them along, reads ``Plan`` and ``Step`` (plan.py), and calls an
+intent's ``to_json()`` for the journal.
+
+The status report is a list of (status, Problems) pairs, one per target
+the backend's record store names.  A status is a dict in the neutral
+schema of docs/status-json.md (format 1): ``mirror`` (the target's name),
+``configured``, ``verdict`` (serving, not_serving, degraded,
+only_copy_in_ram), ``serving_from_ram``, ``reasons``; for a configured
+target also ``disk_redundancy`` {state full/degraded/lost, current,
+reasons, fixes}, ``ram_submirror``, ``method``, ``read_option``,
+``size_blocks``, ``resync_percent``, ``submirrors`` [{slot, name, state,
+ram}], ``ramdisk`` {name, present, size_bytes, device, recorded_device,
+device_matches} and ``service`` {fmri, state} (the boot service: an SMF
+instance, a systemd unit).  A backend may add keys of its own.
+"""
+
+import abc
+from dataclasses import dataclass, field
+from typing import List
+
+
+@dataclass
+class Problems:
+    """What keeps one target from OK under ``status --nagios``, graded as
+    the backend finds it: ``critical`` needs an administrator; ``warning``
+    passes by itself (the copy into RAM after a boot or a setup, a disk
+    resync, a setup or teardown that is running).  ``booting``: the boot
+    service has not finished since boot, so a missing RAM copy is what
+    every boot looks like.  ``disks``: the recorded disk members, for
+    ``-o disks``."""
+
+    booting: bool = False
+    critical: List[str] = field(default_factory=list)
+    warning: List[str] = field(default_factory=list)
+    disks: tuple = ()
+
+    def add(self, words, passing=False):
+        (self.warning if passing else self.critical).append(words)
+
+    def unless_booting(self, words):
+        self.add(words, passing=self.booting)
+
+
+class Host(abc.ABC):
+    """One target on the host, as execute.py drives it."""
+
+    @abc.abstractmethod
+    def observe(self, intent=None):
+        """The host as the backend's Snapshot of the target, plus what
+        `intent` names (None: the target alone).  Output the parsers do
+        not understand is refused (ParseError)."""
+
+    @abc.abstractmethod
+    def perform(self, step):
+        """Carry out the step: its actions (actions.py), then its commands
+        through run.py."""
+
+    @abc.abstractmethod
+    def differences(self, expected, observed):
+        """What `observed` lacks of `expected`, as lines for people;
+        [] when the step did what it promised."""
+
+    @abc.abstractmethod
+    def resync_status(self, target):
+        """execute.ResyncStatus of the resync the last step started."""
+
+    @abc.abstractmethod
+    def boot_service_state(self):
+        """The state of the target's boot service ("online", "disabled",
+        ...), None when there is none."""
+
+
+class Backend(abc.ABC):
+    """A storage backend, as commands/ sees it (see the module's text)."""
+
+    name = None             # "svm", "md"
+    manages = None          # what setup changes, for messages: "SVM"
+    target_help = None      # "the mirror, e.g. d10"
+    prelude = None          # plan.Prelude of its -n scripts
+
+    def __init__(self, root="/"):
+        self.root = root
+
+    # --- names and options ------------------------------------------------
+
+    @classmethod
+    @abc.abstractmethod
+    def owns(cls, text):
+        """Is `text` written in this backend's target syntax (d10 for
+        SVM, /dev/mdX for md)?  Says nothing of whether it exists."""
+
+    @abc.abstractmethod
+    def target(self, text):
+        """`text` as a target name, or UsageError saying the syntax."""
+
+    def add_setup_arguments(self, parser):
+        """Setup's backend options (sizes, names, method)."""
+
+    def setup_options(self, args):
+        """The options add_setup_arguments added, checked: a dict for
+        plan_setup."""
+        return {}
+
+    def add_teardown_arguments(self, parser):
+        """Teardown's backend options."""
+
+    def teardown_options(self, args):
+        return {}
+
+    def add_restore_arguments(self, parser):
+        """Restore's backend options."""
+
+    def restore_options(self, args):
+        return {}
+
+    # --- the host and the record store ------------------------------------
+
+    @abc.abstractmethod
+    def host(self, target):
+        """The Host of `target`."""
+
+    @abc.abstractmethod
+    def intent_from_json(self, data, where):
+        """The intent a journal holds (RefusedError if it is not one)."""
+
+    @abc.abstractmethod
+    def record_name(self, target):
+        """Where the target's record lives (an SMF instance's FMRI, a
+        file), for messages."""
+
+    @abc.abstractmethod
+    def recorded_intent(self, host):
+        """The intent the target's record holds; None when the target
+        has no record (RefusedError when the record is incomplete or
+        damaged)."""
+
+    def tidy(self, host):
+        """Before setup or teardown changes anything (not in a dry run):
+        remove what an interrupted run of svmram's own left that is no
+        part of the target (SVM: a slot test's scratch mirror).  Returns
+        what was removed, as words for a line, or None."""
+        return None
+
+    # --- plans -------------------------------------------------------------
+
+    @abc.abstractmethod
+    def plan_setup(self, host, options, resumed, dry_run):
+        """Observe the host once, choose an intent (or take `resumed`, the
+        intent of an unfinished setup's journal), check it against the
+        host and plan; refuse before anything changes.  The plan carries
+        its intent and notes; plan.afterwards holds the commands that
+        enable the boot service once the host lock is released.  A dry
+        run changes nothing (it may assume and say so in the notes)."""
+
+    @abc.abstractmethod
+    def plan_rollback(self, observed, intent):
+        """The teardown plan that undoes a failed setup from `observed`."""
+
+    @abc.abstractmethod
+    def plan_teardown(self, host, intent, where, resumed, options,
+                      dry_run):
+        """Observe once, check the host against `intent` (read from
+        `where`) and plan the teardown.  `resumed`: an unfinished
+        operation's journal gave the intent."""
+
+    @abc.abstractmethod
+    def plan_restore(self, host, intent, options):
+        """(plan, snapshot): observe once, check, plan the restore's next
+        steps from the state found.  Called again after every step (a new
+        ramdisk's device number is only known once it exists) with the
+        intent the record holds then."""
+
+    def restore_openings(self, target):
+        """Plans of one step each, for other targets, to run before the
+        restore of `target` creates anything (SVM: open mirrors whose RAM
+        component SVM still takes for Okay, so that a new ramdisk cannot
+        take its recorded device number).  Each is (host, plan)."""
+        return []
+
+    def restore_refusal(self, failure, intent):
+        """The RefusedError a failed restore step stands for, or None."""
+        return None
+
+    # --- words for messages --------------------------------------------------
+
+    @abc.abstractmethod
+    def state_text(self, snap, target, intent):
+        """The target as observed, for a report after a stop or a
+        failure: each member's state, which hold current data, what is
+        resyncing."""
+
+    @abc.abstractmethod
+    def rolled_back_text(self, snap, target, intent):
+        """After a rollback: "T is as it was before." or what differs."""
+
+    @abc.abstractmethod
+    def state_command(self, target):
+        """The command that shows the target's state (metastat d10)."""
+
+    @abc.abstractmethod
+    def retry_command(self, target):
+        """The command that retries the boot service (svcadm clear ...)."""
+
+    @abc.abstractmethod
+    def explain_command(self, target):
+        """The command that says why the boot service is not online."""
+
+    @abc.abstractmethod
+    def setup_done(self, intent):
+        """The line setup prints when it is done."""
+
+    @abc.abstractmethod
+    def teardown_done(self, intent):
+        """The line teardown prints when it is done."""
+
+    @abc.abstractmethod
+    def restore_done(self, intent):
+        """The line restore prints when it started the copy."""
+
+    @abc.abstractmethod
+    def nothing_to_restore(self, snap, intent):
+        """The line restore prints when there is nothing to do."""
+
+    # --- status and check ----------------------------------------------------
+
+    @abc.abstractmethod
+    def statuses(self, target=None):
+        """[(status, Problems)] of `target`, or of every target the record
+        store names, reading the host once (see the module's text)."""
+
+    @abc.abstractmethod
+    def serving_detail(self, status):
+        """What "serving reads from RAM" means for a status, in
+        parentheses (SVM: "d13 in slot 0, read option first")."""
+
+    @abc.abstractmethod
+    def check(self, target=None):
+        """(host checks, verdicts) for `svmram check`: each check a dict
+        {check, verdict ok/warning/FAIL, detail}; each verdict a dict
+        {mirror, verdict ready/set up/refused, detail, advice?} plus the
+        keys named in check_predictions, each a dict with a "text"."""
+
+    check_predictions = ()

@@ -1,0 +1,425 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""SVM as a backend.Backend: what the subcommands ask of it.
+
+The host is read by SvmBackend (svm/backend.py), planned by the pure
+planners (planner.py, restore.py), checked against the record
+(consistency.py); the record store is the SMF instance
+svc:/system/svmram:MIRROR (record.py).
+"""
+
+from .. import run
+from ..backend import Backend
+from ..errors import RefusedError, whole_number
+from ..plan import Plan
+from . import check, consistency, names, record, status
+from .backend import SvmBackend
+from .intent import Intent
+from .planner import (UNKNOWN_SLOTS, SlotBehaviourUnknown, check_memory,
+                      choose_intent, plan_enable, plan_teardown, slot_note)
+from .planner import plan_setup as plan_setup_steps
+from .restore import DEFAULT_COPY_BLOCKS, opening_step, ram_component
+from .restore import plan_restore as plan_restore_steps
+from .script import PRELUDE
+
+DRY_RUN_PROBE = (
+    "first tests on a scratch mirror of two 1 MiB ramdisks (removed "
+    "afterwards) whether metadetach leaves a hole in the slots; this plan "
+    "assumes it does not")
+
+
+# Where SVM exists (illumos-gate storage-svm.p5m is pkg.obsolete since late
+# 2016; OpenIndiana "6396 remove SVM", OmniOS obsolete from r151023).
+NO_SVM_ADVICE = (
+    "SVM ships with Oracle Solaris 11 (package storage/svm) and Solaris 10, "
+    "and with illumos distributions released before illumos removed it in "
+    "late 2016 (OpenIndiana Hipster 2016.10, OmniOS r151022 and older); on "
+    "Solaris 11 'pkg install storage/svm' adds it.")
+
+
+class Svm(Backend):
+    name = "svm"
+    manages = "SVM"
+    target_help = "the mirror, e.g. d10"
+    prelude = PRELUDE
+    check_predictions = check.PREDICTIONS
+
+    def __init__(self, root="/"):
+        super().__init__(root)
+        run.set_missing_command(missing_command)
+
+    # --- names and options ------------------------------------------------
+
+    @classmethod
+    def owns(cls, text):
+        """dN, and a disk set's set/dN (which target() refuses)."""
+        return names.is_metadevice(text) or names.is_disk_set_name(text)
+
+    def target(self, text):
+        return names.metadevice(text, "mirror")
+
+    def add_setup_arguments(self, parser):
+        parser.add_argument("--size", help="ramdisk size, e.g. 512m or 2g "
+                            "(default: just enough for the mirror)")
+        parser.add_argument("--name",
+                            help="ramdisk name (default svmram_MIRROR)")
+        parser.add_argument("--submirror", help="name of the RAM submirror "
+                            "(default: the first free dN after the mirror)")
+        parser.add_argument("--link", help="cNtNdNsN name of the /dev/dsk "
+                            "link (default: on the first unused controller "
+                            "from c90)")
+        parser.add_argument("--method", choices=("auto", "swap", "rotate"),
+                            default="auto", help="how to get the RAM "
+                            "submirror into slot 0 (default auto)")
+
+    def setup_options(self, args):
+        return dict(
+            size=names.size(args.size) if args.size is not None else None,
+            ramdisk=names.ramdisk(args.name) if args.name is not None
+            else None,
+            submirror=names.metadevice(args.submirror, "submirror")
+            if args.submirror is not None else None,
+            link=names.link(args.link) if args.link is not None else None,
+            method=args.method)
+
+    def add_teardown_arguments(self, parser):
+        parser.add_argument("--reattach", action="store_true",
+                            help="attach again, with a full resync, a "
+                            "recorded disk submirror that is no longer in "
+                            "the mirror (default: report it and leave it "
+                            "alone)")
+
+    def teardown_options(self, args):
+        return {"reattach": args.reattach}
+
+    def add_restore_arguments(self, parser):
+        parser.add_argument("--copy-size", default=str(DEFAULT_COPY_BLOCKS),
+                            metavar="BLOCKS",
+                            help="resync copy size in 512-byte blocks, 1 to "
+                                 "2048, or 0 for SVM's default (default %d)"
+                                 % DEFAULT_COPY_BLOCKS)
+
+    def restore_options(self, args):
+        return {"copy_blocks": whole_number(args.copy_size, "copy size", 0,
+                                            2048)}
+
+    # --- the host and the record store ------------------------------------
+
+    def host(self, target):
+        return SvmBackend(target, self.root)
+
+    def intent_from_json(self, data, where):
+        return Intent.from_json(data, where)
+
+    def record_name(self, target):
+        return record.fmri(target)
+
+    def recorded_intent(self, host):
+        found = host.read_record()
+        if found is None:
+            return None
+        return Intent.from_json(record.to_intent_json(found),
+                                record.fmri(host.mirror))
+
+    def tidy(self, host):
+        found = host.remove_scratch_leftovers()
+        if not found:
+            return None
+        return "what an earlier test of the slot behaviour left: %s" % (
+            ", ".join(found.mirrors + found.stripes + found.ramdisks))
+
+    # --- plans -------------------------------------------------------------
+
+    def plan_setup(self, host, options, resumed, dry_run):
+        mirror = host.mirror
+        # The record first: it may say what the intent is.  Then the host,
+        # once, with everything the intent names.
+        service_state = host.service_state()
+        smf = (host.record_properties() if service_state else None,
+               service_state)
+        if resumed is not None:
+            intent, where = resumed
+            notes = ["Resuming the setup recorded in %s; the choices made "
+                     "then are kept." % where]
+            snap = host.observe(intent, memory=True, smf=smf)
+        else:
+            where = record.fmri(mirror)
+            recorded = _not_enabled(smf[0], smf[1], mirror)
+            if recorded is not None:
+                (intent, notes) = recorded
+                snap = host.observe(intent, memory=True, smf=smf)
+            else:
+                snap = host.observe(None, memory=True, smf=smf, holders=True,
+                                    labels=True).evolve(
+                    service_imported=host.service_imported())
+                # choose_intent only picks names nothing uses (it refuses
+                # taken ones), so the intent adds nothing to read.
+                intent, notes = choose_intent(snap, mirror, **options)
+        consistency.check(snap, intent, where)
+        # Once the record is complete (the last step of setup, killed or
+        # rebooted before the enable or with the journal still there),
+        # the boot service owns the RAM submirror: enabling it runs
+        # restore, which knows the recorded device number.
+        enabling = _not_enabled(snap.record, snap.service_state, mirror)
+        if (resumed is not None or snap.record is not None) and \
+                intent.ramdisk not in snap.ramdisks:
+            # choose_intent checked a fresh setup; a resumed one whose
+            # ramdisk vanished at a reboot (it or its boot service will
+            # make it anew) checks here, before any change or slot test.
+            check_memory(snap, intent.size_bytes, resuming=mirror)
+        if enabling:
+            plan = plan_enable(intent)
+        else:
+            plan, snap, notes = _plan_knowing_slots(host, snap, intent,
+                                                    notes, dry_run)
+        plan.notes = notes
+        plan.intent = intent
+        return plan
+
+    def plan_rollback(self, observed, intent):
+        plan = plan_teardown(observed, intent, reattach=intent.disks)
+        plan.intent = intent
+        return plan
+
+    def plan_teardown(self, host, intent, where, resumed, options,
+                      dry_run):
+        snap = host.observe(intent)
+        consistency.check(snap, intent, where)
+        # A resumed setup or teardown may itself have detached a disk
+        # submirror; otherwise a missing one was split off by hand.
+        reattach = intent.disks if (resumed or options.get("reattach")) \
+            else ()
+        try:
+            plan = plan_teardown(snap, intent, reattach=reattach)
+        except SlotBehaviourUnknown:
+            # Putting the disk submirrors back in their order depends on
+            # whether metadetach leaves a hole: test it first (a dry run
+            # changes nothing and assumes illumos's behaviour).
+            if dry_run:
+                plan = plan_teardown(snap.evolve(
+                    detach_compacts=True,
+                    slot_evidence="assumed by this dry run"), intent,
+                    reattach=reattach)
+                plan.notes.append("Teardown %s." % DRY_RUN_PROBE)
+            else:
+                plan = plan_teardown(_probed(host, intent), intent,
+                                     reattach=reattach)
+        plan.intent = intent
+        return plan
+
+    def plan_restore(self, host, intent, options):
+        snap = host.observe(intent, memory=True)
+        consistency.check(snap, intent, record.fmri(host.mirror))
+        plan = plan_restore_steps(snap, intent, options.get(
+            "copy_blocks", DEFAULT_COPY_BLOCKS))
+        plan.intent = intent
+        return plan, snap
+
+    def restore_openings(self, target):
+        """Every other mirror svmram recorded whose RAM component SVM
+        still takes for Okay although its ramdisk is gone, with the step
+        that opens it.  They are opened before this restore creates a
+        ramdisk, which could otherwise take the device number SVM recorded
+        for one of them (the kernel gives a new ramdisk the lowest free
+        minor), whatever order SMF starts the instances in.  A mirror
+        whose number another ramdisk already holds is not opened; its own
+        restore fences it and says why."""
+        found = []
+        for other in status.configured_mirrors():
+            if other == target or not names.is_metadevice(other):
+                continue
+            host = self.host(other)
+            props = host.read_record()
+            if not record.complete(props):
+                continue
+            try:
+                intent = Intent.from_json(record.to_intent_json(props),
+                                          record.fmri(other))
+            except RefusedError:
+                continue               # its own restore reports the record
+            step = opening_step(host.observe(intent), intent)
+            if step is not None and step.key.startswith("open "):
+                found.append((host, Plan("restore", other, steps=[step],
+                                         intent=intent)))
+        return found
+
+    def restore_refusal(self, failure, intent):
+        if failure.step.key.startswith("open "):
+            mirror = intent.mirror
+            return RefusedError(
+                "SVM still shows the RAM component of %s as Okay although "
+                "the ramdisk %s does not exist; svmram will not create a "
+                "blank ramdisk that SVM would read as good data" % (
+                    intent.ram, intent.ramdisk),
+                advice="%s keeps serving reads from disk.  Check "
+                       "'metastat %s', then 'svcadm clear svmram:%s'."
+                % (mirror, mirror, mirror))
+        return None
+
+    # --- words for messages --------------------------------------------------
+
+    def state_text(self, snap, target, intent):
+        return state_text(snap, target, intent)
+
+    def rolled_back_text(self, snap, target, intent):
+        m = snap.mirror
+        if intent is not None and m is not None and \
+                m.slots == intent.disks and \
+                m.read_option == intent.read_option and \
+                all(state == "Okay" for state in m.states):
+            return "%s is as it was before." % target
+        if m is None:
+            return "but %s does not exist now." % target
+        return "but %s is not as it was: it has the submirrors %s." % (
+            target, ", ".join("%s (%s)" % pair
+                              for pair in zip(m.slots, m.states)))
+
+    def state_command(self, target):
+        return "metastat %s" % target
+
+    def retry_command(self, target):
+        return "svcadm clear svmram:%s" % target
+
+    def explain_command(self, target):
+        return "svcs -x svmram:%s" % target
+
+    def setup_done(self, intent):
+        return "%s: reads are served from the RAM submirror %s (ramdisk " \
+               "%s)." % (intent.mirror, intent.ram, intent.ramdisk)
+
+    def teardown_done(self, intent):
+        return "%s: the RAM submirror is gone; reads use the read option " \
+               "%s again." % (intent.mirror, intent.read_option)
+
+    def restore_done(self, intent):
+        return "%s: %s is resyncing from the disk submirrors; reads stay on " \
+               "disk until it is Okay." % (intent.mirror, intent.ram)
+
+    def nothing_to_restore(self, snap, intent):
+        ram_component(snap, intent)
+        m = snap.mirror
+        if m.resync == "active":
+            return "%s: nothing to do: %s is resyncing (%s %% done)." % (
+                intent.mirror, intent.ram, m.resync_percent)
+        return "%s: nothing to do: %s is %s." % (
+            intent.mirror, intent.ram, m.state_of(intent.ram))
+
+    # --- status and check ----------------------------------------------------
+
+    def statuses(self, target=None):
+        return status.read_statuses(self.root, target)
+
+    def serving_detail(self, found):
+        return "%s in slot 0, read option first" % found["ram_submirror"]
+
+    def check(self, target=None):
+        return check.run_check(self.root, target)
+
+
+def missing_command(name, path, reason):
+    """A command that cannot be started: an SVM command missing means the
+    host has no SVM, a precondition, not a failure (a step that hits this
+    fails as a step; see execute.py)."""
+    if name.startswith("meta"):
+        return RefusedError(
+            "this system has no Solaris Volume Manager (cannot run %s: %s)"
+            % (path, reason), advice=NO_SVM_ADVICE)
+    return RefusedError(
+        "cannot run %s: %s" % (path, reason),
+        advice="svmram needs this command from the base system; check "
+               "that it is installed.")
+
+
+def _not_enabled(props, service_state, mirror):
+    """(intent, notes) of a setup that finished all but enabling its boot
+    service (svcadm enable failed, or svmram was killed before it), so
+    that running setup again finishes it; None otherwise."""
+    if service_state != "disabled" or not record.complete(props):
+        return None
+    intent = Intent.from_json(record.to_intent_json(props),
+                              record.fmri(mirror))
+    return intent, ["%s is recorded but not enabled; the recorded choices "
+                    "are kept, and its start method restores the RAM "
+                    "submirror if a reboot took it." % record.fmri(mirror)]
+
+
+def _probed(host, intent, memory=False):
+    """The host read again after a probe on a scratch mirror found the
+    slot behaviour: the probe changed the host (and may have removed
+    what an earlier one left), so the snapshot before it is stale."""
+    host.probe_slots()
+    return host.observe(intent, memory=memory)
+
+
+def _plan_knowing_slots(host, snap, intent, notes, dry_run):
+    """plan_setup; when the plan depends on whether metadetach leaves a
+    hole and that is not known, test it on a scratch mirror first (a dry
+    run changes nothing: it assumes illumos's behaviour and says so).
+    Returns (plan, snapshot, notes)."""
+    try:
+        return plan_setup_steps(snap, intent), snap, notes
+    except SlotBehaviourUnknown:
+        if dry_run:
+            snap = snap.evolve(detach_compacts=True, slot_evidence=(
+                "assumed by this dry run"))
+            return plan_setup_steps(snap, intent), snap, notes + [
+                "Setup %s.  If it does, setup detaches the slot-0 disk "
+                "submirror, attaches the RAM submirror into slot 0 and "
+                "re-attaches the disk behind it instead: one disk resync "
+                "fewer." % DRY_RUN_PROBE]
+    snap = _probed(host, intent, memory=True)
+    return plan_setup_steps(snap, intent), snap, [
+        slot_note(snap) if note.startswith(UNKNOWN_SLOTS) else note
+        for note in notes]
+
+
+def state_text(snap, mirror, intent):
+    """The mirror as observed, for a report: each submirror's state,
+    which hold current data, what is resyncing, the read option."""
+    m = snap.mirror
+    if m is None:
+        return "%s does not exist now; 'metastat -p' shows its submirrors." \
+            % mirror
+    ram = intent.ram if intent is not None else None
+
+    def name(sub):
+        return "%s (RAM)" % sub if sub == ram else sub
+    slots = ", ".join("%s %s" % (name(sub), state)
+                      for sub, state in zip(m.slots, m.states))
+    current = [sub for sub, state in zip(m.slots, m.states)
+               if state == "Okay"]
+    disks = [sub for sub in current if sub != ram]
+    text = "%s now: %s; read option %s." % (mirror, slots, m.read_option)
+    others = [sub for sub in m.slots if sub != ram]
+    if disks:
+        text += "  Current data: on %s%s." % (
+            _and(disks), " and in RAM" if ram in current else "")
+    elif m.resync == "active":
+        text += "  The disk submirrors %s are not Okay until the resync " \
+                "ends." % _and(others)
+    elif m.pending:
+        # After a boot, before svc:/system/metasync: every submirror shows
+        # Needs maintenance with "Invoke: metasync" until the resync runs.
+        text += "  The disk submirrors %s wait for the resync that " \
+                "'metasync %s' starts (svc:/system/metasync runs it at " \
+                "boot)." % (_and(others), mirror)
+    else:
+        text += "  No disk submirror is Okay: check 'metastat %s' now." % (
+            mirror)
+    if m.resync == "active":
+        text += "  A resync is running (%s%% done) and goes on without " \
+                "svmram." % ("?" if m.resync_percent is None
+                             else m.resync_percent)
+    elif m.pending and disks:
+        text += "  A resync is pending."
+    elif m.resync == "cancelled":
+        text += "  A resync was cancelled."
+    return text
+
+
+def _and(words):
+    """'a', 'a and b', 'a, b and c'."""
+    words = list(words)
+    return " and ".join([", ".join(words[:-1])] + words[-1:]) \
+        if len(words) > 1 else "".join(words)
+

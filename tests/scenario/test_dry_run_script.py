@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""The -n script and the real run come from the same step descriptions
+(issue 13, section 2): the printed script of setup and of teardown, run
+by ksh93 on the emulator, leaves the host as svmram itself does (metastat
+-p, ramdiskadm, the /dev links, the SMF record and its service)."""
+
+import os
+import subprocess
+
+import pytest
+
+from hosts import clone
+
+pytestmark = pytest.mark.emulator_only
+
+FMRI = "svc:/system/svmram:d10"
+
+
+def run_script(host, text):
+    """Run a -n script with ksh93 in the emulator's environment (its
+    commands are the emulator's: svmram printed SVMRAM_BINDIR's paths and
+    SVMRAM_ROOT's /dev)."""
+    path = os.path.join(host.dir, "plan.ksh")
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write(text)
+    return subprocess.run(["ksh93", path], env=host.env, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          check=False)
+
+
+def links(host):
+    found = {}
+    for kind in ("dsk", "rdsk"):
+        directory = os.path.join(host.root, "dev", kind)
+        for name in sorted(os.listdir(directory)):
+            path = os.path.join(directory, name)
+            if os.path.islink(path):
+                found["%s/%s" % (kind, name)] = os.readlink(path)
+    return found
+
+
+def end_state(host):
+    record = host.cmd("svcprop", "-p", "svmram", FMRI)
+    return {"metastat -p": host.metastat_p(),
+            "ramdiskadm": host.ramdisks(), "links": links(host),
+            "record": (record.returncode, record.stdout),
+            "service": host.cmd("svcs", "-H", "-o", "state", FMRI).stdout,
+            "journal": os.path.exists(os.path.join(
+                host.root, "var", "svmram", "d10.journal"))}
+
+
+def fast_resyncs(host):
+    # One metastat finishes a resync, so the script's wait_resync does not
+    # sleep; the same on both hosts.
+    assert host.sim("thaw", "--step", "100").returncode == 0
+
+
+def test_the_setup_and_teardown_scripts_do_what_svmram_does(host, tmp_path):
+    fast_resyncs(host)
+    by_script = clone(host, tmp_path / "by-script")
+
+    script = by_script.svmram("setup", "-n", "d10")
+    assert script.returncode == 0, script.stderr
+    assert "ln -s /dev/ramdisk/svmram_d10 %s/dev/dsk/c90t0d0s0\n" % (
+        by_script.root) in script.stdout
+    assert "ramdisk_dev=$(/usr/bin/ls -lL %s/dev/ramdisk/svmram_d10 | " \
+        "/usr/bin/awk '{print $5 $6}')\n" % by_script.root in script.stdout
+    ran = run_script(by_script, script.stdout)
+    assert ran.returncode == 0, ran.stderr
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    assert end_state(by_script) == end_state(host)
+    assert end_state(host)["service"] == "online\n"
+    assert "ramdisk_dev" in end_state(host)["record"][1]
+
+    script = by_script.svmram("teardown", "-n", "d10")
+    assert script.returncode == 0, script.stderr
+    assert "/usr/bin/rm -f %s/dev/dsk/c90t0d0s0\n" % by_script.root \
+        in script.stdout
+    ran = run_script(by_script, script.stdout)
+    assert ran.returncode == 0, ran.stderr
+    assert host.svmram("teardown", "-y", "d10").returncode == 0
+    assert end_state(by_script) == end_state(host)
+    assert end_state(host)["record"][0] != 0
+    assert by_script.violations() == [] and host.violations() == []

@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""The backend boundary (issue 13, section 1): the subcommands and the
+neutral core import no backend package; they reach a backend through
+backend.py's interface, picked by backends.py alone."""
+
+import ast
+import glob
+import os
+
+import pytest
+
+LIB = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "lib", "svmram")
+NEUTRAL = sorted(glob.glob(os.path.join(LIB, "commands", "*.py"))) + [
+    os.path.join(LIB, name) for name in (
+        "plan.py", "execute.py", "journal.py", "lock.py", "cli.py",
+        "actions.py", "backend.py")]
+BACKENDS = ("svm", "md")
+
+
+def imported(path):
+    """Every module `path` imports, as an absolute dotted name."""
+    with open(path, encoding="utf-8") as stream:
+        tree = ast.parse(stream.read(), path)
+    package = os.path.relpath(os.path.dirname(path),
+                              os.path.dirname(LIB)).split(os.sep)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] \
+                if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            found.append(module)
+            # `from .. import svm` imports the package svm.
+            found += ["%s.%s" % (module, alias.name) for alias in node.names]
+        elif isinstance(node, ast.Call) and getattr(
+                node.func, "attr", getattr(node.func, "id", "")) in (
+                    "import_module", "__import__"):
+            found += [arg.value for arg in node.args
+                      if isinstance(arg, ast.Constant) and
+                      isinstance(arg.value, str)]
+    return found
+
+
+def backend_imports(path):
+    return [name for name in imported(path)
+            if any(name == "svmram." + b or name.startswith("svmram.%s." % b)
+                   for b in BACKENDS)]
+
+
+@pytest.mark.parametrize("path", NEUTRAL,
+                         ids=[os.path.relpath(p, LIB) for p in NEUTRAL])
+def test_no_backend_package_is_imported(path):
+    assert os.path.exists(path)
+    assert backend_imports(path) == []
+
+
+def test_the_check_sees_every_form_of_import(tmp_path, monkeypatch):
+    commands = tmp_path / "svmram" / "commands"
+    commands.mkdir(parents=True)
+    monkeypatch.setitem(globals(), "LIB", str(tmp_path / "svmram"))
+    module = commands / "bad.py"
+    for text in ("from ..svm import names\n", "from ..svm.backend import X\n",
+                 "from .. import md\n", "import svmram.svm.record\n",
+                 "importlib.import_module('svmram.md.backend')\n"):
+        module.write_text(text)
+        assert backend_imports(str(module)), text
+    module.write_text("from .. import backends, run\nfrom . import common\n")
+    assert backend_imports(str(module)) == []
+
+
+def test_only_the_registry_names_the_backends():
+    """backends.py is the one module outside the backend packages that
+    knows their names."""
+    with open(os.path.join(LIB, "backends.py"), encoding="utf-8") as stream:
+        assert "svmram.svm.interface:Svm" in stream.read()
+
+
+def test_the_registry_picks_svm_for_metadevice_names():
+    from svmram import backends
+    from svmram.svm.interface import Svm
+    assert backends.for_target("d10").name == "svm"
+    assert [text for text in ("d10", "d0", "blue/d10", "/dev/md0", "md0",
+                              "/dev/md/d10", "d10x")
+            if Svm.owns(text)] == ["d10", "d0", "blue/d10"]
