@@ -45,6 +45,10 @@ class Plan:
     notes: List[str] = field(default_factory=list)   # why this method etc.
     # Commands run once the steps are done and the host lock is released.
     afterwards: List[Tuple[str, ...]] = field(default_factory=list)
+    # Planned on an assumption the backend can only check by changing
+    # something (SVM's slot test on a scratch mirror): shown for -n and
+    # for confirmation, then planned again once confirmed.
+    provisional: bool = False
     # The backend's intent the plan works towards: what execute.py asks
     # the backend to observe after each step (observe(intent)).
     intent: Any = None

@@ -116,11 +116,30 @@ def _tear_down(real, request):
                     % (request.node.nodeid, "; ".join(left)), returncode=3)
 
 
+# The emulator's release profiles (docs/emulator-profiles.md) every test
+# with the host or host_factory fixture runs on; SVMRAM_TEST_RELEASES
+# (comma-separated) narrows them.  A real host is whatever it is.
+RELEASES = tuple(os.environ.get(
+    "SVMRAM_TEST_RELEASES", "illumos-2016,solaris11").split(","))
+
+
+@pytest.fixture(params=RELEASES)
+def release(request):
+    """The emulator's release profile for this test (None on a real host,
+    where only the first profile's run is kept)."""
+    kind, _ = host_kind()
+    if kind != "emulator":
+        if request.param != RELEASES[0]:
+            pytest.skip("a real host has one release")
+        return None
+    return request.param
+
+
 @pytest.fixture
-def host(tmp_path, request):
+def host(tmp_path, request, release):
     kind, _ = host_kind()
     if kind == "emulator":
-        yield EmulatedHost(tmp_path / "host")
+        yield EmulatedHost(tmp_path / "host", release=release)
         return
     real = _real_host(tmp_path / "host", "article", request)
     try:
@@ -130,7 +149,7 @@ def host(tmp_path, request):
 
 
 @pytest.fixture
-def host_factory(tmp_path, request):
+def host_factory(tmp_path, request, release):
     """make(NAME) -> a new host built from tests/scenario/hosts/NAME.json,
     or from the emulator preset NAME.  On a real host only the article's
     layouts exist ("article", mounted, and "closed-article"), one at a
@@ -152,8 +171,8 @@ def host_factory(tmp_path, request):
             return made[-1]
         path = host_file(name)
         if path:
-            return EmulatedHost(directory, host_file=path)
-        return EmulatedHost(directory, preset=name)
+            return EmulatedHost(directory, host_file=path, release=release)
+        return EmulatedHost(directory, preset=name, release=release)
     yield make
     for real in made:
         if isinstance(real, RealHost):

@@ -131,6 +131,12 @@ class EmulatedHost:
                         "DESTDIR=" + self.root], check=True,
                        stdout=subprocess.DEVNULL)
 
+    def release(self):
+        """The emulator's release profile (svmsim state)."""
+        with open(os.path.join(self.dir, "state.json"),
+                  encoding="utf-8") as stream:
+            return json.load(stream)["release"]
+
     def switches(self):
         """The release profile's switches in effect (svmsim state)."""
         with open(os.path.join(self.dir, "state.json"),
@@ -631,6 +637,19 @@ class RealHost:
         """Always []: a real host has no data-safety monitor (the tests
         that rely on it are emulator-only in effect; `monitored` is False)."""
         return []
+
+    def release(self):
+        """illumos-2016 where /etc/release names an illumos distribution
+        (metadetach compacts), else solaris11: svmram tests the slots
+        first (a host that leaves holes shows as solaris10's commands)."""
+        from svmram.svm.labels import release_compacts
+        try:
+            with open("/etc/release", encoding="utf-8",
+                      errors="replace") as stream:
+                text = stream.read(4096)
+        except OSError:
+            text = ""
+        return "illumos-2016" if release_compacts(text) else "solaris11"
 
     def article(self, value):
         """`value` (text, or argv lists) written for the article's host

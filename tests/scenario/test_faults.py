@@ -48,9 +48,10 @@ def test_teardown_is_the_same_after_either_method(clean):
 @pytest.mark.parametrize("procedure", fm.PROCEDURES)
 @pytest.mark.parametrize("release", fm.RELEASES)
 def test_fault_matrix(clean, release, procedure, kind, tmp_path):
-    """Release profiles of the emulator (docs/emulator-profiles.md): they
-    differ in SMF's degraded state (and solaris10, not yet run here, in
-    slot compaction)."""
+    """Release profiles of the emulator (docs/emulator-profiles.md): on
+    solaris11 and solaris10 setup first tests the slot behaviour on a
+    scratch mirror; solaris11 has SMF's degraded state, and on solaris10
+    metadetach leaves a hole, which setup fills."""
     found = fm.cases(clean, [procedure], [kind], release=release)
     steps = {c.step for c in fm.procedure_commands(clean, procedure,
                                                    release=release)}

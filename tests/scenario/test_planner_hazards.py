@@ -9,6 +9,8 @@ import os
 
 import pytest
 
+import releases
+
 from hosts import EmulatedHost, host_file, killing_bindir
 
 ORIGINAL = ("d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
@@ -33,6 +35,9 @@ def test_teardown_during_the_boot_copy_into_ram(host):
     ok(host.svmram("restore", "d10"))
     ok(host.sim("tick", "2"))
     assert "Resyncing" in host.cmd("metastat", "d10").stdout
+    # Slowly on: where detach leaves a hole (solaris10), putting the disks
+    # back in order resyncs one, which a frozen host would never finish.
+    ok(host.sim("thaw", "--step", "1"))
     result = ok(host.svmram("teardown", "-y", "d10"))
     assert "Traceback" not in result.stderr
     assert ["metasync", "-c", "d10"] in host.trace()
@@ -50,6 +55,7 @@ def test_teardown_rerun_after_a_cancelled_boot_copy(host):
     ok(host.svmram("restore", "d10"))
     ok(host.cmd("metasync", "-c", "d10"))
     assert "Resync cancelled" in host.cmd("metastat", "d10").stdout
+    ok(host.sim("thaw"))    # teardown may resync a disk (solaris10)
     result = ok(host.svmram("teardown", "-y", "d10"))
     assert "Traceback" not in result.stderr
     assert host.metastat_p() == host.article(ORIGINAL)
@@ -135,7 +141,8 @@ def test_a_setup_killed_while_a_disk_reattaches_resumes_after_a_reboot(host):
     assert "setup d10: resuming the setup recorded in " in result.stderr
     # The RAM submirror is refilled where it is (slot 1), then only d12
     # goes round: no detach of d13, one disk resync.
-    assert [argv[:2] for argv in host.trace()] == [
+    assert [argv[:2] for argv in releases.after_slot_test(
+            host, host.trace())] == [
         ["ramdiskadm", "-a"], ["metareplace", "-e"], ["metadetach", "d10"],
         ["metattach", "d10"], ["metaparam", "-r"]] + [["svccfg", "-s"]] * 15 \
         + [["svcadm", "refresh"], ["svcadm", "enable"]]
@@ -168,7 +175,8 @@ def test_a_teardown_waits_out_a_boot_resync_beside_an_erred_ram_submirror(
     assert "Resync in progress" in host.cmd("metastat", "d10").stdout
     result = ok(host.svmram("teardown", "-y", "d10"))
     assert "Traceback" not in result.stderr
-    assert host.trace()[0] == ["metadetach", "-f", "d10", "d13"]
+    assert releases.after_slot_test(host, host.trace())[0] == [
+        "metadetach", "-f", "d10", "d13"]
     assert host.metastat_p() == host.article(ORIGINAL)
     assert host.violations() == []
 
@@ -185,7 +193,8 @@ def test_a_pending_resync_of_a_pass_0_mirror_is_started_not_waited_for(
     assert "Invoke: metasync d10" in host.cmd("metastat", "d10").stdout
     result = ok(host.svmram("setup", "-y", "d10"))
     assert "Start the resync SVM left pending in d10" in result.stderr
-    assert host.trace()[0] == ["metasync", "d10"]
+    assert releases.after_slot_test(host, host.trace())[0] == [
+        "metasync", "d10"]
     ok(host.sim("tick"))
     assert host.svmram("status", "d10").returncode == 0
     assert host.violations() == []

@@ -3,16 +3,13 @@
 """svmram setup and teardown on a host (the emulator unless configured
 otherwise): exact command sequences, the final metastat -p, the SMF
 record, and a data-safety monitor that never fired.  The expected texts
-are the article's; host.article() puts in a real host's slices and sizes."""
+are the article's; host.article() puts in a real host's slices and sizes,
+and releases.py gives what differs on the emulator's release profiles."""
+
+import releases
 
 ORIGINAL_D10 = (
     "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
-
-RAM_FIRST_D10 = (
-    "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
-    "d13 1 1 /dev/rdsk/c90t0d0s0\n"
     "d11 1 1 /dev/rdsk/c0d1s0\n"
     "d12 1 1 /dev/rdsk/c1d0s0\n")
 
@@ -54,8 +51,9 @@ def test_setup_rotates_a_mounted_mirror(host):
     assert result.stdout == ("d10: reads are served from the RAM submirror "
                              "d13 (ramdisk svmram_d10).\n")
     assert "auto chose rotate" not in result.stdout
-    assert svm_commands(host) == host.article(ROTATE_COMMANDS)
-    assert host.metastat_p("d10") == host.article(RAM_FIRST_D10)
+    assert svm_commands(host) == host.article(releases.setup_commands(host))
+    assert host.metastat_p("d10") == host.article(
+        releases.set_up_metastat_p(host))
     assert host.violations() == []
     record = record_commands(host)
     assert record[0] == ["svccfg", "-s", "svc:/system/svmram", "add", "d10"]
@@ -78,7 +76,8 @@ def test_teardown_after_rotate_restores_the_original(host):
     host.clear_trace()
     result = host.svmram("teardown", "-y", "d10")
     assert result.returncode == 0, result.stderr
-    assert host.trace() == TEARDOWN_COMMANDS
+    assert host.trace() == host.article(releases.teardown_commands(host)) + \
+        TEARDOWN_COMMANDS[-2:]
     assert host.metastat_p("d10") == host.article(ORIGINAL_D10)
     assert host.ramdisks() == ""
     assert host.cmd("svcs", "-H", FMRI).returncode != 0
@@ -89,7 +88,8 @@ def test_setup_teardown_setup_again(host):
     for command in ("setup", "teardown", "setup"):
         result = host.svmram(command, "-y", "d10")
         assert result.returncode == 0, (command, result.stderr)
-    assert host.metastat_p("d10") == host.article(RAM_FIRST_D10)
+    assert host.metastat_p("d10") == host.article(
+        releases.set_up_metastat_p(host))
     assert host.violations() == []
 
 
@@ -134,4 +134,6 @@ def test_setup_reads_each_source_once_before_it_plans(host):
         ["prtvtoc", "-h", "/dev/rdsk/c1d0s0"],
         ["kstat", "-p", "unix:0:system_pages:physmem",
          "unix:0:system_pages:freemem"],
-        ["svcprop", "-p", "general/entity_stability", "svc:/system/svmram"]])
+        ["svcprop", "-p", "general/entity_stability", "svc:/system/svmram"]]
+        # Where the slots must be tested first: what is there before it.
+        + releases.on(host, [], [["metastat", "-p"], ["ramdiskadm"]]))

@@ -14,6 +14,8 @@ import os
 import pytest
 
 from hosts import EmulatedHost
+from releases import (CLEANUP, FILL, FILLED, RAM, ROTATE, TEARDOWN_FILLED,
+                      TEARDOWN_ROTATED, slot_test as probe)
 from svmsim import presets
 
 pytestmark = pytest.mark.emulator_only(
@@ -29,44 +31,6 @@ ROTATED = ("d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
            "d13 1 1 /dev/rdsk/c90t0d0s0\n"
            "d11 1 1 /dev/rdsk/c0d1s0\n"
            "d12 1 1 /dev/rdsk/c1d0s0\n")
-FILLED = ("d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d12 /dev/md/rdsk/d11 -r 1\n"
-          "d13 1 1 /dev/rdsk/c90t0d0s0\n"
-          "d12 1 1 /dev/rdsk/c1d0s0\n"
-          "d11 1 1 /dev/rdsk/c0d1s0\n")
-
-RAM = [["ramdiskadm", "-a", "svmram_d10", "228m"],
-       ["metainit", "d13", "1", "1", "c90t0d0s0"]]
-ROTATE = RAM + [["metattach", "d10", "d13"],
-                ["metadetach", "d10", "d11"], ["metattach", "d10", "d11"],
-                ["metadetach", "d10", "d12"], ["metattach", "d10", "d12"],
-                ["metaparam", "-r", "first", "d10"]]
-# Where metadetach leaves a hole: one disk resync instead of two.
-FILL = RAM + [["metadetach", "d10", "d11"], ["metattach", "d10", "d13"],
-              ["metattach", "d10", "d11"],
-              ["metaparam", "-r", "first", "d10"]]
-CLEANUP = [["metaclear", "d13"], ["ramdiskadm", "-d", "svmram_d10"]]
-TEARDOWN_ROTATED = [["metaparam", "-r", "roundrobin", "d10"],
-                    ["metadetach", "d10", "d13"]] + CLEANUP
-TEARDOWN_FILLED = [["metaparam", "-r", "roundrobin", "d10"],
-                   ["metadetach", "d10", "d13"],
-                   ["metadetach", "d10", "d11"], ["metattach", "d10", "d11"]
-                   ] + CLEANUP
-
-
-def probe(first_controller):
-    """The test of the slot behaviour on a scratch mirror d127 of two
-    1 MiB ramdisks, and its removal."""
-    return [["ramdiskadm", "-a", "svmram_probe0", "1m"],
-            ["ramdiskadm", "-a", "svmram_probe1", "1m"],
-            ["metainit", "d126", "1", "1", "c%dt0d0s0" % first_controller],
-            ["metainit", "d125", "1", "1",
-             "c%dt0d0s0" % (first_controller + 1)],
-            ["metainit", "d127", "-m", "d126", "d125"],
-            ["metadetach", "d127", "d126"],
-            ["metaclear", "d127"], ["metaclear", "d125"],
-            ["metaclear", "d126"],
-            ["ramdiskadm", "-d", "svmram_probe1"],
-            ["ramdiskadm", "-d", "svmram_probe0"]]
 
 
 def make_host(tmp_path, preset="article", release=None, **switches):

@@ -18,6 +18,8 @@ import sys
 
 import pytest
 
+import releases
+
 from hosts import Result, wrapping_bindir
 
 pytestmark = pytest.mark.emulator_only(
@@ -90,6 +92,10 @@ def swap_host(host_factory):
 
 def test_a_dangling_dev_rdsk_fails_the_link_step_and_rolls_back(host):
     """The issue's reproduction: os.symlink raises FileNotFoundError."""
+    if releases.release(host) != releases.ILLUMOS:
+        pytest.skip("where svmram tests the slots first, the scratch "
+                    "mirror's links meet this fault first (its failures: "
+                    "test_slots_labels.py)")
     rdsk = os.path.join(host.root, "dev", "rdsk")
     os.rename(rdsk, rdsk + ".moved")
     os.symlink("/nonexistent", rdsk)
@@ -112,6 +118,10 @@ def test_a_dangling_dev_rdsk_fails_the_link_step_and_rolls_back(host):
 
 
 def test_an_oserror_making_the_links_rolls_back(host):
+    if releases.release(host) != releases.ILLUMOS:
+        pytest.skip("where svmram tests the slots first, the scratch "
+                    "mirror's links meet this fault first (its failures: "
+                    "test_slots_labels.py)")
     spec = {"target": "os:symlink", "match": "/dev/rdsk/c90t0d0s0",
             "nth": 1, "error": ["PermissionError", 13, "Permission denied",
                                 "/dev/rdsk/c90t0d0s0"]}

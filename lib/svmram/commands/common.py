@@ -110,6 +110,17 @@ def confirm(args, plan):
         raise RefusedError("not confirmed; nothing was changed")
 
 
+def confirm_again(args, confirmed, plan):
+    """The plan made for real after a provisional one was confirmed: asked
+    again only if its steps differ."""
+    if [s.summary for s in plan.steps] != \
+            [s.summary for s in confirmed.steps]:
+        sys.stderr.write("svmram: the plan changed with what the test "
+                         "showed:\n")
+        confirm(args, plan)
+    return plan
+
+
 def carry_out(plan, backend, host, journal, rollback_plan):
     """Execute `plan`.  If a step fails (whatever the exception), run the
     rollback plan computed from the state found then; if that fails too,

@@ -40,11 +40,19 @@ def run(args):
                     advice="Run 'svmram teardown %s' to finish it." % mirror)
             resumed = (backend.intent_from_json(stored["intent"],
                                                 journal.path), journal.path)
-        plan = backend.plan_setup(host, options, resumed, args.dry_run)
+        # Without -y nothing changes before the admin confirms: a plan
+        # that needs a test first (-n's assumption) is shown, then made
+        # for real and shown again if it differs.
+        plan = backend.plan_setup(host, options, resumed,
+                                  args.dry_run or not args.yes)
         intent = plan.intent
         if args.dry_run:
             return common.print_plan(plan, backend)
         common.confirm(args, plan)
+        if plan.provisional:
+            plan = common.confirm_again(args, plan, backend.plan_setup(
+                host, options, resumed, False))
+            intent = plan.intent
         if stored is None:
             journal.start("setup", intent.to_json())
         common.carry_out(plan, backend, host, journal,

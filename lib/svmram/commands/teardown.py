@@ -43,13 +43,16 @@ def run(args):
                         mirror, where),
                     advice="svmram status lists the mirrors it manages.")
         plan = backend.plan_teardown(host, intent, where, stored is not None,
-                                     options, args.dry_run)
+                                     options, args.dry_run or not args.yes)
         if stored is not None:
             plan.notes.insert(0, "Resuming the %s recorded in %s." % (
                 stored["operation"], journal.path))
         if args.dry_run:
             return common.print_plan(plan, backend)
         common.confirm(args, plan)
+        if plan.provisional:
+            plan = common.confirm_again(args, plan, backend.plan_teardown(
+                host, intent, where, stored is not None, options, False))
         journal.start("teardown", intent.to_json())
         common.carry_out(plan, backend, host, journal, None)
     sys.stdout.write(backend.teardown_done(intent) + "\n")

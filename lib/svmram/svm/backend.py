@@ -221,8 +221,11 @@ class SvmBackend(Host):
         metadetach of its slot 0, metastat, then everything undone.
         What an earlier test left (svm/probe.py) is removed first.
         Nothing of the admin's is touched."""
-        self._remove_scratch(self._scratch_left(), earlier=True)
         config = self._config()
+        found = probe.leftovers(config, self._ramdisks()[0], self._links(None))
+        if found:
+            self._remove_scratch(found, earlier=True)
+            config = self._config()
         used = set(d.name for d in config.devices) if config else set()
         # The highest free names (of the default 128), out of the way.
         units = [name for name in ("d%d" % n for n in range(127, -1, -1))
@@ -259,6 +262,8 @@ class SvmBackend(Host):
             # Remove what was made (from what the host shows now), then
             # report the failure; the admin's mirror was not touched.
             self._remove_scratch(self._scratch_left())
+            if isinstance(error, OSError) and error.filename:
+                error = "%s: %s" % (error.filename, error.strerror)
             raise SvmramError(
                 "the test of the slot behaviour on a scratch mirror "
                 "failed, and %s was not changed: %s" % (self.mirror, error),

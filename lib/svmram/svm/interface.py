@@ -201,6 +201,7 @@ class Svm(Backend):
                     slot_evidence="assumed by this dry run"), intent,
                     reattach=reattach)
                 plan.notes.append("Teardown %s." % DRY_RUN_PROBE)
+                plan.provisional = True
             else:
                 plan = plan_teardown(_probed(host, intent), intent,
                                      reattach=reattach)
@@ -362,7 +363,9 @@ def _plan_knowing_slots(host, snap, intent, notes, dry_run):
         if dry_run:
             snap = snap.evolve(detach_compacts=True, slot_evidence=(
                 "assumed by this dry run"))
-            return plan_setup_steps(snap, intent), snap, notes + [
+            plan = plan_setup_steps(snap, intent)
+            plan.provisional = True
+            return plan, snap, notes + [
                 "Setup %s.  If it does, setup detaches the slot-0 disk "
                 "submirror, attaches the RAM submirror into slot 0 and "
                 "re-attaches the disk behind it instead: one disk resync "
