@@ -70,7 +70,16 @@ class MdBackend(Host):
     # --- reading ----------------------------------------------------------
 
     def _read(self, path):
-        """The text of a file under root, None if it does not exist."""
+        """The text of a file under root, None if it does not exist.
+
+        md's sysfs attributes are "prealloc" files (__ATTR_PREALLOC, e.g.
+        array_state): every read(2) calls their show() again and returns
+        what lies past the file offset in the new text, so reading until
+        EOF can glue two states together ('active\nidle\n', seen on a
+        real kernel while a busy ext4 was set up).  One read(2) of a page
+        gets the whole attribute from one show()."""
+        if path.startswith("/sys/"):
+            return self._read_once(path)
         try:
             with open(root_path(self.root, path), encoding="utf-8",
                       errors="surrogateescape") as stream:
@@ -79,6 +88,21 @@ class MdBackend(Host):
             return None
         except OSError as exc:
             raise _unreadable(path, exc) from exc
+
+    def _read_once(self, path):
+        try:
+            fd = os.open(root_path(self.root, path), os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise _unreadable(path, exc) from exc
+        try:
+            data = os.read(fd, 65536)
+        except OSError as exc:
+            raise _unreadable(path, exc) from exc
+        finally:
+            os.close(fd)
+        return data.decode("utf-8", errors="surrogateescape")
 
     def _list(self, path):
         try:

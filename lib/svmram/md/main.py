@@ -33,7 +33,7 @@ from ..errors import EXIT_FAILED, EXIT_USAGE, RefusedError, SvmramError
 from ..execute import Polling, StepFailed, execute
 from ..progress import Progress
 from . import commands, planner, script, status
-from .backend import MdBackend, _unreadable, kernel_name, root_path
+from .backend import MdBackend, kernel_name
 from .intent import Intent
 
 RECORD_DIR = "/etc/svmram/md"
@@ -46,35 +46,8 @@ ROUNDS = 4
 COMMAND = "PYTHONPATH=/usr/lib/svmram python3 -m svmram.md.main"
 
 
-class SysfsBackend(MdBackend):
-    """MdBackend reading each sysfs attribute with one read(2).
-
-    md's attributes are "prealloc" sysfs files (__ATTR_PREALLOC, e.g.
-    array_state): every read(2) calls their show() again and returns what
-    lies past the file offset in the new text.  Python's read() reads
-    until EOF, so a second read(2) after the state changed glued two
-    states together: 'active\nidle\n' (active, then active-idle), seen
-    on a real kernel while a busy ext4 was being set up.  One read(2) of
-    a page gets the whole attribute, from one show().  This belongs in
-    MdBackend._read (backend.py, which the CLI work owns); it lives here
-    until it moves there."""
-
-    def _read(self, path):
-        if not path.startswith("/sys/"):
-            return super()._read(path)
-        try:
-            fd = os.open(root_path(self.root, path), os.O_RDONLY)
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            raise _unreadable(path, exc) from exc
-        try:
-            data = os.read(fd, 65536)
-        except OSError as exc:
-            raise _unreadable(path, exc) from exc
-        finally:
-            os.close(fd)
-        return data.decode("utf-8", errors="surrogateescape")
+# Kept for callers of the old name; MdBackend reads sysfs with one read(2).
+SysfsBackend = MdBackend
 
 
 def record_path(array, directory=RECORD_DIR):
