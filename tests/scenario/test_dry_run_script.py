@@ -10,6 +10,8 @@ import subprocess
 
 import pytest
 
+import releases
+
 from hosts import clone
 
 pytestmark = pytest.mark.emulator_only
@@ -57,6 +59,12 @@ def fast_resyncs(host):
 
 
 def test_the_setup_and_teardown_scripts_do_what_svmram_does(host, tmp_path):
+    if releases.release(host) == releases.SOLARIS10:
+        # -n tests nothing and says it assumes the slots compact; where
+        # they do not, svmram's own run tests first and fills the hole,
+        # and the printed script (which does not test) leaves RAM last.
+        pytest.skip("-n assumes metadetach compacts the slots (it says so); "
+                    "here it does not")
     fast_resyncs(host)
     by_script = clone(host, tmp_path / "by-script")
 

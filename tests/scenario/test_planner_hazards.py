@@ -109,6 +109,10 @@ def test_a_reboot_late_in_a_rotate_refills_ram_in_place(host):
     """Killed after its last metattach (the disks are already behind the
     RAM submirror), then a reboot: the resumed setup refills the RAM
     submirror with metareplace -e instead of rotating both disks again."""
+    if releases.release(host) == releases.SOLARIS10:
+        pytest.skip("a rotate's sequence; where metadetach leaves a hole "
+                    "setup fills it instead (the fault matrix's solaris10 "
+                    "profile covers faults there)")
     bindir = killing_bindir(host, "metattach", 3)
     result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
     assert result.returncode != 0
@@ -134,6 +138,10 @@ def test_a_setup_killed_while_a_disk_reattaches_resumes_after_a_reboot(host):
     resyncing behind d12 and d13), then a reboot in the middle of that
     resync: the boot resumes it, and the resumed setup waits for it
     instead of failing at a metadetach SVM refuses during a resync."""
+    if releases.release(host) == releases.SOLARIS10:
+        pytest.skip("a rotate's sequence; where metadetach leaves a hole "
+                    "setup fills it instead (the fault matrix's solaris10 "
+                    "profile covers faults there)")
     _killed_while_d11_reattaches_then_rebooted(host)
     assert "Resync in progress" in host.cmd("metastat", "d10").stdout
     result = ok(host.svmram("setup", "-y", "d10"))

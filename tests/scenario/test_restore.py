@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+import releases
+
 from hosts import EmulatedHost
 
 FMRI = "svc:/system/svmram:d10"
@@ -84,7 +86,7 @@ def test_normal_boot(set_up):
     assert host.trace() == RESTORE_COMMANDS
     finish_resyncs(host)
     assert serving(host) == (True, serving(host)[1])
-    assert host.metastat_p("d10") == RAM_FIRST_D10
+    assert host.metastat_p("d10") == releases.set_up(host, RAM_FIRST_D10)
     assert host.violations() == []
 
 
@@ -292,7 +294,7 @@ def test_refuses_an_offline_ram_submirror_after_a_reboot(set_up):
         assert host.svmram(*argv).returncode == 0
     finish_resyncs(host)
     assert serving(host)[0] is True
-    assert host.metastat_p("d10") == RAM_FIRST_D10
+    assert host.metastat_p("d10") == releases.set_up(host, RAM_FIRST_D10)
     assert host.violations() == []
 
 
