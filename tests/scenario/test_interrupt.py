@@ -44,7 +44,15 @@ def start(host, *args):
         [sys.executable, SVMRAM] + list(args),
         env=dict(host.env, SVMRAM_POLL_SECONDS="0.2"),
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, start_new_session=True)
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=_default_signals)
+
+
+def _default_signals():
+    """As at a terminal: a test run started in the background (a shell
+    without job control ignores SIGINT there) must not pass that on."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def wait_until_polling(host, proc, changed, reads=3):
