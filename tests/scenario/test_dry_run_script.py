@@ -12,6 +12,7 @@ import pytest
 
 import releases
 
+from faultmatrix import dev_links
 from hosts import clone
 
 pytestmark = pytest.mark.emulator_only
@@ -31,21 +32,10 @@ def run_script(host, text):
                           check=False)
 
 
-def links(host):
-    found = {}
-    for kind in ("dsk", "rdsk"):
-        directory = os.path.join(host.root, "dev", kind)
-        for name in sorted(os.listdir(directory)):
-            path = os.path.join(directory, name)
-            if os.path.islink(path):
-                found["%s/%s" % (kind, name)] = os.readlink(path)
-    return found
-
-
 def end_state(host):
     record = host.cmd("svcprop", "-p", "svmram", FMRI)
     return {"metastat -p": host.metastat_p(),
-            "ramdiskadm": host.ramdisks(), "links": links(host),
+            "ramdiskadm": host.ramdisks(), "links": dev_links(host),
             "record": (record.returncode, record.stdout),
             "service": host.cmd("svcs", "-H", "-o", "state", FMRI).stdout,
             "journal": os.path.exists(os.path.join(
