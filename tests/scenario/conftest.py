@@ -120,7 +120,7 @@ def _tear_down(real, request):
 # with the host or host_factory fixture runs on; SVMRAM_TEST_RELEASES
 # (comma-separated) narrows them.  A real host is whatever it is.
 RELEASES = tuple(os.environ.get(
-    "SVMRAM_TEST_RELEASES", "illumos-2016,solaris11").split(","))
+    "SVMRAM_TEST_RELEASES", "illumos-2016,solaris11,solaris10").split(","))
 
 
 def pytest_generate_tests(metafunc):

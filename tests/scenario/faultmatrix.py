@@ -85,10 +85,8 @@ KINDS = ("fail", "kill", "reboot", "memcap", "foreign")
 # matrix with one mirror runs on.  On the first, fail and kill hit three
 # commands of each step; on the others (whose steps are the same commands
 # but for the slot test on a scratch mirror and, on solaris10, the fill
-# of a hole) the last command of each step, like reboot.  solaris10 is
-# not in the suite yet: bench/faults --releases solaris10 runs it.
-RELEASES = ("illumos-2016", "solaris11")
-ALL_RELEASES = RELEASES + ("solaris10",)
+# of a hole) the last command of each step, like reboot.
+RELEASES = ("illumos-2016", "solaris11", "solaris10")
 # With other mirrors set up: what each procedure meets.  fail and kill of
 # setup and teardown involve no boot, so other mirrors change nothing.
 OTHER_MIRRORS = (2, 3)
@@ -349,6 +347,24 @@ def without_ram_links(state):
     return out
 
 
+def slots_in_order(state):
+    """A digest with plain metastat's slot numbers replaced by the order
+    of the submirrors.  Where detach leaves a hole, teardown leaves one
+    where the RAM submirror was (d11 and d12 in slots 1 and 2) and spends
+    no resync on closing it (docs/design.md); `metastat -p`, the order and
+    the states are still compared exactly."""
+    out, number = [], 0
+    for line in state["metastat d10"].splitlines(True):
+        if not line.startswith(" "):
+            number = 0
+        match = re.match(r"( +Submirror )\d+:", line)
+        if match:
+            line = "%s%d:%s" % (match.group(1), number, line[match.end():])
+            number += 1
+        out.append(line)
+    return dict(state, **{"metastat d10": "".join(out)})
+
+
 def _disks_in_any_order(metastat_p):
     lines = metastat_p.splitlines(True)
     on_ram = {line.split()[0] for line in lines if "c9?t0d0" in line}
@@ -368,6 +384,8 @@ def differs(host, want, got=None, relaxed=False):
     got = got or digest(host)
     if relaxed:
         want, got = without_ram_links(want), without_ram_links(got)
+    if not host.switches()["detach_compacts"]:
+        want, got = slots_in_order(want), slots_in_order(got)
     return ["%s is %r, expected %r" % (key, got[key], want[key])
             for key in want if got[key] != want[key]]
 
