@@ -36,6 +36,26 @@ class Step:
     expect: Any = None              # the backend's model after the step
 
 
+@dataclass(frozen=True)
+class Capture:
+    """In a -n script: VARIABLE=$(command), for a check that follows."""
+    variable: str
+    argv: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ScriptTest:
+    """What a -n script runs before step 1 when the plan was made on an
+    assumption (Plan.provisional) that svmram itself tests before it
+    changes anything: the same test, ending in shell lines that stop the
+    script, with nothing changed, when the assumption is false.  `items`
+    are argv tuples, actions (actions.py), Captures and plain shell
+    lines, rendered in order."""
+    summary: str
+    why: str
+    items: Tuple[Any, ...]
+
+
 @dataclass
 class Plan:
     operation: str                  # setup, teardown, restore
@@ -49,6 +69,8 @@ class Plan:
     # something (SVM's slot test on a scratch mirror): shown for -n and
     # for confirmation, then planned again once confirmed.
     provisional: bool = False
+    # The -n script's own test of that assumption, when there is one.
+    script_test: Optional[ScriptTest] = None
     # The backend's intent the plan works towards: what execute.py asks
     # the backend to observe after each step (observe(intent)).
     intent: Any = None
@@ -131,6 +153,12 @@ def render_script(plan, command_path, prelude, host_path=None):
     out.append("set -e")
     if any(step.wait_resync for step in plan.steps):
         out.append(prelude.wait_function(command_path).rstrip("\n"))
+    test = plan.script_test
+    if test is not None:
+        out += ["", "# 0. %s" % test.summary]
+        out += ["#    " + line for line in test.why.splitlines() if line]
+        out += [_item_line(item, command_path, host_path)
+                for item in test.items]
     for number, step in enumerate(plan.steps, 1):
         out += ["", "# %d. %s" % (number, step.summary)]
         out += ["#    " + line for line in step.why.splitlines() if line]
@@ -145,3 +173,14 @@ def render_script(plan, command_path, prelude, host_path=None):
                 "'svmram restore',", "# which finds nothing to do."]
         out += [command_line(argv, command_path) for argv in plan.afterwards]
     return "\n".join(out) + "\n"
+
+
+def _item_line(item, command_path, host_path):
+    if isinstance(item, str):
+        return item
+    if isinstance(item, tuple):
+        return command_line(item, command_path)
+    if isinstance(item, Capture):
+        return "%s=$(%s)" % (item.variable, command_line(item.argv,
+                                                         command_path))
+    return item.script_line(host_path, SCRIPT_TOOLS.get)

@@ -48,13 +48,21 @@ def fast_resyncs(host):
     assert host.sim("thaw", "--step", "100").returncode == 0
 
 
+SLOT_TEST = "\n# 0. Test on a scratch mirror d127 of two 1 MiB ramdisks " \
+    "whether metadetach leaves a hole in the slots.\n"
+
+
+def stopped(operation):
+    return ("svmram: metadetach leaves a hole in the slots here, and this "
+            "script assumes it does not; nothing of d10 was changed.  Run "
+            "'svmram %s d10' instead: it tests this first and plans for "
+            "it.\n" % operation)
+
+
 def test_the_setup_and_teardown_scripts_do_what_svmram_does(host, tmp_path):
     if releases.release(host) == releases.SOLARIS10:
-        # -n tests nothing and says it assumes the slots compact; where
-        # they do not, svmram's own run tests first and fills the hole,
-        # and the printed script (which does not test) leaves RAM last.
-        pytest.skip("-n assumes metadetach compacts the slots (it says so); "
-                    "here it does not")
+        pytest.skip("where metadetach leaves a hole the script stops: "
+                    "test_where_detach_leaves_a_hole_the_script_stops")
     fast_resyncs(host)
     by_script = clone(host, tmp_path / "by-script")
 
@@ -64,6 +72,10 @@ def test_the_setup_and_teardown_scripts_do_what_svmram_does(host, tmp_path):
         by_script.root) in script.stdout
     assert "ramdisk_dev=$(/usr/bin/ls -lL %s/dev/ramdisk/svmram_d10 | " \
         "/usr/bin/awk '{print $5 $6}')\n" % by_script.root in script.stdout
+    # Where the slot behaviour is not known, the script tests it first,
+    # as svmram does.
+    assert (SLOT_TEST in script.stdout) == (
+        releases.release(host) != releases.ILLUMOS)
     ran = run_script(by_script, script.stdout)
     assert ran.returncode == 0, ran.stderr
     assert host.svmram("setup", "-y", "d10").returncode == 0
@@ -81,3 +93,26 @@ def test_the_setup_and_teardown_scripts_do_what_svmram_does(host, tmp_path):
     assert end_state(by_script) == end_state(host)
     assert end_state(host)["record"][0] != 0
     assert by_script.violations() == [] and host.violations() == []
+
+
+@pytest.mark.parametrize("release", [releases.SOLARIS10])
+def test_where_detach_leaves_a_hole_the_script_stops(host_factory):
+    """The script assumes metadetach compacts (it says so); where the
+    test it runs first shows a hole, it stops before d10 changes, with
+    the scratch mirror removed, and says to run svmram itself."""
+    host = host_factory("article")
+    original = host.metastat_p()
+    fast_resyncs(host)
+    for operation in ("setup", "teardown"):
+        before = end_state(host)
+        script = host.svmram(operation, "-n", "d10")
+        assert script.returncode == 0, script.stderr
+        assert SLOT_TEST in script.stdout
+        ran = run_script(host, script.stdout)
+        assert (ran.returncode, ran.stderr.splitlines(True)[-1]) == (
+            1, stopped(operation))
+        assert end_state(host) == before
+        # svmram itself tests first and fills the hole.
+        assert host.svmram(operation, "-y", "d10").returncode == 0
+        assert host.violations() == []
+    assert host.metastat_p() == original

@@ -226,21 +226,9 @@ class SvmBackend(Host):
         if found:
             self._remove_scratch(found, earlier=True)
             config = self._config()
-        used = set(d.name for d in config.devices) if config else set()
-        # The highest free names (of the default 128), out of the way.
-        units = [name for name in ("d%d" % n for n in range(127, -1, -1))
-                 if name not in used][:3]
-        if len(units) < 3:
-            raise RefusedError("no three free metadevice names are left for "
-                               "a scratch mirror",
-                               advice="Free some metadevice names first.")
-        mirror, first, second = units
-        controllers = set(self._controllers())
-        links = []
-        for _ in probe.RAMDISKS:
-            link = names.free_link(frozenset(controllers))
-            controllers.add(names.controller_of(link))
-            links.append(link)
+        scratch = probe.layout(_names(config), self._controllers())
+        mirror, first, second = scratch.mirror, scratch.first, scratch.second
+        links = scratch.links
         try:
             for ramdisk, link in zip(probe.RAMDISKS, links):
                 self._run("ramdiskadm", ["-a", ramdisk, probe.SIZE])
@@ -257,7 +245,7 @@ class SvmBackend(Host):
                     view.submirrors != [second]:
                 raise ParseError("no mirror %s with the submirror %s" % (
                     mirror, second), source="metastat %s" % mirror)
-            compacts = view.slots == [0]
+            compacts = probe.compacts(view.slots)
         except (SvmramError, OSError) as error:
             # Remove what was made (from what the host shows now), then
             # report the failure; the admin's mirror was not touched.
@@ -274,6 +262,10 @@ class SvmBackend(Host):
             "other submirror was in slot %s" % (mirror, 0 if compacts
                                                  else 1)))
         return self.slot_probe
+
+    def scratch_layout(self):
+        """The names a test of the slot behaviour would use now."""
+        return probe.layout(_names(self._config()), self._controllers())
 
     def remove_scratch_leftovers(self):
         """Before anything else, remove what an interrupted test of the
@@ -626,6 +618,11 @@ class SharedBackend(SvmBackend):
                 for key, target in self.shared.dev_links().items()
                 if key[1] in wanted or target.startswith(
                     ("/dev/ramdisk/", "/dev/rramdisk/"))}
+
+
+def _names(config):
+    """The metadevice names in use: metastat -p's, none without replicas."""
+    return set(d.name for d in config.devices) if config else set()
 
 
 def parse_services(text):

@@ -20,7 +20,7 @@ from .planner import (UNKNOWN_SLOTS, SlotBehaviourUnknown, check_memory,
 from .planner import plan_setup as plan_setup_steps
 from .restore import DEFAULT_COPY_BLOCKS, opening_step, ram_component
 from .restore import plan_restore as plan_restore_steps
-from .script import PRELUDE
+from .script import PRELUDE, slot_test
 
 DRY_RUN_PROBE = (
     "first tests on a scratch mirror of two 1 MiB ramdisks (removed "
@@ -202,6 +202,8 @@ class Svm(Backend):
                     reattach=reattach)
                 plan.notes.append("Teardown %s." % DRY_RUN_PROBE)
                 plan.provisional = True
+                plan.script_test = slot_test(host.scratch_layout(),
+                                             "teardown", host.mirror)
             else:
                 plan = plan_teardown(_probed(host, intent), intent,
                                      reattach=reattach)
@@ -365,6 +367,8 @@ def _plan_knowing_slots(host, snap, intent, notes, dry_run):
                 "assumed by this dry run"))
             plan = plan_setup_steps(snap, intent)
             plan.provisional = True
+            plan.script_test = slot_test(host.scratch_layout(), "setup",
+                                         host.mirror)
             return plan, snap, notes + [
                 "Setup %s.  If it does, setup detaches the slot-0 disk "
                 "submirror, attaches the RAM submirror into slot 0 and "

@@ -18,9 +18,43 @@ from dataclasses import dataclass
 from typing import Tuple
 
 from ..errors import RefusedError
+from . import names
 
 RAMDISKS = ("svmram_probe0", "svmram_probe1")
 SIZE = "1m"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The scratch mirror's names: `mirror` of the stripes `first` (the
+    one detached) and `second`, on `links` (cNtNdNsN, one per ramdisk)."""
+    mirror: str
+    first: str
+    second: str
+    links: Tuple[str, ...]
+
+
+def layout(used_names, used_controllers):
+    """The highest free metadevice names (of the default 128), out of the
+    way, and links on the first free controllers from c90."""
+    units = [name for name in ("d%d" % n for n in range(127, -1, -1))
+             if name not in used_names][:3]
+    if len(units) < 3:
+        raise RefusedError("no three free metadevice names are left for a "
+                           "scratch mirror",
+                           advice="Free some metadevice names first.")
+    controllers, links = set(used_controllers), []
+    for _ in RAMDISKS:
+        link = names.free_link(frozenset(controllers))
+        controllers.add(names.controller_of(link))
+        links.append(link)
+    return Layout(units[0], units[1], units[2], tuple(links))
+
+
+def compacts(slots):
+    """What `metastat MIRROR` of the scratch mirror after the detach of
+    slot 0 shows: its other submirror in slot 0 (compacts) or 1 (hole)."""
+    return slots == [0]
 
 
 @dataclass(frozen=True)
