@@ -26,7 +26,9 @@ UNIT = "svmram@md0.service"
 GROWN = {"array": "md0", "disks": ["vda", "vdb"], "ram": "ram0",
          "rd_size_kib": 131072, "offset_sectors": 2048, "created": False,
          "write_mostly_before": []}
+IS_ENABLED = ["systemctl", "is-enabled", UNIT]
 SETUP_ARGVS = [
+    IS_ENABLED,
     ["modprobe", "brd", "rd_nr=1", "rd_size=131072"],
     ["mdadm", "--grow", "/dev/md0", "--raid-devices=3", "--add",
      "/dev/ram0"],
@@ -116,7 +118,7 @@ def set_up(host):
 def test_setup_dry_run_prints_the_sh_script_and_changes_nothing(host):
     before = host.sysfs()
     rc, out, err, argvs = host.svmram("setup", "-n", "/dev/md0")
-    assert (rc, argvs) == (0, []), err
+    assert (rc, argvs) == (0, [IS_ENABLED]), err
     lines = out.splitlines()
     assert lines[0] == "#!/bin/sh"
     assert "# Method: grow." in lines
@@ -151,7 +153,7 @@ def test_setup_on_the_existing_array(host):
     rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
     assert rc == 3 and err.splitlines()[0] == \
         "svmram: md0 is set up already (record %s)" % RECORD
-    assert argvs == SETUP_ARGVS[3:] and host.record() == GROWN
+    assert argvs == SETUP_ARGVS[4:] and host.record() == GROWN
 
 
 def test_status_and_status_json(host):
@@ -247,7 +249,7 @@ def test_restore_after_a_clean_stop(host):
     assert rc == 4
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
     assert rc == 0, err
-    assert argvs == SETUP_ARGVS[:2]
+    assert argvs == SETUP_ARGVS[1:3]
     assert out == "md0: md is copying the disks onto /dev/ram0; the disks " \
                   "serve reads until it is in sync.\n"
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
@@ -274,7 +276,8 @@ def env_run(host, argv):
 def test_refusals_change_nothing(host, args, code, words):
     before = host.sysfs()
     rc, out, err, argvs = host.svmram(*args)
-    assert (rc, argvs) == (code, [])
+    assert rc == code
+    assert [argv for argv in argvs if argv[:2] != IS_ENABLED[:2]] == []
     assert words in err.splitlines()
     assert host.sysfs() == before
 
@@ -283,7 +286,7 @@ def test_an_array_that_is_not_raid1_is_refused(host):
     faketree.write(host.root, "/sys/block/md0/md/level", "raid5")
     before = host.sysfs()
     rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
-    assert (rc, argvs) == (3, [])
+    assert (rc, argvs) == (3, [IS_ENABLED])
     assert err.splitlines() == [
         "svmram: md0 is raid5, not RAID-1",
         "svmram: svmram only adds a RAM member to RAID-1 arrays."]
@@ -295,7 +298,7 @@ def test_a_failed_step_rolls_back(host):
     faketree.write(host.root, "/" + fakekernel.FAIL, "mdadm --grow")
     rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
     assert rc == 1
-    assert argvs == [SETUP_ARGVS[0], SETUP_ARGVS[1], ["rmmod", "brd"]]
+    assert argvs == SETUP_ARGVS[:3] + [["rmmod", "brd"]]
     assert "svmram: rolling back to the original configuration" in err
     assert "Everything was rolled back; md0 is as it was before." in err
     assert "mdadm: injected failure" in err
@@ -315,11 +318,10 @@ def test_setup_of_a_new_array_from_disks_then_teardown(tmp_path):
     rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0", "--disks",
                                       "/dev/vda,/dev/vdb")
     assert rc == 0, err
-    assert argvs == [
-        SETUP_ARGVS[0],
+    assert argvs == SETUP_ARGVS[:2] + [
         ["mdadm", "--create", "/dev/md0", "--run", "--metadata=1.2",
          "--level=1", "--raid-devices=3", "--bitmap=internal", "/dev/ram0",
-         "--write-mostly", "/dev/vda", "/dev/vdb"]] + SETUP_ARGVS[2:]
+         "--write-mostly", "/dev/vda", "/dev/vdb"]] + SETUP_ARGVS[3:]
     assert host.record() == dict(GROWN, created=True)
     assert [host.state(d) for d in ("vda", "vdb", "ram0")] == [
         "in_sync,write_mostly", "in_sync,write_mostly", "in_sync"]
@@ -358,3 +360,18 @@ def test_check(host):
     assert out.splitlines()[1:] == [
         "md0: refused: md0 is raid5, not RAID-1",
         "    svmram only adds a RAM member to RAID-1 arrays."]
+
+
+def test_setup_without_the_boot_unit_installed_is_refused(host):
+    os.unlink(host.path(fakekernel.UNIT_FILE))
+    before = host.sysfs()
+    for args in (("setup", "-n", "/dev/md0"), ("setup", "-y", "/dev/md0")):
+        rc, out, err, argvs = host.svmram(*args)
+        assert (rc, out, argvs) == (3, "", [IS_ENABLED])
+        assert err.splitlines() == [
+            "svmram: the boot unit %s is not installed, so nothing would "
+            "bring back the RAM member of md0 after a boot" % UNIT,
+            "svmram: Install it with 'make install-linux' (it puts "
+            "svmram@.service in /usr/lib/systemd/system), then run setup "
+            "again."]
+    assert host.sysfs() == before and not os.path.exists(host.path(RECORD))

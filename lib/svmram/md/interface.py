@@ -138,13 +138,22 @@ class Md(Backend):
                 array, " ".join(it.disks)),
                 advice="Run setup without --disks to finish it, or "
                        "'svmram teardown /dev/%s'." % array)
+        # As on SVM: no setup that nothing would restore after a boot.
+        state = host.boot_service_state()
+        if state is None:
+            raise RefusedError(
+                "the boot unit %s is not installed, so nothing would bring "
+                "back the RAM member of %s after a boot" % (
+                    unit_name(array), array),
+                advice="Install it with 'make install-linux' (it puts "
+                       "svmram@.service in /usr/lib/systemd/system), then "
+                       "run setup again.")
         snap = host.observe(it, disks=disks)
         if it is None:
             it, chosen = planner.choose_setup(snap, array, disks)
             notes += chosen
         plan = planner.plan_setup(snap, it)
         if resumed is None and recorded is not None and not plan.steps:
-            state = host.boot_service_state()
             if state == "online":
                 raise RefusedError(
                     "%s is set up already (record %s)" % (
