@@ -62,7 +62,10 @@ def build_parser(argv=()):
     for name, (module, summary) in SUBCOMMANDS.items():
         sub = subparsers.add_parser(name, help=summary, description=summary)
         if name == chosen:
-            importlib.import_module(module).add_arguments(sub)
+            # The subcommand's own arguments: the backend whose options it
+            # takes is that of the target named in them.
+            importlib.import_module(module).add_arguments(
+                sub, list(argv)[list(argv).index(name) + 1:])
     return parser
 
 

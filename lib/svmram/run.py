@@ -47,6 +47,8 @@ COMMANDS = {
     "mdadm": "/sbin/mdadm",
     "modprobe": "/sbin/modprobe",
     "rmmod": "/sbin/rmmod",
+    # Debian 12 ships it as /bin/systemctl (dpkg -S); merged /usr has both.
+    "systemctl": "/bin/systemctl",
 }
 
 # No SVM, ramdisk or SMF command svmram runs should take more than seconds

@@ -12,7 +12,7 @@ from svmram.errors import EXIT_FAILED
 
 def fake_subcommand(monkeypatch, error):
     module = types.ModuleType("svmram.commands.fake")
-    module.add_arguments = lambda parser: None
+    module.add_arguments = lambda parser, argv=(): None
 
     def run(args):
         raise error

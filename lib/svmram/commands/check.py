@@ -23,7 +23,7 @@ JSON_FORMAT = 1
 FAIL = "FAIL"
 
 
-def add_arguments(parser):
+def add_arguments(parser, argv=()):
     parser.add_argument("mirror", nargs="?",
                         help="only this mirror (default: every mirror)")
     parser.add_argument("--json", action="store_true",

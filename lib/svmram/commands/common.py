@@ -42,6 +42,12 @@ def host_backend():
     return backends.for_host(host_root())
 
 
+def arguments_backend(argv):
+    """The backend whose options a subcommand takes: the target's, named
+    among `argv` (the subcommand's arguments), else the host's."""
+    return backends.for_arguments(argv, host_root())
+
+
 def require_root(backend):
     """Changing the storage needs root; an emulated host (SVMRAM_ROOT)
     does not."""

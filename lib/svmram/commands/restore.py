@@ -38,7 +38,7 @@ GRACE = 30                # seconds
 
 def add_arguments(parser, argv=()):
     parser.add_argument("mirror", help="the mirror, e.g. d10")
-    common.host_backend().add_restore_arguments(parser)
+    common.arguments_backend(argv).add_restore_arguments(parser)
     parser.add_argument("--deadline", default=None, metavar="SECONDS",
                         help="end the whole run, at a safe point, within "
                              "this many seconds (default %d, or --wait if "

@@ -16,7 +16,7 @@ SUMMARY = "put a RAM submirror first in a mirror and read from it"
 
 def add_arguments(parser, argv=()):
     parser.add_argument("mirror", help="the mirror, e.g. d10")
-    common.host_backend().add_setup_arguments(parser)
+    common.arguments_backend(argv).add_setup_arguments(parser)
     common.add_change_arguments(parser)
 
 

@@ -49,7 +49,7 @@ DEFAULT_FIELDS = ("mirror", "verdict", "health", "ram", "ramstate", "resync",
                   "ramdisk", "service")
 
 
-def add_arguments(parser):
+def add_arguments(parser, argv=()):
     parser.add_argument("mirror", nargs="?", help="only this mirror")
     parser.add_argument("-j", "--json", action="store_true",
                         help="machine-readable output (docs/status-json.md)")

@@ -15,7 +15,7 @@ SUMMARY = "remove the RAM submirror and restore the mirror as it was"
 
 def add_arguments(parser, argv=()):
     parser.add_argument("mirror", help="the mirror, e.g. d10")
-    common.host_backend().add_teardown_arguments(parser)
+    common.arguments_backend(argv).add_teardown_arguments(parser)
     common.add_change_arguments(parser)
 
 

@@ -115,17 +115,19 @@ class MdBackend(Host):
     def _exists(self, path):
         return os.path.exists(root_path(self.root, path))
 
-    def observe(self, intent=None):
-        """The array as a Snapshot; `intent` adds nothing to read (the
-        disks to describe come from the constructor)."""
+    def observe(self, intent=None, disks=()):
+        """The array as a Snapshot, with the disks the constructor, the
+        intent and `disks` name described (those of a new array)."""
         mounts = self._mounts()
         array = self.read_array(self.array)
-        names = list(self.disks)
+        names = list(self.disks) + list(disks)
+        if intent is not None:
+            names += list(intent.disks)
         if array is not None:
             names += [m.name for m in array.members
                       if not m.name.startswith("ram")]
         disks = {}
-        for name in names:
+        for name in dict.fromkeys(names):
             disk = self._disk(name, mounts)
             if disk is not None:
                 disks[name] = disk
@@ -292,9 +294,23 @@ class MdBackend(Host):
         return ResyncStatus(True, None)
 
     def boot_service_state(self):
-        """None: the md backend has no boot unit yet (docs/md-backend.md,
-        Not done)."""
-        return None
+        """The boot unit svmram@ARRAY.service as one word: "online"
+        (enabled and active), "disabled", "enabled" (not started),
+        "failed" or "activating" (enabled, its ExecStart failed or runs),
+        None when systemd does not know the unit (not installed)."""
+        unit = unit_name(self.array)
+        enabled = self._run("systemctl", ["is-enabled", unit],
+                            check=False).stdout.strip()
+        if enabled in ("", "not-found"):
+            return None
+        if enabled not in ("enabled", "enabled-runtime"):
+            return "disabled"
+        active = self._run("systemctl", ["is-active", unit],
+                           check=False).stdout.strip()
+        if active == "active":
+            return "online"
+        return active if active in ("failed", "activating",
+                                    "deactivating") else "enabled"
 
     def perform(self, step):
         actions.perform(step, self.root, self._run, [
@@ -304,6 +320,11 @@ class MdBackend(Host):
     def _write(self, path, value):
         actions.WriteFile(path, value, advice=WRITE_ADVICE).perform(
             self.root, {})
+
+
+def unit_name(array):
+    """The boot unit of `array` (systemd/svmram@.service)."""
+    return "svmram@%s.service" % array
 
 
 WRITE_ADVICE = "The kernel refused the change; see dmesg."

@@ -6,7 +6,7 @@ processes."""
 
 from .. import run
 
-NAMES = ("mdadm", "modprobe", "rmmod")
+NAMES = ("mdadm", "modprobe", "rmmod", "systemctl")
 COMMANDS = {name: run.COMMANDS[name] for name in NAMES}
 
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """What setup decided for one array, and what teardown and the boot
-restore need to know about how it was before (pure).  The CLI will keep
-it as the record (a file, issue 12); to_dict/from_dict are that form."""
+restore need to know about how it was before (pure).  The record
+(record.py) and the CLI's journal keep it as to_dict/to_json gives it."""
 
 import re
 from dataclasses import dataclass
@@ -34,6 +34,10 @@ class Intent:
                 "offset_sectors": self.offset_sectors,
                 "created": self.created,
                 "write_mostly_before": sorted(self.write_mostly_before)}
+
+    def to_json(self):
+        """The form the CLI's journal keeps (the record's)."""
+        return self.to_dict()
 
     @classmethod
     def from_dict(cls, data):

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""The md backend's own entry point, until the svmram command is wired to
-it (issue 12; docs/md-backend.md says what changes then):
+"""The md backend's own entry point, which the boot unit runs (the svmram
+command drives md through md/interface.py; docs/md-backend.md):
 
   python3 -m svmram.md.main setup ARRAY [DISK...]   set up (new or existing)
   python3 -m svmram.md.main restore ARRAY           the boot unit's ExecStart
@@ -14,14 +14,15 @@ Options: -n (print the plan as a POSIX sh script, change nothing),
 (restore: how long to wait for the recorded disks to appear, default 20).
 
 systemd/svmram@.service runs restore and stop; the tests in tests/vm run
-every operation through run().  The record is what setup decided
-(intent.Intent as JSON); setup writes it before it changes anything, so a
-setup cut short by a power cut resumes from it, and teardown removes it
-last.  There is no journal or lock here (the CLI brings them): every
-planner is convergent, so rerunning the operation continues it.  A
-teardown leaves a marker (the record's name + ".teardown") until it is
-done, and restore and stop refuse while it is there, so that the boot
-unit never undoes half a teardown (what the CLI's journal will do).
+every operation through run().  The record (md/record.py, shared with
+the svmram command) is what setup decided (intent.Intent as JSON); setup
+writes it before it changes anything, so a setup cut short by a power
+cut resumes from it, and teardown removes it last.  There is no journal
+or lock here (the svmram command has them): every planner is
+convergent, so rerunning the operation continues it.  A teardown (this
+one's or the command's) leaves a marker (the record's name +
+".teardown") until it is done, and restore and stop refuse while it is
+there, so that the boot unit never undoes half a teardown.
 """
 
 import json
@@ -32,17 +33,16 @@ import time
 from ..errors import EXIT_FAILED, EXIT_USAGE, RefusedError, SvmramError
 from ..execute import Polling, StepFailed, execute
 from ..progress import Progress
-from . import commands, planner, script, status
+from . import commands, planner, record, script, status
 from .backend import MdBackend, kernel_name
-from .intent import Intent
 
-RECORD_DIR = "/etc/svmram/md"
+RECORD_DIR = record.RECORD_DIR
 WAIT_DISKS_SECONDS = 20
 OPERATIONS = ("setup", "restore", "stop", "teardown", "status")
 PLANNERS = {"setup": planner.plan_setup, "restore": planner.plan_restore,
             "stop": planner.plan_stop, "teardown": planner.plan_teardown}
 ROUNDS = 4
-# How advice names this entry point (the svmram command, once wired).
+# How advice names this entry point.
 COMMAND = "PYTHONPATH=/usr/lib/svmram python3 -m svmram.md.main"
 
 
@@ -51,60 +51,14 @@ SysfsBackend = MdBackend
 
 
 def record_path(array, directory=RECORD_DIR):
-    return os.path.join(directory, array + ".json")
+    return record.record_path(array, directory)
 
 
-def read_record(path):
-    """The Intent in `path`, None when there is no record."""
-    try:
-        with open(path, encoding="utf-8") as stream:
-            data = json.load(stream)
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as exc:
-        raise SvmramError("cannot read svmram's record %s: %s" % (path, exc),
-                          advice="Check the file; svmram teardown needs it "
-                                 "to undo the setup.") from exc
-    return Intent.from_dict(data)
-
-
-def write_record(path, it):
-    """Atomically, synced: a power cut leaves the old record or the new."""
-    directory = os.path.dirname(path) or "."
-    os.makedirs(directory, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as stream:
-        json.dump(it.to_dict(), stream, sort_keys=True)
-        stream.write("\n")
-        stream.flush()
-        os.fsync(stream.fileno())
-    os.replace(tmp, path)
-    _sync_dir(directory)
-
-
-def remove_record(path):
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        return
-    _sync_dir(os.path.dirname(path) or ".")
-
-
-def _sync_dir(directory):
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _mark_teardown(record):
-    """The marker restore and stop stand aside for, written (synced)
-    before teardown's first step, once its plan holds."""
-    with open(record + ".teardown", "w", encoding="utf-8") as stream:
-        stream.flush()
-        os.fsync(stream.fileno())
-    _sync_dir(os.path.dirname(record) or ".")
+# The record store lives in record.py (the svmram command uses it too).
+read_record = record.read_record
+write_record = record.write_record
+remove_record = record.remove_record
+_mark_teardown = record.mark_teardown
 
 
 def wait_for_disks(backend, it, seconds, out, sleep=time.sleep,

@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""What `svmram status` will say about an md array (pure): which member
+"""What `svmram status` says about an md array (pure): which member
 serves reads, the recovery's progress, the write-mostly flags, the bitmap,
 and whether the disks hold a current copy.
 
 The entry follows docs/status-json.md (format 1) where a key means the
 same thing -- verdict, serving_from_ram, reasons, disk_redundancy with
 current/reasons/fixes -- and names md's own facts otherwise (members,
-bitmap, brd).  Not wired into the status command yet (issue 13 defines
-the neutral schema the command will print).
+bitmap, brd).  The status command gets it in the neutral schema through
+interface.neutral_status.
 """
 
 from ..errors import (EXIT_DEGRADED, EXIT_NOT_SERVING, EXIT_OK,

@@ -1,0 +1,447 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""Linux md as a backend.Backend: what the subcommands ask of it.
+
+The host is read by MdBackend (md/backend.py), planned by the pure
+planners (md/planner.py); the record store is /etc/svmram/md/ARRAY.json
+(md/record.py), which the boot unit svmram@ARRAY.service (md/main.py)
+reads too.
+
+What the CLI adds to md's planners, as steps of the same plans so that
+the run and the -n script agree: setup writes the record before its
+first change; teardown first disables the boot unit and leaves the
+marker the unit's restore and stop stand aside for, and removes the
+record and the marker last.  Setup's plan.afterwards enables and starts
+the unit (`systemctl enable --now`), whose start finds nothing to do and
+whose stop at shutdown removes the RAM member (docs/md-backend.md).
+
+The planners plan every step up to the goal from the state they
+observe, promising each step's result, so one plan suffices for setup
+and teardown; restore is planned again after every step by the restore
+command (an inactive array hides its shape until it runs).
+"""
+
+import os
+import re
+
+from .. import run
+from ..backend import Backend, Problems
+from ..errors import RefusedError, SvmramError, UsageError
+from ..plan import Step
+from . import planner, record, status
+from .backend import MdBackend, kernel_name, unit_name
+from .intent import Intent, check_array_name
+from .model import IN_SYNC, RECOVERING, SPARE
+from .script import PRELUDE
+
+_KERNEL_NAME = re.compile(r"md[0-9]{1,9}\Z")
+_DEV_PATH = re.compile(r"/dev/md[0-9]{1,9}\Z")
+_NAMED = re.compile(r"/dev/md/[^/\0]+\Z")
+
+SYNTAX = "name an md array as /dev/mdN, /dev/md/NAME or mdN"
+
+NO_MDADM_ADVICE = (
+    "Install mdadm (Debian and Ubuntu: apt install mdadm; Fedora and RHEL: "
+    "dnf install mdadm); svmram's Linux backend drives md through it.")
+
+
+class Md(Backend):
+    name = "md"
+    manages = "md arrays"
+    target_help = "the array, e.g. /dev/md0"
+    prelude = PRELUDE
+
+    def __init__(self, root="/"):
+        super().__init__(root)
+        run.set_missing_command(missing_command)
+
+    # --- names and options ------------------------------------------------
+
+    @classmethod
+    def owns(cls, text):
+        return bool(_KERNEL_NAME.match(text) or _DEV_PATH.match(text) or
+                    _NAMED.match(text))
+
+    def target(self, text):
+        if _KERNEL_NAME.match(text):
+            return text
+        if _DEV_PATH.match(text):
+            return text[len("/dev/"):]
+        if _NAMED.match(text):
+            # /dev/md/NAME is a link udev makes to the array's node.
+            name = kernel_name(self.root, text)
+            try:
+                return check_array_name(name)
+            except RefusedError as error:
+                raise UsageError("%s is %s, not an md array; %s" % (
+                    text, name, SYNTAX)) from error
+        raise UsageError("%r is not an md array name: %s" % (text, SYNTAX))
+
+    def add_setup_arguments(self, parser):
+        parser.add_argument(
+            "--disks", action="append", metavar="DISK[,DISK]...",
+            help="create a new array from these disks (their contents are "
+                 "destroyed); not for an existing array")
+
+    def setup_options(self, args):
+        disks = []
+        for value in getattr(args, "disks", None) or ():
+            for word in value.split(","):
+                if not word:
+                    raise UsageError("--disks: an empty disk name in %r"
+                                     % value)
+                disks.append(kernel_name(self.root, word))
+        return {"disks": tuple(disks)}
+
+    # --- the host and the record store ------------------------------------
+
+    def host(self, target):
+        return MdBackend(target, self.root)
+
+    def intent_from_json(self, data, where):
+        if not isinstance(data, dict):
+            raise RefusedError("%s does not hold an md intent" % where,
+                               advice="Check it by hand.")
+        return Intent.from_dict(data)
+
+    def record_name(self, target):
+        return record.record_path(target)
+
+    def _record(self, target):
+        return record.under(self.root, record.record_path(target))
+
+    def recorded_intent(self, host):
+        it = record.read_record(self._record(host.array))
+        if it is not None and it.array != host.array:
+            raise RefusedError("the record %s is for %s, not %s" % (
+                record.record_path(host.array), it.array, host.array),
+                advice="Check the file by hand.")
+        return it
+
+    # --- plans -------------------------------------------------------------
+
+    def plan_setup(self, host, options, resumed, dry_run):
+        array = host.array
+        disks = tuple(options.get("disks", ()))
+        recorded = self.recorded_intent(host)
+        notes = []
+        if resumed is not None:
+            it, where = resumed
+            notes.append("Resuming the setup recorded in %s; the choices "
+                         "made then are kept." % where)
+        elif recorded is not None:
+            it = recorded
+        else:
+            it = None
+        if it is not None and disks and set(disks) != set(it.disks):
+            raise RefusedError("%s is recorded with the disks %s" % (
+                array, " ".join(it.disks)),
+                advice="Run setup without --disks to finish it, or "
+                       "'svmram teardown /dev/%s'." % array)
+        # As on SVM: no setup that nothing would restore after a boot.
+        state = host.boot_service_state()
+        if state is None:
+            raise RefusedError(
+                "the boot unit %s is not installed, so nothing would bring "
+                "back the RAM member of %s after a boot" % (
+                    unit_name(array), array),
+                advice="Install it with 'make install-linux' (it puts "
+                       "svmram@.service in /usr/lib/systemd/system), then "
+                       "run setup again.")
+        snap = host.observe(it, disks=disks)
+        if it is None:
+            it, chosen = planner.choose_setup(snap, array, disks)
+            notes += chosen
+        plan = planner.plan_setup(snap, it)
+        if resumed is None and recorded is not None and not plan.steps:
+            if state == "online":
+                raise RefusedError(
+                    "%s is set up already (record %s)" % (
+                        array, record.record_path(array)),
+                    advice="'svmram status /dev/%s' shows it; 'svmram "
+                           "teardown /dev/%s' undoes it." % (array, array))
+            notes.append("%s is set up but its boot unit %s is %s; setup "
+                         "enables it." % (array, unit_name(array),
+                                          state or "missing"))
+        if recorded != it:
+            plan.steps.insert(0, _write_record_step(it, snap))
+        plan.notes = notes + plan.notes
+        plan.afterwards = [("systemctl", "enable", "--now",
+                            unit_name(array))]
+        plan.intent = it
+        return plan
+
+    def plan_rollback(self, observed, intent):
+        # A setup enables its unit only after its last step (afterwards):
+        # the one it rolls back never did.
+        return self._teardown(observed, intent, None)
+
+    def plan_teardown(self, host, intent, where, resumed, options,
+                      dry_run):
+        return self._teardown(host.observe(intent), intent,
+                              host.boot_service_state())
+
+    def _teardown(self, snap, it, unit_state):
+        """md's teardown from `snap`, after marking the teardown (and
+        disabling the boot unit unless it is disabled or not installed)
+        and before removing the record."""
+        plan = planner.plan_teardown(snap, it)
+        path = record.record_path(it.array)
+        unit = unit_name(it.array)
+        enabled = unit_state not in (None, "disabled")
+        plan.steps.insert(0, Step(
+            key="mark teardown",
+            summary="%sark the teardown in %s." % (
+                "Disable the boot unit %s and m" % unit if enabled else "M",
+                record.marker_path(path)),
+            argv=("systemctl", "disable", unit) if enabled else None,
+            actions=(record.MarkTeardown(path),),
+            why="Until the record is gone the unit's restore and stop "
+                "stand aside, so a boot never undoes half a teardown.",
+            expect=snap))
+        last = plan.steps[-1].expect
+        plan.steps.append(Step(
+            key="remove record",
+            summary="Remove the record %s." % path,
+            actions=(record.RemoveRecord(path),), expect=last))
+        plan.intent = it
+        return plan
+
+    def plan_restore(self, host, intent, options):
+        marker = record.marker_path(self._record(intent.array))
+        if os.path.exists(marker):
+            raise RefusedError(
+                "a teardown of %s was cut short" % intent.array,
+                advice="'svmram teardown /dev/%s' finishes it; until then "
+                       "the array runs from its disks alone." % intent.array)
+        snap = host.observe(intent)
+        plan = planner.plan_restore(snap, intent)
+        plan.intent = intent
+        return plan, snap
+
+    # --- words for messages --------------------------------------------------
+
+    def state_text(self, snap, target, intent):
+        return state_text(snap, target, intent)
+
+    def rolled_back_text(self, snap, target, intent):
+        a = snap.array
+        if a is None:
+            return "but %s does not exist now." % target
+        disks = set(intent.disks) if intent is not None else set()
+        names = {m.name for m in a.members}
+        if intent is not None and names == disks and \
+                a.raid_disks == len(disks) and \
+                all(m.role == IN_SYNC for m in a.members) and \
+                not snap.brd.loaded:
+            return "%s is as it was before%s." % (
+                target, " (the array setup created stays, on its disks)"
+                if intent.created else "")
+        return "but %s is not as it was: %s" % (
+            target, state_text(snap, target, intent))
+
+    def state_command(self, target):
+        return "mdadm --detail /dev/%s" % target
+
+    def retry_command(self, target):
+        return "systemctl restart %s" % unit_name(target)
+
+    def explain_command(self, target):
+        return "systemctl status %s" % unit_name(target)
+
+    def setup_done(self, intent):
+        return "%s: reads are served from the RAM member /dev/%s; the " \
+               "disks %s are write-mostly." % (
+                   intent.array, intent.ram, " ".join(intent.disks))
+
+    def teardown_done(self, intent):
+        return "%s: the RAM member is gone; the disks %s serve reads " \
+               "again." % (intent.array, " ".join(intent.disks))
+
+    def restore_done(self, intent):
+        return "%s: md is copying the disks onto /dev/%s; the disks serve " \
+               "reads until it is in sync." % (intent.array, intent.ram)
+
+    def nothing_to_restore(self, snap, intent):
+        a = snap.array
+        ram = a.member(intent.ram) if a is not None else None
+        if ram is not None and ram.role != IN_SYNC:
+            percent = status.describe(snap, intent)["recovery_percent"]
+            return "%s: nothing to do: /dev/%s is recovering%s." % (
+                intent.array, intent.ram, "" if percent is None
+                else " (%d %% done)" % percent)
+        return "%s: nothing to do: /dev/%s is in sync." % (intent.array,
+                                                          intent.ram)
+
+    # --- status and check ----------------------------------------------------
+
+    def statuses(self, target=None):
+        arrays = [target] if target is not None else \
+            record.recorded_arrays(self.root)
+        found = []
+        for array in arrays:
+            host = self.host(array)
+            it = self.recorded_intent(host)
+            if it is None:
+                found.append((not_configured(array), Problems()))
+                continue
+            found.append(neutral_status(host.observe(it), it,
+                                        host.boot_service_state()))
+        return found
+
+    def serving_detail(self, found):
+        return "/dev/%s in sync, the disks write-mostly" % \
+            found["ram_submirror"]
+
+    def check(self, target=None):
+        return run_check(self, target)
+
+
+def missing_command(name, path, reason):
+    if name == "mdadm":
+        return RefusedError("this system has no mdadm (cannot run %s: %s)"
+                            % (path, reason), advice=NO_MDADM_ADVICE)
+    return RefusedError(
+        "cannot run %s: %s" % (path, reason),
+        advice="svmram needs this command from the base system (kmod, "
+               "systemd); check that it is installed.")
+
+
+def _write_record_step(it, snap):
+    path = record.record_path(it.array)
+    return Step(
+        key="write record",
+        summary="Record what setup decided in %s." % path,
+        actions=(record.WriteRecord(path, record.record_text(it)),),
+        why="Teardown and the boot unit read it; it is written before "
+            "anything changes.",
+        expect=snap)
+
+
+# --- status ------------------------------------------------------------------
+
+def not_configured(array):
+    return {"mirror": array, "configured": False, "verdict": "not_serving",
+            "serving_from_ram": False,
+            "reasons": ["%s is not set up by svmram (no record %s)" % (
+                array, record.record_path(array))]}
+
+
+def neutral_status(snap, it, service_state):
+    """(status, Problems): md/status.py's entry in the neutral schema of
+    backend.py (docs/status-json.md), md's own keys kept beside."""
+    entry = status.describe(snap, it)
+    reasons = list(entry["reasons"])
+    unit = unit_name(it.array)
+    if service_state != "online":
+        reasons.append("its boot unit %s is %s" % (
+            unit, service_state or "missing"))
+    verdict = entry["verdict"]
+    if verdict == "serving" and reasons:
+        verdict = "not_serving"
+    found = dict(entry)
+    found.pop("array")
+    found.update({
+        "mirror": it.array, "verdict": verdict,
+        "serving_from_ram": not reasons, "reasons": reasons,
+        "ram_submirror": it.ram, "method": "create" if it.created else "grow",
+        "read_option": None,
+        "service": {"fmri": unit, "state": service_state}})
+    found.setdefault("disk_redundancy", None)
+    a = snap.array
+    brd = snap.brd
+    found["size_blocks"] = a.component_kib * 2 if a is not None else None
+    found["resync_percent"] = entry.get("recovery_percent")
+    found["submirrors"] = [
+        {"slot": m["slot"], "name": m["name"], "state": m["state"],
+         "ram": m["ram"], "write_mostly": m["write_mostly"]}
+        for m in entry.get("members", [])]
+    found["ramdisk"] = {
+        "name": it.ram, "present": brd.loaded and it.ram in brd.devices,
+        "size_bytes": brd.rd_size_kib * 1024 if brd.loaded else None,
+        "device": None, "recorded_device": None,
+        "device_matches": brd.loaded and brd.rd_size_kib == it.rd_size_kib}
+    problems = Problems(booting=service_state in ("activating", "enabled"),
+                        disks=tuple(it.disks))
+    ram = a.member(it.ram) if a is not None else None
+    for words in reasons:
+        recovering = ram is not None and ram.role in (RECOVERING, SPARE) \
+            and words.startswith(it.ram)
+        problems.add(words, passing=recovering)
+    return found, problems
+
+
+def state_text(snap, target, intent):
+    """The array as observed, for a report after a stop or a failure."""
+    a = snap.array
+    if a is None:
+        return "%s does not exist now; 'cat /proc/mdstat' lists the " \
+               "arrays." % target
+    ram = intent.ram if intent is not None else None
+    members = ", ".join("%s %s%s%s" % (
+        m.name, m.role, " write-mostly" if m.write_mostly else "",
+        " (RAM)" if m.name == ram else "")
+        for m in sorted(a.members, key=lambda m: m.name))
+    disks = [m.name for m in a.members
+             if m.role == IN_SYNC and m.name != ram]
+    text = "%s now: %s, %d raid devices: %s." % (
+        target, a.state, a.raid_disks, members)
+    if disks:
+        text += "  Current data: on %s." % " and ".join(disks)
+    else:
+        text += "  No disk member is in sync: check 'mdadm --detail " \
+                "/dev/%s' now." % target
+    if a.sync_action != "idle":
+        text += "  md is running a %s and goes on without svmram." % (
+            a.sync_action)
+    return text
+
+
+# --- check -------------------------------------------------------------------
+
+def run_check(backend, target):
+    """(host checks, verdicts) for `svmram check` (commands/check.py)."""
+    checks, verdicts = [], []
+    host = MdBackend(target or "md0", backend.root)
+    try:
+        snap = host.observe()
+        planner.check_kernel(snap)
+        checks.append({"check": "kernel", "verdict": "ok",
+                       "detail": "Linux %s" % snap.kernel[3]})
+    except SvmramError as error:
+        checks.append({"check": "kernel", "verdict": "FAIL",
+                       "detail": error.message})
+        return checks, verdicts
+    arrays = [target] if target is not None else sorted(
+        name for name in _listdir(record.under(backend.root, "/sys/block"))
+        if _KERNEL_NAME.match(name))
+    for array in arrays:
+        host = backend.host(array)
+        try:
+            it = backend.recorded_intent(host)
+            if it is not None:
+                verdicts.append({"mirror": array, "verdict": "set up",
+                                 "detail": "recorded in %s" %
+                                 record.record_path(array)})
+                continue
+            snap = host.observe()
+            if snap.array is None:
+                raise RefusedError("there is no array %s" % array,
+                                   advice="cat /proc/mdstat lists them.")
+            _, notes = planner.choose_setup(snap, array)
+            verdicts.append({"mirror": array, "verdict": "ready",
+                             "detail": " ".join(notes)})
+        except SvmramError as error:
+            verdict = {"mirror": array, "verdict": "refused",
+                       "detail": error.message}
+            if error.advice:
+                verdict["advice"] = error.advice
+            verdicts.append(verdict)
+    return checks, verdicts
+
+
+def _listdir(path):
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []

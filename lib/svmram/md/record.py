@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""The md backend's record store: what setup decided for an array
+(intent.Intent as JSON) in /etc/svmram/md/ARRAY.json, under the host
+root.  Both entry points use it: the svmram command (md/interface.py)
+and md/main.py, which the boot unit svmram@.service runs.
+
+Every write is atomic and synced: a power cut leaves the old record or
+the new one.  A teardown leaves a marker (the record's name +
+".teardown") until it is done; the boot unit's restore and stop stand
+aside while it is there.
+
+The record is written and removed by steps (WriteRecord, RemoveRecord,
+MarkTeardown: actions in the sense of actions.py), so that the run and
+the -n script do the same.
+"""
+
+import json
+import os
+import shlex
+from dataclasses import dataclass
+
+from ..errors import SvmramError
+from .intent import Intent
+
+RECORD_DIR = "/etc/svmram/md"
+
+
+def record_path(array, directory=RECORD_DIR):
+    """The record of `array` (a host path: under the root for I/O)."""
+    return os.path.join(directory, array + ".json")
+
+
+def marker_path(path):
+    return path + ".teardown"
+
+
+def under(root, path):
+    return os.path.join(root, path.lstrip("/"))
+
+
+def recorded_arrays(root="/", directory=RECORD_DIR):
+    """The arrays that have a record, sorted."""
+    try:
+        names = os.listdir(under(root, directory))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        raise SvmramError("cannot list svmram's records in %s: %s" % (
+            directory, exc.strerror or exc),
+            advice="Run svmram as root.") from exc
+    return sorted(name[:-len(".json")] for name in names
+                  if name.endswith(".json") and len(name) > len(".json"))
+
+
+def read_record(path):
+    """The Intent in `path`, None when there is no record."""
+    try:
+        with open(path, encoding="utf-8") as stream:
+            data = json.load(stream)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise SvmramError("cannot read svmram's record %s: %s" % (path, exc),
+                          advice="Check the file; svmram teardown needs it "
+                                 "to undo the setup.") from exc
+    return Intent.from_dict(data)
+
+
+def record_text(it):
+    return json.dumps(it.to_dict(), sort_keys=True) + "\n"
+
+
+def write_record(path, it):
+    """Atomically, synced: a power cut leaves the old record or the new."""
+    _write(path, record_text(it))
+
+
+def _write(path, text):
+    directory = os.path.dirname(path) or "."
+    os.makedirs(directory, exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as stream:
+        stream.write(text)
+        stream.flush()
+        os.fsync(stream.fileno())
+    os.replace(tmp, path)
+    _sync_dir(directory)
+
+
+def remove_record(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return
+    _sync_dir(os.path.dirname(path) or ".")
+
+
+def mark_teardown(path):
+    """The marker restore and stop stand aside for, written (synced)
+    before teardown's first step, once its plan holds."""
+    _write(marker_path(path), "")
+
+
+def _sync_dir(directory):
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# --- the record as step actions (actions.py's perform/script_line) ----------
+
+@dataclass(frozen=True)
+class WriteRecord:
+    """Write the record `path` (a host path) holding `text`."""
+    path: str
+    text: str
+
+    def perform(self, root, values):
+        _write(under(root, self.path), self.text)
+
+    def script_line(self, host_path, tool_path):
+        path = host_path(self.path)
+        return "mkdir -p %s && printf '%%s\\n' %s > %s" % (
+            shlex.quote(os.path.dirname(path)),
+            shlex.quote(self.text.rstrip("\n")), shlex.quote(path))
+
+
+@dataclass(frozen=True)
+class MarkTeardown:
+    """Write the teardown marker of the record `path`."""
+    path: str
+
+    def perform(self, root, values):
+        mark_teardown(under(root, self.path))
+
+    def script_line(self, host_path, tool_path):
+        path = host_path(marker_path(self.path))
+        return "mkdir -p %s && : > %s" % (
+            shlex.quote(os.path.dirname(path)), shlex.quote(path))
+
+
+@dataclass(frozen=True)
+class RemoveRecord:
+    """Remove the record `path` and its teardown marker."""
+    path: str
+
+    def perform(self, root, values):
+        remove_record(under(root, self.path))
+        remove_record(under(root, marker_path(self.path)))
+
+    def script_line(self, host_path, tool_path):
+        return "rm -f %s %s" % (shlex.quote(host_path(self.path)),
+                                shlex.quote(host_path(marker_path(
+                                    self.path))))

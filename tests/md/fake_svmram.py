@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""Run the real sbin/svmram with md's sysfs writes going to the fake
+kernel (fakekernel.sysfs_write): a plain file cannot turn "writemostly"
+into the member's state words as md's sysfs attribute does.  Everything
+else -- the CLI, the backends, run.py starting the fake commands of
+SVMRAM_BINDIR -- is the command as installed.
+
+    python3 tests/md/fake_svmram.py ARGS...   (as sbin/svmram ARGS...)
+"""
+
+import os
+import runpy
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+SBIN = os.path.join(TOP, "sbin", "svmram")
+
+sys.path[:0] = [HERE, os.path.join(TOP, "lib")]
+
+import fakekernel  # noqa: E402
+from svmram.md import backend  # noqa: E402
+
+backend.MdBackend._write = fakekernel.sysfs_write
+sys.argv = [SBIN] + sys.argv[1:]
+runpy.run_path(SBIN, run_name="__main__")

@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""A fake kernel for running the real svmram command on md (test_cli.py):
+fake mdadm, modprobe, rmmod and systemctl that move a fake sysfs tree
+(faketree.py, under SVMRAM_ROOT) the way the real kernel moved it in the
+captured states (fixtures/vm-*.sysfs.txt), and md's sysfs write
+semantics for the member state attribute.
+
+Simplifications, all on the side of the kernel: a recovery or an
+initial resync ends at once (the added member is in sync), `--create`
+knows only the array the VM created (md0 of ram0, vda and vdb), and
+only the commands svmram's md plans use are known; anything else exits
+2.
+
+Failure injection: a file FAIL (under the root) holding a command line
+prefix ("mdadm --grow") makes the first matching command fail, with
+exit 1 and a message, changing nothing; the file is then removed.
+
+systemctl keeps each unit's state in fake-systemd/UNIT (under the root):
+"enabled active", "disabled inactive"...; the unit counts as installed
+when lib/systemd/system/svmram@.service exists under the root.
+"""
+
+import os
+import sys
+
+import faketree
+
+FAIL = "FAIL"
+UNIT_FILE = "/lib/systemd/system/svmram@.service"
+
+
+def root():
+    return os.environ["SVMRAM_ROOT"]
+
+
+def md(array, attr=""):
+    return "/sys/block/%s/md/%s" % (array, attr)
+
+
+def read(path):
+    with open(faketree.path_in(root(), path)) as stream:
+        return stream.read().strip()
+
+
+def exists(path):
+    return os.path.lexists(faketree.path_in(root(), path))
+
+
+def add_member(array, dev):
+    base = md(array, "dev-" + dev)
+    slots = [int(read(md(array, entry + "/slot")))
+             for entry in os.listdir(faketree.path_in(root(), md(array)))
+             if entry.startswith("dev-") and
+             read(md(array, entry + "/slot")) != "none"]
+    free = min(set(range(len(slots) + 1)) - set(slots))
+    for attr, value in (("errors", "0"), ("offset", "2048"),
+                        ("new_offset", "2048"), ("recovery_start", "none"),
+                        ("size", read(md(array, "component_size"))),
+                        ("slot", str(free)), ("state", "in_sync")):
+        faketree.write(root(), "%s/%s" % (base, attr), value)
+    faketree.write(root(), "/sys/block/%s/holders/%s" % (dev, array), "")
+
+
+def remove_member(array, dev):
+    faketree.remove(root(), md(array, "dev-" + dev))
+    faketree.remove(root(), "/sys/block/%s/holders/%s" % (dev, array))
+
+
+def mdadm(args):
+    """The forms md/steps.py builds."""
+    if args[:1] == ["--create"]:
+        # Only the array the VM created (fixtures/vm-after-setup-new):
+        # md0 of ram0 and the write-mostly vda and vdb.
+        if args != ["--create", "/dev/md0", "--run", "--metadata=1.2",
+                    "--level=1", "--raid-devices=3", "--bitmap=internal",
+                    "/dev/ram0", "--write-mostly", "/dev/vda", "/dev/vdb"]:
+            return usage(args)
+        faketree.build(root(), faketree.fixture(
+            "vm-after-setup-new.sysfs.txt"), meminfo=None)
+        return 0
+    if args[:1] == ["--grow"]:
+        array = args[1][len("/dev/"):]
+        count = int(args[2].split("=", 1)[1])
+        rest = args[3:]
+        if rest[:1] == ["--add"]:
+            add_member(array, rest[1][len("/dev/"):])
+            rest = rest[2:]
+        if rest not in ([], ["--force"]):
+            return usage(args)
+        faketree.write(root(), md(array, "raid_disks"), str(count))
+        return 0
+    if len(args) == 5 and args[1] == "--fail" and args[3] == "--remove" \
+            and args[2] == args[4]:
+        remove_member(args[0][len("/dev/"):], args[2][len("/dev/"):])
+        return 0
+    return usage(args)
+
+
+def modprobe(args):
+    if args[:2] != ["brd", "rd_nr=1"] or len(args) != 3:
+        return usage(args)
+    size = args[2].split("=", 1)[1]
+    for attr, value in (("initstate", "live"), ("parameters/rd_nr", "1"),
+                        ("parameters/rd_size", size),
+                        ("parameters/max_part", "1")):
+        faketree.write(root(), "/sys/module/brd/" + attr, value)
+    faketree.write(root(), "/sys/block/ram0/size", str(int(size) * 2))
+    os.makedirs(faketree.path_in(root(), "/sys/block/ram0/holders"))
+    os.symlink(faketree.path_in(root(), "/sys/block/ram0"),
+               faketree.path_in(root(), "/sys/class/block/ram0"))
+    return 0
+
+
+def rmmod(args):
+    if args != ["brd"]:
+        return usage(args)
+    if os.listdir(faketree.path_in(root(), "/sys/block/ram0/holders")):
+        sys.stderr.write("rmmod: ERROR: Module brd is in use\n")
+        return 1
+    faketree.remove(root(), "/sys/module/brd")
+    faketree.remove(root(), "/sys/block/ram0")
+    os.unlink(faketree.path_in(root(), "/sys/class/block/ram0"))
+    if not os.listdir(faketree.path_in(root(), "/sys/module")):
+        os.rmdir(faketree.path_in(root(), "/sys/module"))
+    return 0
+
+
+def unit_state(unit):
+    path = faketree.path_in(root(), "/fake-systemd/" + unit)
+    if not os.path.exists(path):
+        return ["disabled", "inactive"]
+    with open(path) as stream:
+        return stream.read().split()
+
+
+def set_unit_state(unit, enabled, active):
+    faketree.write(root(), "/fake-systemd/" + unit,
+                   "%s %s" % (enabled, active))
+
+
+def systemctl(args):
+    verb, unit = args[0], args[-1]
+    installed = exists(UNIT_FILE)
+    if not installed:
+        sys.stderr.write("Failed to get unit file state for %s: No such "
+                         "file or directory\n" % unit)
+        return 1
+    enabled, active = unit_state(unit)
+    if verb == "is-enabled":
+        print(enabled)
+        return 0 if enabled == "enabled" else 1
+    if verb == "is-active":
+        print(active)
+        return 0 if active == "active" else 3
+    if args == ["enable", "--now", unit]:
+        set_unit_state(unit, "enabled", "active")
+        return 0
+    if args == ["disable", unit]:
+        set_unit_state(unit, "disabled", active)
+        return 0
+    return usage(args)
+
+
+def usage(args):
+    sys.stderr.write("fake: unexpected arguments %r\n" % (args,))
+    return 2
+
+
+COMMANDS = {"mdadm": mdadm, "modprobe": modprobe, "rmmod": rmmod,
+            "systemctl": systemctl}
+
+
+def main(name, args):
+    fail = faketree.path_in(root(), FAIL)
+    if os.path.exists(fail):
+        with open(fail) as stream:
+            prefix = stream.read().split()
+        if [name] + args[:len(prefix) - 1] == prefix:
+            os.unlink(fail)
+            sys.stderr.write("%s: injected failure\n" % name)
+            return 1
+    return COMMANDS[name](args)
+
+
+def install(bindir):
+    """Fake commands in `bindir`, for SVMRAM_BINDIR."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    os.makedirs(bindir, exist_ok=True)
+    for name in COMMANDS:
+        path = os.path.join(bindir, name)
+        with open(path, "w") as stream:
+            stream.write("#!%s\nimport sys\nsys.path.insert(0, %r)\n"
+                         "import fakekernel\n"
+                         "sys.exit(fakekernel.main(%r, sys.argv[1:]))\n"
+                         % (sys.executable, here, name))
+        os.chmod(path, 0o755)
+    return bindir
+
+
+def sysfs_write(backend, path, value):
+    """md's member state attribute as the kernel treats a write
+    (state_store): "writemostly" and "-writemostly" set and clear a flag;
+    other attributes are written as they are."""
+    full = faketree.path_in(backend.root, path)
+    if not path.endswith("/state") or value not in ("writemostly",
+                                                    "-writemostly"):
+        with open(full, "w") as stream:
+            stream.write(value + "\n")
+        return
+    with open(full) as stream:
+        words = set(stream.read().strip().split(",")) - {""}
+    words = words | {"write_mostly"} if value == "writemostly" else \
+        words - {"write_mostly"}
+    from svmram.md import parse
+    with open(full, "w") as stream:
+        stream.write(",".join(w for w in parse.MEMBER_FLAGS if w in words)
+                     + "\n")

@@ -1,0 +1,377 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""The svmram command on md (issue 12, the CLI wiring): sbin/svmram run
+as a process on a fake kernel (fakekernel.py: fake mdadm, modprobe,
+rmmod and systemctl moving a fake sysfs tree captured from a real
+kernel, fixtures/vm-after-teardown: a clean two-disk RAID-1 md0 with an
+internal bitmap).  Exact argv sequences (SVMRAM_TRACE), the record, the
+unit's state, the tree after teardown and after a rollback, exit codes
+and messages."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import fakekernel
+import faketree
+from faketree import fixture
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+RECORD = "/etc/svmram/md/md0.json"
+UNIT = "svmram@md0.service"
+GROWN = {"array": "md0", "disks": ["vda", "vdb"], "ram": "ram0",
+         "rd_size_kib": 131072, "offset_sectors": 2048, "created": False,
+         "write_mostly_before": []}
+IS_ENABLED = ["systemctl", "is-enabled", UNIT]
+SETUP_ARGVS = [
+    IS_ENABLED,
+    ["modprobe", "brd", "rd_nr=1", "rd_size=131072"],
+    ["mdadm", "--grow", "/dev/md0", "--raid-devices=3", "--add",
+     "/dev/ram0"],
+    ["systemctl", "enable", "--now", UNIT],
+    ["systemctl", "is-enabled", UNIT],
+    ["systemctl", "is-active", UNIT]]
+
+
+class Host:
+    def __init__(self, tmp_path, dump="vm-after-teardown.sysfs.txt"):
+        self.root = faketree.build(str(tmp_path / "root"), fixture(dump))
+        faketree.write(self.root, fakekernel.UNIT_FILE, "[Unit]")
+        self.bindir = fakekernel.install(str(tmp_path / "bin"))
+        self.trace = str(tmp_path / "trace")
+
+    def path(self, path):
+        return faketree.path_in(self.root, path)
+
+    def svmram(self, *args):
+        """(exit status, stdout, stderr, the argvs run); the trace is
+        emptied for the next call."""
+        env = dict(os.environ, SVMRAM_ROOT=self.root,
+                   SVMRAM_BINDIR=self.bindir, SVMRAM_TRACE=self.trace,
+                   SVMRAM_POLL_SECONDS="0.01")
+        env.pop("SVMRAM_DEBUG", None)
+        proc = subprocess.run(
+            [sys.executable, os.path.join(HERE, "fake_svmram.py")] +
+            list(args), stdin=subprocess.DEVNULL, capture_output=True,
+            text=True, env=env, timeout=120, check=False)
+        argvs = []
+        if os.path.exists(self.trace):
+            with open(self.trace) as stream:
+                argvs = [json.loads(line) for line in stream]
+            os.unlink(self.trace)
+        assert "Traceback" not in proc.stderr
+        return proc.returncode, proc.stdout, proc.stderr, argvs
+
+    def sysfs(self):
+        """Every file and directory under /sys, with its text."""
+        found = {}
+        top = self.path("/sys")
+        for dirpath, dirs, files in os.walk(top):
+            for name in dirs + files:
+                full = os.path.join(dirpath, name)
+                rel = os.path.relpath(full, top)
+                if os.path.islink(full):
+                    found[rel] = "-> " + os.path.relpath(
+                        os.readlink(full), top)
+                elif os.path.isdir(full):
+                    found[rel] = "dir"
+                else:
+                    with open(full) as stream:
+                        found[rel] = stream.read()
+        return found
+
+    def state(self, disk):
+        with open(self.path("/sys/block/md0/md/dev-%s/state" % disk)) as s:
+            return s.read().strip()
+
+    def record(self):
+        with open(self.path(RECORD)) as stream:
+            return json.load(stream)
+
+    def unit(self):
+        return fakekernel_unit(self.root)
+
+
+def fakekernel_unit(root):
+    path = faketree.path_in(root, "/fake-systemd/" + UNIT)
+    if not os.path.exists(path):
+        return None
+    with open(path) as stream:
+        return stream.read().split()
+
+
+@pytest.fixture
+def host(tmp_path):
+    return Host(tmp_path)
+
+
+def set_up(host):
+    rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
+    assert (rc, argvs) == (0, SETUP_ARGVS), err
+    return out, err
+
+
+def test_setup_dry_run_prints_the_sh_script_and_changes_nothing(host):
+    before = host.sysfs()
+    rc, out, err, argvs = host.svmram("setup", "-n", "/dev/md0")
+    assert (rc, argvs) == (0, [IS_ENABLED]), err
+    lines = out.splitlines()
+    assert lines[0] == "#!/bin/sh"
+    assert "# Method: grow." in lines
+    bindir = host.bindir
+    state = host.path("/sys/block/md0/md/dev-%s/state")
+    for line in (
+            "%s/modprobe brd rd_nr=1 rd_size=131072" % bindir,
+            "%s/mdadm --grow /dev/md0 --raid-devices=3 --add /dev/ram0"
+            % bindir,
+            "wait_resync md0",
+            "printf %%s writemostly > %s" % (state % "vda"),
+            "printf %%s writemostly > %s" % (state % "vdb"),
+            "%s/systemctl enable --now %s" % (bindir, UNIT)):
+        assert line in lines
+    assert any(line.startswith("mkdir -p %s && printf" % host.path(
+        "/etc/svmram/md")) for line in lines)
+    assert host.sysfs() == before
+    assert not os.path.exists(host.path(RECORD))
+    assert subprocess.run(["sh", "-n"], input=out, text=True).returncode == 0
+
+
+def test_setup_on_the_existing_array(host):
+    out, err = set_up(host)
+    assert out == "md0: reads are served from the RAM member /dev/ram0; " \
+                  "the disks vda vdb are write-mostly.\n"
+    assert host.record() == GROWN
+    assert [host.state(d) for d in ("vda", "vdb", "ram0")] == [
+        "in_sync,write_mostly", "in_sync,write_mostly", "in_sync"]
+    assert host.unit() == ["enabled", "active"]
+    assert not os.path.exists(host.path("/var/svmram/md0.journal"))
+    # A second setup is refused, changing nothing.
+    rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
+    assert rc == 3 and err.splitlines()[0] == \
+        "svmram: md0 is set up already (record %s)" % RECORD
+    assert argvs == SETUP_ARGVS[4:] and host.record() == GROWN
+
+
+def test_status_and_status_json(host):
+    rc, out, err, argvs = host.svmram("status")
+    assert (rc, out) == (0, "No mirror is set up for reads from RAM.\n")
+    rc, out, err, _ = host.svmram("status", "/dev/md0")
+    assert rc == 4 and "md0: NOT serving reads from RAM: md0 is not set " \
+                       "up by svmram (no record %s)" % RECORD in out
+    set_up(host)
+    rc, out, err, argvs = host.svmram("status", "--json")
+    assert rc == 0, err
+    assert argvs == [["systemctl", "is-enabled", UNIT],
+                     ["systemctl", "is-active", UNIT]]
+    found = json.loads(out)
+    assert found["format"] == 1
+    [entry] = found["mirrors"]
+    assert {key: entry[key] for key in (
+        "mirror", "configured", "verdict", "serving_from_ram", "reasons",
+        "disk_redundancy", "ram_submirror", "method", "resync_percent",
+        "size_blocks", "service")} == {
+        "mirror": "md0", "configured": True, "verdict": "serving",
+        "serving_from_ram": True, "reasons": [],
+        "disk_redundancy": {"state": "full", "current": ["vda", "vdb"],
+                            "reasons": [], "fixes": []},
+        "ram_submirror": "ram0", "method": "grow", "resync_percent": None,
+        "size_blocks": 260096,
+        "service": {"fmri": UNIT, "state": "online"}}
+    assert entry["submirrors"] == [
+        {"slot": 0, "name": "vda", "state": "in_sync", "ram": False,
+         "write_mostly": True},
+        {"slot": 1, "name": "vdb", "state": "in_sync", "ram": False,
+         "write_mostly": True},
+        {"slot": 2, "name": "ram0", "state": "in_sync", "ram": True,
+         "write_mostly": False}]
+    assert entry["ramdisk"]["present"] is True
+    rc, out, err, _ = host.svmram("status", "/dev/md0")
+    assert (rc, out.splitlines()[0]) == (
+        0, "md0: serving reads from RAM (/dev/ram0 in sync, the disks "
+           "write-mostly)")
+    # The unit disabled by hand: not serving (4).
+    fakekernel_set_unit(host.root, "disabled", "active")
+    rc, out, err, _ = host.svmram("status", "-j")
+    [entry] = json.loads(out)["mirrors"]
+    assert (rc, entry["verdict"], entry["reasons"]) == (
+        4, "not_serving", ["its boot unit %s is disabled" % UNIT])
+    # A disk gone from the array: degraded (5).
+    fakekernel_set_unit(host.root, "enabled", "active")
+    faketree.remove(host.root, "/sys/block/md0/md/dev-vdb")
+    rc, out, err, _ = host.svmram("status", "--json")
+    [entry] = json.loads(out)["mirrors"]
+    assert (rc, entry["verdict"], entry["disk_redundancy"]["reasons"]) == (
+        5, "degraded", ["vdb is not in md0"])
+
+
+def fakekernel_set_unit(root, enabled, active):
+    faketree.write(root, "/fake-systemd/" + UNIT, "%s %s" % (enabled,
+                                                             active))
+
+
+def test_teardown_goes_back_to_the_original_array(host):
+    before = host.sysfs()
+    set_up(host)
+    rc, out, err, argvs = host.svmram("teardown", "-y", "/dev/md0")
+    assert rc == 0, err
+    assert argvs == [
+        ["systemctl", "is-enabled", UNIT], ["systemctl", "is-active", UNIT],
+        ["systemctl", "disable", UNIT],
+        ["mdadm", "/dev/md0", "--fail", "/dev/ram0", "--remove",
+         "/dev/ram0"],
+        ["mdadm", "--grow", "/dev/md0", "--raid-devices=2"],
+        ["rmmod", "brd"]]
+    assert out == "md0: the RAM member is gone; the disks vda vdb serve " \
+                  "reads again.\n"
+    assert host.sysfs() == before
+    assert not os.path.exists(host.path(RECORD))
+    assert not os.path.exists(host.path(RECORD + ".teardown"))
+    assert host.unit() == ["disabled", "active"]
+    rc, out, err, argvs = host.svmram("teardown", "-y", "/dev/md0")
+    assert (rc, argvs) == (3, [])
+    assert "md0 is not set up by svmram (%s does not exist)" % RECORD in err
+
+
+def test_restore_after_a_clean_stop(host):
+    """The array as the unit's stop leaves it: RAM member removed, raid
+    devices shrunk, brd unloaded, disks still write-mostly."""
+    set_up(host)
+    for argv in (["mdadm", "/dev/md0", "--fail", "/dev/ram0", "--remove",
+                  "/dev/ram0"],
+                 ["mdadm", "--grow", "/dev/md0", "--raid-devices=2"],
+                 ["rmmod", "brd"]):
+        env_run(host, argv)
+    rc, out, err, argvs = host.svmram("status", "/dev/md0")
+    assert rc == 4
+    rc, out, err, argvs = host.svmram("restore", "/dev/md0")
+    assert rc == 0, err
+    assert argvs == SETUP_ARGVS[1:3]
+    assert out == "md0: md is copying the disks onto /dev/ram0; the disks " \
+                  "serve reads until it is in sync.\n"
+    rc, out, err, argvs = host.svmram("restore", "/dev/md0")
+    assert (rc, argvs) == (0, [])
+    assert out == "md0: nothing to do: /dev/ram0 is in sync.\n"
+
+
+def env_run(host, argv):
+    env = dict(os.environ, SVMRAM_ROOT=host.root)
+    assert subprocess.run([os.path.join(host.bindir, argv[0])] + argv[1:],
+                          env=env, check=False).returncode == 0
+
+
+@pytest.mark.parametrize("args, code, words", [
+    (("setup", "-y", "/dev/sda"), 2,
+     "svmram: '/dev/sda' is not an md array name: name an md array as "
+     "/dev/mdN, /dev/md/NAME or mdN"),
+    (("setup", "-y", "/dev/md5"), 3, "svmram: there is no array md5"),
+    (("setup", "-y", "/dev/md/nothing"), 3,
+     "svmram: /dev/md/nothing is not a block device"),
+    (("setup", "-y", "/dev/md0", "--disks", "/dev/vdz"), 3,
+     "svmram: /dev/vdz is not a block device"),
+])
+def test_refusals_change_nothing(host, args, code, words):
+    before = host.sysfs()
+    rc, out, err, argvs = host.svmram(*args)
+    assert rc == code
+    assert [argv for argv in argvs if argv[:2] != IS_ENABLED[:2]] == []
+    assert words in err.splitlines()
+    assert host.sysfs() == before
+
+
+def test_an_array_that_is_not_raid1_is_refused(host):
+    faketree.write(host.root, "/sys/block/md0/md/level", "raid5")
+    before = host.sysfs()
+    rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
+    assert (rc, argvs) == (3, [IS_ENABLED])
+    assert err.splitlines() == [
+        "svmram: md0 is raid5, not RAID-1",
+        "svmram: svmram only adds a RAM member to RAID-1 arrays."]
+    assert host.sysfs() == before and not os.path.exists(host.path(RECORD))
+
+
+def test_a_failed_step_rolls_back(host):
+    before = host.sysfs()
+    faketree.write(host.root, "/" + fakekernel.FAIL, "mdadm --grow")
+    rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
+    assert rc == 1
+    assert argvs == SETUP_ARGVS[:3] + [["rmmod", "brd"]]
+    assert "svmram: rolling back to the original configuration" in err
+    assert "Everything was rolled back; md0 is as it was before." in err
+    assert "mdadm: injected failure" in err
+    assert host.sysfs() == before
+    assert not os.path.exists(host.path(RECORD))
+    assert not os.path.exists(host.path(RECORD + ".teardown"))
+    assert not os.path.exists(host.path("/var/svmram/md0.journal"))
+    assert host.unit() is None
+    # Then the setup goes through.
+    set_up(host)
+
+
+def test_setup_of_a_new_array_from_disks_then_teardown(tmp_path):
+    host = Host(tmp_path, "vm-before.sysfs.txt")
+    for disk in ("vda", "vdb"):
+        faketree.write(host.root, "/dev/" + disk, "")
+    rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0", "--disks",
+                                      "/dev/vda,/dev/vdb")
+    assert rc == 0, err
+    assert argvs == SETUP_ARGVS[:2] + [
+        ["mdadm", "--create", "/dev/md0", "--run", "--metadata=1.2",
+         "--level=1", "--raid-devices=3", "--bitmap=internal", "/dev/ram0",
+         "--write-mostly", "/dev/vda", "/dev/vdb"]] + SETUP_ARGVS[3:]
+    assert host.record() == dict(GROWN, created=True)
+    assert [host.state(d) for d in ("vda", "vdb", "ram0")] == [
+        "in_sync,write_mostly", "in_sync,write_mostly", "in_sync"]
+    rc, out, err, argvs = host.svmram("teardown", "-y", "md0")
+    assert rc == 0, err
+    assert argvs[3:] == [
+        ["mdadm", "/dev/md0", "--fail", "/dev/ram0", "--remove",
+         "/dev/ram0"],
+        ["mdadm", "--grow", "/dev/md0", "--raid-devices=2"],
+        ["rmmod", "brd"]]
+    # The array setup created stays, on its disks alone.
+    assert [host.state(d) for d in ("vda", "vdb")] == ["in_sync", "in_sync"]
+    with open(host.path("/sys/block/md0/md/raid_disks")) as stream:
+        assert stream.read() == "2\n"
+    assert not os.path.exists(host.path(RECORD))
+
+
+def test_check(host):
+    rc, out, err, argvs = host.svmram("check")
+    assert (rc, argvs) == (0, [])
+    assert out.splitlines() == [
+        "ok       kernel    Linux 6.1.0-56-cloud-amd64",
+        "md0: ready: existing array: md0 grows from 2 to 3 raid devices, "
+        "adding a RAM member of 131072 KiB (130048 KiB of data + 1024 KiB "
+        "of data offset); nothing is stopped."]
+    set_up(host)
+    rc, out, err, argvs = host.svmram("check", "--json", "/dev/md0")
+    assert rc == 0
+    assert json.loads(out)["mirrors"] == [{
+        "mirror": "md0", "verdict": "set up",
+        "detail": "recorded in %s" % RECORD}]
+    faketree.write(host.root, "/sys/block/md0/md/level", "raid5")
+    faketree.remove(host.root, "/" + RECORD[1:])
+    rc, out, err, argvs = host.svmram("check", "/dev/md0")
+    assert rc == 3
+    assert out.splitlines()[1:] == [
+        "md0: refused: md0 is raid5, not RAID-1",
+        "    svmram only adds a RAM member to RAID-1 arrays."]
+
+
+def test_setup_without_the_boot_unit_installed_is_refused(host):
+    os.unlink(host.path(fakekernel.UNIT_FILE))
+    before = host.sysfs()
+    for args in (("setup", "-n", "/dev/md0"), ("setup", "-y", "/dev/md0")):
+        rc, out, err, argvs = host.svmram(*args)
+        assert (rc, out, argvs) == (3, "", [IS_ENABLED])
+        assert err.splitlines() == [
+            "svmram: the boot unit %s is not installed, so nothing would "
+            "bring back the RAM member of md0 after a boot" % UNIT,
+            "svmram: Install it with 'make install-linux' (it puts "
+            "svmram@.service in /usr/lib/systemd/system), then run setup "
+            "again."]
+    assert host.sysfs() == before and not os.path.exists(host.path(RECORD))
