@@ -220,7 +220,7 @@ def test_teardown_goes_back_to_the_original_array(host):
     assert rc == 0, err
     assert argvs == [
         ["systemctl", "is-enabled", UNIT], ["systemctl", "is-active", UNIT],
-        ["systemctl", "disable", UNIT],
+        ["systemctl", "disable", "--now", UNIT],
         ["mdadm", "/dev/md0", "--fail", "/dev/ram0", "--remove",
          "/dev/ram0"],
         ["mdadm", "--grow", "/dev/md0", "--raid-devices=2"],
@@ -230,7 +230,7 @@ def test_teardown_goes_back_to_the_original_array(host):
     assert host.sysfs() == before
     assert not os.path.exists(host.path(RECORD))
     assert not os.path.exists(host.path(RECORD + ".teardown"))
-    assert host.unit() == ["disabled", "active"]
+    assert host.unit() == ["disabled", "inactive"]
     rc, out, err, argvs = host.svmram("teardown", "-y", "/dev/md0")
     assert (rc, argvs) == (3, [])
     assert "md0 is not set up by svmram (%s does not exist)" % RECORD in err

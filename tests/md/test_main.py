@@ -107,8 +107,9 @@ def test_a_second_setup_is_refused(tmp_path):
     assert rc == 3 and "md0 is set up already" in err
 
 
-def test_restore_stop_and_teardown_need_the_record(tmp_path):
-    for op in ("restore", "stop", "teardown", "status"):
+def test_restore_teardown_and_status_need_the_record(tmp_path):
+    # stop has nothing to do then: test_stop_without_a_record_...
+    for op in ("restore", "teardown", "status"):
         rc, _, err = run(Kernel(plain()), op, tmp_path)
         assert rc == 3 and "no record" in err, op
 
@@ -134,10 +135,24 @@ def test_restore_stands_aside_while_a_teardown_is_cut_short(tmp_path):
     run(kernel, "setup", tmp_path)
     kernel.perform = lambda step: (_ for _ in ()).throw(OSError(5, "EIO"))
     assert run(kernel, "teardown", tmp_path)[0] == 1
-    for op in ("restore", "stop"):
-        rc, _, err = run(kernel, op, tmp_path)
-        assert rc == 3 and "a teardown of md0 was cut short" in err
-        assert "teardown md0 finishes it" in err
+    rc, _, err = run(kernel, "restore", tmp_path)
+    assert rc == 3 and "a teardown of md0 was cut short" in err
+    assert "teardown md0 finishes it" in err
+    # The unit's stop (at shutdown, or teardown's disable --now) leaves
+    # the array to the teardown and succeeds, so the unit does not fail.
+    done = len(kernel.log)
+    rc, out, _ = run(kernel, "stop", tmp_path)
+    assert (rc, kernel.log[done:]) == (0, [])
+    assert out == ("stop md0: a teardown of it is running or was cut short, "
+                   "and finishes it; nothing to stop\n")
+
+
+def test_stop_without_a_record_has_nothing_to_stop(tmp_path):
+    kernel = Kernel(plain())
+    rc, out, _ = run(kernel, "stop", tmp_path)
+    assert (rc, kernel.log) == (0, [])
+    assert out == ("stop md0: not set up by svmram (no record %s); nothing "
+                   "to stop\n" % (tmp_path / "md0.json"))
 
 
 def test_restore_waits_for_the_recorded_disks_before_running_the_array(

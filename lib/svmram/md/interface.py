@@ -194,7 +194,8 @@ class Md(Backend):
             summary="%sark the teardown in %s." % (
                 "Disable the boot unit %s and m" % unit if enabled else "M",
                 record.marker_path(path)),
-            argv=("systemctl", "disable", unit) if enabled else None,
+            argv=("systemctl", "disable", "--now", unit) if enabled
+            else None,
             actions=(record.MarkTeardown(path),),
             why="Until the record is gone the unit's restore and stop "
                 "stand aside, so a boot never undoes half a teardown.",

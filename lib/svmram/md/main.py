@@ -117,6 +117,14 @@ def _run(op, array, disks, record, dry_run, out, make_backend, wait_disks,
     if it is not None and it.array != array:
         raise RefusedError("the record %s is for %s, not %s" % (
             record, it.array, array), advice="Name the record of this array.")
+    if op == "stop" and (it is None or os.path.exists(record + ".teardown")):
+        # The unit's stop at shutdown, or when teardown disables it with
+        # --now: nothing of svmram's to stop, or teardown's to finish.
+        out.write("stop %s: %s; nothing to stop\n" % (array, (
+            "not set up by svmram (no record %s)" % record if it is None
+            else "a teardown of it is running or was cut short, and "
+                 "finishes it")))
+        return 0
     if it is None and op != "setup":
         raise RefusedError("%s is not set up by svmram (no record %s)" % (
             array, record), advice="%s setup %s sets it up." % (
