@@ -208,6 +208,13 @@ def sysfs_write(backend, path, value):
     (state_store): "writemostly" and "-writemostly" set and clear a flag;
     other attributes are written as they are."""
     full = faketree.path_in(backend.root, path)
+    if path.endswith(("/sync_speed_min", "/sync_speed_max")):
+        # md shows a limit set here as local, "system" as the sysctl's.
+        system = "1000" if path.endswith("min") else "200000"
+        with open(full, "w") as stream:
+            stream.write("%s (system)\n" % system if value == "system"
+                         else "%s (local)\n" % value)
+        return
     if not path.endswith("/state") or value not in ("writemostly",
                                                     "-writemostly"):
         with open(full, "w") as stream:

@@ -83,11 +83,12 @@ def test_setup_writes_the_record_before_the_first_step(tmp_path):
                                    perform(step))
     rc, out, err = run(kernel, "setup", tmp_path)
     assert (rc, err) == (0, "")
-    assert seen == [True] * 4
-    assert kernel.log == ["load brd", "grow-add ram0", "writemostly vda",
-                          "writemostly vdb"]
+    assert seen == [True] * 6
+    assert kernel.log == ["load brd", "raise speed md0", "grow-add ram0",
+                          "writemostly vda", "writemostly vdb",
+                          "reset speed md0"]
     assert json.loads(record.read_text())["rd_size_kib"] == 262144
-    assert "setup md0: done (4 steps)" in out
+    assert "setup md0: done (6 steps)" in out
 
 
 def test_a_setup_cut_short_resumes_from_its_record(tmp_path):
@@ -121,7 +122,8 @@ def test_stop_then_restore_then_teardown(tmp_path):
     assert kernel.log[-3:] == ["fail-remove ram0", "shrink md0",
                                "unload brd"]
     assert run(kernel, "restore", tmp_path)[0] == 0
-    assert kernel.log[-2:] == ["load brd", "grow-add ram0"]
+    assert kernel.log[-3:] == ["load brd", "raise speed md0",
+                               "grow-add ram0"]
     rc, out, _ = run(kernel, "teardown", tmp_path)
     assert rc == 0 and not (tmp_path / "md0.json").exists()
     assert not (tmp_path / "md0.json.teardown").exists()

@@ -77,17 +77,23 @@ def test_setup_existing_grows_adds_ram_then_sets_write_mostly():
     # component 261120 KiB + data offset 2048 sectors = 262144 KiB (2c)
     assert it == Intent("md0", ("vda", "vdb"), "ram0", 262144, 2048, False)
     plan = planner.plan_setup(snap, it)
+    # md's 200 MB/s cap is raised for the copy and put back after it.
     assert moves(plan) == [
         ("modprobe", "brd", "rd_nr=1", "rd_size=262144"),
+        ("echo", "2000000", ">", "/sys/block/md0/md/sync_speed_max"),
         ("mdadm", "--grow", "/dev/md0", "--raid-devices=3", "--add",
          "/dev/ram0"),
         ("echo", "writemostly", ">", "/sys/block/md0/md/dev-vda/state"),
-        ("echo", "writemostly", ">", "/sys/block/md0/md/dev-vdb/state")]
-    assert [s.wait_resync for s in plan.steps] == [None, "md0", None, None]
-    grown = plan.steps[1].expect.array
+        ("echo", "writemostly", ">", "/sys/block/md0/md/dev-vdb/state"),
+        ("echo", "system", ">", "/sys/block/md0/md/sync_speed_max")]
+    assert [s.wait_resync for s in plan.steps] == [
+        None, None, "md0", None, None, None]
+    grown = plan.steps[2].expect.array
     assert grown.raid_disks == 3 and grown.member("ram0") == m("ram0", 2)
+    assert grown.speed_max == (2000000, True)
     final = plan.steps[-1].expect.array
     assert [x.write_mostly for x in final.members] == [False, True, True]
+    assert final.speed_max == (0, False)
     assert "grows from 2 to 3 raid devices" in notes[0]
 
 
@@ -97,7 +103,7 @@ def test_setup_existing_keeps_a_disk_that_was_already_write_mostly():
     it, _ = planner.choose_setup(host(a), "md0")
     assert it.write_mostly_before == {"vdb"}
     plan = planner.plan_setup(host(a), it)
-    assert moves(plan)[-1] == ("echo", "writemostly", ">",
+    assert moves(plan)[-2] == ("echo", "writemostly", ">",
                                "/sys/block/md0/md/dev-vda/state")
     torn = planner.plan_teardown(plan.steps[-1].expect, it)
     assert ("echo", "-writemostly", ">", "/sys/block/md0/md/dev-vdb/state") \
@@ -199,6 +205,7 @@ def test_restore_after_a_power_cut_runs_the_array_then_plans_again():
     plan = planner.plan_restore(started_degraded(), CREATED)
     assert moves(plan) == [
         ("modprobe", "brd", "rd_nr=1", "rd_size=262144"),
+        ("echo", "2000000", ">", "/sys/block/md0/md/sync_speed_max"),
         ("mdadm", "/dev/md0", "--add", "/dev/ram0")]
     assert all(s.wait_resync is None for s in plan.steps)  # no wait at boot
     ram = plan.steps[-1].expect.array.member("ram0")
@@ -213,6 +220,7 @@ def test_restore_after_a_clean_shutdown_that_shrank_the_array_grows_it():
     plan = planner.plan_restore(host(a), CREATED)
     assert moves(plan) == [
         ("modprobe", "brd", "rd_nr=1", "rd_size=262144"),
+        ("echo", "2000000", ">", "/sys/block/md0/md/sync_speed_max"),
         ("mdadm", "--grow", "/dev/md0", "--raid-devices=3", "--add",
          "/dev/ram0")]
     assert plan.steps[-1].wait_resync is None
@@ -362,7 +370,7 @@ def test_svmram_s_own_brd_from_an_interrupted_setup_is_taken_up():
     brd = Brd(True, False, 262144, 1, ("ram0",), {"ram0": ()})
     snap = host(two_disk_array(), brd=brd)
     it, _ = planner.choose_setup(snap, "md0")
-    assert moves(planner.plan_setup(snap, it))[0] == (
+    assert moves(planner.plan_setup(snap, it))[1] == (
         "mdadm", "--grow", "/dev/md0", "--raid-devices=3", "--add",
         "/dev/ram0")
 
@@ -435,11 +443,11 @@ def test_every_plan_resumes_from_the_state_after_each_of_its_steps():
                                                      "create md0"]
     grow = host(two_disk_array())
     it, _ = planner.choose_setup(grow, "md0")
-    assert len(_resumes(planner.plan_setup, grow, it)) == 4
+    assert len(_resumes(planner.plan_setup, grow, it)) == 6
     assert len(_resumes(planner.plan_teardown, set_up(EXISTING),
                         EXISTING)) == 5
     assert len(_resumes(planner.plan_restore, started_degraded(),
-                        CREATED)) == 2
+                        CREATED)) == 3
 
 
 def test_a_teardown_from_any_point_of_setup_returns_the_original_array():
@@ -470,7 +478,7 @@ def test_stop_removes_the_ram_member_and_shrinks_keeping_write_mostly():
         ("vda", True), ("vdb", True)]
     # the restore from there is the grow-add of research 2d
     assert [s.key for s in planner.plan_restore(end, EXISTING).steps] == [
-        "load brd", "grow-add ram0"]
+        "load brd", "raise speed md0", "grow-add ram0"]
 
 
 def test_stop_resumes_after_each_of_its_steps_and_then_plans_nothing():
@@ -536,3 +544,51 @@ def test_a_one_disk_array_shrinks_back_to_one_device_with_force():
                 "--force") in moves(plan)
     assert ("mdadm", "--grow", "/dev/md0", "--raid-devices=2") in moves(
         planner.plan_stop(set_up(EXISTING), EXISTING))
+
+
+# --- md's recovery speed limit (issue 12, Performance) ----------------------
+
+def raised(snap, **changes):
+    return snap.evolve(array=replace(snap.array, speed_max=(2000000, True),
+                                     **changes))
+
+
+def test_restore_puts_the_limit_back_once_the_ram_member_is_in_sync():
+    """The unit's restore does not wait for the copy; run again (or at
+    the unit's stop, or teardown) it puts the system's limit back."""
+    snap = raised(set_up(EXISTING))
+    assert moves(planner.plan_restore(snap, EXISTING)) == [
+        ("echo", "system", ">", "/sys/block/md0/md/sync_speed_max")]
+    recovering = raised(set_up(EXISTING), sync_action="recover")
+    ram = recovering.array.member("ram0")
+    recovering = recovering.evolve(array=recovering.array.with_member(
+        replace(ram, flags=frozenset(["spare"]))))
+    assert planner.plan_restore(recovering, EXISTING).steps == []
+    for plan_for in (planner.plan_stop, planner.plan_teardown):
+        assert moves(plan_for(snap, EXISTING))[0] == (
+            "echo", "system", ">", "/sys/block/md0/md/sync_speed_max")
+
+
+def test_an_administrators_own_limit_is_left_alone():
+    own = two_disk_array(members=(m("vda", 0, "in_sync", "write_mostly"),
+                                  m("vdb", 1, "in_sync", "write_mostly")))
+    own = replace(own, speed_max=(50000, True))
+    plan = planner.plan_restore(host(own), CREATED)
+    assert [s.key for s in plan.steps] == ["load brd", "grow-add ram0"]
+    for plan_for in (planner.plan_stop, planner.plan_teardown):
+        assert "reset speed md0" not in [
+            s.key for s in plan_for(set_up(EXISTING).evolve(
+                array=replace(set_up(EXISTING).array,
+                              speed_max=(50000, True))), EXISTING).steps]
+
+
+def test_the_executor_sees_a_limit_that_did_not_change():
+    before = host(two_disk_array())
+    it, _ = planner.choose_setup(before, "md0")
+    plan = planner.plan_setup(before, it)
+    step = plan.steps[1]
+    assert step.key == "raise speed md0"
+    assert differences(step.expect, plan.steps[0].expect) == [
+        "the recovery speed limit of md0 is the system's, expected "
+        "2000000 KiB/s (local)"]
+    assert differences(step.expect, step.expect) == []

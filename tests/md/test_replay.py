@@ -7,6 +7,7 @@ a fake tree that moves from one captured state to the next."""
 
 import io
 import os
+from dataclasses import replace
 
 from svmram import run
 from svmram.execute import Polling, execute
@@ -16,6 +17,7 @@ from svmram.md.intent import Intent
 from svmram.md.model import Brd, differences
 from svmram.progress import Progress
 
+import fakekernel
 import faketree
 from faketree import fixture
 
@@ -72,11 +74,16 @@ def test_the_restored_member_in_recovery_is_what_restore_promised(tmp_path):
     started = restoring.evolve(array=restoring.array.without_member("ram0"),
                                brd=Brd())
     plan = planner.plan_restore(started, CREATED)
-    assert [s.argv for s in plan.steps] == [
+    assert [s.key for s in plan.steps] == [
+        "load brd", "raise speed md0", "add ram0"]
+    assert [s.argv for s in plan.steps if s.argv] == [
         ("modprobe", "brd", "rd_nr=1", "rd_size=131072"),
         ("mdadm", "/dev/md0", "--add", "/dev/ram0")]
-    assert differences(plan.steps[-1].expect, restoring) == []
-    assert planner.plan_restore(restoring, CREATED).steps == []
+    # Captured before svmram raised md's limit for the copy.
+    raised = restoring.evolve(array=replace(restoring.array,
+                                            speed_max=(2000000, True)))
+    assert differences(plan.steps[-1].expect, raised) == []
+    assert planner.plan_restore(raised, CREATED).steps == []
 
 
 def test_the_torn_read_of_a_finishing_recovery_still_waits(tmp_path):
@@ -98,14 +105,7 @@ class FakeKernel(MdBackend):
         self.argvs = []
 
     def _write(self, path, value):
-        full = faketree.path_in(self.root, path)
-        with open(full) as stream:
-            words = set(stream.read().strip().split(",")) - {""}
-        words = words | {"write_mostly"} if value == "writemostly" else \
-            words - {"write_mostly"}
-        order = parse.MEMBER_FLAGS
-        with open(full, "w") as stream:
-            stream.write(",".join(w for w in order if w in words) + "\n")
+        fakekernel.sysfs_write(self, path, value)
 
     def _command(self, name, args, check=True):
         self.argvs.append(tuple([name] + list(args)))
@@ -116,12 +116,25 @@ class FakeKernel(MdBackend):
 
 def jump(name, keep_brd=True):
     def apply(root):
+        # mdadm does not touch the array's speed limits: keep them.
+        limits = {}
+        for attr in SPEED_LIMITS:
+            path = faketree.path_in(root, attr)
+            if os.path.exists(path):
+                with open(path) as stream:
+                    limits[attr] = stream.read().rstrip("\n")
         faketree.remove(root, "/sys/block/md0")
         if not keep_brd:
             faketree.remove(root, "/sys/module/brd")
             faketree.remove(root, "/sys/block/ram0")
         faketree.build(root, fixture(name), meminfo=None)
+        for attr, value in limits.items():
+            faketree.write(root, attr, value)
     return apply
+
+
+SPEED_LIMITS = ("/sys/block/md0/md/sync_speed_min",
+                "/sys/block/md0/md/sync_speed_max")
 
 
 def remove_ram_member(root):
@@ -176,6 +189,7 @@ def test_teardown_then_setup_again_through_execute(tmp_path):
         ("mdadm", "--grow", "/dev/md0", "--raid-devices=3", "--add",
          "/dev/ram0")]
     final = kernel.observe()
+    assert final.array.speed_max == (200000, False)     # put back
     assert [(m.name, sorted(m.flags)) for m in final.array.members] == [
         ("ram0", ["in_sync"]), ("vda", ["in_sync", "write_mostly"]),
         ("vdb", ["in_sync", "write_mostly"])]

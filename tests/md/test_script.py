@@ -34,20 +34,29 @@ def test_setup_script_of_an_existing_array():
         "svmram owns the module.\n"
         "/sbin/modprobe brd rd_nr=1 rd_size=262144\n"
         "\n"
-        "# 2. Grow md0 to 3 raid devices, adding ram0 and wait for its "
+        "# 2. Raise the recovery speed limit of md0 to 2000000 KiB/s.\n"
+        "#    md caps the copy at 200000 KiB/s otherwise; with other I/O it "
+        "still slows to sync_speed_min.  Put back to the system's limit "
+        "once the RAM member is in sync.\n"
+        "printf %s 2000000 > /sys/block/md0/md/sync_speed_max\n"
+        "\n"
+        "# 3. Grow md0 to 3 raid devices, adding ram0 and wait for its "
         "recovery.\n"
         "#    md copies the array onto it; the disks keep serving reads "
         "ahead of the recovery front.\n"
         "/sbin/mdadm --grow /dev/md0 --raid-devices=3 --add /dev/ram0\n"
         "wait_resync md0\n"
         "\n"
-        "# 3. Set write-mostly on vda.\n"
+        "# 4. Set write-mostly on vda.\n"
         "#    md keeps the flag in the superblock.\n"
         "printf %s writemostly > /sys/block/md0/md/dev-vda/state\n"
         "\n"
-        "# 4. Set write-mostly on vdb.\n"
+        "# 5. Set write-mostly on vdb.\n"
         "#    md keeps the flag in the superblock.\n"
-        "printf %s writemostly > /sys/block/md0/md/dev-vdb/state\n")
+        "printf %s writemostly > /sys/block/md0/md/dev-vdb/state\n"
+        "\n"
+        "# 6. Put the recovery speed limit of md0 back to the system's.\n"
+        "printf %s system > /sys/block/md0/md/sync_speed_max\n")
     assert text.startswith("#!/bin/sh\n# svmram setup md0: the plan")
     assert "# Method: grow." in text
     assert "# existing array: md0 grows from 2 to 3 raid devices" in text

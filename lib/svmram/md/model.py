@@ -142,6 +142,11 @@ def differences(expected, observed):
         if exp.component_kib and obs.component_kib != exp.component_kib:
             problems.append("%s has members of %d KiB, expected %d" % (
                 name, obs.component_kib, exp.component_kib))
+        if exp.speed_max[1] != obs.speed_max[1] or (
+                exp.speed_max[1] and exp.speed_max != obs.speed_max):
+            problems.append("the recovery speed limit of %s is %s, "
+                            "expected %s" % (name, _speed(obs.speed_max),
+                                             _speed(exp.speed_max)))
         want = {m.name: m for m in exp.members}
         got = {m.name: m for m in obs.members}
         for member in sorted(set(want) | set(got)):
@@ -161,6 +166,11 @@ def differences(expected, observed):
         problems.append("brd's devices are %d KiB, expected %d" % (
             observed.brd.rd_size_kib, expected.brd.rd_size_kib))
     return problems
+
+
+def _speed(limit):
+    kib, local = limit
+    return "%d KiB/s (local)" % kib if local else "the system's"
 
 
 def _member_differences(array, want, got):

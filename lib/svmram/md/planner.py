@@ -311,6 +311,8 @@ def _next_setup_step(snap, it):
     if ram is None:
         if not snap.brd.loaded:
             return steps.load_brd(snap, it)
+        if not a.speed_max[1]:
+            return steps.raise_speed(snap, it)
         if a.raid_disks == len(it.disks):
             return steps.grow_add(snap, it)
         return steps.add(snap, it)
@@ -322,6 +324,21 @@ def _next_setup_step(snap, it):
         member = a.member(disk)
         if member is not None and not member.write_mostly:
             return steps.set_write_mostly(snap, it, disk)
+    return _speed_back(snap, it)
+
+
+def _raised(a):
+    """The recovery speed limit is the one svmram set (an administrator's
+    own local limit is left alone: raise_speed only replaces the
+    system's)."""
+    return a.speed_max == (steps.RAISED_SPEED_KIB, True)
+
+
+def _speed_back(snap, it):
+    """Once md copies nothing, the system's limit again."""
+    a = snap.array
+    if _raised(a) and a.sync_action == "idle":
+        return steps.reset_speed(snap, it)
     return None
 
 
@@ -346,6 +363,8 @@ def _next_teardown_step(snap, it):
                     "would lose the only copy" % it.array,
                     "Let the array recover onto a disk first (mdadm --detail "
                     "/dev/%s)." % it.array)
+        if _raised(a):
+            return steps.reset_speed(snap, it)
         for disk in it.disks:
             member = a.member(disk)
             if member is not None and member.write_mostly and \
@@ -365,6 +384,8 @@ def _next_stop_step(snap, it):
     a = snap.array
     if a is not None and a.running:
         _refuse_foreign(a, it)
+        if _raised(a):
+            return steps.reset_speed(snap, it)
         if a.member(it.ram) is not None:
             if not _disks_in_sync(a, it):
                 _refuse("no disk member of %s is in sync; removing the RAM "
@@ -410,12 +431,15 @@ def _next_restore_step(snap, it):
             a.raid_disks == len(it.disks):
         return steps.grow(snap, it, wait=False)
     if ram is not None:
-        return None                 # in sync, or md is recovering it
+        # In sync (then the limit goes back), or md is recovering it.
+        return _speed_back(snap, it) if ram.role == IN_SYNC else None
     if not snap.brd.loaded:
         check_brd_free(snap, it)
         check_memory(snap, it.rd_size_kib)
         return steps.load_brd(snap, it)
     check_brd_free(snap, it)
+    if not a.speed_max[1]:
+        return steps.raise_speed(snap, it)
     if a.raid_disks == len(it.disks):
         return steps.grow_add(snap, it, wait=False)
     return steps.add(snap, it, wait=False)

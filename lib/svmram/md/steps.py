@@ -38,6 +38,36 @@ def sysfs_step(key, summary, writes, expect, why=""):
                 effect=(SYSFS,) + tuple(writes), why=why, expect=expect)
 
 
+# md/sync_speed_max while md copies the array into the RAM member, in
+# KiB/s.  md caps every resync at it (200000 by default: 200 MB/s, below
+# a fast disk's read) even when nothing else uses the disks; under other
+# I/O it still slows to sync_speed_min, so applications keep priority.
+RAISED_SPEED_KIB = 2000000
+
+
+def raise_speed(snap, it):
+    a = snap.array
+    return sysfs_step(
+        "raise speed %s" % it.array,
+        "Raise the recovery speed limit of %s to %d KiB/s." % (
+            it.array, RAISED_SPEED_KIB),
+        ((md_attr(it.array, "sync_speed_max"), str(RAISED_SPEED_KIB)),),
+        snap.evolve(array=replace(a, speed_max=(RAISED_SPEED_KIB, True))),
+        why="md caps the copy at %d KiB/s otherwise; with other I/O it "
+            "still slows to sync_speed_min.  Put back to the system's "
+            "limit once the RAM member is in sync." % a.speed_max[0])
+
+
+def reset_speed(snap, it):
+    a = snap.array
+    return sysfs_step(
+        "reset speed %s" % it.array,
+        "Put the recovery speed limit of %s back to the system's." % (
+            it.array),
+        ((md_attr(it.array, "sync_speed_max"), "system"),),
+        snap.evolve(array=replace(a, speed_max=(0, False))))
+
+
 def load_brd(snap, it):
     return Step(
         key="load brd",
