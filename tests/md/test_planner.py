@@ -93,7 +93,7 @@ def test_setup_existing_grows_adds_ram_then_sets_write_mostly():
     assert grown.speed_max == (2000000, True)
     final = plan.steps[-1].expect.array
     assert [x.write_mostly for x in final.members] == [False, True, True]
-    assert final.speed_max == (0, False)
+    assert final.speed_max == (200000, False)
     assert "grows from 2 to 3 raid devices" in notes[0]
 
 
@@ -569,17 +569,21 @@ def test_restore_puts_the_limit_back_once_the_ram_member_is_in_sync():
             "echo", "system", ">", "/sys/block/md0/md/sync_speed_max")
 
 
-def test_an_administrators_own_limit_is_left_alone():
+@pytest.mark.parametrize("limit", [(50000, True), (8000, False),
+                                   (400000, False)])
+def test_an_administrators_own_limit_is_left_alone(limit):
+    """Set on the array (local) or system-wide (the sysctl away from
+    md's 200000): svmram neither raises nor puts back."""
     own = two_disk_array(members=(m("vda", 0, "in_sync", "write_mostly"),
                                   m("vdb", 1, "in_sync", "write_mostly")))
-    own = replace(own, speed_max=(50000, True))
+    own = replace(own, speed_max=limit)
     plan = planner.plan_restore(host(own), CREATED)
     assert [s.key for s in plan.steps] == ["load brd", "grow-add ram0"]
     for plan_for in (planner.plan_stop, planner.plan_teardown):
         assert "reset speed md0" not in [
             s.key for s in plan_for(set_up(EXISTING).evolve(
                 array=replace(set_up(EXISTING).array,
-                              speed_max=(50000, True))), EXISTING).steps]
+                              speed_max=limit)), EXISTING).steps]
 
 
 def test_the_executor_sees_a_limit_that_did_not_change():

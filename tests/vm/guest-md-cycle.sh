@@ -48,6 +48,20 @@ dump_state() { # label
   done
 }
 
+speed_is() { # "2000000 (local)" or "system": md/sync_speed_max, label
+  got=$(cat /sys/block/$MD/md/sync_speed_max)
+  case "$1:$got" in
+    system:*"(system)"|"$got:$got") res "speed.$2" ok "$got" ;;
+    *) fail "speed $2: sync_speed_max is $got, expected $1" ;;
+  esac
+}
+
+cli() { # the svmram command as an administrator types it
+  /usr/sbin/svmram "$@" > /tmp/cli.out 2>&1; rc=$?
+  sed 's/^/cli| /' /tmp/cli.out
+  return $rc
+}
+
 flags_are() { # want: e.g. "ram0=in_sync vda=in_sync,write_mostly"
   got=""
   for d in /sys/block/$MD/md/dev-*; do got="$got ${d##*/dev-}=$(cat $d/state)"; done
@@ -104,6 +118,7 @@ restore)
   T=$(now)
   sv --record /lab/intent.json restore $MD || stop "svmram restore"
   res time.restore "$(since "$T")" "run + brd + add, no wait"
+  speed_is "2000000 (local)" restoring
   dump_state restoring
   wait_resync $MD 900
   res time.recovery "$SYNC_SECS"
@@ -116,6 +131,7 @@ restore)
   res time.teardown "$(since "$T")"
   dump_state after-teardown
   flags_are "vda=in_sync vdb=in_sync" teardown
+  speed_is system teardown
   [ "$(cat /sys/block/$MD/md/raid_disks)" = 2 ] && res raid_disks.teardown ok || fail "raid_disks $(cat /sys/block/$MD/md/raid_disks)"
   [ -e /sys/module/brd ] && fail "brd still loaded" || res brd.unloaded ok
   verify_members $MD "$LAB_EXPECT" vda vdb
@@ -125,6 +141,7 @@ restore)
   res time.setup_existing "$(since "$T")"
   dump_state after-setup-existing
   flags_are "ram0=in_sync vda=in_sync,write_mostly vdb=in_sync,write_mostly" setup_existing
+  speed_is system setup_existing
   [ "$(cat /sys/block/$MD/md/raid_disks)" = 3 ] && res raid_disks.setup_existing ok || fail "raid_disks $(cat /sys/block/$MD/md/raid_disks)"
   disk_reads_zero setup_existing
   verify_members $MD "$LAB_EXPECT" ram0 vda vdb
@@ -133,6 +150,23 @@ restore)
   sv teardown $MD || stop "svmram teardown (2)"
   flags_are "vda=in_sync vdb=in_sync" teardown2
   [ -e /sys/module/brd ] && fail "brd still loaded (2)" || res brd.unloaded2 ok
+  verify_members $MD "$LAB_EXPECT" vda vdb
+
+  # The svmram command itself, as an administrator types it, with a
+  # stand-in systemctl (this guest's init is busybox, not systemd) that
+  # runs the installed unit's ExecStart and ExecStop.
+  cp /opt/svmram/tests/vm/systemctl-stub.sh /bin/systemctl
+  cli setup -y /dev/$MD && res cli.setup ok || fail "svmram setup -y /dev/$MD rc=$?"
+  flags_are "ram0=in_sync vda=in_sync,write_mostly vdb=in_sync,write_mostly" cli_setup
+  speed_is system cli_setup
+  [ "$(cat /run/svmram-unit.$MD)" = "enabled active" ] && res cli.unit_on ok || fail "unit: $(cat /run/svmram-unit.$MD)"
+  disk_reads_zero cli_setup
+  verify_members $MD "$LAB_EXPECT" ram0 vda vdb
+  cli status --json /dev/$MD && grep -q '"serving_from_ram": true' /tmp/cli.out && res cli.status ok || fail "svmram status --json /dev/$MD"
+  cli teardown -y /dev/$MD && res cli.teardown ok || fail "svmram teardown -y /dev/$MD rc=$?"
+  flags_are "vda=in_sync vdb=in_sync" cli_teardown
+  [ -e /sys/module/brd ] && fail "brd still loaded (cli)" || res brd.unloaded_cli ok
+  [ ! -e /etc/svmram/md/$MD.json ] && [ "$(cat /run/svmram-unit.$MD)" = "disabled inactive" ] && res cli.unit_off ok || fail "after teardown: unit $(cat /run/svmram-unit.$MD)"
   verify_members $MD "$LAB_EXPECT" vda vdb
   mdadm --stop /dev/$MD >/dev/null 2>&1
   ;;

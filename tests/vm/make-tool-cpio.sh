@@ -12,5 +12,6 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 make -s -C "$REPO" install-linux DESTDIR="$T" PREFIX=/usr \
   PYTHON=/usr/bin/python3.11 >/dev/null
 mkdir -p "$T/opt/svmram/tests/vm"
-cp "$HERE/guest_svmram.py" "$HERE/guest_bench.py" "$T/opt/svmram/tests/vm/"
+cp "$HERE/guest_svmram.py" "$HERE/guest_bench.py" "$HERE/systemctl-stub.sh" \
+  "$T/opt/svmram/tests/vm/"
 (cd "$T" && find . | LC_ALL=C sort | cpio -o -H newc --owner=0:0 --quiet) > "$OUT"

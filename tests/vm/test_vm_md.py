@@ -33,7 +33,14 @@ BOOT2 = ["py.restore rc=0", "flags.restored ok", "reads.restored ok",
          "py.teardown rc=0", "flags.teardown ok", "raid_disks.teardown ok",
          "brd.unloaded ok", "py.setup rc=0", "flags.setup_existing ok",
          "raid_disks.setup_existing ok", "reads.setup_existing ok",
-         "refused.second_setup ok", "flags.teardown2 ok", "brd.unloaded2 ok"]
+         "refused.second_setup ok", "flags.teardown2 ok", "brd.unloaded2 ok",
+         # md's recovery speed limit raised for restore's copy, put back
+         "speed.restoring ok", "speed.teardown ok", "speed.setup_existing ok",
+         # the svmram command (svmram setup|status|teardown /dev/md0)
+         "cli.setup ok", "flags.cli_setup ok", "speed.cli_setup ok",
+         "cli.unit_on ok", "reads.cli_setup ok", "cli.status ok",
+         "cli.teardown ok", "flags.cli_teardown ok", "brd.unloaded_cli ok",
+         "cli.unit_off ok"]
 
 
 def _why_not():
@@ -74,7 +81,7 @@ def check_cycle(out):
                    if line.startswith("RESULT ")]
         for want in wanted:
             assert any(r.startswith(want) for r in results), (log, want)
-    assert text.count("RESULT verify.md0.check_mismatch_cnt 0") == 4
+    assert text.count("RESULT verify.md0.check_mismatch_cnt 0") == 6
 
 
 # What the power-cut chain must have checked, boot by boot

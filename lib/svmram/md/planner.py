@@ -311,7 +311,7 @@ def _next_setup_step(snap, it):
     if ram is None:
         if not snap.brd.loaded:
             return steps.load_brd(snap, it)
-        if not a.speed_max[1]:
+        if _md_default(a):
             return steps.raise_speed(snap, it)
         if a.raid_disks == len(it.disks):
             return steps.grow_add(snap, it)
@@ -327,10 +327,16 @@ def _next_setup_step(snap, it):
     return _speed_back(snap, it)
 
 
+def _md_default(a):
+    """The recovery speed limit is md's default (the sysctl
+    dev.raid.speed_limit_max as the kernel starts it, not set on the
+    array).  An administrator's own limit, on the array or system-wide,
+    is left alone."""
+    return a.speed_max == (steps.MD_DEFAULT_SPEED_KIB, False)
+
+
 def _raised(a):
-    """The recovery speed limit is the one svmram set (an administrator's
-    own local limit is left alone: raise_speed only replaces the
-    system's)."""
+    """The recovery speed limit is the one svmram set."""
     return a.speed_max == (steps.RAISED_SPEED_KIB, True)
 
 
@@ -438,7 +444,7 @@ def _next_restore_step(snap, it):
         check_memory(snap, it.rd_size_kib)
         return steps.load_brd(snap, it)
     check_brd_free(snap, it)
-    if not a.speed_max[1]:
+    if _md_default(a):
         return steps.raise_speed(snap, it)
     if a.raid_disks == len(it.disks):
         return steps.grow_add(snap, it, wait=False)

@@ -43,6 +43,8 @@ def sysfs_step(key, summary, writes, expect, why=""):
 # a fast disk's read) even when nothing else uses the disks; under other
 # I/O it still slows to sync_speed_min, so applications keep priority.
 RAISED_SPEED_KIB = 2000000
+# md.c: static int sysctl_speed_limit_max = 200000.
+MD_DEFAULT_SPEED_KIB = 200000
 
 
 def raise_speed(snap, it):
@@ -65,7 +67,9 @@ def reset_speed(snap, it):
         "Put the recovery speed limit of %s back to the system's." % (
             it.array),
         ((md_attr(it.array, "sync_speed_max"), "system"),),
-        snap.evolve(array=replace(a, speed_max=(0, False))))
+        # md's default: raise_speed replaces nothing else.
+        snap.evolve(array=replace(a, speed_max=(MD_DEFAULT_SPEED_KIB,
+                                                False))))
 
 
 def load_brd(snap, it):

@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+# systemctl-stub.sh - a stand-in for systemd's systemctl in the VM guest,
+# whose init is busybox: just what the svmram command asks of it for
+# svmram@mdN.service.  The unit's state is kept in /run/svmram-unit.mdN
+# ("enabled active", ...); enable --now and disable --now run the
+# installed unit's ExecStart and ExecStop lines (with its Environment=),
+# as systemd would.  Installed as /bin/systemctl by guest-md-cycle.sh.
+UNITDIR=/usr/lib/systemd/system
+verb=$1; shift
+now=""
+[ "${1:-}" = --now ] && { now=1; shift; }
+unit=$1
+inst=${unit#svmram@}; inst=${inst%.service}
+file=$UNITDIR/svmram@.service
+[ -f "$file" ] || { echo "Failed to get unit file state for $unit: No such file or directory" >&2; exit 1; }
+state=/run/svmram-unit.$inst
+[ -f "$state" ] || echo "disabled inactive" > "$state"
+read -r enabled active < "$state"
+line() { sed -n "s/^$1=//p" "$file" | sed "s/%i/$inst/g"; }
+run_line() { # ExecStart|ExecStop
+  # shellcheck disable=SC2046
+  env $(line Environment) $(line "$1")
+}
+case $verb in
+is-enabled) echo "$enabled"; [ "$enabled" = enabled ] ;;
+is-active) echo "$active"; [ "$active" = active ] ;;
+enable)
+  enabled=enabled
+  if [ -n "$now" ] && [ "$active" != active ]; then
+    if run_line ExecStart; then active=active; else active=failed; fi
+  fi
+  echo "$enabled $active" > "$state"
+  [ "$active" != failed ] ;;
+disable)
+  enabled=disabled
+  if [ -n "$now" ] && [ "$active" = active ]; then
+    run_line ExecStop; active=inactive
+  fi
+  echo "$enabled $active" > "$state" ;;
+*) echo "systemctl-stub: $verb is not supported" >&2; exit 2 ;;
+esac
