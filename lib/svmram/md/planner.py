@@ -365,10 +365,7 @@ def _next_teardown_step(snap, it):
             _refuse("%s is %s" % (it.array, a.state),
                     "Start it first (mdadm --run /dev/%s)." % it.array)
         if not _disks_in_sync(a, it):
-            _refuse("no disk member of %s is in sync; removing the RAM member "
-                    "would lose the only copy" % it.array,
-                    "Let the array recover onto a disk first (mdadm --detail "
-                    "/dev/%s)." % it.array)
+            _refuse_only_copy(it)
         if _raised(a):
             return steps.reset_speed(snap, it)
         for disk in it.disks:
@@ -376,14 +373,10 @@ def _next_teardown_step(snap, it):
             if member is not None and member.write_mostly and \
                     disk not in it.write_mostly_before:
                 return steps.set_write_mostly(snap, it, disk, on=False)
-        if a.member(it.ram) is not None:
-            return steps.fail_remove(snap, it)
-        if a.raid_disks > len(it.disks):
-            return steps.shrink(snap, it, len(it.disks))
-    if snap.brd.loaded:
-        check_brd_free(snap, replace(it, rd_size_kib=snap.brd.rd_size_kib))
-        return steps.unload_brd(snap, it)
-    return None
+        step = _remove_ram(snap, it)
+        if step is not None:
+            return step
+    return _unload_brd(snap, it)
 
 
 def _next_stop_step(snap, it):
@@ -392,16 +385,33 @@ def _next_stop_step(snap, it):
         _refuse_foreign(a, it)
         if _raised(a):
             return steps.reset_speed(snap, it)
-        if a.member(it.ram) is not None:
-            if not _disks_in_sync(a, it):
-                _refuse("no disk member of %s is in sync; removing the RAM "
-                        "member would lose the only copy" % it.array,
-                        "Let the array recover onto a disk first (mdadm "
-                        "--detail /dev/%s); svmram leaves it as it is."
-                        % it.array)
-            return steps.fail_remove(snap, it)
-        if a.raid_disks > len(it.disks):
-            return steps.shrink(snap, it, len(it.disks))
+        if a.member(it.ram) is not None and not _disks_in_sync(a, it):
+            _refuse_only_copy(it, "; svmram leaves it as it is")
+        step = _remove_ram(snap, it)
+        if step is not None:
+            return step
+    return _unload_brd(snap, it)
+
+
+def _refuse_only_copy(it, leaves=""):
+    _refuse("no disk member of %s is in sync; removing the RAM member "
+            "would lose the only copy" % it.array,
+            "Let the array recover onto a disk first (mdadm --detail "
+            "/dev/%s)%s." % (it.array, leaves))
+
+
+def _remove_ram(snap, it):
+    """Teardown's and stop's: fail and remove the RAM member, then shrink
+    raid-devices back to the disks; None when both are done."""
+    a = snap.array
+    if a.member(it.ram) is not None:
+        return steps.fail_remove(snap, it)
+    if a.raid_disks > len(it.disks):
+        return steps.shrink(snap, it, len(it.disks))
+    return None
+
+
+def _unload_brd(snap, it):
     if snap.brd.loaded:
         check_brd_free(snap, replace(it, rd_size_kib=snap.brd.rd_size_kib))
         return steps.unload_brd(snap, it)
