@@ -90,7 +90,7 @@ install-linux: install-common
 	mkdir -p $(DESTDIR)$(UNITDIR)
 	python=`$(PYTHON) -c 'import os, sys; print(os.path.realpath(sys.executable))'` \
 		&& sed -e "s,@PYTHON@,$$python,g" -e 's,@PKGLIBDIR@,$(PKGLIBDIR),g' \
-		systemd/svmram@.service > $(DESTDIR)$(UNITDIR)/svmram@.service
+		-e 's,@SBINDIR@,$(SBINDIR),g' systemd/svmram@.service > $(DESTDIR)$(UNITDIR)/svmram@.service
 	chmod 0444 $(DESTDIR)$(UNITDIR)/svmram@.service
 
 install-common:

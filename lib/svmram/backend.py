@@ -42,6 +42,8 @@ import abc
 from dataclasses import dataclass, field
 from typing import List
 
+from .errors import UsageError
+
 
 @dataclass
 class Problems:
@@ -193,6 +195,18 @@ class Backend(abc.ABC):
         steps from the state found.  Called again after every step (a new
         ramdisk's device number is only known once it exists) with the
         intent the record holds then."""
+
+    # Whether the RAM member must leave the target before a shutdown
+    # (md: so that the next boot is an ordinary assembly); then
+    # `svmram stop` runs plan_stop.
+    stops = False
+
+    def plan_stop(self, host, intent):
+        """(plan, words): the boot service's stop at shutdown, planned
+        from the state found; words (a line) instead of a plan when the
+        stop stands aside (a teardown is under way)."""
+        raise UsageError("'stop' is the shutdown step of md's boot unit; "
+                         "%s needs none" % self.manages)
 
     def restore_openings(self, target):
         """Plans of one step each, for other targets, to run before the

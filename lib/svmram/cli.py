@@ -33,6 +33,8 @@ SUBCOMMANDS = {
                 "bring the RAM submirror back after a boot (run by SMF)"),
     "check": ("svmram.commands.check",
               "check, changing nothing, whether and how setup would work"),
+    "stop": ("svmram.commands.stop",
+             "take the RAM member out before a shutdown (md's boot unit)"),
 }
 
 

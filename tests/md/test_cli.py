@@ -375,3 +375,49 @@ def test_setup_without_the_boot_unit_installed_is_refused(host):
             "svmram@.service in /usr/lib/systemd/system), then run setup "
             "again."]
     assert host.sysfs() == before and not os.path.exists(host.path(RECORD))
+
+
+STOP_ARGVS = [
+    ["mdadm", "/dev/md0", "--fail", "/dev/ram0", "--remove", "/dev/ram0"],
+    ["mdadm", "--grow", "/dev/md0", "--raid-devices=2"],
+    ["rmmod", "brd"]]
+
+
+def test_stop_takes_the_ram_member_out_then_restore_brings_it_back(host):
+    """The unit's ExecStop and ExecStart: svmram stop, then at the next
+    boot svmram restore."""
+    set_up(host)
+    rc, out, err, argvs = host.svmram("stop", "/dev/md0")
+    assert (rc, argvs) == (0, STOP_ARGVS), err
+    assert out == ("md0: the RAM member is out; the next boot assembles the "
+                   "array from its disks.\n")
+    assert os.path.exists(host.path(RECORD))
+    rc, out, err, argvs = host.svmram("stop", "/dev/md0")
+    assert (rc, argvs) == (0, [])
+    rc, out, err, argvs = host.svmram("restore", "/dev/md0")
+    assert (rc, argvs) == (0, SETUP_ARGVS[1:3]), err
+
+
+def test_stop_stands_aside_without_a_record_or_during_a_teardown(host):
+    rc, out, err, argvs = host.svmram("stop", "md0")
+    assert (rc, argvs) == (0, [])
+    assert out == ("md0: not set up by svmram (%s does not exist); nothing "
+                   "to stop.\n" % RECORD)
+    set_up(host)
+    faketree.write(host.root, RECORD + ".teardown", "")
+    rc, out, err, argvs = host.svmram("stop", "/dev/md0")
+    assert (rc, argvs) == (0, [])
+    assert out == ("md0: a teardown of it is running or was cut short, and "
+                   "finishes it; nothing to stop\n")
+
+
+def test_stop_is_md_s_alone():
+    env = dict(os.environ)
+    env.pop("SVMRAM_ROOT", None)
+    proc = subprocess.run([sys.executable, os.path.join(TOP, "sbin",
+                                                        "svmram"),
+                           "stop", "d10"], capture_output=True, text=True,
+                          env=env, check=False)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.startswith("svmram: 'stop' is the shutdown step of "
+                                  "md's boot unit; SVM needs none")

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""The md entry point (svmram.md.main, what systemd/svmram@.service runs)
+"""The md entry point (svmram.md.main, which the VM tests drive with power
+cuts; systemd/svmram@.service runs the svmram command's restore and stop)
 on a kernel simulated from the planners' own promises: the record is
 written before anything changes and removed last, a setup resumes from
 it, restore waits for the recorded disks, stands aside for a teardown
@@ -15,6 +16,7 @@ from dataclasses import replace
 import pytest
 
 from svmram.execute import Polling, ResyncStatus
+from svmram.commands import stop
 from svmram.md import main
 from svmram.md.model import Array, Brd, Disk, Member, Snapshot
 
@@ -238,13 +240,15 @@ def test_the_unit_is_a_oneshot_that_stays_and_runs_early():
     assert u["ConditionPathExists"] == [main.RECORD_DIR + "/%i.json"]
 
 
-def test_the_unit_runs_restore_and_stop_of_the_entry_point():
+def test_the_unit_runs_the_svmram_command_s_restore_and_stop():
     u = unit()
-    assert u["ExecStart"] == ["@PYTHON@ -m svmram.md.main restore %i"]
-    assert u["ExecStop"] == ["@PYTHON@ -m svmram.md.main stop %i"]
-    assert "PYTHONPATH=@PKGLIBDIR@" in u["Environment"][0].split()
-    # restore's wait for the disks fits well inside the start timeout
-    assert main.WAIT_DISKS_SECONDS * 3 <= int(u["TimeoutStartSec"][0])
+    assert u["ExecStart"] == ["@SBINDIR@/svmram restore --deadline 100 %i"]
+    assert u["ExecStop"] == ["@SBINDIR@/svmram stop %i"]
+    assert "Environment" not in u
+    # restore's wait for the disks fits well inside its deadline, and the
+    # deadline inside the start timeout, so svmram says what happened
+    assert main.WAIT_DISKS_SECONDS * 3 <= 100 < int(u["TimeoutStartSec"][0])
+    assert stop.LOCK_WAIT < int(u["TimeoutStopSec"][0])
 
 
 def test_make_install_linux_fills_in_the_paths(tmp_path):
@@ -257,9 +261,12 @@ def test_make_install_linux_fills_in_the_paths(tmp_path):
     text = (tmp_path / "opt/sv/lib/systemd/system/svmram@.service") \
         .read_text()
     assert "@" not in text.replace("svmram@", "").replace("%i", "")
-    assert "Environment=PYTHONPATH=/opt/sv/lib/svmram " in text
+    assert "ExecStart=/opt/sv/sbin/svmram restore --deadline 100 %i\n" \
+        in text
+    assert "ExecStop=/opt/sv/sbin/svmram stop %i\n" in text
     python = os.path.realpath(sys.executable)
-    assert "ExecStart=%s -m svmram.md.main restore %%i" % python in text
+    with open(tmp_path / "opt/sv/sbin/svmram", encoding="utf-8") as stream:
+        assert stream.readline() == "#!%s\n" % python
     assert (tmp_path / "opt/sv/lib/svmram/svmram/md/main.py").exists()
     assert not (tmp_path / "lib/svc").exists()
 
@@ -292,8 +299,9 @@ def test_systemd_analyze_verify_finds_nothing_to_say_about_the_unit(
     if shutil.which("systemd-analyze") is None:
         pytest.skip("systemd-analyze is not installed")
     with open(UNIT, encoding="utf-8") as stream:
-        text = stream.read().replace("@PYTHON@", "/usr/bin/python3") \
-            .replace("@PKGLIBDIR@", "/usr/lib/svmram")
+        # systemd-analyze checks that the command exists: the tree's own.
+        text = stream.read().replace("@SBINDIR@", os.path.abspath(
+            os.path.join(os.path.dirname(__file__), "..", "..", "sbin")))
     (tmp_path / "svmram@.service").write_text(text)
     proc = subprocess.run(
         ["systemd-analyze", "verify", "--man=no", "svmram@md0.service"],

@@ -159,14 +159,14 @@ restore)
   cli setup -y /dev/$MD && res cli.setup ok || fail "svmram setup -y /dev/$MD rc=$?"
   flags_are "ram0=in_sync vda=in_sync,write_mostly vdb=in_sync,write_mostly" cli_setup
   speed_is system cli_setup
-  [ "$(cat /run/svmram-unit.$MD)" = "enabled active" ] && res cli.unit_on ok || fail "unit: $(cat /run/svmram-unit.$MD)"
+  [ "$(cat /etc/svmram/stub-systemd/svmram-unit.$MD)" = "enabled active" ] && res cli.unit_on ok || fail "unit: $(cat /etc/svmram/stub-systemd/svmram-unit.$MD)"
   disk_reads_zero cli_setup
   verify_members $MD "$LAB_EXPECT" ram0 vda vdb
   cli status --json /dev/$MD && grep -q '"serving_from_ram": true' /tmp/cli.out && res cli.status ok || fail "svmram status --json /dev/$MD"
   cli teardown -y /dev/$MD && res cli.teardown ok || fail "svmram teardown -y /dev/$MD rc=$?"
   flags_are "vda=in_sync vdb=in_sync" cli_teardown
   [ -e /sys/module/brd ] && fail "brd still loaded (cli)" || res brd.unloaded_cli ok
-  [ ! -e /etc/svmram/md/$MD.json ] && [ "$(cat /run/svmram-unit.$MD)" = "disabled inactive" ] && res cli.unit_off ok || fail "after teardown: unit $(cat /run/svmram-unit.$MD)"
+  [ ! -e /etc/svmram/md/$MD.json ] && [ "$(cat /etc/svmram/stub-systemd/svmram-unit.$MD)" = "disabled inactive" ] && res cli.unit_off ok || fail "after teardown: unit $(cat /etc/svmram/stub-systemd/svmram-unit.$MD)"
   verify_members $MD "$LAB_EXPECT" vda vdb
   mdadm --stop /dev/$MD >/dev/null 2>&1
   ;;

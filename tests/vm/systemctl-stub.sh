@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 # systemctl-stub.sh - a stand-in for systemd's systemctl in the VM guest,
-# whose init is busybox: just what the svmram command asks of it for
-# svmram@mdN.service.  The unit's state is kept in /run/svmram-unit.mdN
-# ("enabled active", ...); enable --now and disable --now run the
-# installed unit's ExecStart and ExecStop lines (with its Environment=),
-# as systemd would.  Installed as /bin/systemctl by guest-md-cycle.sh.
+# whose init is busybox: just what the svmram command (and the demo) asks
+# of it for svmram@mdN.service.  The unit's state is kept in
+# /etc/svmram/stub-systemd/svmram-unit.mdN ("enabled active", ...; on the
+# demo's vdb it lasts across a reboot; svmram runs systemctl with an
+# environment of its own, so the place is fixed); start, stop, enable --now and disable --now run the installed
+# unit's ExecStart and ExecStop lines (with its Environment=), as systemd
+# would.  Installed as /bin/systemctl by guest-md-cycle.sh and
+# guest-demo-md.sh.
 UNITDIR=/usr/lib/systemd/system
 verb=$1; shift
 now=""
@@ -15,7 +18,8 @@ unit=$1
 inst=${unit#svmram@}; inst=${inst%.service}
 file=$UNITDIR/svmram@.service
 [ -f "$file" ] || { echo "Failed to get unit file state for $unit: No such file or directory" >&2; exit 1; }
-state=/run/svmram-unit.$inst
+mkdir -p /etc/svmram/stub-systemd
+state=/etc/svmram/stub-systemd/svmram-unit.$inst
 [ -f "$state" ] || echo "disabled inactive" > "$state"
 read -r enabled active < "$state"
 line() { sed -n "s/^$1=//p" "$file" | sed "s/%i/$inst/g"; }
@@ -39,5 +43,14 @@ disable)
     run_line ExecStop; active=inactive
   fi
   echo "$enabled $active" > "$state" ;;
+start)
+  if [ "$active" != active ]; then
+    if run_line ExecStart; then active=active; else active=failed; fi
+  fi
+  echo "$enabled $active" > "$state"
+  [ "$active" != failed ] ;;
+stop)
+  [ "$active" = active ] && run_line ExecStop
+  echo "$enabled inactive" > "$state" ;;
 *) echo "systemctl-stub: $verb is not supported" >&2; exit 2 ;;
 esac

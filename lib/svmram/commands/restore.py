@@ -64,10 +64,12 @@ def run(args):
     until = started + max(0, deadline - GRACE)
     if not args.dry_run:
         common.require_root(backend)
-    # Under SMF, wait for a setup or teardown that holds the lock (setup
-    # enables this instance just after releasing it); by hand, refuse.
-    with common.host_lock(max(0, deadline - GRACE) if os.environ.get(
-            "SMF_FMRI") else 0, dry_run=args.dry_run):
+    # Under SMF or systemd, wait for a setup or teardown that holds the
+    # lock (setup enables the boot service just after releasing it); by
+    # hand, refuse.
+    with common.host_lock(max(0, deadline - GRACE) if (
+            os.environ.get("SMF_FMRI") or os.environ.get("INVOCATION_ID"))
+            else 0, dry_run=args.dry_run):
         journal = common.journal_for(mirror)
         unfinished = journal.load()
         if unfinished is not None:

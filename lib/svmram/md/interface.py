@@ -23,12 +23,14 @@ command (an inactive array hides its shape until it runs).
 
 import os
 import re
+import sys
 
 from .. import run
 from ..backend import Backend, Problems
-from ..errors import RefusedError, SvmramError, UsageError
+from ..errors import RefusedError, SvmramError, UsageError, whole_number
 from ..plan import Step
 from . import planner, record, status
+from .main import WAIT_DISKS_SECONDS, wait_for_disks
 from .backend import MdBackend, kernel_name, unit_name
 from .intent import Intent, check_array_name
 from .model import IN_SYNC, RECOVERING, SPARE
@@ -50,6 +52,7 @@ class Md(Backend):
     manages = "md arrays"
     target_help = "the array, e.g. /dev/md0"
     prelude = PRELUDE
+    stops = True
 
     def __init__(self, root="/"):
         super().__init__(root)
@@ -215,10 +218,35 @@ class Md(Backend):
                 "a teardown of %s was cut short" % intent.array,
                 advice="'svmram teardown /dev/%s' finishes it; until then "
                        "the array runs from its disks alone." % intent.array)
-        snap = host.observe(intent)
+        # At boot udev may still be adding the recorded disks: wait for
+        # them (at most wait_disks seconds) before mdadm --run starts the
+        # array short of one.
+        snap = wait_for_disks(host, intent, options.get("wait_disks", 0),
+                              sys.stdout)
         plan = planner.plan_restore(snap, intent)
         plan.intent = intent
         return plan, snap
+
+    def add_restore_arguments(self, parser):
+        parser.add_argument(
+            "--wait-disks", default=str(WAIT_DISKS_SECONDS),
+            metavar="SECONDS",
+            help="at boot, how long to wait for the recorded disks to "
+                 "appear (default %d)" % WAIT_DISKS_SECONDS)
+
+    def restore_options(self, args):
+        return {"wait_disks": 0 if args.dry_run else whole_number(
+            args.wait_disks, "wait-disks", 0, 600)}
+
+    def plan_stop(self, host, intent):
+        marker = record.marker_path(self._record(intent.array))
+        if os.path.exists(marker):
+            return None, ("%s: a teardown of it is running or was cut "
+                          "short, and finishes it; nothing to stop"
+                          % intent.array)
+        plan = planner.plan_stop(host.observe(intent), intent)
+        plan.intent = intent
+        return plan, None
 
     # --- words for messages --------------------------------------------------
 

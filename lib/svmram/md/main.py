@@ -71,7 +71,7 @@ def wait_for_disks(backend, it, seconds, out, sleep=time.sleep,
     deadline = clock() + seconds
     said = False
     while True:
-        snap = backend.observe()
+        snap = backend.observe(it)
         a = snap.array
         missing = [d for d in it.disks if a is None or a.member(d) is None]
         if (a is not None and (a.running or not missing)) or \
