@@ -102,6 +102,7 @@ class Backend(abc.ABC):
     name = None             # "svm", "md"
     manages = None          # what setup changes, for messages: "SVM"
     target_help = None      # "the mirror, e.g. d10"
+    members_label = "submirrors"    # status's line of them
     prelude = None          # plan.Prelude of its -n scripts
 
     def __init__(self, root="/"):

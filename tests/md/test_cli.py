@@ -163,6 +163,13 @@ def test_status_and_status_json(host):
     assert rc == 4 and "md0: NOT serving reads from RAM: md0 is not set " \
                        "up by svmram (no record %s)" % RECORD in out
     set_up(host)
+    rc, out, err, _ = host.svmram("status", "/dev/md0")
+    assert (rc, out) == (0, (
+        "md0: serving reads from RAM (/dev/ram0 in sync, the disks "
+        "write-mostly)\n"
+        "    members:    vda in_sync, vdb in_sync, ram0 in_sync (RAM)\n"
+        "    ramdisk:    ram0, present\n"
+        "    service:    svmram@md0.service online\n"))
     rc, out, err, argvs = host.svmram("status", "--json")
     assert rc == 0, err
     assert argvs == [["systemctl", "is-enabled", UNIT],

@@ -224,7 +224,7 @@ def render_text(status, backend):
                                   " (RAM)" if s["ram"] else "")
                      for s in status["submirrors"])
     if subs:
-        lines.append("    submirrors: %s" % subs)
+        lines.append("    %-11s %s" % (backend.members_label + ":", subs))
     if status["resync_percent"] is not None:
         lines.append("    resync:     %d %% done" % status["resync_percent"])
     disk = status["ramdisk"]

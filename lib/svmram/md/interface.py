@@ -53,6 +53,7 @@ class Md(Backend):
     target_help = "the array, e.g. /dev/md0"
     prelude = PRELUDE
     stops = True
+    members_label = "members"
 
     def __init__(self, root="/"):
         super().__init__(root)
