@@ -202,10 +202,15 @@ class Backend(abc.ABC):
     # `svmram stop` runs plan_stop.
     stops = False
 
+    def stop_aside(self, target):
+        """Why `svmram stop` leaves `target` alone (words for a line), or
+        None: asked before the host lock, since teardown stops the boot
+        service while it holds that lock."""
+        return None
+
     def plan_stop(self, host, intent):
-        """(plan, words): the boot service's stop at shutdown, planned
-        from the state found; words (a line) instead of a plan when the
-        stop stands aside (a teardown is under way)."""
+        """The boot service's stop at shutdown, planned from the state
+        found."""
         raise UsageError("'stop' is the shutdown step of md's boot unit; "
                          "%s needs none" % self.manages)
 

@@ -15,7 +15,6 @@ from .errors import UsageError
 # name -> "module:class".
 REGISTRY = {"svm": "svmram.svm.interface:Svm",
             "md": "svmram.md.interface:Md"}
-DEFAULT = "svm"
 
 
 def _load(name):

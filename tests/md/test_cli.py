@@ -415,7 +415,7 @@ def test_stop_stands_aside_without_a_record_or_during_a_teardown(host):
     rc, out, err, argvs = host.svmram("stop", "/dev/md0")
     assert (rc, argvs) == (0, [])
     assert out == ("md0: a teardown of it is running or was cut short, and "
-                   "finishes it; nothing to stop\n")
+                   "finishes it; nothing to stop.\n")
 
 
 def test_stop_is_md_s_alone():
@@ -428,3 +428,32 @@ def test_stop_is_md_s_alone():
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr.startswith("svmram: 'stop' is the shutdown step of "
                                   "md's boot unit; SVM needs none")
+
+
+def test_stop_stands_aside_at_once_while_teardown_holds_the_lock(host):
+    """Teardown's first step writes the marker, then runs systemctl
+    disable --now, which runs the unit's ExecStop (svmram stop) while
+    teardown holds the host lock: stop must stand aside without waiting
+    for that lock, as under systemd (INVOCATION_ID) it would wait."""
+    set_up(host)
+    faketree.write(host.root, RECORD + ".teardown", "")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; sys.path.insert(0, %r); "
+         "from svmram.lock import HostLock; "
+         "lock = HostLock(%r).__enter__(); print('held', flush=True); "
+         "time.sleep(300)" % (os.path.join(TOP, "lib"),
+                             host.path("/var/run/svmram.lock"))],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        os.environ["INVOCATION_ID"] = "test"
+        try:
+            rc, out, err, argvs = host.svmram("stop", "/dev/md0")
+        finally:
+            del os.environ["INVOCATION_ID"]
+    finally:
+        holder.kill()
+        holder.wait()
+    assert (rc, argvs, err) == (0, [], "")
+    assert out == ("md0: a teardown of it is running or was cut short, and "
+                   "finishes it; nothing to stop.\n")

@@ -7,8 +7,8 @@
 # /etc/svmram/stub-systemd/svmram-unit.mdN ("enabled active", ...; on the
 # demo's vdb it lasts across a reboot; svmram runs systemctl with an
 # environment of its own, so the place is fixed); start, stop, enable --now and disable --now run the installed
-# unit's ExecStart and ExecStop lines (with its Environment=), as systemd
-# would.  Installed as /bin/systemctl by guest-md-cycle.sh and
+# unit's ExecStart and ExecStop lines (with its Environment=, and
+# INVOCATION_ID set, as systemd does), as systemd would.  Installed as /bin/systemctl by guest-md-cycle.sh and
 # guest-demo-md.sh.
 UNITDIR=/usr/lib/systemd/system
 verb=$1; shift
@@ -25,7 +25,7 @@ read -r enabled active < "$state"
 line() { sed -n "s/^$1=//p" "$file" | sed "s/%i/$inst/g"; }
 run_line() { # ExecStart|ExecStop
   # shellcheck disable=SC2046
-  env $(line Environment) $(line "$1")
+  env INVOCATION_ID=systemctl-stub $(line Environment) $(line "$1")
 }
 case $verb in
 is-enabled) echo "$enabled"; [ "$enabled" = enabled ] ;;

@@ -41,23 +41,23 @@ def run(args):
         backend.plan_stop(None, None)       # the backend's refusal
     if not args.dry_run:
         common.require_root(backend)
+    journal = common.journal_for(target)
+    # Teardown runs 'systemctl disable --now', and so this stop, while it
+    # holds the host lock: ask first, and again once the lock is held.
+    why = _why_aside(backend, journal, target)
+    if why:
+        return _aside(why, target)
     with common.host_lock(LOCK_WAIT if os.environ.get("INVOCATION_ID")
                           else 0, dry_run=args.dry_run):
-        journal = common.journal_for(target)
-        unfinished = journal.load()
-        if unfinished is not None:
-            return _aside("a %s of it has not finished (%s), and finishes "
-                          "it" % (unfinished["operation"], journal.path),
-                          target)
+        why = _why_aside(backend, journal, target)
+        if why:
+            return _aside(why, target)
         host = backend.host(target)
         intent = backend.recorded_intent(host)
         if intent is None:
             return _aside("not set up by svmram (%s does not exist)"
                           % backend.record_name(target), target)
-        plan, words = backend.plan_stop(host, intent)
-        if plan is None:
-            sys.stdout.write(words + "\n")
-            return EXIT_OK
+        plan = backend.plan_stop(host, intent)
         if args.dry_run:
             return common.print_plan(plan, backend)
         try:
@@ -76,6 +76,14 @@ def run(args):
     sys.stdout.write("%s: the RAM member is out; the next boot assembles "
                      "the array from its disks.\n" % target)
     return EXIT_OK
+
+
+def _why_aside(backend, journal, target):
+    unfinished = journal.load()
+    if unfinished is not None:
+        return "a %s of it has not finished (%s), and finishes it" % (
+            unfinished["operation"], journal.path)
+    return backend.stop_aside(target)
 
 
 def _aside(why, target):

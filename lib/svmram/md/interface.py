@@ -239,15 +239,16 @@ class Md(Backend):
         return {"wait_disks": 0 if args.dry_run else whole_number(
             args.wait_disks, "wait-disks", 0, 600)}
 
+    def stop_aside(self, target):
+        if os.path.exists(record.marker_path(self._record(target))):
+            return ("a teardown of it is running or was cut short, and "
+                    "finishes it")
+        return None
+
     def plan_stop(self, host, intent):
-        marker = record.marker_path(self._record(intent.array))
-        if os.path.exists(marker):
-            return None, ("%s: a teardown of it is running or was cut "
-                          "short, and finishes it; nothing to stop"
-                          % intent.array)
         plan = planner.plan_stop(host.observe(intent), intent)
         plan.intent = intent
-        return plan, None
+        return plan
 
     # --- words for messages --------------------------------------------------
 
