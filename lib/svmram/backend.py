@@ -5,7 +5,7 @@
 
 commands/, plan.py, execute.py, journal.py, lock.py and cli.py import no
 backend package (tests/svmram/test_boundary.py holds them to it); the CLI
-gets a Backend from backends.py, the one registry.  Two objects make a
+gets a Backend from registry.py, the one registry.  Two objects make a
 backend:
 
 * a ``Backend`` (one per run): the syntax of its target names, its

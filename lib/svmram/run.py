@@ -135,7 +135,7 @@ def _missing_command(name, path, reason):
 
 
 # What says that a command cannot be started: the backend in use puts its
-# own here (backends.py), which names the package its commands come in.
+# own here (registry.py), which names the package its commands come in.
 _missing = {"refusal": _missing_command}
 
 

@@ -3,7 +3,7 @@
 """Run the real sbin/svmram with md's sysfs writes going to the fake
 kernel (fakekernel.sysfs_write): a plain file cannot turn "writemostly"
 into the member's state words as md's sysfs attribute does.  Everything
-else -- the CLI, the backends, run.py starting the fake commands of
+else -- the CLI, the backend registry, run.py starting the fake commands of
 SVMRAM_BINDIR -- is the command as installed.
 
     python3 tests/md/fake_svmram.py ARGS...   (as sbin/svmram ARGS...)
@@ -20,8 +20,8 @@ SBIN = os.path.join(TOP, "sbin", "svmram")
 sys.path[:0] = [HERE, os.path.join(TOP, "lib")]
 
 import fakekernel  # noqa: E402
-from svmram.md import backend  # noqa: E402
+from svmram.md import host  # noqa: E402
 
-backend.MdBackend._write = fakekernel.sysfs_write
+host.MdHost._write = fakekernel.sysfs_write
 sys.argv = [SBIN] + sys.argv[1:]
 runpy.run_path(SBIN, run_name="__main__")

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""MdBackend on fake sysfs trees written from the states tests/vm
+"""MdHost on fake sysfs trees written from the states tests/vm
 captured on Debian's 6.1 kernel (fixtures/vm-*.sysfs.txt): what it
 observes, what it writes and runs, how it reports a resync, and a whole
 setup executed against a runner that moves the tree to the next real
@@ -14,8 +14,8 @@ import pytest
 from svmram import run
 from svmram.errors import ParseError, SvmramError
 from svmram.execute import Polling, execute
-from svmram.md import commands, planner
-from svmram.md.backend import MdBackend, kernel_name
+from svmram.md import planner, programs
+from svmram.md.host import MdHost, kernel_name
 from svmram.md.intent import Intent
 from svmram.md.model import Brd, Disk, Member
 from svmram.plan import Step
@@ -45,7 +45,7 @@ def tree(tmp_path, name):
 
 
 def test_observe_the_new_array_as_captured(tmp_path):
-    backend = MdBackend("md0", root=tree(tmp_path,
+    backend = MdHost("md0", root=tree(tmp_path,
                                          "vm-after-setup-new.sysfs.txt"))
     snap = backend.observe()
     a = snap.array
@@ -67,7 +67,7 @@ def test_observe_the_new_array_as_captured(tmp_path):
 
 
 def test_observe_the_inactive_array_as_captured(tmp_path):
-    snap = MdBackend("md0", root=tree(tmp_path,
+    snap = MdHost("md0", root=tree(tmp_path,
                                       "vm-inactive.sysfs.txt")).observe()
     a = snap.array
     assert (a.level, a.raid_disks, a.state, a.running) == ("", 0, "inactive",
@@ -78,7 +78,7 @@ def test_observe_the_inactive_array_as_captured(tmp_path):
 
 
 def test_observe_without_the_array(tmp_path):
-    backend = MdBackend("md0", root=tree(tmp_path, "vm-before.sysfs.txt"),
+    backend = MdHost("md0", root=tree(tmp_path, "vm-before.sysfs.txt"),
                         disks=("vda", "vdb", "vdz"))
     snap = backend.observe()
     assert snap.array is None and snap.brd == Brd()
@@ -90,14 +90,14 @@ def test_observe_refuses_an_attribute_it_does_not_know(tmp_path):
     faketree.write(root, "/sys/block/md0/md/dev-vda/state",
                    "in_sync,write_mostly,shiny")
     with pytest.raises(ParseError, match="unknown member state"):
-        MdBackend("md0", root=root).observe()
+        MdHost("md0", root=root).observe()
 
 
 def test_observe_sees_mounts_and_partitions(tmp_path):
     root = tree(tmp_path, "vm-before.sysfs.txt")
     faketree.write(root, "/sys/block/vdb/vdb1/partition", "1")
     faketree.write(root, "/proc/mounts", "/dev/vda /srv ext4 rw 0 0")
-    snap = MdBackend("md0", root=root, disks=("vda", "vdb")).observe()
+    snap = MdHost("md0", root=root, disks=("vda", "vdb")).observe()
     assert snap.disks["vda"].mounted_on == "/srv"
     assert snap.disks["vdb"].partitions == ("vdb1",)
 
@@ -105,7 +105,7 @@ def test_observe_sees_mounts_and_partitions(tmp_path):
 def test_perform_writes_sysfs_and_runs_argv(tmp_path):
     root = tree(tmp_path, "vm-after-setup-new.sysfs.txt")
     runner = Runner()
-    backend = MdBackend("md0", root=root, runner=runner)
+    backend = MdHost("md0", root=root, runner=runner)
     backend.perform(Step("k", "s", effect=(
         "sysfs", ("/sys/block/md0/md/dev-vda/state", "-writemostly"))))
     with open(faketree.path_in(root, "/sys/block/md0/md/dev-vda/state")) as f:
@@ -121,11 +121,11 @@ def test_an_unreadable_attribute_is_an_error_not_a_traceback(tmp_path):
     os.mkdir(faketree.path_in(root, "/sys/block/md0/md/level"))  # EISDIR
     with pytest.raises(SvmramError, match="cannot read /sys/block/md0/md/"
                                           "level"):
-        MdBackend("md0", root=root).observe()
+        MdHost("md0", root=root).observe()
 
 
 def test_a_refused_sysfs_write_is_an_error_not_a_traceback(tmp_path):
-    backend = MdBackend("md0", root=str(tmp_path))
+    backend = MdHost("md0", root=str(tmp_path))
     with pytest.raises(SvmramError, match="cannot write writemostly"):
         backend.perform(Step("k", "s", effect=(
             "sysfs", ("/sys/block/md0/md/dev-vda/state", "writemostly"))))
@@ -133,7 +133,7 @@ def test_a_refused_sysfs_write_is_an_error_not_a_traceback(tmp_path):
 
 def test_the_default_runner_is_run_py_with_the_md_table(tmp_path,
                                                         monkeypatch):
-    """commands.run_command goes through run.run (argv, trace, bindir)."""
+    """programs.run_command goes through run.run (argv, trace, bindir)."""
     trace = tmp_path / "trace"
     bindir = tmp_path / "bin"
     bindir.mkdir()
@@ -142,13 +142,13 @@ def test_the_default_runner_is_run_py_with_the_md_table(tmp_path,
     script.chmod(0o755)
     monkeypatch.setenv("SVMRAM_TRACE", str(trace))
     monkeypatch.setenv("SVMRAM_BINDIR", str(bindir))
-    result = commands.run_command("mdadm", ["--run", "/dev/md0"])
+    result = programs.run_command("mdadm", ["--run", "/dev/md0"])
     assert result.stdout == "--run /dev/md0\n"
     assert trace.read_text() == '["mdadm", "--run", "/dev/md0"]\n'
     monkeypatch.delenv("SVMRAM_BINDIR")
-    assert commands.command_path("mdadm") == "/sbin/mdadm"
+    assert programs.command_path("mdadm") == "/sbin/mdadm"
     with pytest.raises(KeyError):
-        commands.run_command("dd", [])
+        programs.run_command("dd", [])
 
 
 # --- resync status -----------------------------------------------------------
@@ -166,26 +166,26 @@ def recovering_tree(tmp_path, action="recover", completed="65024 / 260096",
 
 
 def test_resync_status_while_md_recovers(tmp_path):
-    backend = MdBackend("md0", root=recovering_tree(tmp_path))
+    backend = MdHost("md0", root=recovering_tree(tmp_path))
     status = backend.resync_status("md0")
     assert (status.active, status.percent, status.problem) == (True, 25,
                                                                None)
 
 
 def test_resync_status_when_done(tmp_path):
-    backend = MdBackend("md0", root=tree(tmp_path,
+    backend = MdHost("md0", root=tree(tmp_path,
                                          "vm-after-setup-new.sysfs.txt"))
     assert backend.resync_status("md0").active is False
 
 
 def test_resync_status_frozen_is_a_problem(tmp_path):
-    backend = MdBackend("md0", root=recovering_tree(tmp_path, "frozen"))
+    backend = MdHost("md0", root=recovering_tree(tmp_path, "frozen"))
     assert "frozen" in backend.resync_status("md0").problem
 
 
 def test_a_recovery_md_does_not_start_is_given_a_minute(tmp_path):
     now = [100.0]
-    backend = MdBackend("md0", root=recovering_tree(
+    backend = MdHost("md0", root=recovering_tree(
         tmp_path, "idle", "none", ram_slot="none"), clock=lambda: now[0])
     assert backend.resync_status("md0").active is True
     now[0] += 61
@@ -195,7 +195,7 @@ def test_a_recovery_md_does_not_start_is_given_a_minute(tmp_path):
 def test_a_pending_resync_counts_as_active(tmp_path):
     root = tree(tmp_path, "vm-after-setup-new.sysfs.txt")
     faketree.write(root, "/sys/block/md0/md/resync_start", "0")
-    assert MdBackend("md0", root=root).resync_status("md0").active is True
+    assert MdHost("md0", root=root).resync_status("md0").active is True
 
 
 # --- a whole setup against the captured states -------------------------------
@@ -213,7 +213,7 @@ def test_setup_of_a_new_array_executes_against_the_captured_states(
         faketree.build(root, fixture("vm-after-setup-new.sysfs.txt"))
 
     runner = Runner({"modprobe": modprobe, "mdadm": mdadm})
-    backend = MdBackend("md0", root=root, runner=runner, disks=("vda", "vdb"))
+    backend = MdHost("md0", root=root, runner=runner, disks=("vda", "vdb"))
     snap = backend.observe()
     it, _ = planner.choose_setup(snap, "md0", ("vda", "vdb"))
     plan = planner.plan_setup(snap, it)
@@ -238,7 +238,7 @@ def test_a_step_whose_promise_fails_stops_the_plan(tmp_path):
     faketree.write(root, "/sys/block/md0/md/dev-vda/state", "in_sync")
     it = Intent("md0", ("vda", "vdb"), "ram0", 131072, 2048, True)
 
-    class Ignoring(MdBackend):
+    class Ignoring(MdHost):
         def _write(self, path, value):
             pass
 

@@ -330,7 +330,7 @@ def test_a_sysfs_attribute_is_read_with_one_read_call(tmp_path, monkeypatch):
         return shows[len(calls) - 1] if len(calls) <= 2 else b""
 
     monkeypatch.setattr(os, "read", prealloc_read)
-    backend = main.SysfsBackend("md0", root=str(tmp_path))
+    backend = main.MdHost("md0", root=str(tmp_path))
     assert backend._read("/sys/block/md0/md/array_state") == "active\n"
     assert len(calls) == 1 and calls[0] >= 4096
     assert backend._read("/sys/block/md0/md/none") is None

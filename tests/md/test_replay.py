@@ -12,7 +12,7 @@ from dataclasses import replace
 from svmram import run
 from svmram.execute import Polling, execute
 from svmram.md import parse, planner
-from svmram.md.backend import MdBackend
+from svmram.md.host import MdHost
 from svmram.md.intent import Intent
 from svmram.md.model import Brd, differences
 from svmram.progress import Progress
@@ -27,7 +27,7 @@ GROWN = Intent("md0", ("vda", "vdb"), "ram0", 131072, 2048, False)
 
 def observe(tmp_path, name, sub="t"):
     root = faketree.build(str(tmp_path / sub), fixture(name))
-    return MdBackend("md0", root=root).observe()
+    return MdHost("md0", root=root).observe()
 
 
 def test_every_captured_mdstat_and_detail_export_parses():
@@ -88,13 +88,13 @@ def test_the_restored_member_in_recovery_is_what_restore_promised(tmp_path):
 
 def test_the_torn_read_of_a_finishing_recovery_still_waits(tmp_path):
     root = faketree.build(str(tmp_path), fixture("vm-restoring.sysfs.txt"))
-    status = MdBackend("md0", root=root).resync_status("md0")
+    status = MdHost("md0", root=root).resync_status("md0")
     assert status.active is True and status.problem is None
 
 
 # --- whole plans through execute.py on a fake kernel -------------------------
 
-class FakeKernel(MdBackend):
+class FakeKernel(MdHost):
     """Moves the fake tree as the kernel did: sysfs writes change the
     member's state words; each command jumps to the captured state it led
     to (`states`: command name -> fixture, or a function)."""

@@ -5,7 +5,7 @@ command table, sysfs writes from the same WriteFile actions the backend performs
 
 import subprocess
 
-from svmram.md import commands, planner, script
+from svmram.md import planner, programs, script
 from svmram.md.intent import Intent
 from svmram.md.model import Array, Member, Snapshot
 
@@ -26,7 +26,7 @@ def test_setup_script_of_an_existing_array():
     it, notes = planner.choose_setup(snap, "md0")
     plan = planner.plan_setup(snap, it)
     plan.notes += notes
-    text = script.render_script(plan, commands.command_path)
+    text = script.render_script(plan, programs.command_path)
     body = text[text.index("# 1. "):]
     assert body == (
         "# 1. Load brd with one RAM disk of 262144 KiB (/dev/ram0).\n"
@@ -67,7 +67,7 @@ def test_setup_script_of_an_existing_array():
 def test_an_empty_plan_says_nothing_to_do():
     it = Intent("md0", ("vda", "vdb"), "ram0", 262144, 2048, True)
     plan = planner.plan_teardown(Snapshot("md0", None, kernel=KERNEL), it)
-    text = script.render_script(plan, commands.command_path)
+    text = script.render_script(plan, programs.command_path)
     assert text.endswith("\n# Nothing to do.\n") and "set -e" not in text
 
 
@@ -76,7 +76,7 @@ def test_teardown_script_is_valid_sh_without_a_wait():
     it, _ = planner.choose_setup(snap, "md0")
     done = planner.plan_setup(snap, it).steps[-1].expect
     text = script.render_script(planner.plan_teardown(done, it),
-                                commands.command_path)
+                                programs.command_path)
     assert "wait_resync" not in text
     assert "printf %s -writemostly > /sys/block/md0/md/dev-vda/state\n" in text
     assert "/sbin/rmmod brd\n" in text

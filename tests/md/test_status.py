@@ -6,7 +6,7 @@
 from dataclasses import replace
 
 from svmram.md import status
-from svmram.md.backend import MdBackend
+from svmram.md.host import MdHost
 from svmram.md.intent import Intent
 from svmram.md.model import Brd, Member
 
@@ -18,7 +18,7 @@ CREATED = Intent("md0", ("vda", "vdb"), "ram0", 131072, 2048, True)
 
 def observe(tmp_path, name):
     root = faketree.build(str(tmp_path), fixture(name))
-    return MdBackend("md0", root=root).observe()
+    return MdHost("md0", root=root).observe()
 
 
 def test_a_set_up_array_serves_from_ram(tmp_path):

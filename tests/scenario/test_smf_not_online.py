@@ -43,10 +43,10 @@ def test_setup_and_teardown_work(late_host):
 
 
 def test_snapshot_names_the_services(late_host, monkeypatch):
-    from svmram.svm.backend import SvmBackend
+    from svmram.svm.host import SvmHost
     for name, value in late_host.env.items():
         monkeypatch.setenv(name, value)
-    snap = SvmBackend("d10", root=late_host.root).observe()
+    snap = SvmHost("d10", root=late_host.root).observe()
     assert snap.services_not_online == ("system/mdmonitor:default",
                                         "network/rpc/meta:default")
     assert snap.mirror.slots == ("d11", "d12")

@@ -177,7 +177,7 @@ def test_a_vanished_ramdisk_link_fails_the_record_step_and_rolls_back(
 def test_a_bug_in_a_steps_check_rolls_back_and_asks_for_a_report(
         swap_host):
     host = swap_host
-    spec = {"target": "svmram.svm.backend:differences", "match": "",
+    spec = {"target": "svmram.svm.host:differences", "match": "",
             "nth": 4, "error": ["AssertionError", "injected"]}
     result = raising(host, spec, "setup", "-y", "d10")
     assert result.returncode == 1, result.stderr
@@ -200,7 +200,7 @@ def test_a_bug_in_a_steps_check_rolls_back_and_asks_for_a_report(
 
 def test_svmram_debug_adds_the_traceback_of_a_steps_bug(swap_host):
     host = swap_host
-    spec = {"target": "svmram.svm.backend:differences", "match": "",
+    spec = {"target": "svmram.svm.host:differences", "match": "",
             "nth": 4, "error": ["AssertionError", "injected"]}
     result = raising(host, spec, "setup", "-y", "d10",
                      env={"SVMRAM_DEBUG": "1"})
@@ -321,7 +321,7 @@ def test_a_bug_in_the_rollback_planner_is_reported_and_teardown_finishes(
     assert host.sim("faults", "add", "metaclear", "--nth", "1", "--exit",
                     "1", "--svm-error", "metadevice is open", "--name",
                     "d10").returncode == 0
-    spec = {"target": "svmram.svm.interface:plan_teardown", "match": "",
+    spec = {"target": "svmram.svm.backend:plan_teardown", "match": "",
             "nth": 1, "error": ["AssertionError",
                                 "planner does not converge"]}
     result = raising(host, spec, "setup", "-y", "d10")
@@ -358,7 +358,7 @@ def test_a_bug_between_restore_steps_is_reported_with_the_state(host):
     assert host.svmram("setup", "-y", "d10").returncode == 0
     assert host.reboot().returncode == 0
     host.clear_trace()
-    spec = {"target": "svmram.svm.interface:plan_restore_steps", "match": "",
+    spec = {"target": "svmram.svm.backend:plan_restore_steps", "match": "",
             "nth": 2, "error": ["AssertionError", "injected"]}
     result = raising(host, spec, "restore", "d10")
     assert result.returncode == 1, result.stderr

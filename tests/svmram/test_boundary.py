@@ -2,7 +2,7 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The backend boundary (issue 13, section 1): the subcommands and the
 neutral core import no backend package; they reach a backend through
-backend.py's interface, picked by backends.py alone."""
+backend.py's interface, picked by registry.py alone."""
 
 import ast
 import glob
@@ -68,21 +68,21 @@ def test_the_check_sees_every_form_of_import(tmp_path, monkeypatch):
                  "importlib.import_module('svmram.md.backend')\n"):
         module.write_text(text)
         assert backend_imports(str(module)), text
-    module.write_text("from .. import backends, run\nfrom . import common\n")
+    module.write_text("from .. import registry, run\nfrom . import common\n")
     assert backend_imports(str(module)) == []
 
 
 def test_only_the_registry_names_the_backends():
-    """backends.py is the one module outside the backend packages that
+    """registry.py is the one module outside the backend packages that
     knows their names."""
-    with open(os.path.join(LIB, "backends.py"), encoding="utf-8") as stream:
-        assert "svmram.svm.interface:Svm" in stream.read()
+    with open(os.path.join(LIB, "registry.py"), encoding="utf-8") as stream:
+        assert "svmram.svm.backend:SvmBackend" in stream.read()
 
 
 def test_the_registry_picks_svm_for_metadevice_names():
-    from svmram import backends
-    from svmram.svm.interface import Svm
-    assert backends.for_target("d10").name == "svm"
+    from svmram import registry
+    from svmram.svm.backend import SvmBackend
+    assert registry.for_target("d10").name == "svm"
     assert [text for text in ("d10", "d0", "blue/d10", "/dev/md0", "md0",
                               "/dev/md/d10", "d10x")
-            if Svm.owns(text)] == ["d10", "d0", "blue/d10"]
+            if SvmBackend.owns(text)] == ["d10", "d0", "blue/d10"]

@@ -421,9 +421,9 @@ def test_a_reboot_after_a_rotate_refills_the_ram_submirror_in_place():
 
 
 def test_a_rollback_says_as_it_was_only_when_metastat_shows_it():
-    from svmram.svm.interface import Svm
+    from svmram.svm.backend import SvmBackend
     snap, intent, _ = set_up_rotate()
-    svm = Svm()
+    svm = SvmBackend()
     assert svm.rolled_back_text(snap, "d10", intent) == \
         "d10 is as it was before."
     assert svm.rolled_back_text(split_off(snap, "d12"), "d10", intent) == \

@@ -38,7 +38,7 @@ def cut(spec):
 def cutting_backend(spec):
     kind, _, key = spec.partition("=")
 
-    class Cutting(md_main.SysfsBackend):
+    class Cutting(md_main.MdHost):
         current = None
 
         def perform(self, step):
@@ -80,7 +80,7 @@ def main(argv):
     if argv[:1] == ["--record"]:
         record, argv = argv[1], argv[2:]
     op, array, disks = argv[0], argv[1], argv[2:]
-    make = cutting_backend(spec) if spec else md_main.SysfsBackend
+    make = cutting_backend(spec) if spec else md_main.MdHost
     rc = md_main.run(op, array, disks, record=record, make_backend=make)
     print("RESULT py.%s rc=%d" % (op, rc))
     sys.stdout.flush()

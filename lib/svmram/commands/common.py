@@ -3,13 +3,13 @@
 """What the changing subcommands share: the host root, the backend, the
 lock, the journal, confirmation, and running a plan with rollback.
 
-Backend-neutral: the backend (backend.py, picked by backends.py) plans,
+Backend-neutral: the backend (backend.py, picked by registry.py) plans,
 observes and words what is specific to it."""
 
 import os
 import sys
 
-from .. import backends, interrupt, run
+from .. import interrupt, registry, run
 from ..errors import EXIT_OK, EXIT_SIGNAL_BASE, RefusedError, SvmramError
 from ..execute import Polling, StepFailed, execute, reason_of
 from ..interrupt import Interrupted
@@ -34,18 +34,18 @@ def under_root(path):
 
 def backend_for(target):
     """The backend whose target syntax `target` is written in."""
-    return backends.for_target(target, host_root())
+    return registry.for_target(target, host_root())
 
 
 def host_backend():
     """The backend of this host (for a command given no target)."""
-    return backends.for_host(host_root())
+    return registry.for_host(host_root())
 
 
 def arguments_backend(argv):
     """The backend whose options a subcommand takes: the target's, named
     among `argv` (the subcommand's arguments), else the host's."""
-    return backends.for_arguments(argv, host_root())
+    return registry.for_arguments(argv, host_root())
 
 
 def require_root(backend):

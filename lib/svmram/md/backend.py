@@ -1,354 +1,478 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""The md backend: reads sysfs and /proc into a Snapshot and performs
-steps.
+"""Linux md as a backend.Backend: what the subcommands ask of it.
 
-Processes start only through the runner (commands.run_command, i.e.
-run.py's run()); sysfs and /proc are read and written under `root` ("/"
-on a real host, a fake tree in tests).  The backend never opens
-/dev/ramN: opening one that does not exist makes brd create it
-(research 2a).
+The host is read by MdHost (md/host.py), planned by the pure
+planners (md/planner.py); the record store is /etc/svmram/md/ARRAY.json
+(md/record.py), which the boot unit svmram@ARRAY.service reads too
+(through the svmram command).
+
+What the CLI adds to md's planners, as steps of the same plans so that
+the run and the -n script agree: setup writes the record before its
+first change; teardown first disables the boot unit and leaves the
+marker the unit's restore and stop stand aside for, and removes the
+record and the marker last.  Setup's plan.afterwards enables and starts
+the unit (`systemctl enable --now`), whose start finds nothing to do and
+whose stop at shutdown removes the RAM member (docs/md-backend.md).
+
+The planners plan every step up to the goal from the state they
+observe, promising each step's result, so one plan suffices for setup
+and teardown; restore is planned again after every step by the restore
+command (an inactive array hides its shape until it runs).
 """
 
 import os
-import time
+import re
+import sys
 
-from .. import actions
-from ..backend import Host
-from ..errors import RefusedError, SvmramError
-from ..execute import ResyncStatus
-from . import commands, parse
-from .model import (RECOVERING, SPARE, Array, Brd, Disk, Member, Snapshot,
-                    differences)
-from .steps import SYSFS
+from .. import run
+from ..backend import Backend, Problems
+from ..errors import RefusedError, SvmramError, UsageError, whole_number
+from ..plan import Step
+from . import planner, record, status
+from .host import (WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
+                   wait_for_disks)
+from .intent import Intent, check_array_name
+from .model import IN_SYNC, RECOVERING, SPARE
+from .script import PRELUDE
 
-# How long md may leave a degraded array with a spare idle before the
-# wait gives up (md's thread normally starts a recovery within a second).
-START_GRACE_SECONDS = 60
-SYNCING = ("resync", "recover", "reshape", "check", "repair")
+_KERNEL_NAME = re.compile(r"md[0-9]{1,9}\Z")
+_DEV_PATH = re.compile(r"/dev/md[0-9]{1,9}\Z")
+_NAMED = re.compile(r"/dev/md/[^/\0]+\Z")
 
+SYNTAX = "name an md array as /dev/mdN, /dev/md/NAME or mdN"
 
-def root_path(root, path):
-    return os.path.join(root, path.lstrip("/"))
-
-
-def kernel_name(root, path):
-    """The kernel name (md0, sdb1) of a block device the admin named by a
-    path (/dev/md0, /dev/md/data, /dev/disk/by-id/...); RefusedError for
-    anything that is not a block device the kernel lists."""
-    if not path.startswith("/dev/") or "\0" in path:
-        raise RefusedError("%r is not a device path" % path,
-                           advice="Name devices as /dev/... paths.")
-    real = os.path.realpath(root_path(root, path))
-    dev = root_path(root, "/dev")
-    name = os.path.basename(real)
-    if os.path.dirname(real) != os.path.realpath(dev) or not \
-            os.path.exists(root_path(root, "/sys/class/block/" + name)):
-        raise RefusedError("%s is not a block device" % path,
-                           advice="lsblk lists the block devices.")
-    return name
+NO_MDADM_ADVICE = (
+    "Install mdadm (Debian and Ubuntu: apt install mdadm; Fedora and RHEL: "
+    "dnf install mdadm); svmram's Linux backend drives md through it.")
 
 
-def _unreadable(path, exc):
-    return SvmramError("cannot read %s: %s" % (path, exc.strerror or exc),
-                       advice="svmram reads md's state from /sys and /proc; "
-                              "run it as root.")
+class MdBackend(Backend):
+    name = "md"
+    manages = "md arrays"
+    target_help = "the array, e.g. /dev/md0"
+    prelude = PRELUDE
+    stops = True
+    members_label = "members"
 
+    def __init__(self, root="/"):
+        super().__init__(root)
+        run.set_missing_command(missing_command)
 
-class MdBackend(Host):
-    """One array on the host (backend.Host), as execute.py drives it."""
+    # --- names and options ------------------------------------------------
 
-    def __init__(self, array, root="/", runner=commands.run_command,
-                 disks=(), clock=time.monotonic):
-        self.array = array
-        self.root = root
-        self.disks = tuple(disks)       # disks to describe (a new array)
-        self._run = runner
-        self._clock = clock
-        self._idle_since = None
+    @classmethod
+    def owns(cls, text):
+        return bool(_KERNEL_NAME.match(text) or _DEV_PATH.match(text) or
+                    _NAMED.match(text))
 
-    # --- reading ----------------------------------------------------------
+    def target(self, text):
+        if _KERNEL_NAME.match(text):
+            return text
+        if _DEV_PATH.match(text):
+            return text[len("/dev/"):]
+        if _NAMED.match(text):
+            # /dev/md/NAME is a link udev makes to the array's node.
+            name = kernel_name(self.root, text)
+            try:
+                return check_array_name(name)
+            except RefusedError as error:
+                raise UsageError("%s is %s, not an md array; %s" % (
+                    text, name, SYNTAX)) from error
+        raise UsageError("%r is not an md array name: %s" % (text, SYNTAX))
 
-    def _read(self, path):
-        """The text of a file under root, None if it does not exist.
+    def add_setup_arguments(self, parser):
+        parser.add_argument(
+            "--disks", action="append", metavar="DISK[,DISK]...",
+            help="create a new array from these disks (their contents are "
+                 "destroyed); not for an existing array")
 
-        md's sysfs attributes are "prealloc" files (__ATTR_PREALLOC, e.g.
-        array_state): every read(2) calls their show() again and returns
-        what lies past the file offset in the new text, so reading until
-        EOF can glue two states together ('active\nidle\n', seen on a
-        real kernel while a busy ext4 was set up).  One read(2) of a page
-        gets the whole attribute from one show()."""
-        if path.startswith("/sys/"):
-            return self._read_once(path)
-        try:
-            with open(root_path(self.root, path), encoding="utf-8",
-                      errors="surrogateescape") as stream:
-                return stream.read()
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            raise _unreadable(path, exc) from exc
+    def setup_options(self, args):
+        disks = []
+        for value in getattr(args, "disks", None) or ():
+            for word in value.split(","):
+                if not word:
+                    raise UsageError("--disks: an empty disk name in %r"
+                                     % value)
+                disks.append(kernel_name(self.root, word))
+        return {"disks": tuple(disks)}
 
-    def _read_once(self, path):
-        try:
-            fd = os.open(root_path(self.root, path), os.O_RDONLY)
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            raise _unreadable(path, exc) from exc
-        try:
-            data = os.read(fd, 65536)
-        except OSError as exc:
-            raise _unreadable(path, exc) from exc
-        finally:
-            os.close(fd)
-        return data.decode("utf-8", errors="surrogateescape")
+    # --- the host and the record store ------------------------------------
 
-    def _list(self, path):
-        try:
-            return sorted(os.listdir(root_path(self.root, path)))
-        except (FileNotFoundError, NotADirectoryError):
-            return []
-        except OSError as exc:
-            raise _unreadable(path, exc) from exc
+    def host(self, target):
+        return MdHost(target, self.root)
 
-    def _exists(self, path):
-        return os.path.exists(root_path(self.root, path))
+    def intent_from_json(self, data, where):
+        if not isinstance(data, dict):
+            raise RefusedError("%s does not hold an md intent" % where,
+                               advice="Check it by hand.")
+        return Intent.from_dict(data)
 
-    def observe(self, intent=None, disks=()):
-        """The array as a Snapshot, with the disks the constructor, the
-        intent and `disks` name described (those of a new array)."""
-        mounts = self._mounts()
-        array = self.read_array(self.array)
-        names = list(self.disks) + list(disks)
-        if intent is not None:
-            names += list(intent.disks)
-        if array is not None:
-            names += [m.name for m in array.members
-                      if not m.name.startswith("ram")]
-        disks = {}
-        for name in dict.fromkeys(names):
-            disk = self._disk(name, mounts)
-            if disk is not None:
-                disks[name] = disk
-        meminfo = parse.meminfo(self._read("/proc/meminfo") or "")
-        release = self._read("/proc/sys/kernel/osrelease")
-        if release is None:
-            raise SvmramError("cannot read /proc/sys/kernel/osrelease",
-                              advice="svmram needs /proc mounted.")
-        return Snapshot(
-            target=self.array, array=array, brd=self._brd(mounts),
-            disks=disks, kernel=parse.kernel_release(release),
-            mem_total_kib=meminfo["MemTotal"],
-            mem_available_kib=meminfo["MemAvailable"],
-            mounted_on=mounts.get(self.array))
+    def record_name(self, target):
+        return record.record_path(target)
 
-    def read_array(self, name):
-        md = "/sys/block/%s/md" % name
-        if not self._exists(md):
-            return None
-        required = {}
-        for attr in ("level", "raid_disks", "array_state",
-                     "metadata_version", "component_size"):
-            text = self._read("%s/%s" % (md, attr))
-            if text is None:
-                raise SvmramError("%s/%s is missing" % (md, attr),
-                                  advice="Check that md is loaded and the "
-                                         "array exists (cat /proc/mdstat).")
-            required[attr] = text
-        state = parse.array_state(required["array_state"])
-        metadata = parse.metadata_version(required["metadata_version"])
-        members = tuple(self._member(md, entry[4:])
-                        for entry in self._list(md)
-                        if entry.startswith("dev-"))
+    def _record(self, target):
+        return record.under(self.root, record.record_path(target))
 
-        def optional(attr, parser, default, *args):
-            text = self._read("%s/%s" % (md, attr))
-            return default if text is None else parser(text, *args)
+    def recorded_intent(self, host):
+        it = record.read_record(self._record(host.array))
+        if it is not None and it.array != host.array:
+            raise RefusedError("the record %s is for %s, not %s" % (
+                record.record_path(host.array), it.array, host.array),
+                advice="Check the file by hand.")
+        return it
 
-        return Array(
-            name=name, level=parse.level(required["level"]),
-            raid_disks=parse.raid_disks(required["raid_disks"])[0],
-            state=state, members=members, metadata=metadata,
-            component_kib=parse.uint_attr(required["component_size"],
-                                          "md/component_size"),
-            degraded=optional("degraded", parse.uint_attr, 0, "md/degraded"),
-            sync_action=optional("sync_action", parse.sync_action, "idle"),
-            sync_completed=optional("sync_completed", parse.sync_completed,
-                                    None),
-            resync_start=optional("resync_start", parse.none_or_uint, None,
-                                  "md/resync_start"),
-            bitmap=optional("bitmap/location", parse.bitmap_location, "none"),
-            backlog=optional("bitmap/backlog", parse.uint_attr, 0,
-                             "md/bitmap/backlog"),
-            speed_min=optional("sync_speed_min", parse.sync_speed,
-                               (1000, False), "md/sync_speed_min"),
-            speed_max=optional("sync_speed_max", parse.sync_speed,
-                               (200000, False), "md/sync_speed_max"))
+    # --- plans -------------------------------------------------------------
 
-    def _member(self, md, name):
-        base = "%s/dev-%s" % (md, name)
-        state = self._read(base + "/state")
-        slot = self._read(base + "/slot")
-        if state is None or slot is None:
-            raise SvmramError("%s vanished while svmram read it" % base,
-                              advice="Run svmram again.")
-        slot = parse.slot(slot)
-        if slot == "journal":
-            raise RefusedError("%s has a journal device (%s)" % (
-                self.array, name), advice="svmram only handles RAID-1 "
-                                          "arrays without a journal.")
-        offset = self._read(base + "/offset")
-        recovery = self._read(base + "/recovery_start")
-        return Member(
-            name=name, slot=slot, flags=parse.member_state(state),
-            offset_sectors=0 if offset is None else parse.uint_attr(
-                offset, "md/dev-*/offset"),
-            recovery_start=None if recovery is None else parse.none_or_uint(
-                recovery, "md/dev-*/recovery_start"))
+    def plan_setup(self, host, options, resumed, dry_run):
+        array = host.array
+        disks = tuple(options.get("disks", ()))
+        recorded = self.recorded_intent(host)
+        notes = []
+        if resumed is not None:
+            it, where = resumed
+            notes.append("Resuming the setup recorded in %s; the choices "
+                         "made then are kept." % where)
+        elif recorded is not None:
+            it = recorded
+        else:
+            it = None
+        if it is not None and disks and set(disks) != set(it.disks):
+            raise RefusedError("%s is recorded with the disks %s" % (
+                array, " ".join(it.disks)),
+                advice="Run setup without --disks to finish it, or "
+                       "'svmram teardown /dev/%s'." % array)
+        # As on SVM: no setup that nothing would restore after a boot.
+        state = host.boot_service_state()
+        if state is None:
+            raise RefusedError(
+                "the boot unit %s is not installed, so nothing would bring "
+                "back the RAM member of %s after a boot" % (
+                    unit_name(array), array),
+                advice="Install it with 'make install-linux' (it puts "
+                       "svmram@.service in /usr/lib/systemd/system), then "
+                       "run setup again.")
+        snap = host.observe(it, disks=disks)
+        if it is None:
+            it, chosen = planner.choose_setup(snap, array, disks)
+            notes += chosen
+        plan = planner.plan_setup(snap, it)
+        if resumed is None and recorded is not None and not plan.steps:
+            if state == "online":
+                raise RefusedError(
+                    "%s is set up already (record %s)" % (
+                        array, record.record_path(array)),
+                    advice="'svmram status /dev/%s' shows it; 'svmram "
+                           "teardown /dev/%s' undoes it." % (array, array))
+            notes.append("%s is set up but its boot unit %s is %s; setup "
+                         "enables it." % (array, unit_name(array),
+                                          state or "missing"))
+        if recorded != it:
+            plan.steps.insert(0, _write_record_step(it, snap))
+        plan.notes = notes + plan.notes
+        plan.afterwards = [("systemctl", "enable", "--now",
+                            unit_name(array))]
+        plan.intent = it
+        return plan
 
-    def _brd(self, mounts):
-        module = "/sys/module/brd"
-        devices = tuple(sorted(
-            (d for d in self._list("/sys/block") if d.startswith("ram")
-             and d[3:].isdigit()), key=lambda d: int(d[3:])))
-        if not self._exists(module):
-            return Brd(devices=devices)
-        size = self._read(module + "/parameters/rd_size")
-        count = self._read(module + "/parameters/rd_nr")
-        holders = {}
-        for dev in devices:
-            held = tuple(self._list("/sys/block/%s/holders" % dev))
-            if dev in mounts:
-                held += ("a mount on " + mounts[dev],)
-            holders[dev] = held
-        return Brd(
-            loaded=True, builtin=not self._exists(module + "/initstate"),
-            rd_size_kib=0 if size is None else parse.uint_attr(
-                size, "brd rd_size"),
-            rd_nr=0 if count is None else parse.uint_attr(count, "brd rd_nr"),
-            devices=devices, holders=holders)
+    def plan_rollback(self, observed, intent):
+        # A setup enables its unit only after its last step (afterwards):
+        # the one it rolls back never did.
+        return self._teardown(observed, intent, None)
 
-    def _disk(self, name, mounts):
-        base = "/sys/class/block/%s" % name
-        size = self._read(base + "/size")
-        if size is None:
-            return None
-        partitions = tuple(
-            entry for entry in self._list(base)
-            if entry.startswith(name) and
-            self._exists("%s/%s/partition" % (base, entry)))
-        return Disk(name=name,
-                    size_sectors=parse.uint_attr(size, "block size"),
-                    holders=tuple(self._list(base + "/holders")),
-                    mounted_on=mounts.get(name), partitions=partitions)
+    def plan_teardown(self, host, intent, where, resumed, options,
+                      dry_run):
+        return self._teardown(host.observe(intent), intent,
+                              host.boot_service_state())
 
-    def _mounts(self):
-        """Kernel block device name -> mount point, from /proc/mounts."""
-        text = self._read("/proc/mounts") or ""
-        found = {}
-        for line in text.splitlines():
-            fields = line.split(" ")
-            if len(fields) < 2 or not fields[0].startswith("/dev/"):
+    def _teardown(self, snap, it, unit_state):
+        """md's teardown from `snap`, after marking the teardown (and
+        disabling the boot unit unless it is disabled or not installed)
+        and before removing the record."""
+        plan = planner.plan_teardown(snap, it)
+        path = record.record_path(it.array)
+        unit = unit_name(it.array)
+        enabled = unit_state not in (None, "disabled")
+        plan.steps.insert(0, Step(
+            key="mark teardown",
+            summary="%sark the teardown in %s." % (
+                "Disable the boot unit %s and m" % unit if enabled else "M",
+                record.marker_path(path)),
+            argv=("systemctl", "disable", "--now", unit) if enabled
+            else None,
+            actions=(record.MarkTeardown(path),),
+            why="Until the record is gone the unit's restore and stop "
+                "stand aside, so a boot never undoes half a teardown.",
+            expect=snap))
+        last = plan.steps[-1].expect
+        plan.steps.append(Step(
+            key="remove record",
+            summary="Remove the record %s." % path,
+            actions=(record.RemoveRecord(path),), expect=last))
+        plan.intent = it
+        return plan
+
+    def plan_restore(self, host, intent, options):
+        marker = record.marker_path(self._record(intent.array))
+        if os.path.exists(marker):
+            raise RefusedError(
+                "a teardown of %s was cut short" % intent.array,
+                advice="'svmram teardown /dev/%s' finishes it; until then "
+                       "the array runs from its disks alone." % intent.array)
+        # At boot udev may still be adding the recorded disks: wait for
+        # them (at most wait_disks seconds) before mdadm --run starts the
+        # array short of one.
+        snap = wait_for_disks(host, intent, options.get("wait_disks", 0),
+                              sys.stdout)
+        plan = planner.plan_restore(snap, intent)
+        plan.intent = intent
+        return plan, snap
+
+    def add_restore_arguments(self, parser):
+        parser.add_argument(
+            "--wait-disks", default=str(WAIT_DISKS_SECONDS),
+            metavar="SECONDS",
+            help="at boot, how long to wait for the recorded disks to "
+                 "appear (default %d)" % WAIT_DISKS_SECONDS)
+
+    def restore_options(self, args):
+        return {"wait_disks": 0 if args.dry_run else whole_number(
+            args.wait_disks, "wait-disks", 0, 600)}
+
+    def stop_aside(self, target):
+        if os.path.exists(record.marker_path(self._record(target))):
+            return ("a teardown of it is running or was cut short, and "
+                    "finishes it")
+        return None
+
+    def plan_stop(self, host, intent):
+        plan = planner.plan_stop(host.observe(intent), intent)
+        plan.intent = intent
+        return plan
+
+    # --- words for messages --------------------------------------------------
+
+    def state_text(self, snap, target, intent):
+        return state_text(snap, target, intent)
+
+    def rolled_back_text(self, snap, target, intent):
+        a = snap.array
+        if a is None:
+            return "but %s does not exist now." % target
+        disks = set(intent.disks) if intent is not None else set()
+        names = {m.name for m in a.members}
+        if intent is not None and names == disks and \
+                a.raid_disks == len(disks) and \
+                all(m.role == IN_SYNC for m in a.members) and \
+                not snap.brd.loaded:
+            return "%s is as it was before%s." % (
+                target, " (the array setup created stays, on its disks)"
+                if intent.created else "")
+        return "but %s is not as it was: %s" % (
+            target, state_text(snap, target, intent))
+
+    def state_command(self, target):
+        return "mdadm --detail /dev/%s" % target
+
+    def retry_command(self, target):
+        return "systemctl restart %s" % unit_name(target)
+
+    def explain_command(self, target):
+        return "systemctl status %s" % unit_name(target)
+
+    def setup_done(self, intent):
+        return "%s: reads are served from the RAM member /dev/%s; the " \
+               "disks %s are write-mostly." % (
+                   intent.array, intent.ram, " ".join(intent.disks))
+
+    def teardown_done(self, intent):
+        return "%s: the RAM member is gone; the disks %s serve reads " \
+               "again." % (intent.array, " ".join(intent.disks))
+
+    def restore_done(self, intent):
+        return "%s: md is copying the disks onto /dev/%s; the disks serve " \
+               "reads until it is in sync." % (intent.array, intent.ram)
+
+    def nothing_to_restore(self, snap, intent):
+        a = snap.array
+        ram = a.member(intent.ram) if a is not None else None
+        if ram is not None and ram.role != IN_SYNC:
+            percent = status.describe(snap, intent)["recovery_percent"]
+            return "%s: nothing to do: /dev/%s is recovering%s." % (
+                intent.array, intent.ram, "" if percent is None
+                else " (%d %% done)" % percent)
+        return "%s: nothing to do: /dev/%s is in sync." % (intent.array,
+                                                          intent.ram)
+
+    # --- status and check ----------------------------------------------------
+
+    def statuses(self, target=None):
+        arrays = [target] if target is not None else \
+            record.recorded_arrays(self.root)
+        found = []
+        for array in arrays:
+            host = self.host(array)
+            it = self.recorded_intent(host)
+            if it is None:
+                found.append((not_configured(array), Problems()))
                 continue
-            path = root_path(self.root, fields[0])
-            name = os.path.basename(os.path.realpath(path)) \
-                if os.path.exists(path) else os.path.basename(fields[0])
-            found.setdefault(name, fields[1])
+            found.append(neutral_status(host.observe(it), it,
+                                        host.boot_service_state()))
         return found
 
-    # --- the executor's interface --------------------------------------------
+    def serving_detail(self, found):
+        return "/dev/%s in sync, the disks write-mostly" % \
+            found["ram_submirror"]
 
-    def differences(self, expected, observed):
-        return differences(expected, observed)
-
-    def resync_status(self, target):
-        a = self.read_array(target)
-        if a is None:
-            return ResyncStatus(False, problem="%s disappeared" % target)
-        if a.sync_action == "frozen":
-            return ResyncStatus(False, problem=(
-                "md's recovery of %s is frozen (sync_action); echo idle > "
-                "/sys/block/%s/md/sync_action lets it go on" % (
-                    target, target)))
-        if a.sync_action in SYNCING:
-            self._idle_since = None
-            done = a.sync_completed
-            percent = (done[0] * 100 // done[1]) if isinstance(
-                done, tuple) and done[1] else None
-            return ResyncStatus(True, percent)
-        pending = (a.resync_start is not None and a.running) or (
-            a.degraded and any(m.role in (SPARE, RECOVERING)
-                               for m in a.members))
-        if not pending:
-            self._idle_since = None
-            return ResyncStatus(False)
-        now = self._clock()
-        if self._idle_since is None:
-            self._idle_since = now
-        if now - self._idle_since > START_GRACE_SECONDS:
-            return ResyncStatus(False, problem=(
-                "md has not started the resync or recovery of %s in %d "
-                "seconds (array %s, sync_action idle)" % (
-                    target, START_GRACE_SECONDS, a.state)))
-        return ResyncStatus(True, None)
-
-    def boot_service_state(self):
-        """The boot unit svmram@ARRAY.service as one word: "online"
-        (enabled and active), "disabled", "enabled" (not started),
-        "failed" or "activating" (enabled, its ExecStart failed or runs),
-        None when systemd does not know the unit (not installed)."""
-        unit = unit_name(self.array)
-        enabled = self._run("systemctl", ["is-enabled", unit],
-                            check=False).stdout.strip()
-        if enabled in ("", "not-found"):
-            return None
-        if enabled not in ("enabled", "enabled-runtime"):
-            return "disabled"
-        active = self._run("systemctl", ["is-active", unit],
-                           check=False).stdout.strip()
-        if active == "active":
-            return "online"
-        return active if active in ("failed", "activating",
-                                    "deactivating") else "enabled"
-
-    def perform(self, step):
-        actions.perform(step, self.root, self._run, [
-            _Write(self, a) if isinstance(a, actions.WriteFile) else a
-            for a in actions_of(step)])
-
-    def _write(self, path, value):
-        actions.WriteFile(path, value, advice=WRITE_ADVICE).perform(
-            self.root, {})
+    def check(self, target=None):
+        return run_check(self, target)
 
 
-def unit_name(array):
-    """The boot unit of `array` (systemd/svmram@.service)."""
-    return "svmram@%s.service" % array
+def missing_command(name, path, reason):
+    if name == "mdadm":
+        return RefusedError("this system has no mdadm (cannot run %s: %s)"
+                            % (path, reason), advice=NO_MDADM_ADVICE)
+    return RefusedError(
+        "cannot run %s: %s" % (path, reason),
+        advice="svmram needs this command from the base system (kmod, "
+               "systemd); check that it is installed.")
 
 
-WRITE_ADVICE = "The kernel refused the change; see dmesg."
+def _write_record_step(it, snap):
+    path = record.record_path(it.array)
+    return Step(
+        key="write record",
+        summary="Record what setup decided in %s." % path,
+        actions=(record.WriteRecord(path, record.record_text(it)),),
+        why="Teardown and the boot unit read it; it is written before "
+            "anything changes.",
+        expect=snap)
 
 
-class _Write:
-    """A WriteFile carried out through the backend's _write (which tests
-    replace)."""
+# --- status ------------------------------------------------------------------
 
-    def __init__(self, backend, action):
-        self.backend, self.action = backend, action
-
-    def perform(self, root, values):
-        self.backend._write(self.action.path, self.action.value)
+def not_configured(array):
+    return {"mirror": array, "configured": False, "verdict": "not_serving",
+            "serving_from_ram": False,
+            "reasons": ["%s is not set up by svmram (no record %s)" % (
+                array, record.record_path(array))]}
 
 
-def actions_of(step):
-    """A step's actions: md/steps.py describes sysfs writes as the effect
-    ("sysfs", (path, value), ...); each becomes a WriteFile, which both
-    the run and the -n script (md/script.py) carry out."""
-    if not step.effect:
-        return step.actions
-    if step.effect[0] != SYSFS:
-        raise SvmramError("unknown md effect %r" % (step.effect[0],))
-    return step.actions + tuple(
-        actions.WriteFile(path, value, advice=WRITE_ADVICE)
-        for path, value in step.effect[1:])
+def neutral_status(snap, it, service_state):
+    """(status, Problems): md/status.py's entry in the neutral schema of
+    backend.py (docs/status-json.md), md's own keys kept beside."""
+    entry = status.describe(snap, it)
+    reasons = list(entry["reasons"])
+    unit = unit_name(it.array)
+    if service_state != "online":
+        reasons.append("its boot unit %s is %s" % (
+            unit, service_state or "missing"))
+    verdict = entry["verdict"]
+    if verdict == "serving" and reasons:
+        verdict = "not_serving"
+    found = dict(entry)
+    found.pop("array")
+    found.update({
+        "mirror": it.array, "verdict": verdict,
+        "serving_from_ram": not reasons, "reasons": reasons,
+        "ram_submirror": it.ram, "method": "create" if it.created else "grow",
+        "read_option": None,
+        "service": {"fmri": unit, "state": service_state}})
+    found.setdefault("disk_redundancy", None)
+    a = snap.array
+    brd = snap.brd
+    found["size_blocks"] = a.component_kib * 2 if a is not None else None
+    found["resync_percent"] = entry.get("recovery_percent")
+    found["submirrors"] = [
+        {"slot": m["slot"], "name": m["name"], "state": m["state"],
+         "ram": m["ram"], "write_mostly": m["write_mostly"]}
+        for m in entry.get("members", [])]
+    found["ramdisk"] = {
+        "name": it.ram, "present": brd.loaded and it.ram in brd.devices,
+        "size_bytes": brd.rd_size_kib * 1024 if brd.loaded else None,
+        "device": None, "recorded_device": None,
+        "device_matches": brd.loaded and brd.rd_size_kib == it.rd_size_kib}
+    problems = Problems(booting=service_state in ("activating", "enabled"),
+                        disks=tuple(it.disks))
+    ram = a.member(it.ram) if a is not None else None
+    for words in reasons:
+        recovering = ram is not None and ram.role in (RECOVERING, SPARE) \
+            and words.startswith(it.ram)
+        problems.add(words, passing=recovering)
+    return found, problems
+
+
+def state_text(snap, target, intent):
+    """The array as observed, for a report after a stop or a failure."""
+    a = snap.array
+    if a is None:
+        return "%s does not exist now; 'cat /proc/mdstat' lists the " \
+               "arrays." % target
+    ram = intent.ram if intent is not None else None
+    members = ", ".join("%s %s%s%s" % (
+        m.name, m.role, " write-mostly" if m.write_mostly else "",
+        " (RAM)" if m.name == ram else "")
+        for m in sorted(a.members, key=lambda m: m.name))
+    disks = [m.name for m in a.members
+             if m.role == IN_SYNC and m.name != ram]
+    text = "%s now: %s, %d raid devices: %s." % (
+        target, a.state, a.raid_disks, members)
+    if disks:
+        text += "  Current data: on %s." % " and ".join(disks)
+    else:
+        text += "  No disk member is in sync: check 'mdadm --detail " \
+                "/dev/%s' now." % target
+    if a.sync_action != "idle":
+        text += "  md is running a %s and goes on without svmram." % (
+            a.sync_action)
+    return text
+
+
+# --- check -------------------------------------------------------------------
+
+def run_check(backend, target):
+    """(host checks, verdicts) for `svmram check` (commands/check.py)."""
+    checks, verdicts = [], []
+    host = MdHost(target or "md0", backend.root)
+    try:
+        snap = host.observe()
+        planner.check_kernel(snap)
+        checks.append({"check": "kernel", "verdict": "ok",
+                       "detail": "Linux %s" % snap.kernel[3]})
+    except SvmramError as error:
+        checks.append({"check": "kernel", "verdict": "FAIL",
+                       "detail": error.message})
+        return checks, verdicts
+    arrays = [target] if target is not None else sorted(
+        name for name in _listdir(record.under(backend.root, "/sys/block"))
+        if _KERNEL_NAME.match(name))
+    for array in arrays:
+        host = backend.host(array)
+        try:
+            it = backend.recorded_intent(host)
+            if it is not None:
+                verdicts.append({"mirror": array, "verdict": "set up",
+                                 "detail": "recorded in %s" %
+                                 record.record_path(array)})
+                continue
+            snap = host.observe()
+            if snap.array is None:
+                raise RefusedError("there is no array %s" % array,
+                                   advice="cat /proc/mdstat lists them.")
+            _, notes = planner.choose_setup(snap, array)
+            verdicts.append({"mirror": array, "verdict": "ready",
+                             "detail": " ".join(notes)})
+        except SvmramError as error:
+            verdict = {"mirror": array, "verdict": "refused",
+                       "detail": error.message}
+            if error.advice:
+                verdict["advice"] = error.advice
+            verdicts.append(verdict)
+    return checks, verdicts
+
+
+def _listdir(path):
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The md backend's own entry point, which the boot unit runs (the svmram
-command drives md through md/interface.py; docs/md-backend.md):
+command drives md through md/backend.py; docs/md-backend.md):
 
   python3 -m svmram.md.main setup ARRAY [DISK...]   set up (new or existing)
   python3 -m svmram.md.main restore ARRAY           the boot unit's ExecStart
@@ -33,11 +33,10 @@ import time
 from ..errors import EXIT_FAILED, EXIT_USAGE, RefusedError, SvmramError
 from ..execute import Polling, StepFailed, execute
 from ..progress import Progress
-from . import commands, planner, record, script, status
-from .backend import MdBackend, kernel_name
+from . import programs, planner, record, script, status
+from .host import WAIT_DISKS_SECONDS, MdHost, kernel_name, wait_for_disks
 
 RECORD_DIR = record.RECORD_DIR
-WAIT_DISKS_SECONDS = 20
 OPERATIONS = ("setup", "restore", "stop", "teardown", "status")
 PLANNERS = {"setup": planner.plan_setup, "restore": planner.plan_restore,
             "stop": planner.plan_stop, "teardown": planner.plan_teardown}
@@ -46,8 +45,6 @@ ROUNDS = 4
 COMMAND = "PYTHONPATH=/usr/lib/svmram python3 -m svmram.md.main"
 
 
-# Kept for callers of the old name; MdBackend reads sysfs with one read(2).
-SysfsBackend = MdBackend
 
 
 def record_path(array, directory=RECORD_DIR):
@@ -61,34 +58,8 @@ remove_record = record.remove_record
 _mark_teardown = record.mark_teardown
 
 
-def wait_for_disks(backend, it, seconds, out, sleep=time.sleep,
-                   clock=time.monotonic):
-    """At boot, udev may still be adding the recorded disks to the
-    (inactive) array: wait at most `seconds` until the array is running or
-    holds every recorded disk, so that restore's `mdadm --run` never
-    starts it short of a disk that is about to appear.  Returns the last
-    Snapshot; what it shows then is the planner's to judge."""
-    deadline = clock() + seconds
-    said = False
-    while True:
-        snap = backend.observe(it)
-        a = snap.array
-        missing = [d for d in it.disks if a is None or a.member(d) is None]
-        if (a is not None and (a.running or not missing)) or \
-                clock() >= deadline:
-            return snap
-        if not said:
-            out.write("restore %s: waiting up to %d s for %s\n" % (
-                it.array, seconds, "the array to be assembled" if a is None
-                else "its disk%s %s" % ("s" if len(missing) > 1 else "",
-                                         " ".join(missing))))
-            out.flush()
-            said = True
-        sleep(0.5)
-
-
 def run(op, array, disks=(), record=None, dry_run=False, out=None,
-        err=None, make_backend=SysfsBackend,
+        err=None, make_backend=MdHost,
         wait_disks=WAIT_DISKS_SECONDS, polling=None, sleep=time.sleep,
         clock=time.monotonic):
     """Carry out `op` on `array` (a kernel name such as md0); the exit
@@ -166,7 +137,7 @@ def _run(op, array, disks, record, dry_run, out, make_backend, wait_disks,
             snap = backend.observe()
         plan = PLANNERS[op](snap, it)
         if dry_run:
-            out.write(script.render_script(plan, commands.command_path))
+            out.write(script.render_script(plan, programs.command_path))
             return 0
         for note in plan.notes:
             out.write("%s %s: %s\n" % (op, array, note))

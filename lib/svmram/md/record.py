@@ -2,7 +2,7 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The md backend's record store: what setup decided for an array
 (intent.Intent as JSON) in /etc/svmram/md/ARRAY.json, under the host
-root.  Both entry points use it: the svmram command (md/interface.py)
+root.  Both entry points use it: the svmram command (md/backend.py)
 and md/main.py, which the boot unit svmram@.service runs.
 
 Every write is atomic and synced: a power cut leaves the old record or

@@ -3,14 +3,14 @@
 """An md plan as the POSIX sh script that -n prints (pure).
 
 plan.render_script writes it, as for SVM: commands from each step's argv
-(with commands.COMMANDS' paths), sysfs writes from the WriteFile actions
+(with programs.COMMANDS' paths), sysfs writes from the WriteFile actions
 backend.actions_of makes of its effect, the same ones the backend
 carries out.  This module gives the interpreter line and the wait.
 """
 
 from .. import plan as plans
 from ..plan import Prelude
-from .backend import actions_of
+from .host import actions_of
 
 # Wait until md has no resync or recovery running or due; give up when
 # the array stays degraded with nothing recovering for a minute.
@@ -46,5 +46,5 @@ PRELUDE = Prelude("#!/bin/sh", lambda command_path: _WAIT_FUNCTION,
 
 def render_script(plan, command_path, host_path=None):
     """The plan as a runnable POSIX sh script.  command_path maps a name
-    from commands.COMMANDS to the path to print."""
+    from programs.COMMANDS to the path to print."""
     return plans.render_script(plan, command_path, PRELUDE, host_path)

@@ -8,7 +8,7 @@ The entry follows docs/status-json.md (format 1) where a key means the
 same thing -- verdict, serving_from_ram, reasons, disk_redundancy with
 current/reasons/fixes -- and names md's own facts otherwise (members,
 bitmap, brd).  The status command gets it in the neutral schema through
-interface.neutral_status.
+backend.neutral_status.
 """
 
 from ..errors import (EXIT_DEGRADED, EXIT_NOT_SERVING, EXIT_OK,

@@ -4,7 +4,7 @@
 step and the intent, and returns a Step whose ``expect`` is the Snapshot
 after it, so a planner can chain them and the executor can check them.
 
-A step either runs commands (argv lists naming commands.COMMANDS) or
+A step either runs commands (argv lists naming programs.COMMANDS) or
 writes sysfs attributes: its effect is ("sysfs", (path, value), ...),
 from which both the backend's write and the -n script's line come
 (sysfs_line), so the two cannot drift.

@@ -1,656 +1,432 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""The SVM backend: reads the host into a Snapshot and performs steps.
+"""SVM as a backend.Backend: what the subcommands ask of it.
 
-All commands go through run.py; file-system work (the /dev links,
-/etc/mnttab) happens under the root SVMRAM_ROOT names ("/" on a real
-host, the emulator's fake root in tests).  Unexpected output from SVM is
-refused, never guessed at.
+The host is read by SvmHost (svm/host.py), planned by the pure
+planners (planner.py, restore.py), checked against the record
+(consistency.py); the record store is the SMF instance
+svc:/system/svmram:MIRROR (record.py).
 """
 
-import os
-import posixpath
-import re
+from .. import run
+from ..backend import Backend
+from ..errors import RefusedError, whole_number
+from ..plan import Plan
+from . import check, consistency, names, record, status
+from .host import SvmHost
+from .intent import Intent
+from .planner import (UNKNOWN_SLOTS, SlotBehaviourUnknown, check_memory,
+                      choose_intent, plan_enable, plan_teardown, slot_note)
+from .planner import plan_setup as plan_setup_steps
+from .restore import DEFAULT_COPY_BLOCKS, opening_step, ram_component
+from .restore import plan_restore as plan_restore_steps
+from .script import PRELUDE, slot_test
 
-from .. import actions, run
-from ..run import CommandError
-from ..errors import ParseError, RefusedError, SvmramError
-from ..backend import Host
-from ..execute import ResyncStatus
-from . import labels, listings, metastat, metastat_p, names, probe, record
-from .snapshot import MirrorView, Snapshot, StripeView, differences
-
-PAGE_KSTATS = ("unix:0:system_pages:physmem", "unix:0:system_pages:freemem")
-_CONTROLLER = re.compile(r"c([0-9]+)")
-_NO_DATABASE = "there are no existing databases"
-_NOT_SET_UP = "unit not set up"
-
-
-def root_path(root, path):
-    return os.path.join(root, path.lstrip("/"))
+DRY_RUN_PROBE = (
+    "first tests on a scratch mirror of two 1 MiB ramdisks (removed "
+    "afterwards) whether metadetach leaves a hole in the slots; this plan "
+    "assumes it does not")
 
 
-class SvmBackend(Host):
-    """One mirror on the host (backend.Host): what execute.py and the
-    SVM planners' callers read and change."""
+# Where SVM exists (illumos-gate storage-svm.p5m is pkg.obsolete since late
+# 2016; OpenIndiana "6396 remove SVM", OmniOS obsolete from r151023).
+NO_SVM_ADVICE = (
+    "SVM ships with Oracle Solaris 11 (package storage/svm) and Solaris 10, "
+    "and with illumos distributions released before illumos removed it in "
+    "late 2016 (OpenIndiana Hipster 2016.10, OmniOS r151022 and older); on "
+    "Solaris 11 'pkg install storage/svm' adds it.")
 
-    def __init__(self, mirror, root="/", runner=run.run):
-        self.mirror = mirror
-        self.root = root
-        self._run = runner
-        # SVM services metastat last named as not online in SMF.
-        self.services_not_online = ()
-        # What a probe on a scratch mirror showed: (compacts, evidence).
-        self.slot_probe = None
 
-    # --- reading the host ---------------------------------------------
+class SvmBackend(Backend):
+    name = "svm"
+    manages = "SVM"
+    target_help = "the mirror, e.g. d10"
+    prelude = PRELUDE
+    check_predictions = check.PREDICTIONS
 
-    def observe(self, intent=None, memory=False, smf=None, holders=False,
-                labels=False):
-        """The host as a Snapshot, with the stripes and links `intent`
-        names (svm.intent.Intent; None: the mirror's own).  memory=True
-        reads kstat's memory figures; smf=(record, service_state) saves
-        reading them again when the caller has just done so; holders=True
-        asks fuser who has the mirror open (for choosing a method);
-        labels=True asks prtvtoc whether the disk submirrors are labeled."""
-        self.services_not_online = ()
-        config = self._config()
-        if config is None:
-            return Snapshot(self.mirror, None, has_replicas=False)
-        device = config.get(self.mirror)
-        mirror_view, stripes = None, {}
-        if device is not None and device.type == "mirror":
-            mirror_view, stripes = self._mirror_state()
-        for name in self._stripes_of_interest(mirror_view, intent):
-            if name not in stripes and config.get(name) is not None \
-                    and config.get(name).type == "stripe":
-                stripe = config.get(name)
-                stripes[name] = StripeView(
-                    name, 0, tuple(c.device for c in stripe.components()),
-                    stripe.parent)
-        ramdisks, devs = self._ramdisks()
-        snap = Snapshot(
-            mirror_name=self.mirror, mirror=mirror_view, stripes=stripes,
-            metadevices=frozenset(d.name for d in config.devices),
-            other_types={d.name: _type_name(d) for d in config.devices
-                         if d.type != "mirror"},
-            ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(intent),
-            used_controllers=self._controllers(),
-            mounted_on=self._mount_point(),
-            users=tuple(sorted(config.users().get(self.mirror, ()))),
-            stale_replicas=config.stale_replicas)
-        if smf is None:
-            service_state = self.service_state()
-            smf = (self.record_properties() if service_state else None,
-                   service_state)
-        if smf[1] is not None:
-            snap = snap.evolve(record=smf[0], service_state=smf[1])
-        if holders and mirror_view is not None:
-            snap = snap.evolve(holders=self._holders())
-        compacts, evidence = self._slot_behaviour(mirror_view)
-        snap = snap.evolve(detach_compacts=compacts, slot_evidence=evidence)
-        if labels and mirror_view is not None:
-            snap = self._labels(snap)
-        if memory:
-            physmem, freemem = self._memory()
-            snap = snap.evolve(physmem_bytes=physmem, freemem_bytes=freemem)
-            if os.path.isdir(root_path(self.root, "/etc/driver/drv")):
-                snap = snap.evolve(
-                    ramdisk_conf="/etc/driver/drv/ramdisk.conf")
-        return snap.evolve(services_not_online=self.services_not_online)
+    def __init__(self, root="/"):
+        super().__init__(root)
+        run.set_missing_command(missing_command)
 
-    def _metastat(self, args):
-        """Run metastat.  Its exit 1 whose stderr is only the SMF check's
-        message (core SVM services not online: at boot before inetd starts
-        rpc/meta, or on a host that disables them) still printed everything:
-        the result counts as ok and the services are noted.  Returns
-        (result, ok)."""
-        result = self._run("metastat", args, check=False)
-        if result.ok:
-            return result, True
-        down = metastat.smf_not_online(result.stderr) \
-            if result.returncode == 1 else None
-        if down is None:
-            return result, False
-        self.services_not_online = down
-        return result, True
+    # --- names and options ------------------------------------------------
 
-    def _config(self):
-        result, ok = self._metastat(["-p"])
-        if not ok:
-            if _NO_DATABASE in result.stderr:
-                return None
-            raise SvmramError("metastat -p failed: %s" % _first_line(result),
-                              advice="Check SVM with metastat and svcs -x "
-                                     "metainit metasync.")
-        return metastat_p.parse(result.stdout)
+    @classmethod
+    def owns(cls, text):
+        """dN, and a disk set's set/dN (which target() refuses)."""
+        return names.is_metadevice(text) or names.is_disk_set_name(text)
 
-    def _mirror_state(self):
-        result, ok = self._metastat([self.mirror])
-        if not ok:
-            raise CommandError(result)
-        return self._mirror_view(metastat.parse(result.stdout),
-                                 "metastat %s" % self.mirror)
+    def target(self, text):
+        return names.metadevice(text, "mirror")
 
-    def _mirror_view(self, config, source):
-        """(MirrorView, {name: StripeView}) of self.mirror from parsed
-        `metastat` output that names it (`source`)."""
-        mirror = config.get(self.mirror)
-        if mirror is None or mirror.type != "mirror" or \
-                mirror.submirror_states is None or mirror.size_blocks is None:
-            raise ParseError("no mirror section for %s" % self.mirror,
-                             source=source)
-        stripes, pending, offline = {}, False, []
-        for name in mirror.submirrors:
-            sub = config.get(name)
-            if sub is None or sub.type != "stripe":
-                raise RefusedError(
-                    "submirror %s of %s is not a concat/stripe" % (
-                        name, self.mirror),
-                    advice="svmram only handles mirrors of concats/stripes.")
-            pending = pending or (sub.invoke or "").startswith("metasync")
-            if (sub.invoke or "").startswith("metaonline"):
-                offline.append(name)
-            components = sub.components()
-            stripes[name] = StripeView(
-                name, sub.size_blocks or 0,
-                tuple(c.device for c in components), self.mirror,
-                tuple(c.state for c in components),
-                components[0].start_block if components else None)
-        view = MirrorView(
-            self.mirror, tuple(mirror.submirrors),
-            tuple(mirror.submirror_states), mirror.read_option,
-            mirror.write_option, mirror.pass_num, mirror.size_blocks,
-            mirror.resync, mirror.resync_percent,
-            pending and mirror.resync != "active", tuple(offline),
-            numbers=tuple(mirror.slots or ()))
-        return view, stripes
+    def add_setup_arguments(self, parser):
+        parser.add_argument("--size", help="ramdisk size, e.g. 512m or 2g "
+                            "(default: just enough for the mirror)")
+        parser.add_argument("--name",
+                            help="ramdisk name (default svmram_MIRROR)")
+        parser.add_argument("--submirror", help="name of the RAM submirror "
+                            "(default: the first free dN after the mirror)")
+        parser.add_argument("--link", help="cNtNdNsN name of the /dev/dsk "
+                            "link (default: on the first unused controller "
+                            "from c90)")
+        parser.add_argument("--method", choices=("auto", "swap", "rotate"),
+                            default="auto", help="how to get the RAM "
+                            "submirror into slot 0 (default auto)")
 
-    # --- slots and labels ------------------------------------------------
+    def setup_options(self, args):
+        return dict(
+            size=names.size(args.size) if args.size is not None else None,
+            ramdisk=names.ramdisk(args.name) if args.name is not None
+            else None,
+            submirror=names.metadevice(args.submirror, "submirror")
+            if args.submirror is not None else None,
+            link=names.link(args.link) if args.link is not None else None,
+            method=args.method)
 
-    def _slot_behaviour(self, mirror_view):
-        """(detach_compacts, evidence): a hole in the mirror's slots
-        proves a metadetach that does not compact; a probe's result comes
-        next; an illumos /etc/release means illumos-gate's SVM, which
-        compacts; otherwise (Solaris) unknown until probed."""
-        if mirror_view is not None and labels.has_hole(mirror_view.numbers):
-            return False, ("metastat shows a hole in the slots of %s (%s), "
-                           "which only a metadetach that does not compact "
-                           "leaves" % (self.mirror, ", ".join(
-                               "%s in %d" % pair for pair in zip(
-                                   mirror_view.slots, mirror_view.numbers))))
-        if self.slot_probe is not None:
-            return self.slot_probe
+    def add_teardown_arguments(self, parser):
+        parser.add_argument("--reattach", action="store_true",
+                            help="attach again, with a full resync, a "
+                            "recorded disk submirror that is no longer in "
+                            "the mirror (default: report it and leave it "
+                            "alone)")
+
+    def teardown_options(self, args):
+        return {"reattach": args.reattach}
+
+    def add_restore_arguments(self, parser):
+        parser.add_argument("--copy-size", default=str(DEFAULT_COPY_BLOCKS),
+                            metavar="BLOCKS",
+                            help="resync copy size in 512-byte blocks, 1 to "
+                                 "2048, or 0 for SVM's default (default %d)"
+                                 % DEFAULT_COPY_BLOCKS)
+
+    def restore_options(self, args):
+        return {"copy_blocks": whole_number(args.copy_size, "copy size", 0,
+                                            2048)}
+
+    # --- the host and the record store ------------------------------------
+
+    def host(self, target):
+        return SvmHost(target, self.root)
+
+    def intent_from_json(self, data, where):
+        return Intent.from_json(data, where)
+
+    def record_name(self, target):
+        return record.fmri(target)
+
+    def recorded_intent(self, host):
+        found = host.read_record()
+        if found is None:
+            return None
+        return Intent.from_json(record.to_intent_json(found),
+                                record.fmri(host.mirror))
+
+    def tidy(self, host):
+        found = host.remove_scratch_leftovers()
+        if not found:
+            return None
+        return "what an earlier test of the slot behaviour left: %s" % (
+            ", ".join(found.mirrors + found.stripes + found.ramdisks))
+
+    # --- plans -------------------------------------------------------------
+
+    def plan_setup(self, host, options, resumed, dry_run):
+        mirror = host.mirror
+        # The record first: it may say what the intent is.  Then the host,
+        # once, with everything the intent names.
+        service_state = host.service_state()
+        smf = (host.record_properties() if service_state else None,
+               service_state)
+        if resumed is not None:
+            intent, where = resumed
+            notes = ["Resuming the setup recorded in %s; the choices made "
+                     "then are kept." % where]
+            snap = host.observe(intent, memory=True, smf=smf)
+        else:
+            where = record.fmri(mirror)
+            recorded = _not_enabled(smf[0], smf[1], mirror)
+            if recorded is not None:
+                (intent, notes) = recorded
+                snap = host.observe(intent, memory=True, smf=smf)
+            else:
+                snap = host.observe(None, memory=True, smf=smf, holders=True,
+                                    labels=True).evolve(
+                    service_imported=host.service_imported())
+                # choose_intent only picks names nothing uses (it refuses
+                # taken ones), so the intent adds nothing to read.
+                intent, notes = choose_intent(snap, mirror, **options)
+        consistency.check(snap, intent, where)
+        # Once the record is complete (the last step of setup, killed or
+        # rebooted before the enable or with the journal still there),
+        # the boot service owns the RAM submirror: enabling it runs
+        # restore, which knows the recorded device number.
+        enabling = _not_enabled(snap.record, snap.service_state, mirror)
+        if (resumed is not None or snap.record is not None) and \
+                intent.ramdisk not in snap.ramdisks:
+            # choose_intent checked a fresh setup; a resumed one whose
+            # ramdisk vanished at a reboot (it or its boot service will
+            # make it anew) checks here, before any change or slot test.
+            check_memory(snap, intent.size_bytes, resuming=mirror)
+        if enabling:
+            plan = plan_enable(intent)
+        else:
+            plan, snap, notes = _plan_knowing_slots(host, snap, intent,
+                                                    notes, dry_run)
+        plan.notes = notes
+        plan.intent = intent
+        return plan
+
+    def plan_rollback(self, observed, intent):
+        plan = plan_teardown(observed, intent, reattach=intent.disks)
+        plan.intent = intent
+        return plan
+
+    def plan_teardown(self, host, intent, where, resumed, options,
+                      dry_run):
+        snap = host.observe(intent)
+        consistency.check(snap, intent, where)
+        # A resumed setup or teardown may itself have detached a disk
+        # submirror; otherwise a missing one was split off by hand.
+        reattach = intent.disks if (resumed or options.get("reattach")) \
+            else ()
         try:
-            with open(root_path(self.root, "/etc/release"),
-                      encoding="utf-8", errors="replace") as stream:
-                release = stream.read(4096)
-        except OSError:
-            release = ""
-        if labels.release_compacts(release):
-            return True, ("/etc/release names an illumos distribution, and "
-                          "illumos-gate's mirror_detach compacts")
-        return None, ("/etc/release names %s, where it is not known" % (
-            release.strip().splitlines()[0].strip() if release.strip()
-            else "no release"))
+            plan = plan_teardown(snap, intent, reattach=reattach)
+        except SlotBehaviourUnknown:
+            # Putting the disk submirrors back in their order depends on
+            # whether metadetach leaves a hole: test it first (a dry run
+            # changes nothing and assumes illumos's behaviour).
+            if dry_run:
+                plan = plan_teardown(snap.evolve(
+                    detach_compacts=True,
+                    slot_evidence="assumed by this dry run"), intent,
+                    reattach=reattach)
+                plan.notes.append("Teardown %s." % DRY_RUN_PROBE)
+                plan.provisional = True
+                plan.script_test = slot_test(host.scratch_layout(),
+                                             "teardown", host.mirror)
+            else:
+                plan = plan_teardown(_probed(host, intent), intent,
+                                     reattach=reattach)
+        plan.intent = intent
+        return plan
 
-    def _labels(self, snap):
-        found, why = {}, {}
-        for name in snap.mirror.slots:
-            view = snap.stripes.get(name)
-            if view is None or not view.components:
+    def plan_restore(self, host, intent, options):
+        snap = host.observe(intent, memory=True)
+        consistency.check(snap, intent, record.fmri(host.mirror))
+        plan = plan_restore_steps(snap, intent, options.get(
+            "copy_blocks", DEFAULT_COPY_BLOCKS))
+        plan.intent = intent
+        return plan, snap
+
+    def restore_openings(self, target):
+        """Every other mirror svmram recorded whose RAM component SVM
+        still takes for Okay although its ramdisk is gone, with the step
+        that opens it.  They are opened before this restore creates a
+        ramdisk, which could otherwise take the device number SVM recorded
+        for one of them (the kernel gives a new ramdisk the lowest free
+        minor), whatever order SMF starts the instances in.  A mirror
+        whose number another ramdisk already holds is not opened; its own
+        restore fences it and says why."""
+        found = []
+        for other in status.configured_mirrors():
+            if other == target or not names.is_metadevice(other):
                 continue
-            component = view.components[0]
-            text = None
-            where = labels.slice_of(component)
-            if where is not None:
-                try:
-                    result = self._run("prtvtoc", [
-                        "-h", "/dev/rdsk/%ss%d" % where], check=False)
-                    text = result.stdout if result.ok else None
-                except SvmramError:
-                    text = None
-            found[name], why[name] = labels.stripe_label(
-                component, view.first_start, text)
-        return snap.evolve(labels=found, label_evidence=why)
-
-    def probe_slots(self):
-        """Learn whether metadetach compacts the slots on this host, on a
-        scratch mirror of two small ramdisks that is removed afterwards:
-        two ramdisks, their links, two stripes, a two-way mirror, a
-        metadetach of its slot 0, metastat, then everything undone.
-        What an earlier test left (svm/probe.py) is removed first.
-        Nothing of the admin's is touched."""
-        config = self._config()
-        found = probe.leftovers(config, self._ramdisks()[0], self._links(None))
-        if found:
-            self._remove_scratch(found, earlier=True)
-            config = self._config()
-        scratch = probe.layout(_names(config), self._controllers())
-        mirror, first, second = scratch.mirror, scratch.first, scratch.second
-        links = scratch.links
-        try:
-            for ramdisk, link in zip(probe.RAMDISKS, links):
-                self._run("ramdiskadm", ["-a", ramdisk, probe.SIZE])
-                self._probe_links(link, ramdisk)
-            for unit, link in ((first, links[0]), (second, links[1])):
-                self._run("metainit", [unit, "1", "1", link])
-            self._run("metainit", [mirror, "-m", first, second])
-            self._run("metadetach", [mirror, first])
-            result, ok = self._metastat([mirror])
-            if not ok:
-                raise CommandError(result)
-            view = metastat.parse(result.stdout).get(mirror)
-            if view is None or view.type != "mirror" or \
-                    view.submirrors != [second]:
-                raise ParseError("no mirror %s with the submirror %s" % (
-                    mirror, second), source="metastat %s" % mirror)
-            compacts = probe.compacts(view.slots)
-        except (SvmramError, OSError) as error:
-            # Remove what was made (from what the host shows now), then
-            # report the failure; the admin's mirror was not touched.
-            self._remove_scratch(self._scratch_left())
-            if isinstance(error, OSError) and error.filename:
-                error = "%s: %s" % (error.filename, error.strerror)
-            raise SvmramError(
-                "the test of the slot behaviour on a scratch mirror "
-                "failed, and %s was not changed: %s" % (self.mirror, error),
-                advice="Fix the cause, then run svmram again.") from error
-        self._remove_scratch(self._scratch_left())
-        self.slot_probe = (compacts, (
-            "a scratch mirror %s showed it: after metadetach of slot 0 its "
-            "other submirror was in slot %s" % (mirror, 0 if compacts
-                                                 else 1)))
-        return self.slot_probe
-
-    def scratch_layout(self):
-        """The names a test of the slot behaviour would use now."""
-        return probe.layout(_names(self._config()), self._controllers())
-
-    def remove_scratch_leftovers(self):
-        """Before anything else, remove what an interrupted test of the
-        slot behaviour left, when its links are there (they would push
-        the RAM submirror's link onto another controller).  Returns the
-        Leftovers removed (false when none)."""
-        if not any(posixpath.basename(target) in probe.RAMDISKS
-                   for target in self._links(None).values()):
-            return probe.Leftovers()
-        found = self._scratch_left()
-        self._remove_scratch(found, earlier=True)
+            host = self.host(other)
+            props = host.read_record()
+            if not record.complete(props):
+                continue
+            try:
+                intent = Intent.from_json(record.to_intent_json(props),
+                                          record.fmri(other))
+            except RefusedError:
+                continue               # its own restore reports the record
+            step = opening_step(host.observe(intent), intent)
+            if step is not None and step.key.startswith("open "):
+                found.append((host, Plan("restore", other, steps=[step],
+                                         intent=intent)))
         return found
 
-    def _scratch_left(self):
-        return probe.leftovers(self._config(), self._ramdisks()[0],
-                               self._links(None))
-
-    def _remove_scratch(self, found, earlier=False):
-        """Remove the scratch mirror's parts in order; at the first
-        failure stop and say what is left and how to remove it."""
-        for number, (program, args) in enumerate(found.removal()):
-            try:
-                if program == "unlink":
-                    self._remove_links(args)
-                else:
-                    self._run(program, args)
-            except (SvmramError, OSError) as error:
-                rest = found.script()[number:]
-                raise SvmramError(
-                    "%s could not be removed (%s), and %s was not "
-                    "changed" % (
-                        "what an earlier test of the slot behaviour left"
-                        if earlier else "the scratch mirror that tested the "
-                        "slot behaviour", error, self.mirror),
-                    advice="Run svmram again to remove it, or remove it "
-                           "yourself: %s." % "; ".join(rest)) from error
-
-    def _probe_links(self, link, ramdisk):
-        for kind, target in (("dsk", "/dev/ramdisk/" + ramdisk),
-                             ("rdsk", "/dev/rramdisk/" + ramdisk)):
-            path = root_path(self.root, "/dev/%s/%s" % (kind, link))
-            if os.path.lexists(path):
-                raise RefusedError("/dev/%s/%s exists" % (kind, link),
-                                   advice="Run svmram again.")
-            os.symlink(target, path)
-
-    @staticmethod
-    def _stripes_of_interest(mirror_view, intent):
-        names = set(mirror_view.slots if mirror_view else ())
-        if intent is not None:
-            names |= set(intent.order)
-        return sorted(names)
-
-    def _ramdisks(self):
-        result = self._run("ramdiskadm", [])
-        ramdisks, devs = {}, {}
-        for disk in listings.parse_ramdiskadm(result.stdout):
-            ramdisks[disk.name] = disk.size_bytes
-            try:
-                rdev = os.stat(root_path(self.root, disk.device)).st_rdev
-                devs[disk.name] = "%d,%d" % (os.major(rdev), os.minor(rdev))
-            except OSError:
-                pass
-        return ramdisks, devs
-
-    def _links(self, intent):
-        """Links in /dev/dsk and /dev/rdsk that point at ramdisks, plus
-        whatever the intent's link names point at."""
-        links = {}
-        wanted = {intent.link} if intent else set()
-        for kind in ("dsk", "rdsk"):
-            directory = root_path(self.root, "/dev/" + kind)
-            for name in _listdir(directory):
-                path = os.path.join(directory, name)
-                if not os.path.islink(path):
-                    continue
-                target = os.readlink(path)
-                if name in wanted or target.startswith(
-                        ("/dev/ramdisk/", "/dev/rramdisk/")):
-                    links["%s/%s" % (kind, name)] = target
-        return links
-
-    def _controllers(self):
-        used = set()
-        for kind in ("dsk", "rdsk"):
-            for name in _listdir(root_path(self.root, "/dev/" + kind)):
-                match = _CONTROLLER.match(name)
-                if match:
-                    used.add(int(match.group(1)))
-        return frozenset(used)
-
-    def _mount_point(self):
-        special = "/dev/md/dsk/%s" % self.mirror
-        try:
-            with open(root_path(self.root, "/etc/mnttab"),
-                      encoding="utf-8") as mnttab:
-                for line in mnttab:
-                    fields = line.split("\t")
-                    if len(fields) >= 2 and fields[0] == special:
-                        return fields[1]
-        except FileNotFoundError:
-            pass
+    def restore_refusal(self, failure, intent):
+        if failure.step.key.startswith("open "):
+            mirror = intent.mirror
+            return RefusedError(
+                "SVM still shows the RAM component of %s as Okay although "
+                "the ramdisk %s does not exist; svmram will not create a "
+                "blank ramdisk that SVM would read as good data" % (
+                    intent.ram, intent.ramdisk),
+                advice="%s keeps serving reads from disk.  Check "
+                       "'metastat %s', then 'svcadm clear svmram:%s'."
+                % (mirror, mirror, mirror))
         return None
 
-    def _holders(self):
-        """Who has the mirror open through either device node, by fuser;
-        None when fuser could not tell."""
-        found = []
-        for kind in ("dsk", "rdsk"):
-            path = "/dev/md/%s/%s" % (kind, self.mirror)
-            try:
-                result = self._run("fuser", [path], check=False)
-            except SvmramError:          # no fuser: cannot tell
-                return None
-            if not result.ok:
-                return None
-            found += listings.parse_fuser(path, result.stdout, result.stderr)
-        return tuple(sorted(set(found)))
+    # --- words for messages --------------------------------------------------
 
-    def _memory(self):
-        result = self._run("kstat", ["-p"] + list(PAGE_KSTATS))
-        values = {}
-        for lineno, line in enumerate(result.stdout.splitlines(), 1):
-            name, _, value = line.partition("\t")
-            if name not in PAGE_KSTATS or not names.is_number(value.strip()):
-                raise ParseError("unexpected line", lineno, line, "kstat")
-            values[name] = int(value)
-        if len(values) != len(PAGE_KSTATS):
-            raise ParseError("missing statistics", source="kstat")
-        page = os.sysconf("SC_PAGESIZE")
-        return tuple(values[name] * page for name in PAGE_KSTATS)
+    def state_text(self, snap, target, intent):
+        return state_text(snap, target, intent)
 
-    def read_record(self):
-        """The record's properties; {} for an instance without them (an
-        interrupted setup); None when there is no instance."""
-        if self.service_state() is None:
-            return None
-        return self.record_properties()
+    def rolled_back_text(self, snap, target, intent):
+        m = snap.mirror
+        if intent is not None and m is not None and \
+                m.slots == intent.disks and \
+                m.read_option == intent.read_option and \
+                all(state == "Okay" for state in m.states):
+            return "%s is as it was before." % target
+        if m is None:
+            return "but %s does not exist now." % target
+        return "but %s is not as it was: it has the submirrors %s." % (
+            target, ", ".join("%s (%s)" % pair
+                              for pair in zip(m.slots, m.states)))
 
-    def record_properties(self):
-        result = self._run("svcprop", list(record.read_argv(self.mirror)[1:]),
-                           check=False)
-        if not result.ok:
-            return {}
-        return record.parse(result.stdout)
+    def state_command(self, target):
+        return "metastat %s" % target
 
-    def service_imported(self):
-        """Does svc:/system/svmram exist?  Its manifest must be imported
-        for setup to record a mirror."""
-        return self._run("svcprop", ["-p", "general/entity_stability",
-                                     record.SERVICE], check=False).ok
+    def retry_command(self, target):
+        return "svcadm clear svmram:%s" % target
 
-    def boot_service_state(self):
-        return self.service_state()
+    def explain_command(self, target):
+        return "svcs -x svmram:%s" % target
 
-    def service_state(self):
-        """The state of svc:/system/svmram:MIRROR, None if it does not
-        exist."""
-        result = self._run("svcs", ["-H", "-o", "state",
-                                    record.fmri(self.mirror)], check=False)
-        state = result.stdout.strip()
-        return state if result.ok and state else None
+    def setup_done(self, intent):
+        return "%s: reads are served from the RAM submirror %s (ramdisk " \
+               "%s)." % (intent.mirror, intent.ram, intent.ramdisk)
 
-    def mirror_names(self):
-        """(every mirror of the local set, sorted; whether the replicas
-        are stale), or (None, False) without replicas."""
-        config = self._config()
-        if config is None:
-            return None, False
-        return (sorted(d.name for d in config.devices if d.type == "mirror"),
-                config.stale_replicas)
+    def teardown_done(self, intent):
+        return "%s: the RAM submirror is gone; reads use the read option " \
+               "%s again." % (intent.mirror, intent.read_option)
 
-    # --- the executor's interface -------------------------------------
+    def restore_done(self, intent):
+        return "%s: %s is resyncing from the disk submirrors; reads stay on " \
+               "disk until it is Okay." % (intent.mirror, intent.ram)
 
-    def differences(self, expected, observed):
-        return differences(expected, observed)
+    def nothing_to_restore(self, snap, intent):
+        ram_component(snap, intent)
+        m = snap.mirror
+        if m.resync == "active":
+            return "%s: nothing to do: %s is resyncing (%s %% done)." % (
+                intent.mirror, intent.ram, m.resync_percent)
+        return "%s: nothing to do: %s is %s." % (
+            intent.mirror, intent.ram, m.state_of(intent.ram))
 
-    def resync_status(self, mirror):
-        view, stripes = self._mirror_state()
-        if view.resync == "active":
-            return ResyncStatus(True, view.resync_percent)
-        if view.resync == "cancelled":
-            return ResyncStatus(False, problem=(
-                "the resync of %s was cancelled; metasync %s restarts it"
-                % (mirror, mirror)))
-        if view.pending:
-            return ResyncStatus(True, None)
-        # Over.  A submirror it left in another state than the step
-        # promised is reported by the check after the step; one that was
-        # never part of it (a RAM submirror whose ramdisk vanished at a
-        # boot) must not stop the wait.
-        return ResyncStatus(False)
+    # --- status and check ----------------------------------------------------
 
-    def perform(self, step):
-        actions.perform(step, self.root, self._run)
+    def statuses(self, target=None):
+        return status.read_statuses(self.root, target)
 
-    def _remove_links(self, link):
-        for kind in ("dsk", "rdsk"):
-            path = root_path(self.root, "/dev/%s/%s" % (kind, link))
-            if os.path.islink(path):
-                os.unlink(path)
+    def serving_detail(self, found):
+        return "%s in slot 0, read option first" % found["ram_submirror"]
+
+    def check(self, target=None):
+        return check.run_check(self.root, target)
 
 
-def _type_name(device):
-    return {"stripe": "concat/stripe", "softpart": "soft partition",
-            "raid5": "RAID-5 metadevice", "trans": "trans metadevice",
-            "hsp": "hot spare pool"}.get(device.type, device.type)
+def missing_command(name, path, reason):
+    """A command that cannot be started: an SVM command missing means the
+    host has no SVM, a precondition, not a failure (a step that hits this
+    fails as a step; see execute.py)."""
+    if name.startswith("meta"):
+        return RefusedError(
+            "this system has no Solaris Volume Manager (cannot run %s: %s)"
+            % (path, reason), advice=NO_SVM_ADVICE)
+    return RefusedError(
+        "cannot run %s: %s" % (path, reason),
+        advice="svmram needs this command from the base system; check "
+               "that it is installed.")
 
 
-def _first_line(result):
-    text = (result.stderr.strip() or result.stdout.strip()).splitlines()
-    return text[0] if text else "exit status %d" % result.returncode
+def _not_enabled(props, service_state, mirror):
+    """(intent, notes) of a setup that finished all but enabling its boot
+    service (svcadm enable failed, or svmram was killed before it), so
+    that running setup again finishes it; None otherwise."""
+    if service_state != "disabled" or not record.complete(props):
+        return None
+    intent = Intent.from_json(record.to_intent_json(props),
+                              record.fmri(mirror))
+    return intent, ["%s is recorded but not enabled; the recorded choices "
+                    "are kept, and its start method restores the RAM "
+                    "submirror if a reboot took it." % record.fmri(mirror)]
 
 
-def _listdir(directory):
+def _probed(host, intent, memory=False):
+    """The host read again after a probe on a scratch mirror found the
+    slot behaviour: the probe changed the host (and may have removed
+    what an earlier one left), so the snapshot before it is stale."""
+    host.probe_slots()
+    return host.observe(intent, memory=memory)
+
+
+def _plan_knowing_slots(host, snap, intent, notes, dry_run):
+    """plan_setup; when the plan depends on whether metadetach leaves a
+    hole and that is not known, test it on a scratch mirror first (a dry
+    run changes nothing: it assumes illumos's behaviour and says so).
+    Returns (plan, snapshot, notes)."""
     try:
-        return sorted(os.listdir(directory))
-    except FileNotFoundError:
-        return []
+        return plan_setup_steps(snap, intent), snap, notes
+    except SlotBehaviourUnknown:
+        if dry_run:
+            snap = snap.evolve(detach_compacts=True, slot_evidence=(
+                "assumed by this dry run"))
+            plan = plan_setup_steps(snap, intent)
+            plan.provisional = True
+            plan.script_test = slot_test(host.scratch_layout(), "setup",
+                                         host.mirror)
+            return plan, snap, notes + [
+                "Setup %s.  If it does, setup detaches the slot-0 disk "
+                "submirror, attaches the RAM submirror into slot 0 and "
+                "re-attaches the disk behind it instead: one disk resync "
+                "fewer." % DRY_RUN_PROBE]
+    snap = _probed(host, intent, memory=True)
+    return plan_setup_steps(snap, intent), snap, [
+        slot_note(snap) if note.startswith(UNKNOWN_SLOTS) else note
+        for note in notes]
 
 
-# --- reading the host once for many mirrors (status) ------------------------
+def state_text(snap, mirror, intent):
+    """The mirror as observed, for a report: each submirror's state,
+    which hold current data, what is resyncing, the read option."""
+    m = snap.mirror
+    if m is None:
+        return "%s does not exist now; 'metastat -p' shows its submirrors." \
+            % mirror
+    ram = intent.ram if intent is not None else None
 
-# svcs(1)'s states (smf(7)); "*" marks an instance in transition, and "-"
-# one that has no state yet (svcs.c sprint_state).
-SMF_STATES = ("uninitialized", "offline", "online", "degraded", "maintenance",
-              "disabled", "legacy_run", "-")
-_PROPERTIES = "/:properties/"
-
-
-class HostReading:
-    """The host read once for every mirror `status` reports on: one svcs,
-    one svcprop, one `metastat -p`, one `metastat` naming all the mirrors,
-    one ramdiskadm and one scan of /dev/dsk and /dev/rdsk, however many
-    mirrors there are.  Each is read the first time a mirror needs it;
-    backend(mirror) gives an SvmBackend whose observe() takes them from
-    here and returns the Snapshot it would have read on its own."""
-
-    def __init__(self, root="/", runner=run.run):
-        self.root = root
-        self.runner = runner
-        self.mirrors = ()       # the mirrors the one `metastat` names
-        self._reader = SvmBackend(None, root, runner=runner)
-        self._done = {}
-
-    def backend(self, mirror):
-        return SharedBackend(mirror, self)
-
-    def _once(self, key, read):
-        if key not in self._done:
-            self._done[key] = read()
-        return self._done[key]
-
-    def services(self, mirror=None):
-        """{instance: state} of svc:/system/svmram's instances (or of the
-        one of `mirror`), from `svcs -H -o inst,state`."""
-        target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
-        result = self.runner("svcs", ["-H", "-o", "inst,state", target],
-                             check=False)
-        return parse_services(result.stdout)
-
-    def records(self, mirror=None):
-        """{instance: {property: value}}, the property group svmram of
-        every instance (or of the one of `mirror`), from one `svcprop -f`.
-        An instance without the group (svcprop then exits 1 and names it)
-        is left out, as record_properties() gives {} for it."""
-        target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
-        result = self.runner("svcprop", ["-f", "-p", record.PG, target],
-                             check=False)
-        return parse_records(result.stdout)
-
-    def config(self):
-        """(`metastat -p` parsed, or None without replicas; the SVM
-        services metastat named as not online)."""
-        def read():
-            self._reader.services_not_online = ()
-            config = self._reader._config()
-            return config, self._reader.services_not_online
-        return self._once("config", read)
-
-    def report(self):
-        """(plain `metastat` of every mirror in self.mirrors that
-        `metastat -p` shows, parsed; the names; services not online)."""
-        def read():
-            config = self.config()[0]
-            names = [m for m in self.mirrors if config is not None and
-                     config.get(m) is not None and
-                     config.get(m).type == "mirror"]
-            if not names:
-                return None, names, ()
-            self._reader.services_not_online = ()
-            result, ok = self._reader._metastat(names)
-            if not ok:
-                raise CommandError(result)
-            return (metastat.parse(result.stdout), names,
-                    self._reader.services_not_online)
-        return self._once("report", read)
-
-    def ramdisks(self):
-        ramdisks, devs = self._once("ramdisks", self._reader._ramdisks)
-        return dict(ramdisks), dict(devs)
-
-    def controllers(self):
-        return self._once("controllers", self._reader._controllers)
-
-    def dev_links(self):
-        """{(kind, name): target} of every symbolic link in /dev/dsk and
-        /dev/rdsk."""
-        def read():
-            links = {}
-            for kind in ("dsk", "rdsk"):
-                directory = root_path(self.root, "/dev/" + kind)
-                for name in _listdir(directory):
-                    path = os.path.join(directory, name)
-                    if os.path.islink(path):
-                        links[(kind, name)] = os.readlink(path)
-            return links
-        return self._once("links", read)
+    def name(sub):
+        return "%s (RAM)" % sub if sub == ram else sub
+    slots = ", ".join("%s %s" % (name(sub), state)
+                      for sub, state in zip(m.slots, m.states))
+    current = [sub for sub, state in zip(m.slots, m.states)
+               if state == "Okay"]
+    disks = [sub for sub in current if sub != ram]
+    text = "%s now: %s; read option %s." % (mirror, slots, m.read_option)
+    others = [sub for sub in m.slots if sub != ram]
+    if disks:
+        text += "  Current data: on %s%s." % (
+            _and(disks), " and in RAM" if ram in current else "")
+    elif m.resync == "active":
+        text += "  The disk submirrors %s are not Okay until the resync " \
+                "ends." % _and(others)
+    elif m.pending:
+        # After a boot, before svc:/system/metasync: every submirror shows
+        # Needs maintenance with "Invoke: metasync" until the resync runs.
+        text += "  The disk submirrors %s wait for the resync that " \
+                "'metasync %s' starts (svc:/system/metasync runs it at " \
+                "boot)." % (_and(others), mirror)
+    else:
+        text += "  No disk submirror is Okay: check 'metastat %s' now." % (
+            mirror)
+    if m.resync == "active":
+        text += "  A resync is running (%s%% done) and goes on without " \
+                "svmram." % ("?" if m.resync_percent is None
+                             else m.resync_percent)
+    elif m.pending and disks:
+        text += "  A resync is pending."
+    elif m.resync == "cancelled":
+        text += "  A resync was cancelled."
+    return text
 
 
-class SharedBackend(SvmBackend):
-    """An SvmBackend for one mirror that reads through a HostReading."""
+def _and(words):
+    """'a', 'a and b', 'a, b and c'."""
+    words = list(words)
+    return " and ".join([", ".join(words[:-1])] + words[-1:]) \
+        if len(words) > 1 else "".join(words)
 
-    def __init__(self, mirror, shared):
-        super().__init__(mirror, shared.root, shared.runner)
-        self.shared = shared
-
-    def _config(self):
-        config, down = self.shared.config()
-        self.services_not_online = down
-        return config
-
-    def _mirror_state(self):
-        parsed, names, down = self.shared.report()
-        if self.mirror not in names:
-            return super()._mirror_state()
-        if down:
-            self.services_not_online = down
-        return self._mirror_view(parsed, "metastat %s" % " ".join(names))
-
-    def _ramdisks(self):
-        return self.shared.ramdisks()
-
-    def _controllers(self):
-        return self.shared.controllers()
-
-    def _links(self, intent):
-        wanted = {intent.link} if intent else set()
-        return {"%s/%s" % key: target
-                for key, target in self.shared.dev_links().items()
-                if key[1] in wanted or target.startswith(
-                    ("/dev/ramdisk/", "/dev/rramdisk/"))}
-
-
-def _names(config):
-    """The metadevice names in use: metastat -p's, none without replicas."""
-    return set(d.name for d in config.devices) if config else set()
-
-
-def parse_services(text):
-    """`svcs -H -o inst,state` output -> {instance: state}."""
-    found = {}
-    for lineno, line in enumerate(text.splitlines(), 1):
-        fields = line.split()
-        if not fields:
-            continue
-        if len(fields) != 2 or fields[1].rstrip("*") not in SMF_STATES:
-            raise ParseError("expected an instance name and its state",
-                             lineno, line, "svcs")
-        found[fields[0]] = fields[1]
-    return found
-
-
-def parse_records(text):
-    """`svcprop -f -p svmram PATTERN` output -> {instance: {property:
-    value}}.  Lines look like
-    `svc:/system/svmram:d10/:properties/svmram/mirror astring d10`."""
-    found = {}
-    prefix = record.SERVICE + ":"
-    for lineno, line in enumerate(text.splitlines(), 1):
-        parts = line.split(" ", 2)
-        entity, _, prop = parts[0].partition(_PROPERTIES)
-        if len(parts) != 3 or not entity.startswith(prefix) or \
-                not prop.startswith(record.PG + "/"):
-            raise ParseError("not a property line", lineno, line, "svcprop")
-        found.setdefault(entity[len(prefix):], {})[
-            prop[len(record.PG) + 1:]] = parts[2]
-    return found

@@ -8,7 +8,7 @@ from ..errors import RefusedError
 from ..plan import cost_lines, size_text
 from ..run import run as run_command
 from . import labels, listings
-from .backend import SvmBackend
+from .host import SvmHost
 from .planner import (MIN_FREE_PERCENT, RAMDISK_MEMORY_PERCENT,
                       SlotBehaviourUnknown, choose_intent, plan_setup,
                       slot_note)
@@ -158,7 +158,7 @@ def run_check(root, mirror):
     """(host checks, mirror verdicts)."""
     checks = []
     try:
-        mirrors, stale = SvmBackend(mirror or "", root).mirror_names()
+        mirrors, stale = SvmHost(mirror or "", root).mirror_names()
     except RefusedError as refusal:           # no SVM at all
         return [_check("svm", FAIL, "%s; %s" % (refusal.message,
                                                  refusal.advice))], []
@@ -179,7 +179,7 @@ def run_check(root, mirror):
         mirrors = [mirror]
     verdicts, memory = [], None
     for name in mirrors:
-        backend = SvmBackend(name, root)
+        backend = SvmHost(name, root)
         snap = backend.observe(memory=True, holders=True,
                                labels=True).evolve(
             service_imported=backend.service_imported())

@@ -4,7 +4,7 @@
 
 Where it is not known whether metadetach leaves a hole in a mirror's
 slots, svmram builds a scratch mirror of two 1 MiB ramdisks, detaches its
-slot 0, looks, and removes it all (SvmBackend.probe_slots).  A failure, a
+slot 0, looks, and removes it all (SvmHost.probe_slots).  A failure, a
 kill or a reboot can leave parts of it behind.  They are recognisable:
 ramdisks with svmram's scratch names, /dev/dsk and /dev/rdsk links to
 them, stripes built on those links and mirrors built of those stripes.

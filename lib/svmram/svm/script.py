@@ -37,7 +37,7 @@ PRELUDE = Prelude("#!/bin/ksh93", wait_function)
 
 def slot_test(scratch, operation, target):
     """The -n script's test of the slot behaviour, as svmram runs it
-    (SvmBackend.probe_slots) on the scratch names `scratch`
+    (SvmHost.probe_slots) on the scratch names `scratch`
     (probe.Layout): it stops the script before anything of `target`
     changes when metadetach leaves a hole, which the plan assumed it
     does not."""

@@ -13,7 +13,7 @@ from ..backend import Problems
 from ..errors import ParseError, RefusedError
 from ..run import run as run_command
 from . import consistency, names, record
-from .backend import HostReading
+from .host import HostReading
 from .intent import Intent
 from .snapshot import OKAY, RESYNCING
 
@@ -126,8 +126,8 @@ def mirror_status(mirror, reading, service, found):
                 "verdict": "not_serving",
                 "reasons": [error.message], "configured": False}, problems
     problems.disks = intent.disks
-    backend = reading.backend(mirror)
-    snap = backend.observe(intent, smf=(found, service))
+    host = reading.host(mirror)
+    snap = host.observe(intent, smf=(found, service))
     m = snap.mirror
     submirrors = []
 

@@ -13,8 +13,8 @@ import sys
 from .errors import UsageError
 
 # name -> "module:class".
-REGISTRY = {"svm": "svmram.svm.interface:Svm",
-            "md": "svmram.md.interface:Md"}
+REGISTRY = {"svm": "svmram.svm.backend:SvmBackend",
+            "md": "svmram.md.backend:MdBackend"}
 
 
 def _load(name):

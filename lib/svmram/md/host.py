@@ -1,0 +1,382 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""The md host access: reads sysfs and /proc into a Snapshot and performs
+steps.
+
+Processes start only through the runner (programs.run_command, i.e.
+run.py's run()); sysfs and /proc are read and written under `root` ("/"
+on a real host, a fake tree in tests).  The backend never opens
+/dev/ramN: opening one that does not exist makes brd create it
+(research 2a).
+"""
+
+import os
+import time
+
+from .. import actions
+from ..backend import Host
+from ..errors import RefusedError, SvmramError
+from ..execute import ResyncStatus
+from . import programs, parse
+from .model import (RECOVERING, SPARE, Array, Brd, Disk, Member, Snapshot,
+                    differences)
+from .steps import SYSFS
+
+# How long md may leave a degraded array with a spare idle before the
+# wait gives up (md's thread normally starts a recovery within a second).
+START_GRACE_SECONDS = 60
+# How long a boot restore waits for udev to add the recorded disks.
+WAIT_DISKS_SECONDS = 20
+SYNCING = ("resync", "recover", "reshape", "check", "repair")
+
+
+def root_path(root, path):
+    return os.path.join(root, path.lstrip("/"))
+
+
+def kernel_name(root, path):
+    """The kernel name (md0, sdb1) of a block device the admin named by a
+    path (/dev/md0, /dev/md/data, /dev/disk/by-id/...); RefusedError for
+    anything that is not a block device the kernel lists."""
+    if not path.startswith("/dev/") or "\0" in path:
+        raise RefusedError("%r is not a device path" % path,
+                           advice="Name devices as /dev/... paths.")
+    real = os.path.realpath(root_path(root, path))
+    dev = root_path(root, "/dev")
+    name = os.path.basename(real)
+    if os.path.dirname(real) != os.path.realpath(dev) or not \
+            os.path.exists(root_path(root, "/sys/class/block/" + name)):
+        raise RefusedError("%s is not a block device" % path,
+                           advice="lsblk lists the block devices.")
+    return name
+
+
+def _unreadable(path, exc):
+    return SvmramError("cannot read %s: %s" % (path, exc.strerror or exc),
+                       advice="svmram reads md's state from /sys and /proc; "
+                              "run it as root.")
+
+
+class MdHost(Host):
+    """One array on the host (backend.Host), as execute.py drives it."""
+
+    def __init__(self, array, root="/", runner=programs.run_command,
+                 disks=(), clock=time.monotonic):
+        self.array = array
+        self.root = root
+        self.disks = tuple(disks)       # disks to describe (a new array)
+        self._run = runner
+        self._clock = clock
+        self._idle_since = None
+
+    # --- reading ----------------------------------------------------------
+
+    def _read(self, path):
+        """The text of a file under root, None if it does not exist.
+
+        md's sysfs attributes are "prealloc" files (__ATTR_PREALLOC, e.g.
+        array_state): every read(2) calls their show() again and returns
+        what lies past the file offset in the new text, so reading until
+        EOF can glue two states together ('active\nidle\n', seen on a
+        real kernel while a busy ext4 was set up).  One read(2) of a page
+        gets the whole attribute from one show()."""
+        if path.startswith("/sys/"):
+            return self._read_once(path)
+        try:
+            with open(root_path(self.root, path), encoding="utf-8",
+                      errors="surrogateescape") as stream:
+                return stream.read()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise _unreadable(path, exc) from exc
+
+    def _read_once(self, path):
+        try:
+            fd = os.open(root_path(self.root, path), os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise _unreadable(path, exc) from exc
+        try:
+            data = os.read(fd, 65536)
+        except OSError as exc:
+            raise _unreadable(path, exc) from exc
+        finally:
+            os.close(fd)
+        return data.decode("utf-8", errors="surrogateescape")
+
+    def _list(self, path):
+        try:
+            return sorted(os.listdir(root_path(self.root, path)))
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        except OSError as exc:
+            raise _unreadable(path, exc) from exc
+
+    def _exists(self, path):
+        return os.path.exists(root_path(self.root, path))
+
+    def observe(self, intent=None, disks=()):
+        """The array as a Snapshot, with the disks the constructor, the
+        intent and `disks` name described (those of a new array)."""
+        mounts = self._mounts()
+        array = self.read_array(self.array)
+        names = list(self.disks) + list(disks)
+        if intent is not None:
+            names += list(intent.disks)
+        if array is not None:
+            names += [m.name for m in array.members
+                      if not m.name.startswith("ram")]
+        disks = {}
+        for name in dict.fromkeys(names):
+            disk = self._disk(name, mounts)
+            if disk is not None:
+                disks[name] = disk
+        meminfo = parse.meminfo(self._read("/proc/meminfo") or "")
+        release = self._read("/proc/sys/kernel/osrelease")
+        if release is None:
+            raise SvmramError("cannot read /proc/sys/kernel/osrelease",
+                              advice="svmram needs /proc mounted.")
+        return Snapshot(
+            target=self.array, array=array, brd=self._brd(mounts),
+            disks=disks, kernel=parse.kernel_release(release),
+            mem_total_kib=meminfo["MemTotal"],
+            mem_available_kib=meminfo["MemAvailable"],
+            mounted_on=mounts.get(self.array))
+
+    def read_array(self, name):
+        md = "/sys/block/%s/md" % name
+        if not self._exists(md):
+            return None
+        required = {}
+        for attr in ("level", "raid_disks", "array_state",
+                     "metadata_version", "component_size"):
+            text = self._read("%s/%s" % (md, attr))
+            if text is None:
+                raise SvmramError("%s/%s is missing" % (md, attr),
+                                  advice="Check that md is loaded and the "
+                                         "array exists (cat /proc/mdstat).")
+            required[attr] = text
+        state = parse.array_state(required["array_state"])
+        metadata = parse.metadata_version(required["metadata_version"])
+        members = tuple(self._member(md, entry[4:])
+                        for entry in self._list(md)
+                        if entry.startswith("dev-"))
+
+        def optional(attr, parser, default, *args):
+            text = self._read("%s/%s" % (md, attr))
+            return default if text is None else parser(text, *args)
+
+        return Array(
+            name=name, level=parse.level(required["level"]),
+            raid_disks=parse.raid_disks(required["raid_disks"])[0],
+            state=state, members=members, metadata=metadata,
+            component_kib=parse.uint_attr(required["component_size"],
+                                          "md/component_size"),
+            degraded=optional("degraded", parse.uint_attr, 0, "md/degraded"),
+            sync_action=optional("sync_action", parse.sync_action, "idle"),
+            sync_completed=optional("sync_completed", parse.sync_completed,
+                                    None),
+            resync_start=optional("resync_start", parse.none_or_uint, None,
+                                  "md/resync_start"),
+            bitmap=optional("bitmap/location", parse.bitmap_location, "none"),
+            backlog=optional("bitmap/backlog", parse.uint_attr, 0,
+                             "md/bitmap/backlog"),
+            speed_min=optional("sync_speed_min", parse.sync_speed,
+                               (1000, False), "md/sync_speed_min"),
+            speed_max=optional("sync_speed_max", parse.sync_speed,
+                               (200000, False), "md/sync_speed_max"))
+
+    def _member(self, md, name):
+        base = "%s/dev-%s" % (md, name)
+        state = self._read(base + "/state")
+        slot = self._read(base + "/slot")
+        if state is None or slot is None:
+            raise SvmramError("%s vanished while svmram read it" % base,
+                              advice="Run svmram again.")
+        slot = parse.slot(slot)
+        if slot == "journal":
+            raise RefusedError("%s has a journal device (%s)" % (
+                self.array, name), advice="svmram only handles RAID-1 "
+                                          "arrays without a journal.")
+        offset = self._read(base + "/offset")
+        recovery = self._read(base + "/recovery_start")
+        return Member(
+            name=name, slot=slot, flags=parse.member_state(state),
+            offset_sectors=0 if offset is None else parse.uint_attr(
+                offset, "md/dev-*/offset"),
+            recovery_start=None if recovery is None else parse.none_or_uint(
+                recovery, "md/dev-*/recovery_start"))
+
+    def _brd(self, mounts):
+        module = "/sys/module/brd"
+        devices = tuple(sorted(
+            (d for d in self._list("/sys/block") if d.startswith("ram")
+             and d[3:].isdigit()), key=lambda d: int(d[3:])))
+        if not self._exists(module):
+            return Brd(devices=devices)
+        size = self._read(module + "/parameters/rd_size")
+        count = self._read(module + "/parameters/rd_nr")
+        holders = {}
+        for dev in devices:
+            held = tuple(self._list("/sys/block/%s/holders" % dev))
+            if dev in mounts:
+                held += ("a mount on " + mounts[dev],)
+            holders[dev] = held
+        return Brd(
+            loaded=True, builtin=not self._exists(module + "/initstate"),
+            rd_size_kib=0 if size is None else parse.uint_attr(
+                size, "brd rd_size"),
+            rd_nr=0 if count is None else parse.uint_attr(count, "brd rd_nr"),
+            devices=devices, holders=holders)
+
+    def _disk(self, name, mounts):
+        base = "/sys/class/block/%s" % name
+        size = self._read(base + "/size")
+        if size is None:
+            return None
+        partitions = tuple(
+            entry for entry in self._list(base)
+            if entry.startswith(name) and
+            self._exists("%s/%s/partition" % (base, entry)))
+        return Disk(name=name,
+                    size_sectors=parse.uint_attr(size, "block size"),
+                    holders=tuple(self._list(base + "/holders")),
+                    mounted_on=mounts.get(name), partitions=partitions)
+
+    def _mounts(self):
+        """Kernel block device name -> mount point, from /proc/mounts."""
+        text = self._read("/proc/mounts") or ""
+        found = {}
+        for line in text.splitlines():
+            fields = line.split(" ")
+            if len(fields) < 2 or not fields[0].startswith("/dev/"):
+                continue
+            path = root_path(self.root, fields[0])
+            name = os.path.basename(os.path.realpath(path)) \
+                if os.path.exists(path) else os.path.basename(fields[0])
+            found.setdefault(name, fields[1])
+        return found
+
+    # --- the executor's interface --------------------------------------------
+
+    def differences(self, expected, observed):
+        return differences(expected, observed)
+
+    def resync_status(self, target):
+        a = self.read_array(target)
+        if a is None:
+            return ResyncStatus(False, problem="%s disappeared" % target)
+        if a.sync_action == "frozen":
+            return ResyncStatus(False, problem=(
+                "md's recovery of %s is frozen (sync_action); echo idle > "
+                "/sys/block/%s/md/sync_action lets it go on" % (
+                    target, target)))
+        if a.sync_action in SYNCING:
+            self._idle_since = None
+            done = a.sync_completed
+            percent = (done[0] * 100 // done[1]) if isinstance(
+                done, tuple) and done[1] else None
+            return ResyncStatus(True, percent)
+        pending = (a.resync_start is not None and a.running) or (
+            a.degraded and any(m.role in (SPARE, RECOVERING)
+                               for m in a.members))
+        if not pending:
+            self._idle_since = None
+            return ResyncStatus(False)
+        now = self._clock()
+        if self._idle_since is None:
+            self._idle_since = now
+        if now - self._idle_since > START_GRACE_SECONDS:
+            return ResyncStatus(False, problem=(
+                "md has not started the resync or recovery of %s in %d "
+                "seconds (array %s, sync_action idle)" % (
+                    target, START_GRACE_SECONDS, a.state)))
+        return ResyncStatus(True, None)
+
+    def boot_service_state(self):
+        """The boot unit svmram@ARRAY.service as one word: "online"
+        (enabled and active), "disabled", "enabled" (not started),
+        "failed" or "activating" (enabled, its ExecStart failed or runs),
+        None when systemd does not know the unit (not installed)."""
+        unit = unit_name(self.array)
+        enabled = self._run("systemctl", ["is-enabled", unit],
+                            check=False).stdout.strip()
+        if enabled in ("", "not-found"):
+            return None
+        if enabled not in ("enabled", "enabled-runtime"):
+            return "disabled"
+        active = self._run("systemctl", ["is-active", unit],
+                           check=False).stdout.strip()
+        if active == "active":
+            return "online"
+        return active if active in ("failed", "activating",
+                                    "deactivating") else "enabled"
+
+    def perform(self, step):
+        actions.perform(step, self.root, self._run, [
+            _Write(self, a) if isinstance(a, actions.WriteFile) else a
+            for a in actions_of(step)])
+
+    def _write(self, path, value):
+        actions.WriteFile(path, value, advice=WRITE_ADVICE).perform(
+            self.root, {})
+
+
+def unit_name(array):
+    """The boot unit of `array` (systemd/svmram@.service)."""
+    return "svmram@%s.service" % array
+
+
+WRITE_ADVICE = "The kernel refused the change; see dmesg."
+
+
+class _Write:
+    """A WriteFile carried out through the backend's _write (which tests
+    replace)."""
+
+    def __init__(self, backend, action):
+        self.backend, self.action = backend, action
+
+    def perform(self, root, values):
+        self.backend._write(self.action.path, self.action.value)
+
+
+def actions_of(step):
+    """A step's actions: md/steps.py describes sysfs writes as the effect
+    ("sysfs", (path, value), ...); each becomes a WriteFile, which both
+    the run and the -n script (md/script.py) carry out."""
+    if not step.effect:
+        return step.actions
+    if step.effect[0] != SYSFS:
+        raise SvmramError("unknown md effect %r" % (step.effect[0],))
+    return step.actions + tuple(
+        actions.WriteFile(path, value, advice=WRITE_ADVICE)
+        for path, value in step.effect[1:])
+
+
+def wait_for_disks(backend, it, seconds, out, sleep=time.sleep,
+                   clock=time.monotonic):
+    """At boot, udev may still be adding the recorded disks to the
+    (inactive) array: wait at most `seconds` until the array is running or
+    holds every recorded disk, so that restore's `mdadm --run` never
+    starts it short of a disk that is about to appear.  Returns the last
+    Snapshot; what it shows then is the planner's to judge."""
+    deadline = clock() + seconds
+    said = False
+    while True:
+        snap = backend.observe(it)
+        a = snap.array
+        missing = [d for d in it.disks if a is None or a.member(d) is None]
+        if (a is not None and (a.running or not missing)) or \
+                clock() >= deadline:
+            return snap
+        if not said:
+            out.write("restore %s: waiting up to %d s for %s\n" % (
+                it.array, seconds, "the array to be assembled" if a is None
+                else "its disk%s %s" % ("s" if len(missing) > 1 else "",
+                                         " ".join(missing))))
+            out.flush()
+            said = True
+        sleep(0.5)

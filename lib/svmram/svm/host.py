@@ -1,0 +1,656 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""The SVM host access: reads the host into a Snapshot and performs steps.
+
+All commands go through run.py; file-system work (the /dev links,
+/etc/mnttab) happens under the root SVMRAM_ROOT names ("/" on a real
+host, the emulator's fake root in tests).  Unexpected output from SVM is
+refused, never guessed at.
+"""
+
+import os
+import posixpath
+import re
+
+from .. import actions, run
+from ..run import CommandError
+from ..errors import ParseError, RefusedError, SvmramError
+from ..backend import Host
+from ..execute import ResyncStatus
+from . import labels, listings, metastat, metastat_p, names, probe, record
+from .snapshot import MirrorView, Snapshot, StripeView, differences
+
+PAGE_KSTATS = ("unix:0:system_pages:physmem", "unix:0:system_pages:freemem")
+_CONTROLLER = re.compile(r"c([0-9]+)")
+_NO_DATABASE = "there are no existing databases"
+_NOT_SET_UP = "unit not set up"
+
+
+def root_path(root, path):
+    return os.path.join(root, path.lstrip("/"))
+
+
+class SvmHost(Host):
+    """One mirror on the host (backend.Host): what execute.py and the
+    SVM planners' callers read and change."""
+
+    def __init__(self, mirror, root="/", runner=run.run):
+        self.mirror = mirror
+        self.root = root
+        self._run = runner
+        # SVM services metastat last named as not online in SMF.
+        self.services_not_online = ()
+        # What a probe on a scratch mirror showed: (compacts, evidence).
+        self.slot_probe = None
+
+    # --- reading the host ---------------------------------------------
+
+    def observe(self, intent=None, memory=False, smf=None, holders=False,
+                labels=False):
+        """The host as a Snapshot, with the stripes and links `intent`
+        names (svm.intent.Intent; None: the mirror's own).  memory=True
+        reads kstat's memory figures; smf=(record, service_state) saves
+        reading them again when the caller has just done so; holders=True
+        asks fuser who has the mirror open (for choosing a method);
+        labels=True asks prtvtoc whether the disk submirrors are labeled."""
+        self.services_not_online = ()
+        config = self._config()
+        if config is None:
+            return Snapshot(self.mirror, None, has_replicas=False)
+        device = config.get(self.mirror)
+        mirror_view, stripes = None, {}
+        if device is not None and device.type == "mirror":
+            mirror_view, stripes = self._mirror_state()
+        for name in self._stripes_of_interest(mirror_view, intent):
+            if name not in stripes and config.get(name) is not None \
+                    and config.get(name).type == "stripe":
+                stripe = config.get(name)
+                stripes[name] = StripeView(
+                    name, 0, tuple(c.device for c in stripe.components()),
+                    stripe.parent)
+        ramdisks, devs = self._ramdisks()
+        snap = Snapshot(
+            mirror_name=self.mirror, mirror=mirror_view, stripes=stripes,
+            metadevices=frozenset(d.name for d in config.devices),
+            other_types={d.name: _type_name(d) for d in config.devices
+                         if d.type != "mirror"},
+            ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(intent),
+            used_controllers=self._controllers(),
+            mounted_on=self._mount_point(),
+            users=tuple(sorted(config.users().get(self.mirror, ()))),
+            stale_replicas=config.stale_replicas)
+        if smf is None:
+            service_state = self.service_state()
+            smf = (self.record_properties() if service_state else None,
+                   service_state)
+        if smf[1] is not None:
+            snap = snap.evolve(record=smf[0], service_state=smf[1])
+        if holders and mirror_view is not None:
+            snap = snap.evolve(holders=self._holders())
+        compacts, evidence = self._slot_behaviour(mirror_view)
+        snap = snap.evolve(detach_compacts=compacts, slot_evidence=evidence)
+        if labels and mirror_view is not None:
+            snap = self._labels(snap)
+        if memory:
+            physmem, freemem = self._memory()
+            snap = snap.evolve(physmem_bytes=physmem, freemem_bytes=freemem)
+            if os.path.isdir(root_path(self.root, "/etc/driver/drv")):
+                snap = snap.evolve(
+                    ramdisk_conf="/etc/driver/drv/ramdisk.conf")
+        return snap.evolve(services_not_online=self.services_not_online)
+
+    def _metastat(self, args):
+        """Run metastat.  Its exit 1 whose stderr is only the SMF check's
+        message (core SVM services not online: at boot before inetd starts
+        rpc/meta, or on a host that disables them) still printed everything:
+        the result counts as ok and the services are noted.  Returns
+        (result, ok)."""
+        result = self._run("metastat", args, check=False)
+        if result.ok:
+            return result, True
+        down = metastat.smf_not_online(result.stderr) \
+            if result.returncode == 1 else None
+        if down is None:
+            return result, False
+        self.services_not_online = down
+        return result, True
+
+    def _config(self):
+        result, ok = self._metastat(["-p"])
+        if not ok:
+            if _NO_DATABASE in result.stderr:
+                return None
+            raise SvmramError("metastat -p failed: %s" % _first_line(result),
+                              advice="Check SVM with metastat and svcs -x "
+                                     "metainit metasync.")
+        return metastat_p.parse(result.stdout)
+
+    def _mirror_state(self):
+        result, ok = self._metastat([self.mirror])
+        if not ok:
+            raise CommandError(result)
+        return self._mirror_view(metastat.parse(result.stdout),
+                                 "metastat %s" % self.mirror)
+
+    def _mirror_view(self, config, source):
+        """(MirrorView, {name: StripeView}) of self.mirror from parsed
+        `metastat` output that names it (`source`)."""
+        mirror = config.get(self.mirror)
+        if mirror is None or mirror.type != "mirror" or \
+                mirror.submirror_states is None or mirror.size_blocks is None:
+            raise ParseError("no mirror section for %s" % self.mirror,
+                             source=source)
+        stripes, pending, offline = {}, False, []
+        for name in mirror.submirrors:
+            sub = config.get(name)
+            if sub is None or sub.type != "stripe":
+                raise RefusedError(
+                    "submirror %s of %s is not a concat/stripe" % (
+                        name, self.mirror),
+                    advice="svmram only handles mirrors of concats/stripes.")
+            pending = pending or (sub.invoke or "").startswith("metasync")
+            if (sub.invoke or "").startswith("metaonline"):
+                offline.append(name)
+            components = sub.components()
+            stripes[name] = StripeView(
+                name, sub.size_blocks or 0,
+                tuple(c.device for c in components), self.mirror,
+                tuple(c.state for c in components),
+                components[0].start_block if components else None)
+        view = MirrorView(
+            self.mirror, tuple(mirror.submirrors),
+            tuple(mirror.submirror_states), mirror.read_option,
+            mirror.write_option, mirror.pass_num, mirror.size_blocks,
+            mirror.resync, mirror.resync_percent,
+            pending and mirror.resync != "active", tuple(offline),
+            numbers=tuple(mirror.slots or ()))
+        return view, stripes
+
+    # --- slots and labels ------------------------------------------------
+
+    def _slot_behaviour(self, mirror_view):
+        """(detach_compacts, evidence): a hole in the mirror's slots
+        proves a metadetach that does not compact; a probe's result comes
+        next; an illumos /etc/release means illumos-gate's SVM, which
+        compacts; otherwise (Solaris) unknown until probed."""
+        if mirror_view is not None and labels.has_hole(mirror_view.numbers):
+            return False, ("metastat shows a hole in the slots of %s (%s), "
+                           "which only a metadetach that does not compact "
+                           "leaves" % (self.mirror, ", ".join(
+                               "%s in %d" % pair for pair in zip(
+                                   mirror_view.slots, mirror_view.numbers))))
+        if self.slot_probe is not None:
+            return self.slot_probe
+        try:
+            with open(root_path(self.root, "/etc/release"),
+                      encoding="utf-8", errors="replace") as stream:
+                release = stream.read(4096)
+        except OSError:
+            release = ""
+        if labels.release_compacts(release):
+            return True, ("/etc/release names an illumos distribution, and "
+                          "illumos-gate's mirror_detach compacts")
+        return None, ("/etc/release names %s, where it is not known" % (
+            release.strip().splitlines()[0].strip() if release.strip()
+            else "no release"))
+
+    def _labels(self, snap):
+        found, why = {}, {}
+        for name in snap.mirror.slots:
+            view = snap.stripes.get(name)
+            if view is None or not view.components:
+                continue
+            component = view.components[0]
+            text = None
+            where = labels.slice_of(component)
+            if where is not None:
+                try:
+                    result = self._run("prtvtoc", [
+                        "-h", "/dev/rdsk/%ss%d" % where], check=False)
+                    text = result.stdout if result.ok else None
+                except SvmramError:
+                    text = None
+            found[name], why[name] = labels.stripe_label(
+                component, view.first_start, text)
+        return snap.evolve(labels=found, label_evidence=why)
+
+    def probe_slots(self):
+        """Learn whether metadetach compacts the slots on this host, on a
+        scratch mirror of two small ramdisks that is removed afterwards:
+        two ramdisks, their links, two stripes, a two-way mirror, a
+        metadetach of its slot 0, metastat, then everything undone.
+        What an earlier test left (svm/probe.py) is removed first.
+        Nothing of the admin's is touched."""
+        config = self._config()
+        found = probe.leftovers(config, self._ramdisks()[0], self._links(None))
+        if found:
+            self._remove_scratch(found, earlier=True)
+            config = self._config()
+        scratch = probe.layout(_names(config), self._controllers())
+        mirror, first, second = scratch.mirror, scratch.first, scratch.second
+        links = scratch.links
+        try:
+            for ramdisk, link in zip(probe.RAMDISKS, links):
+                self._run("ramdiskadm", ["-a", ramdisk, probe.SIZE])
+                self._probe_links(link, ramdisk)
+            for unit, link in ((first, links[0]), (second, links[1])):
+                self._run("metainit", [unit, "1", "1", link])
+            self._run("metainit", [mirror, "-m", first, second])
+            self._run("metadetach", [mirror, first])
+            result, ok = self._metastat([mirror])
+            if not ok:
+                raise CommandError(result)
+            view = metastat.parse(result.stdout).get(mirror)
+            if view is None or view.type != "mirror" or \
+                    view.submirrors != [second]:
+                raise ParseError("no mirror %s with the submirror %s" % (
+                    mirror, second), source="metastat %s" % mirror)
+            compacts = probe.compacts(view.slots)
+        except (SvmramError, OSError) as error:
+            # Remove what was made (from what the host shows now), then
+            # report the failure; the admin's mirror was not touched.
+            self._remove_scratch(self._scratch_left())
+            if isinstance(error, OSError) and error.filename:
+                error = "%s: %s" % (error.filename, error.strerror)
+            raise SvmramError(
+                "the test of the slot behaviour on a scratch mirror "
+                "failed, and %s was not changed: %s" % (self.mirror, error),
+                advice="Fix the cause, then run svmram again.") from error
+        self._remove_scratch(self._scratch_left())
+        self.slot_probe = (compacts, (
+            "a scratch mirror %s showed it: after metadetach of slot 0 its "
+            "other submirror was in slot %s" % (mirror, 0 if compacts
+                                                 else 1)))
+        return self.slot_probe
+
+    def scratch_layout(self):
+        """The names a test of the slot behaviour would use now."""
+        return probe.layout(_names(self._config()), self._controllers())
+
+    def remove_scratch_leftovers(self):
+        """Before anything else, remove what an interrupted test of the
+        slot behaviour left, when its links are there (they would push
+        the RAM submirror's link onto another controller).  Returns the
+        Leftovers removed (false when none)."""
+        if not any(posixpath.basename(target) in probe.RAMDISKS
+                   for target in self._links(None).values()):
+            return probe.Leftovers()
+        found = self._scratch_left()
+        self._remove_scratch(found, earlier=True)
+        return found
+
+    def _scratch_left(self):
+        return probe.leftovers(self._config(), self._ramdisks()[0],
+                               self._links(None))
+
+    def _remove_scratch(self, found, earlier=False):
+        """Remove the scratch mirror's parts in order; at the first
+        failure stop and say what is left and how to remove it."""
+        for number, (program, args) in enumerate(found.removal()):
+            try:
+                if program == "unlink":
+                    self._remove_links(args)
+                else:
+                    self._run(program, args)
+            except (SvmramError, OSError) as error:
+                rest = found.script()[number:]
+                raise SvmramError(
+                    "%s could not be removed (%s), and %s was not "
+                    "changed" % (
+                        "what an earlier test of the slot behaviour left"
+                        if earlier else "the scratch mirror that tested the "
+                        "slot behaviour", error, self.mirror),
+                    advice="Run svmram again to remove it, or remove it "
+                           "yourself: %s." % "; ".join(rest)) from error
+
+    def _probe_links(self, link, ramdisk):
+        for kind, target in (("dsk", "/dev/ramdisk/" + ramdisk),
+                             ("rdsk", "/dev/rramdisk/" + ramdisk)):
+            path = root_path(self.root, "/dev/%s/%s" % (kind, link))
+            if os.path.lexists(path):
+                raise RefusedError("/dev/%s/%s exists" % (kind, link),
+                                   advice="Run svmram again.")
+            os.symlink(target, path)
+
+    @staticmethod
+    def _stripes_of_interest(mirror_view, intent):
+        names = set(mirror_view.slots if mirror_view else ())
+        if intent is not None:
+            names |= set(intent.order)
+        return sorted(names)
+
+    def _ramdisks(self):
+        result = self._run("ramdiskadm", [])
+        ramdisks, devs = {}, {}
+        for disk in listings.parse_ramdiskadm(result.stdout):
+            ramdisks[disk.name] = disk.size_bytes
+            try:
+                rdev = os.stat(root_path(self.root, disk.device)).st_rdev
+                devs[disk.name] = "%d,%d" % (os.major(rdev), os.minor(rdev))
+            except OSError:
+                pass
+        return ramdisks, devs
+
+    def _links(self, intent):
+        """Links in /dev/dsk and /dev/rdsk that point at ramdisks, plus
+        whatever the intent's link names point at."""
+        links = {}
+        wanted = {intent.link} if intent else set()
+        for kind in ("dsk", "rdsk"):
+            directory = root_path(self.root, "/dev/" + kind)
+            for name in _listdir(directory):
+                path = os.path.join(directory, name)
+                if not os.path.islink(path):
+                    continue
+                target = os.readlink(path)
+                if name in wanted or target.startswith(
+                        ("/dev/ramdisk/", "/dev/rramdisk/")):
+                    links["%s/%s" % (kind, name)] = target
+        return links
+
+    def _controllers(self):
+        used = set()
+        for kind in ("dsk", "rdsk"):
+            for name in _listdir(root_path(self.root, "/dev/" + kind)):
+                match = _CONTROLLER.match(name)
+                if match:
+                    used.add(int(match.group(1)))
+        return frozenset(used)
+
+    def _mount_point(self):
+        special = "/dev/md/dsk/%s" % self.mirror
+        try:
+            with open(root_path(self.root, "/etc/mnttab"),
+                      encoding="utf-8") as mnttab:
+                for line in mnttab:
+                    fields = line.split("\t")
+                    if len(fields) >= 2 and fields[0] == special:
+                        return fields[1]
+        except FileNotFoundError:
+            pass
+        return None
+
+    def _holders(self):
+        """Who has the mirror open through either device node, by fuser;
+        None when fuser could not tell."""
+        found = []
+        for kind in ("dsk", "rdsk"):
+            path = "/dev/md/%s/%s" % (kind, self.mirror)
+            try:
+                result = self._run("fuser", [path], check=False)
+            except SvmramError:          # no fuser: cannot tell
+                return None
+            if not result.ok:
+                return None
+            found += listings.parse_fuser(path, result.stdout, result.stderr)
+        return tuple(sorted(set(found)))
+
+    def _memory(self):
+        result = self._run("kstat", ["-p"] + list(PAGE_KSTATS))
+        values = {}
+        for lineno, line in enumerate(result.stdout.splitlines(), 1):
+            name, _, value = line.partition("\t")
+            if name not in PAGE_KSTATS or not names.is_number(value.strip()):
+                raise ParseError("unexpected line", lineno, line, "kstat")
+            values[name] = int(value)
+        if len(values) != len(PAGE_KSTATS):
+            raise ParseError("missing statistics", source="kstat")
+        page = os.sysconf("SC_PAGESIZE")
+        return tuple(values[name] * page for name in PAGE_KSTATS)
+
+    def read_record(self):
+        """The record's properties; {} for an instance without them (an
+        interrupted setup); None when there is no instance."""
+        if self.service_state() is None:
+            return None
+        return self.record_properties()
+
+    def record_properties(self):
+        result = self._run("svcprop", list(record.read_argv(self.mirror)[1:]),
+                           check=False)
+        if not result.ok:
+            return {}
+        return record.parse(result.stdout)
+
+    def service_imported(self):
+        """Does svc:/system/svmram exist?  Its manifest must be imported
+        for setup to record a mirror."""
+        return self._run("svcprop", ["-p", "general/entity_stability",
+                                     record.SERVICE], check=False).ok
+
+    def boot_service_state(self):
+        return self.service_state()
+
+    def service_state(self):
+        """The state of svc:/system/svmram:MIRROR, None if it does not
+        exist."""
+        result = self._run("svcs", ["-H", "-o", "state",
+                                    record.fmri(self.mirror)], check=False)
+        state = result.stdout.strip()
+        return state if result.ok and state else None
+
+    def mirror_names(self):
+        """(every mirror of the local set, sorted; whether the replicas
+        are stale), or (None, False) without replicas."""
+        config = self._config()
+        if config is None:
+            return None, False
+        return (sorted(d.name for d in config.devices if d.type == "mirror"),
+                config.stale_replicas)
+
+    # --- the executor's interface -------------------------------------
+
+    def differences(self, expected, observed):
+        return differences(expected, observed)
+
+    def resync_status(self, mirror):
+        view, stripes = self._mirror_state()
+        if view.resync == "active":
+            return ResyncStatus(True, view.resync_percent)
+        if view.resync == "cancelled":
+            return ResyncStatus(False, problem=(
+                "the resync of %s was cancelled; metasync %s restarts it"
+                % (mirror, mirror)))
+        if view.pending:
+            return ResyncStatus(True, None)
+        # Over.  A submirror it left in another state than the step
+        # promised is reported by the check after the step; one that was
+        # never part of it (a RAM submirror whose ramdisk vanished at a
+        # boot) must not stop the wait.
+        return ResyncStatus(False)
+
+    def perform(self, step):
+        actions.perform(step, self.root, self._run)
+
+    def _remove_links(self, link):
+        for kind in ("dsk", "rdsk"):
+            path = root_path(self.root, "/dev/%s/%s" % (kind, link))
+            if os.path.islink(path):
+                os.unlink(path)
+
+
+def _type_name(device):
+    return {"stripe": "concat/stripe", "softpart": "soft partition",
+            "raid5": "RAID-5 metadevice", "trans": "trans metadevice",
+            "hsp": "hot spare pool"}.get(device.type, device.type)
+
+
+def _first_line(result):
+    text = (result.stderr.strip() or result.stdout.strip()).splitlines()
+    return text[0] if text else "exit status %d" % result.returncode
+
+
+def _listdir(directory):
+    try:
+        return sorted(os.listdir(directory))
+    except FileNotFoundError:
+        return []
+
+
+# --- reading the host once for many mirrors (status) ------------------------
+
+# svcs(1)'s states (smf(7)); "*" marks an instance in transition, and "-"
+# one that has no state yet (svcs.c sprint_state).
+SMF_STATES = ("uninitialized", "offline", "online", "degraded", "maintenance",
+              "disabled", "legacy_run", "-")
+_PROPERTIES = "/:properties/"
+
+
+class HostReading:
+    """The host read once for every mirror `status` reports on: one svcs,
+    one svcprop, one `metastat -p`, one `metastat` naming all the mirrors,
+    one ramdiskadm and one scan of /dev/dsk and /dev/rdsk, however many
+    mirrors there are.  Each is read the first time a mirror needs it;
+    backend(mirror) gives an SvmHost whose observe() takes them from
+    here and returns the Snapshot it would have read on its own."""
+
+    def __init__(self, root="/", runner=run.run):
+        self.root = root
+        self.runner = runner
+        self.mirrors = ()       # the mirrors the one `metastat` names
+        self._reader = SvmHost(None, root, runner=runner)
+        self._done = {}
+
+    def host(self, mirror):
+        return SharedHost(mirror, self)
+
+    def _once(self, key, read):
+        if key not in self._done:
+            self._done[key] = read()
+        return self._done[key]
+
+    def services(self, mirror=None):
+        """{instance: state} of svc:/system/svmram's instances (or of the
+        one of `mirror`), from `svcs -H -o inst,state`."""
+        target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
+        result = self.runner("svcs", ["-H", "-o", "inst,state", target],
+                             check=False)
+        return parse_services(result.stdout)
+
+    def records(self, mirror=None):
+        """{instance: {property: value}}, the property group svmram of
+        every instance (or of the one of `mirror`), from one `svcprop -f`.
+        An instance without the group (svcprop then exits 1 and names it)
+        is left out, as record_properties() gives {} for it."""
+        target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
+        result = self.runner("svcprop", ["-f", "-p", record.PG, target],
+                             check=False)
+        return parse_records(result.stdout)
+
+    def config(self):
+        """(`metastat -p` parsed, or None without replicas; the SVM
+        services metastat named as not online)."""
+        def read():
+            self._reader.services_not_online = ()
+            config = self._reader._config()
+            return config, self._reader.services_not_online
+        return self._once("config", read)
+
+    def report(self):
+        """(plain `metastat` of every mirror in self.mirrors that
+        `metastat -p` shows, parsed; the names; services not online)."""
+        def read():
+            config = self.config()[0]
+            names = [m for m in self.mirrors if config is not None and
+                     config.get(m) is not None and
+                     config.get(m).type == "mirror"]
+            if not names:
+                return None, names, ()
+            self._reader.services_not_online = ()
+            result, ok = self._reader._metastat(names)
+            if not ok:
+                raise CommandError(result)
+            return (metastat.parse(result.stdout), names,
+                    self._reader.services_not_online)
+        return self._once("report", read)
+
+    def ramdisks(self):
+        ramdisks, devs = self._once("ramdisks", self._reader._ramdisks)
+        return dict(ramdisks), dict(devs)
+
+    def controllers(self):
+        return self._once("controllers", self._reader._controllers)
+
+    def dev_links(self):
+        """{(kind, name): target} of every symbolic link in /dev/dsk and
+        /dev/rdsk."""
+        def read():
+            links = {}
+            for kind in ("dsk", "rdsk"):
+                directory = root_path(self.root, "/dev/" + kind)
+                for name in _listdir(directory):
+                    path = os.path.join(directory, name)
+                    if os.path.islink(path):
+                        links[(kind, name)] = os.readlink(path)
+            return links
+        return self._once("links", read)
+
+
+class SharedHost(SvmHost):
+    """An SvmHost for one mirror that reads through a HostReading."""
+
+    def __init__(self, mirror, shared):
+        super().__init__(mirror, shared.root, shared.runner)
+        self.shared = shared
+
+    def _config(self):
+        config, down = self.shared.config()
+        self.services_not_online = down
+        return config
+
+    def _mirror_state(self):
+        parsed, names, down = self.shared.report()
+        if self.mirror not in names:
+            return super()._mirror_state()
+        if down:
+            self.services_not_online = down
+        return self._mirror_view(parsed, "metastat %s" % " ".join(names))
+
+    def _ramdisks(self):
+        return self.shared.ramdisks()
+
+    def _controllers(self):
+        return self.shared.controllers()
+
+    def _links(self, intent):
+        wanted = {intent.link} if intent else set()
+        return {"%s/%s" % key: target
+                for key, target in self.shared.dev_links().items()
+                if key[1] in wanted or target.startswith(
+                    ("/dev/ramdisk/", "/dev/rramdisk/"))}
+
+
+def _names(config):
+    """The metadevice names in use: metastat -p's, none without replicas."""
+    return set(d.name for d in config.devices) if config else set()
+
+
+def parse_services(text):
+    """`svcs -H -o inst,state` output -> {instance: state}."""
+    found = {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) != 2 or fields[1].rstrip("*") not in SMF_STATES:
+            raise ParseError("expected an instance name and its state",
+                             lineno, line, "svcs")
+        found[fields[0]] = fields[1]
+    return found
+
+
+def parse_records(text):
+    """`svcprop -f -p svmram PATTERN` output -> {instance: {property:
+    value}}.  Lines look like
+    `svc:/system/svmram:d10/:properties/svmram/mirror astring d10`."""
+    found = {}
+    prefix = record.SERVICE + ":"
+    for lineno, line in enumerate(text.splitlines(), 1):
+        parts = line.split(" ", 2)
+        entity, _, prop = parts[0].partition(_PROPERTIES)
+        if len(parts) != 3 or not entity.startswith(prefix) or \
+                not prop.startswith(record.PG + "/"):
+            raise ParseError("not a property line", lineno, line, "svcprop")
+        found.setdefault(entity[len(prefix):], {})[
+            prop[len(record.PG) + 1:]] = parts[2]
+    return found
