@@ -3,6 +3,8 @@
 # svmram: build, test, demo, install and package.
 #
 #   make test                     run the whole test suite (installs nothing)
+#   make check                    as root: install what the tests need
+#                                 (tests/install-deps), then make test
 #   make test-vm                  the md backend on a real Linux kernel in
 #                                 QEMU (minutes; needs qemu-system-x86, cpio,
 #                                 kmod and Debian's apt; tests/vm)
@@ -46,6 +48,10 @@ all:
 # each test file in one worker (the fault matrix shares its clean runs);
 # then the VM tests, alone (they want both cores).
 test: test-suite test-vm
+
+check:
+	PYTHON=$(PYTHON) tests/install-deps
+	$(MAKE) test PYTHON=$(PYTHON)
 
 test-suite:
 	@if $(PYTHON) -c 'import xdist' 2>/dev/null; then \
@@ -136,5 +142,5 @@ clean:
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	rm -rf build
 
-.PHONY: test-suite all test test-vm demo demo-md install install-linux install-common \
+.PHONY: test-suite all test check test-vm demo demo-md install install-linux install-common \
 	uninstall package clean
