@@ -12,7 +12,8 @@ DEV_VARIABLE = "ramdisk_dev"     # "major,minor" of the ramdisk, at run time
 # Properties besides PROPERTIES that a complete record holds.
 EXTRA_PROPERTIES = ("ramdisk_dev", "format")
 
-# property -> (SMF type, intent field); disks are stored as "d11,d12".
+# (property, SMF type); a property holds the intent's field of the same
+# name, and disks are stored as "d11,d12".
 PROPERTIES = (
     ("mirror", "astring"), ("ram", "astring"), ("ramdisk", "astring"),
     ("size_bytes", "count"), ("link", "astring"), ("method", "astring"),

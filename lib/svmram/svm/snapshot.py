@@ -2,7 +2,8 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The planner's model of one mirror and what surrounds it (pure).
 
-observe.py builds a Snapshot from SVM's output and the file system; the
+host.py (SvmHost.observe) builds a Snapshot from SVM's output and the
+file system; the
 planner applies steps to Snapshots; the executor compares the Snapshot a
 step promised with the one it re-reads afterwards.
 """
@@ -39,12 +40,6 @@ class MirrorView:
     def state_of(self, submirror):
         return self.states[self.slots.index(submirror)]
 
-    def slot_of(self, submirror):
-        """The slot number of `submirror`, None when not known."""
-        if not self.numbers:
-            return None
-        return self.numbers[self.slots.index(submirror)]
-
     def with_slots(self, slots, states, numbers=None):
         """Other submirrors; their slot numbers are `numbers`, or the
         current ones when the names stay the same, else unknown."""
@@ -76,7 +71,7 @@ class Snapshot:
     other_types: Dict[str, str] = field(default_factory=dict)  # name -> type
     ramdisks: Dict[str, int] = field(default_factory=dict)     # name -> bytes
     ramdisk_devs: Dict[str, str] = field(default_factory=dict)  # "maj,min"
-    links: Dict[str, str] = field(default_factory=dict)   # cNtNdNsN -> target
+    links: Dict[str, str] = field(default_factory=dict)   # "dsk/cNtNdNsN", "rdsk/..." -> target
     used_controllers: FrozenSet[int] = frozenset()
     mounted_on: Optional[str] = None
     # Metadevices built on the mirror (soft partitions, trans, another
