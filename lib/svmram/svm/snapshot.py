@@ -71,7 +71,8 @@ class Snapshot:
     other_types: Dict[str, str] = field(default_factory=dict)  # name -> type
     ramdisks: Dict[str, int] = field(default_factory=dict)     # name -> bytes
     ramdisk_devs: Dict[str, str] = field(default_factory=dict)  # "maj,min"
-    links: Dict[str, str] = field(default_factory=dict)   # "dsk/cNtNdNsN", "rdsk/..." -> target
+    # "dsk/cNtNdNsN" or "rdsk/cNtNdNsN" -> the link's target
+    links: Dict[str, str] = field(default_factory=dict)
     used_controllers: FrozenSet[int] = frozenset()
     mounted_on: Optional[str] = None
     # Metadevices built on the mirror (soft partitions, trans, another
