@@ -46,7 +46,10 @@ CASES = [
     (("setup", "-y", "d1;0"), prepare_nothing, USAGE,
      "mirror 'd1;0' is not a metadevice name"),
     (("setup", "-y", "blue/d10"), prepare_nothing, USAGE,
-     "disk sets are not supported"),
+     "mirror 'blue/d10': disk sets are not supported: a ramdisk exists on "
+     "one host only, while a shared disk set moves between hosts "
+     "(metaset -t), and the host that takes the set over would have no "
+     "RAM copy.  svmram works on mirrors of the local set"),
     (("setup", "-y", "mirror10"), prepare_nothing, USAGE,
      "is not a metadevice name"),
     (("setup", "-y", "d10", "--size", "0"), prepare_nothing, USAGE,

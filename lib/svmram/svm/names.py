@@ -46,8 +46,11 @@ def metadevice(name, what="metadevice"):
     """A local-set metadevice name dNNN, or UsageError."""
     if _DISK_SET.match(name):
         raise UsageError(
-            "%s %r: disk sets are not supported; svmram works on the "
-            "local set only" % (what, name))
+            "%s %r: disk sets are not supported: a ramdisk exists on one "
+            "host only, while a shared disk set moves between hosts "
+            "(metaset -t), and the host that takes the set over would have "
+            "no RAM copy.  svmram works on mirrors of the local set"
+            % (what, name))
     if not is_metadevice(name):
         raise UsageError("%s %r is not a metadevice name; use dN with N "
                          "from 0 to %d, for example d10"
