@@ -12,7 +12,7 @@ backend:
   options, its intents, its planners, its status report, its record
   store and the words its messages use;
 * a ``Host`` (``Backend.host(target)``): one target on the host, which
-  execute.py drives: ``observe(intent)``, ``perform(step)``,
+  execute.py drives: ``observe(intent)``, ``perform(step, values)``,
   ``differences(expected, observed)``, ``resync_status(target)``.
 
 What is observed is an explicit argument: ``Host.observe(intent)`` reads
@@ -77,9 +77,10 @@ class Host(abc.ABC):
         not understand is refused (ParseError)."""
 
     @abc.abstractmethod
-    def perform(self, step):
-        """Carry out the step: its actions (actions.py), then its commands
-        through run.py."""
+    def perform(self, step, values):
+        """Carry out the step's actions (``step.do``, actions.py) in order,
+        commands through run.py; `values` holds the ${VAR} values actions
+        set, shared by the steps of one plan."""
 
     @abc.abstractmethod
     def differences(self, expected, observed):

@@ -85,6 +85,7 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
     point and rolls nothing back."""
     polling = polling or Polling()
     total = len(plan.steps)
+    values = {}     # ${VAR} values the plan's actions set (actions.py)
     for number, step in enumerate(plan.steps, 1):
         try:
             interrupt.check()
@@ -100,14 +101,14 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
             # A step's commands run to their end, whatever signal comes.
             with interrupt.deferred():
                 interrupt.changing()
-                backend.perform(step)
+                backend.perform(step, values)
             if step.wait_resync:
                 waiting = step.wait_resync
                 wait_for_resync(backend, step.wait_resync, progress, polling,
                                 sleep)
                 waiting = None
-            problems = backend.differences(step.expect,
-                                           backend.observe(plan.intent))
+            problems = [] if step.expect is None else backend.differences(
+                step.expect, backend.observe(plan.intent))
         except interrupt.Interrupted as stop:
             progress.break_line()
             stop.number, stop.step, stop.waiting = number, step, waiting

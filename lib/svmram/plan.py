@@ -5,8 +5,8 @@
 A backend's planner builds a Plan by applying each step to a model of the
 host (``Step.expect`` is the model after the step), so the whole plan is
 known before anything runs.  ``render_script`` turns a plan into the
-script that ``-n`` prints, from the same descriptions (actions.py, argv
-lists) that execute.py carries out; execute.py checks each step's
+script that ``-n`` prints, from the same descriptions (a step's ``do``,
+actions.py) that execute.py carries out; execute.py checks each step's
 ``expect`` against the state it re-reads.  The backend gives the script's
 first line and its wait function (a ``Prelude``).
 """
@@ -15,45 +15,42 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Tuple
 
-from .actions import commands_of, is_variable
+from .actions import Run
 
 
 @dataclass(frozen=True)
 class Step:
     key: str                        # stable id, recorded in the journal
     summary: str                    # one line for people
-    argv: Optional[Tuple[str, ...]] = None   # (command, args...) via run.py
-    argvs: Tuple[Tuple[str, ...], ...] = ()  # further commands, in order
-    actions: Tuple[Any, ...] = ()   # actions.py: run before the commands
-    # The older form md/steps.py still builds: `effect` is translated into
-    # actions by md/backend.py (actions_of); `script` is not used.
-    script: Tuple[str, ...] = ()
-    effect: Tuple[str, ...] = ()
+    # What the step does: actions (actions.py; a command is a Run), in
+    # order.  Both the run (execute.py) and the -n line come from them.
+    do: Tuple[Any, ...] = ()
     why: str = ""                   # comment printed above the step
     wait_resync: Optional[str] = None   # mirror whose resync must finish
     copies_blocks: int = 0          # data a resync copies because of it
     closed_seconds: int = 0         # how long the mirror is closed
-    expect: Any = None              # the backend's model after the step
+    # The backend's model after the step, which execute.py checks against
+    # the state it reads again.  None: the step changes nothing the model
+    # holds (SVM's scratch mirror); its actions' own checks are all.
+    expect: Any = None
+
+    @property
+    def commands(self):
+        """The argv of each command the step runs, in order."""
+        return tuple(action.argv for action in self.do
+                     if isinstance(action, Run))
 
 
 @dataclass(frozen=True)
-class Capture:
-    """In a -n script: VARIABLE=$(command), for a check that follows."""
-    variable: str
-    argv: Tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ScriptTest:
-    """What a -n script runs before step 1 when the plan was made on an
-    assumption (Plan.provisional) that svmram itself tests before it
-    changes anything: the same test, ending in shell lines that stop the
-    script, with nothing changed, when the assumption is false.  `items`
-    are argv tuples, actions (actions.py), Captures and plain shell
-    lines, rendered in order."""
+class Test:
+    """What a -n script runs first, as its step 0, when the plan was made
+    on an assumption (Plan.provisional) that svmram itself tests before
+    it changes anything: `plan`, the steps svmram carries out for the
+    test, whose last step stops the script, with nothing changed, when
+    the assumption is false."""
     summary: str
     why: str
-    items: Tuple[Any, ...]
+    plan: "Plan"
 
 
 @dataclass
@@ -69,8 +66,8 @@ class Plan:
     # something (SVM's slot test on a scratch mirror): shown for -n and
     # for confirmation, then planned again once confirmed.
     provisional: bool = False
-    # The -n script's own test of that assumption, when there is one.
-    script_test: Optional[ScriptTest] = None
+    # The test of that assumption (a Test), which a -n script runs first.
+    test: Optional[Test] = None
     # The backend's intent the plan works towards: what execute.py asks
     # the backend to observe after each step (observe(intent)).
     intent: Any = None
@@ -111,11 +108,9 @@ class Prelude:
     """What a backend's -n script starts with: the interpreter line and
     the shell function `wait_resync TARGET` that the script calls after
     a step that starts a resync (wait_function(command_path) gives its
-    text).  actions_of(step) gives a step's actions (the default: its
-    `actions`)."""
+    text)."""
     shebang: str
     wait_function: Callable[[Callable[[str], str]], str]
-    actions_of: Optional[Callable[[Step], Tuple[Any, ...]]] = None
 
 
 # Commands only a -n script runs (svmram does the same in-process, see
@@ -124,10 +119,20 @@ SCRIPT_TOOLS = {"ln": "/usr/bin/ln", "rm": "/usr/bin/rm",
                 "ls": "/usr/bin/ls", "awk": "/usr/bin/awk"}
 
 
-def command_line(argv, command_path):
-    return " ".join([shlex.quote(command_path(argv[0]))] + [
-        '"%s"' % arg if is_variable(arg) else shlex.quote(arg)
-        for arg in argv[1:]])
+def step_lines(step, command_path, host_path=None, tools=None):
+    """The script lines of a step's actions.  command_path maps a command
+    name from run.COMMANDS to the path to print; host_path a host path
+    (the default: as it is); tools a tool only a script runs (the
+    default: SCRIPT_TOOLS)."""
+    host_path = host_path or (lambda path: path)
+    tools = SCRIPT_TOOLS if tools is None else tools
+
+    def program_path(name):
+        return tools.get(name) or command_path(name)
+    lines = []
+    for action in step.do:
+        lines += action.script_line(host_path, program_path).split("\n")
+    return lines
 
 
 def render_script(plan, command_path, prelude, host_path=None):
@@ -135,8 +140,6 @@ def render_script(plan, command_path, prelude, host_path=None):
     from run.COMMANDS to the absolute path to print; host_path maps a
     host path an action touches to the one to print (the default: as it
     is; under SVMRAM_ROOT when svmram works on an emulated host)."""
-    host_path = host_path or (lambda path: path)
-    actions_of = prelude.actions_of or (lambda step: step.actions)
     out = [prelude.shebang,
            "# svmram %s %s: the plan, computed from the current state."
            % (plan.operation, plan.target),
@@ -153,34 +156,21 @@ def render_script(plan, command_path, prelude, host_path=None):
     out.append("set -e")
     if any(step.wait_resync for step in plan.steps):
         out.append(prelude.wait_function(command_path).rstrip("\n"))
-    test = plan.script_test
+    test = plan.test
     if test is not None:
         out += ["", "# 0. %s" % test.summary]
         out += ["#    " + line for line in test.why.splitlines() if line]
-        out += [_item_line(item, command_path, host_path)
-                for item in test.items]
+        for step in test.plan.steps:
+            out += step_lines(step, command_path, host_path)
     for number, step in enumerate(plan.steps, 1):
         out += ["", "# %d. %s" % (number, step.summary)]
         out += ["#    " + line for line in step.why.splitlines() if line]
-        out += [action.script_line(host_path, SCRIPT_TOOLS.get)
-                for action in actions_of(step)]
-        out += [command_line(argv, command_path)
-                for argv in commands_of(step)]
+        out += step_lines(step, command_path, host_path)
         if step.wait_resync:
             out.append("wait_resync %s" % shlex.quote(step.wait_resync))
     if plan.afterwards:
         out += ["", "# Then enable the boot service; its start method runs "
                 "'svmram restore',", "# which finds nothing to do."]
-        out += [command_line(argv, command_path) for argv in plan.afterwards]
+        out += [Run(tuple(argv)).script_line(None, command_path)
+                for argv in plan.afterwards]
     return "\n".join(out) + "\n"
-
-
-def _item_line(item, command_path, host_path):
-    if isinstance(item, str):
-        return item
-    if isinstance(item, tuple):
-        return command_line(item, command_path)
-    if isinstance(item, Capture):
-        return "%s=$(%s)" % (item.variable, command_line(item.argv,
-                                                         command_path))
-    return item.script_line(host_path, SCRIPT_TOOLS.get)

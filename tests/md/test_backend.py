@@ -12,6 +12,7 @@ import os
 import pytest
 
 from svmram import run
+from svmram.actions import Run, WriteFile
 from svmram.errors import ParseError, SvmramError
 from svmram.execute import Polling, execute
 from svmram.md import planner, programs
@@ -106,12 +107,12 @@ def test_perform_writes_sysfs_and_runs_argv(tmp_path):
     root = tree(tmp_path, "vm-after-setup-new.sysfs.txt")
     runner = Runner()
     backend = MdHost("md0", root=root, runner=runner)
-    backend.perform(Step("k", "s", effect=(
-        "sysfs", ("/sys/block/md0/md/dev-vda/state", "-writemostly"))))
+    backend.perform(Step("k", "s", do=(WriteFile(
+        "/sys/block/md0/md/dev-vda/state", "-writemostly"),)), {})
     with open(faketree.path_in(root, "/sys/block/md0/md/dev-vda/state")) as f:
         assert f.read() == "-writemostly"
-    backend.perform(Step("k", "s", argv=("mdadm", "/dev/md0", "--add",
-                                         "/dev/ram0")))
+    backend.perform(Step("k", "s", do=(Run(("mdadm", "/dev/md0", "--add",
+                                             "/dev/ram0")),)), {})
     assert runner.argvs == [("mdadm", "/dev/md0", "--add", "/dev/ram0")]
 
 
@@ -127,8 +128,8 @@ def test_an_unreadable_attribute_is_an_error_not_a_traceback(tmp_path):
 def test_a_refused_sysfs_write_is_an_error_not_a_traceback(tmp_path):
     backend = MdHost("md0", root=str(tmp_path))
     with pytest.raises(SvmramError, match="cannot write writemostly"):
-        backend.perform(Step("k", "s", effect=(
-            "sysfs", ("/sys/block/md0/md/dev-vda/state", "writemostly"))))
+        backend.perform(Step("k", "s", do=(WriteFile(
+            "/sys/block/md0/md/dev-vda/state", "writemostly"),)), {})
 
 
 def test_the_default_runner_is_run_py_with_the_md_table(tmp_path,

@@ -56,7 +56,7 @@ class Kernel:
             return self.boots.pop(0)
         return self.snap
 
-    def perform(self, step):
+    def perform(self, step, values):
         self.log.append(step.key)
         self.snap = step.expect
 
@@ -81,8 +81,8 @@ def test_setup_writes_the_record_before_the_first_step(tmp_path):
     record = tmp_path / "md0.json"
     seen = []
     perform = kernel.perform
-    kernel.perform = lambda step: (seen.append(record.exists()),
-                                   perform(step))
+    kernel.perform = lambda step, values: (seen.append(record.exists()),
+                                           perform(step, values))
     rc, out, err = run(kernel, "setup", tmp_path)
     assert (rc, err) == (0, "")
     assert seen == [True] * 6

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from svmram.actions import Run
 from svmram.errors import RefusedError
 from svmram.md import planner
 from svmram.md.intent import Intent
@@ -35,15 +36,10 @@ def two_disk_array(**changes):
 
 
 def moves(plan):
-    """Each step as its argv or its sysfs writes."""
-    out = []
-    for step in plan.steps:
-        if step.effect:
-            out += [("echo", value, ">", path)
-                    for path, value in step.effect[1:]]
-        if step.argv:
-            out.append(step.argv)
-    return out
+    """Each step's actions: its commands' argv and its sysfs writes."""
+    return [action.argv if isinstance(action, Run) else
+            ("echo", action.value, ">", action.path)
+            for step in plan.steps for action in step.do]
 
 
 def test_setup_new_array_loads_brd_then_creates_ram_first():

@@ -76,7 +76,7 @@ def test_the_restored_member_in_recovery_is_what_restore_promised(tmp_path):
     plan = planner.plan_restore(started, CREATED)
     assert [s.key for s in plan.steps] == [
         "load brd", "raise speed md0", "add ram0"]
-    assert [s.argv for s in plan.steps if s.argv] == [
+    assert [argv for s in plan.steps for argv in s.commands] == [
         ("modprobe", "brd", "rd_nr=1", "rd_size=131072"),
         ("mdadm", "/dev/md0", "--add", "/dev/ram0")]
     # Captured before svmram raised md's limit for the copy.

@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The -n script and the real run come from the same step descriptions
-(issue 13, section 2): the printed script of setup and of teardown, run
-by ksh93 on the emulator, leaves the host as svmram itself does (metastat
--p, ramdiskadm, the /dev links, the SMF record and its service)."""
+(issue 13, section 2; issue 19, section 3): the printed script of setup
+and of teardown, run by ksh93 on the emulator, leaves the host as svmram
+itself does (metastat -p, ramdiskadm, the /dev links, the SMF record and
+its service), and its test of the slot behaviour runs the commands
+svmram's own test runs."""
 
 import os
+import shlex
 import subprocess
 
 import pytest
@@ -116,3 +119,36 @@ def test_where_detach_leaves_a_hole_the_script_stops(host_factory):
         assert host.svmram(operation, "-y", "d10").returncode == 0
         assert host.violations() == []
     assert host.metastat_p() == original
+
+
+@pytest.mark.parametrize("release", [releases.SOLARIS11])
+def test_the_scripts_slot_test_is_the_one_svmram_runs(host_factory, tmp_path):
+    """The -n script's step 0 and svmram's own test of the slot behaviour
+    are one plan (svm/probe.py): the commands the script prints for it
+    are, in order, the ones svmram runs (reads included), and run by
+    ksh93 on a copy of the host it leaves nothing behind."""
+    host = host_factory("article")
+    by_script = clone(host, tmp_path / "by-script")
+    original = end_state(host)
+    script = by_script.svmram("setup", "-n", "d10")
+    assert script.returncode == 0, script.stderr
+    test = script.stdout[:script.stdout.index("\n# 1. ")] + "\n"
+    bindir = by_script.env["SVMRAM_BINDIR"] + "/"
+    printed = [shlex.split(line.partition("$(")[2].rstrip(")") or line)
+               for line in test.partition(SLOT_TEST)[2].splitlines()
+               if line.startswith(bindir) or
+               line.startswith("slots=$(" + bindir)]
+    printed = [[argv[0][len(bindir):]] + argv[1:] for argv in printed]
+    ran = run_script(by_script, test)
+    assert ran.returncode == 0, ran.stderr
+    assert end_state(by_script) == original
+
+    host.clear_trace()
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    trace = host.trace(changes_only=False)
+    start = trace.index(["ramdiskadm", "-a", "svmram_probe0", "1m"])
+    end = trace.index(["ramdiskadm", "-d", "svmram_probe0"])
+    assert printed == trace[start:end + 1]
+    assert printed[6] == ["metastat", "d127"]
+    assert [argv for argv in printed if argv[0] != "metastat"] == \
+        releases.slot_test(90)

@@ -315,8 +315,8 @@ def test_a_probe_that_cannot_remove_its_mirror_says_how(tmp_path):
         "metadevice is open), and d10 was not changed\n"
         "svmram: Run svmram again to remove it, or remove it yourself: "
         "metaclear d127; metaclear d125; metaclear d126; "
-        "rm -f /dev/dsk/c90t0d0s0 /dev/rdsk/c90t0d0s0; "
-        "rm -f /dev/dsk/c91t0d0s0 /dev/rdsk/c91t0d0s0; "
+        "rm -f /dev/dsk/c90t0d0s0; rm -f /dev/rdsk/c90t0d0s0; "
+        "rm -f /dev/dsk/c91t0d0s0; rm -f /dev/rdsk/c91t0d0s0; "
         "ramdiskadm -d svmram_probe1; ramdiskadm -d svmram_probe0.\n" % bindir)
     assert host.metastat_p("d10") == ORIGINAL
     host.sim("faults", "clear")

@@ -33,12 +33,12 @@ def files(root):
 
 
 STEPS = [
-    Step("link", "Link.", actions=(
+    Step("link", "Link.", do=(
         actions.Symlink("/dev/dsk/c90t0d0s0", "/dev/ramdisk/r"),
         actions.Symlink("/dev/rdsk/c90t0d0s0", "/dev/rramdisk/r"))),
-    Step("write", "Write.", actions=(
+    Step("write", "Write.", do=(
         actions.WriteFile("/sys/state", "writemostly"),)),
-    Step("unlink", "Unlink.", actions=(
+    Step("unlink", "Unlink.", do=(
         actions.RemoveLink("/dev/rdsk/c90t0d0s0"),)),
 ]
 
@@ -46,7 +46,7 @@ STEPS = [
 def test_the_run_and_the_script_leave_the_same_files(tmp_path):
     by_run, by_script = tree(tmp_path, "run"), tree(tmp_path, "script")
     for step in STEPS:
-        actions.perform(step, by_run, runner=None)
+        actions.perform(step, actions.Context(by_run, runner=None))
     text = render_script(
         Plan("setup", "t", steps=STEPS),
         lambda name: name, Prelude("#!/bin/sh", lambda path: ""),
@@ -62,14 +62,14 @@ def test_a_device_number_fills_the_commands_variable(tmp_path):
     rdev = os.stat("/dev/null").st_rdev
     ran = []
     step = Step("record", "Record.",
-                actions=(actions.DeviceNumber("dev", "/null"),),
-                argvs=(("svccfg", "setprop", "x", "=", "${dev}"),))
-    actions.perform(step, str(tmp_path),
-                    lambda name, args: ran.append([name] + args))
+                do=(actions.DeviceNumber("dev", "/null"),
+                    actions.Run(("svccfg", "setprop", "x", "=", "${dev}"))))
+    actions.perform(step, actions.Context(
+        str(tmp_path), lambda name, args: ran.append([name] + args)))
     number = "%d,%d" % (os.major(rdev), os.minor(rdev))
     assert ran == [["svccfg", "setprop", "x", "=", number]]
     # The script's line prints the same "major,minor" for the device.
-    line = step.actions[0].script_line(lambda path: str(node), {
+    line = step.do[0].script_line(lambda path: str(node), {
         "ls": "ls", "awk": "awk"}.get)
     out = subprocess.run(["sh", "-c", line + '; echo "$dev"'], text=True,
                          stdout=subprocess.PIPE, check=True).stdout
@@ -82,13 +82,13 @@ def test_a_link_that_is_not_ours_is_refused_and_ours_is_kept(tmp_path):
     link = actions.Symlink("/dev/dsk/c90t0d0s0", "/dev/ramdisk/r",
                            advice="Choose another name with --link.")
     with pytest.raises(RefusedError) as info:
-        link.perform(root, {})
+        link.perform(actions.Context(root, None))
     assert (info.value.message, info.value.advice) == (
         "/dev/dsk/c90t0d0s0 exists and is not svmram's link",
         "Choose another name with --link.")
     os.unlink(os.path.join(root, "dev/dsk/c90t0d0s0"))
-    link.perform(root, {})
-    link.perform(root, {})          # already there: nothing to do
+    link.perform(actions.Context(root, None))
+    link.perform(actions.Context(root, None))  # already there: nothing to do
     assert os.readlink(os.path.join(root, "dev/dsk/c90t0d0s0")) == \
         "/dev/ramdisk/r"
 
@@ -97,7 +97,7 @@ def test_a_refused_write_says_what_and_where(tmp_path):
     write = actions.WriteFile("/sys/missing/state", "writemostly",
                               advice="The kernel refused the change.")
     with pytest.raises(SvmramError) as info:
-        write.perform(str(tmp_path), {})
+        write.perform(actions.Context(str(tmp_path), None))
     assert info.value.message == ("cannot write writemostly to "
                                   "/sys/missing/state: No such file or "
                                   "directory")

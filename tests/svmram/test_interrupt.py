@@ -12,6 +12,7 @@ import signal
 import pytest
 
 from svmram import interrupt
+from svmram.actions import Run
 from svmram.execute import (DeadlinePassed, Polling, ResyncStatus,
                             StepFailed, execute, wait_for_resync)
 from svmram.journal import Journal
@@ -27,16 +28,16 @@ def handlers():
 
 
 class Backend:
-    """Performs a step by running its argvs (in `ran`), calling `during`
-    between them; its resync stays active while `resyncing`."""
+    """Performs a step by running its commands (in `ran`), calling
+    `during` between them; its resync stays active while `resyncing`."""
 
     def __init__(self, during=None, resyncing=False):
         self.ran = []
         self.during = during
         self.resyncing = resyncing
 
-    def perform(self, step):
-        for number, argv in enumerate(step.argvs):
+    def perform(self, step, values):
+        for number, argv in enumerate(step.commands):
             if number and self.during:
                 self.during(argv)
             self.ran.append(argv)
@@ -60,9 +61,10 @@ def plan(*steps):
 
 
 SWAP = Step("swap d10", "Clear d10 and recreate it.",
-            argvs=(("metaclear", "d10"), ("metainit", "d10", "-m", "d13")))
-ATTACH = Step("attach d13", "Attach d13.", argvs=(("metattach", "d10",
-                                                    "d13"),),
+            do=(Run(("metaclear", "d10")), Run(("metainit", "d10", "-m",
+                                                "d13"))))
+ATTACH = Step("attach d13", "Attach d13.", do=(Run(("metattach", "d10",
+                                                     "d13")),),
               wait_resync="d10")
 
 
@@ -116,7 +118,7 @@ def test_a_signal_during_a_journal_write_leaves_a_whole_journal(
     monkeypatch.setattr(json, "dump", dump_with_a_signal)
     with pytest.raises(interrupt.Interrupted) as raised:
         execute(plan(Step("metainit d13", "Make d13.",
-                          argvs=(("metainit", "d13"),))), Backend(), made,
+                          do=(Run(("metainit", "d13")),))), Backend(), made,
                 Progress())
     # The step's journal entry was written whole, then the signal raised.
     assert (raised.value.number, raised.value.step.key,

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from svmram.actions import Run
 from svmram.errors import RefusedError
 from svmram.plan import render_script
 from svmram.svm.script import PRELUDE
@@ -88,9 +89,9 @@ def test_swap_plan_for_a_closed_mirror_whose_size_survives():
         "attach d13", "swap d10", "record d10"]
     swap = plan.steps[4]
     # One step: nothing can come between the clear and the n-way metainit.
-    assert (swap.argv, swap.argvs) == (None, (
-        ("metaclear", "d10"),
-        ("metainit", "d10", "-m", "d13", "d11", "d12", "-r", "1")))
+    assert swap.do == (
+        Run(("metaclear", "d10")),
+        Run(("metainit", "d10", "-m", "d13", "d11", "d12", "-r", "1")))
     assert swap.expect.mirror.slots == ("d13", "d11", "d12")
     assert swap.expect.mirror.size_blocks == 465600
     assert plan.closed_seconds == 5
@@ -138,7 +139,7 @@ def test_resume_of_a_swap_interrupted_after_metaclear_uses_the_disks_only():
     plan = planner.plan_setup(swap_cleared(snap, intent), intent)
     assert keys(plan) == ["metainit d10", "attach d13", "attach d12",
                           "swap d10", "record d10"]
-    assert plan.steps[0].argv == ("metainit", "d10", "-m", "d11", "1")
+    assert plan.steps[0].do == (Run(("metainit", "d10", "-m", "d11", "1")),)
 
 
 def test_a_swap_that_changed_the_size_is_undone_at_once():
@@ -149,8 +150,9 @@ def test_a_swap_that_changed_the_size_is_undone_at_once():
     wrong = swapped.evolve(mirror=replace(swapped.mirror, size_blocks=465000))
     back = planner.plan_teardown(wrong, intent)
     assert keys(back)[0] == "rebuild d10"
-    assert back.steps[0].argvs == (
-        ("metaclear", "d10"), ("metainit", "d10", "-m", "d11", "d12", "1"))
+    assert back.steps[0].do == (
+        Run(("metaclear", "d10")),
+        Run(("metainit", "d10", "-m", "d11", "d12", "1")))
     assert back.steps[-1].expect.mirror.size_blocks == 465600
     assert differences(snap, back.steps[-1].expect) == []
     # Mounted, it is left alone: metaclear would be refused anyway.
@@ -285,7 +287,7 @@ def test_teardown_during_the_boot_copy_expects_what_cancel_leaves():
                               "detach d13"]
     after_cancel = plan.steps[1].expect
     assert after_cancel.mirror.states == ("Resync cancelled", "Okay", "Okay")
-    assert plan.steps[2].argv == ("metadetach", "-f", "d10", "d13")
+    assert plan.steps[2].do == (Run(("metadetach", "-f", "d10", "d13")),)
     assert differences(snap, plan.steps[-1].expect) == []
 
 
@@ -331,7 +333,8 @@ def test_a_cleared_mirror_comes_back_from_one_disk_submirror():
     intent, _ = planner.choose_intent(snap, "d10")
     for plan in (planner.plan_setup(swap_cleared(snap, intent), intent),
                  planner.plan_teardown(swap_cleared(snap, intent), intent)):
-        assert plan.steps[0].argv == ("metainit", "d10", "-m", "d11", "1")
+        assert plan.steps[0].do == (
+            Run(("metainit", "d10", "-m", "d11", "1")),)
         assert "attach d12" in keys(plan)
         assert any("d11" in note for note in plan.notes)
         assert plan.steps[-1].expect.mirror is not None

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """What an interrupted test of the slot behaviour left (svm/probe.py):
-found from metastat -p, ramdiskadm and the /dev links, removed in the
-reverse order of their making, and never anything of the admin's."""
+found from metastat -p, ramdiskadm and the /dev links, removed (a plan's
+steps) in the reverse order of their making, and never anything of the
+admin's."""
 
 import pytest
 
+from svmram.actions import RemoveLink, Run
 from svmram.errors import RefusedError
 from svmram.svm import metastat_p, probe
 
@@ -30,17 +32,19 @@ def test_a_whole_scratch_mirror_is_found_and_removed_in_reverse_order():
     assert left == probe.Leftovers(("d127",), ("d126", "d125"),
                                    ("c90t0d0s0", "c91t0d0s0"),
                                    ("svmram_probe1", "svmram_probe0"))
-    assert left.script() == [
-        "metaclear d127", "metaclear d126", "metaclear d125",
-        "rm -f /dev/dsk/c90t0d0s0 /dev/rdsk/c90t0d0s0",
-        "rm -f /dev/dsk/c91t0d0s0 /dev/rdsk/c91t0d0s0",
-        "ramdiskadm -d svmram_probe1", "ramdiskadm -d svmram_probe0"]
+    assert [step.do for step in probe.removal_plan(left, "d10").steps] == [
+        (Run(("metaclear", "d127")),), (Run(("metaclear", "d126")),),
+        (Run(("metaclear", "d125")),),
+        (RemoveLink("/dev/dsk/c90t0d0s0"), RemoveLink("/dev/rdsk/c90t0d0s0")),
+        (RemoveLink("/dev/dsk/c91t0d0s0"), RemoveLink("/dev/rdsk/c91t0d0s0")),
+        (Run(("ramdiskadm", "-d", "svmram_probe1")),),
+        (Run(("ramdiskadm", "-d", "svmram_probe0")),)]
 
 
 def test_nothing_left_is_false():
     left = found(ADMIN, ramdisks=("svmram_d10",), links={})
     assert not left
-    assert left.removal() == []
+    assert probe.removal_plan(left, "d10").steps == []
 
 
 def test_a_ramdisk_alone_is_found():

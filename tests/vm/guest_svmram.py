@@ -41,11 +41,11 @@ def cutting_backend(spec):
     class Cutting(md_main.MdHost):
         current = None
 
-        def perform(self, step):
+        def perform(self, step, values):
             Cutting.current = step.key
             if kind == "before" and step.key == key:
                 cut(spec)
-            super().perform(step)
+            super().perform(step, values)
 
         def resync_status(self, target):
             status = super().resync_status(target)

@@ -26,6 +26,7 @@ import re
 import sys
 
 from .. import run
+from ..actions import Run
 from ..backend import Backend, Problems
 from ..errors import RefusedError, SvmramError, UsageError, whole_number
 from ..plan import Step
@@ -198,9 +199,9 @@ class MdBackend(Backend):
             summary="%sark the teardown in %s." % (
                 "Disable the boot unit %s and m" % unit if enabled else "M",
                 record.marker_path(path)),
-            argv=("systemctl", "disable", "--now", unit) if enabled
-            else None,
-            actions=(record.MarkTeardown(path),),
+            do=(record.MarkTeardown(path),) + ((
+                Run(("systemctl", "disable", "--now", unit)),)
+                if enabled else ()),
             why="Until the record is gone the unit's restore and stop "
                 "stand aside, so a boot never undoes half a teardown.",
             expect=snap))
@@ -208,7 +209,7 @@ class MdBackend(Backend):
         plan.steps.append(Step(
             key="remove record",
             summary="Remove the record %s." % path,
-            actions=(record.RemoveRecord(path),), expect=last))
+            do=(record.RemoveRecord(path),), expect=last))
         plan.intent = it
         return plan
 
@@ -343,7 +344,7 @@ def _write_record_step(it, snap):
     return Step(
         key="write record",
         summary="Record what setup decided in %s." % path,
-        actions=(record.WriteRecord(path, record.record_text(it)),),
+        do=(record.WriteRecord(path, record.record_text(it)),),
         why="Teardown and the boot unit read it; it is written before "
             "anything changes.",
         expect=snap)

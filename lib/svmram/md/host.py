@@ -20,7 +20,6 @@ from ..execute import ResyncStatus
 from . import programs, parse
 from .model import (RECOVERING, SPARE, Array, Brd, Disk, Member, Snapshot,
                     differences)
-from .steps import SYSFS
 
 # How long md may leave a degraded array with a spare idle before the
 # wait gives up (md's thread normally starts a recovery within a second).
@@ -314,46 +313,21 @@ class MdHost(Host):
         return active if active in ("failed", "activating",
                                     "deactivating") else "enabled"
 
-    def perform(self, step):
-        actions.perform(step, self.root, self._run, [
-            _Write(self, a) if isinstance(a, actions.WriteFile) else a
-            for a in actions_of(step)])
+    def perform(self, step, values):
+        actions.perform(step, actions.Context(self.root, self._run, values,
+                                              write=self._write))
 
     def _write(self, path, value):
-        actions.WriteFile(path, value, advice=WRITE_ADVICE).perform(
-            self.root, {})
+        """Write `value` to the sysfs file `path` (a WriteFile action's
+        write; tests put a model of the kernel's sysfs here)."""
+        with open(actions.under(self.root, path), "w",
+                  encoding="ascii") as stream:
+            stream.write(value)
 
 
 def unit_name(array):
     """The boot unit of `array` (systemd/svmram@.service)."""
     return "svmram@%s.service" % array
-
-
-WRITE_ADVICE = "The kernel refused the change; see dmesg."
-
-
-class _Write:
-    """A WriteFile carried out through the backend's _write (which tests
-    replace)."""
-
-    def __init__(self, backend, action):
-        self.backend, self.action = backend, action
-
-    def perform(self, root, values):
-        self.backend._write(self.action.path, self.action.value)
-
-
-def actions_of(step):
-    """A step's actions: md/steps.py describes sysfs writes as the effect
-    ("sysfs", (path, value), ...); each becomes a WriteFile, which both
-    the run and the -n script (md/script.py) carry out."""
-    if not step.effect:
-        return step.actions
-    if step.effect[0] != SYSFS:
-        raise SvmramError("unknown md effect %r" % (step.effect[0],))
-    return step.actions + tuple(
-        actions.WriteFile(path, value, advice=WRITE_ADVICE)
-        for path, value in step.effect[1:])
 
 
 def wait_for_disks(backend, it, seconds, out, sleep=time.sleep,

@@ -118,10 +118,10 @@ class WriteRecord:
     path: str
     text: str
 
-    def perform(self, root, values):
-        _write(under(root, self.path), self.text)
+    def perform(self, context):
+        _write(under(context.root, self.path), self.text)
 
-    def script_line(self, host_path, tool_path):
+    def script_line(self, host_path, program_path):
         path = host_path(self.path)
         return "mkdir -p %s && printf '%%s\\n' %s > %s" % (
             shlex.quote(os.path.dirname(path)),
@@ -133,10 +133,10 @@ class MarkTeardown:
     """Write the teardown marker of the record `path`."""
     path: str
 
-    def perform(self, root, values):
-        mark_teardown(under(root, self.path))
+    def perform(self, context):
+        mark_teardown(under(context.root, self.path))
 
-    def script_line(self, host_path, tool_path):
+    def script_line(self, host_path, program_path):
         path = host_path(marker_path(self.path))
         return "mkdir -p %s && : > %s" % (
             shlex.quote(os.path.dirname(path)), shlex.quote(path))
@@ -147,11 +147,11 @@ class RemoveRecord:
     """Remove the record `path` and its teardown marker."""
     path: str
 
-    def perform(self, root, values):
-        remove_record(under(root, self.path))
-        remove_record(under(root, marker_path(self.path)))
+    def perform(self, context):
+        remove_record(under(context.root, self.path))
+        remove_record(under(context.root, marker_path(self.path)))
 
-    def script_line(self, host_path, tool_path):
+    def script_line(self, host_path, program_path):
         return "rm -f %s %s" % (shlex.quote(host_path(self.path)),
                                 shlex.quote(host_path(marker_path(
                                     self.path))))

@@ -2,15 +2,13 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """An md plan as the POSIX sh script that -n prints (pure).
 
-plan.render_script writes it, as for SVM: commands from each step's argv
-(with programs.COMMANDS' paths), sysfs writes from the WriteFile actions
-backend.actions_of makes of its effect, the same ones the backend
-carries out.  This module gives the interpreter line and the wait.
+plan.render_script writes it, as for SVM, from each step's actions (Run
+with programs.COMMANDS' paths, WriteFile for sysfs), the same ones the
+host carries out.  This module gives the interpreter line and the wait.
 """
 
 from .. import plan as plans
 from ..plan import Prelude
-from .host import actions_of
 
 # Wait until md has no resync or recovery running or due; give up when
 # the array stays degraded with nothing recovering for a minute.
@@ -40,8 +38,7 @@ wait_resync() {
 }
 '''
 
-PRELUDE = Prelude("#!/bin/sh", lambda command_path: _WAIT_FUNCTION,
-                  actions_of)
+PRELUDE = Prelude("#!/bin/sh", lambda command_path: _WAIT_FUNCTION)
 
 
 def render_script(plan, command_path, host_path=None):

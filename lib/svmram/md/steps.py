@@ -4,19 +4,19 @@
 step and the intent, and returns a Step whose ``expect`` is the Snapshot
 after it, so a planner can chain them and the executor can check them.
 
-A step either runs commands (argv lists naming programs.COMMANDS) or
-writes sysfs attributes: its effect is ("sysfs", (path, value), ...),
-from which both the backend's write and the -n script's line come
-(sysfs_line), so the two cannot drift.
+A step runs commands (actions.Run of argv naming programs.COMMANDS) or
+writes sysfs attributes (actions.WriteFile); each action gives both what
+the host does and the -n script's line, so the two cannot drift.
 """
 
-import shlex
 from dataclasses import replace
 
+from ..actions import Run, WriteFile
 from ..plan import Step
 from .model import Brd, Member
 
-SYSFS = "sysfs"
+# When the kernel refuses a sysfs write.
+WRITE_ADVICE = "The kernel refused the change; see dmesg."
 
 
 def dev(name):
@@ -27,15 +27,12 @@ def md_attr(array, attr):
     return "/sys/block/%s/md/%s" % (array, attr)
 
 
-def sysfs_line(path, value):
-    """The POSIX sh line that writes `value` to the sysfs file `path`."""
-    return "echo %s > %s" % (shlex.quote(value), shlex.quote(path))
-
-
 def sysfs_step(key, summary, writes, expect, why=""):
+    """A step that writes each (path, value) of `writes` to sysfs."""
     return Step(key=key, summary=summary,
-                script=tuple(sysfs_line(p, v) for p, v in writes),
-                effect=(SYSFS,) + tuple(writes), why=why, expect=expect)
+                do=tuple(WriteFile(path, value, advice=WRITE_ADVICE)
+                         for path, value in writes),
+                why=why, expect=expect)
 
 
 # md/sync_speed_max while md copies the array into the RAM member, in
@@ -77,7 +74,8 @@ def load_brd(snap, it):
         key="load brd",
         summary="Load brd with one RAM disk of %d KiB (/dev/%s)." % (
             it.rd_size_kib, it.ram),
-        argv=("modprobe", "brd", "rd_nr=1", "rd_size=%d" % it.rd_size_kib),
+        do=(Run(("modprobe", "brd", "rd_nr=1",
+                 "rd_size=%d" % it.rd_size_kib)),),
         why="brd's size is a module parameter shared by all its devices; "
             "svmram owns the module.",
         expect=snap.evolve(brd=Brd(loaded=True, rd_size_kib=it.rd_size_kib,
@@ -89,7 +87,7 @@ def unload_brd(snap, it):
     return Step(
         key="unload brd",
         summary="Unload brd, which frees its memory.",
-        argv=("rmmod", "brd"),
+        do=(Run(("rmmod", "brd")),),
         expect=snap.evolve(brd=Brd()))
 
 
@@ -108,7 +106,7 @@ def create(snap, it, array):
                 "with an internal bitmap." % (
                     it.array, it.ram, "s" if len(disks) > 1 else "",
                     " ".join(disks)),
-        argv=argv,
+        do=(Run(argv),),
         why="This destroys what the disks held.  md then resyncs the "
             "members; reads are served by %s." % it.ram,
         wait_resync=it.array,
@@ -128,8 +126,9 @@ def grow_add(snap, it, wait=True):
         summary="Grow %s to %d raid devices, adding %s%s." % (
             it.array, a.raid_disks + 1, it.ram,
             " and wait for its recovery" if wait else ""),
-        argv=("mdadm", "--grow", dev(it.array),
-              "--raid-devices=%d" % (a.raid_disks + 1), "--add", dev(it.ram)),
+        do=(Run(("mdadm", "--grow", dev(it.array),
+                 "--raid-devices=%d" % (a.raid_disks + 1), "--add",
+                 dev(it.ram))),),
         why="md copies the array onto it; the disks keep serving reads "
             "ahead of the recovery front.",
         wait_resync=it.array if wait else None,
@@ -151,7 +150,7 @@ def add(snap, it, wait=True):
         summary="Add %s to %s%s." % (it.ram, it.array,
                                      " and wait for its recovery" if wait
                                      else "; md recovers it"),
-        argv=("mdadm", dev(it.array), "--add", dev(it.ram)),
+        do=(Run(("mdadm", dev(it.array), "--add", dev(it.ram))),),
         wait_resync=it.array if wait else None,
         copies_blocks=a.component_kib * 2,
         expect=snap.evolve(array=a.with_member(ram)))
@@ -181,8 +180,8 @@ def grow(snap, it, wait=True):
         summary="Grow %s to %d raid devices, so that the spare %s is used%s."
                 % (it.array, a.raid_disks + 1, it.ram,
                    " and wait for its recovery" if wait else ""),
-        argv=("mdadm", "--grow", dev(it.array),
-              "--raid-devices=%d" % (a.raid_disks + 1)),
+        do=(Run(("mdadm", "--grow", dev(it.array),
+                 "--raid-devices=%d" % (a.raid_disks + 1))),),
         wait_resync=it.array if wait else None,
         copies_blocks=a.component_kib * 2,
         expect=snap.evolve(array=replace(
@@ -216,7 +215,7 @@ def fail_remove(snap, it):
             key="fail %s" % it.ram,
             summary="Fail %s in %s and wait for md to stop its recovery."
                     % (it.ram, it.array),
-            argv=("mdadm", dev(it.array), "--fail", dev(it.ram)),
+            do=(Run(("mdadm", dev(it.array), "--fail", dev(it.ram))),),
             why="md is copying onto %s; it is removed once md has let go "
                 "of it." % it.ram,
             wait_resync=it.array,
@@ -232,7 +231,7 @@ def fail_remove(snap, it):
         summary="%s %s from %s." % (
             "Remove" if member.role == "faulty" else "Fail and remove",
             it.ram, it.array),
-        argv=argv,
+        do=(Run(argv),),
         expect=snap.evolve(array=replace(a.without_member(it.ram),
                                          degraded=a.degraded + 1)))
 
@@ -244,9 +243,9 @@ def shrink(snap, it, disks):
         key="shrink %s" % it.array,
         summary="Shrink %s to %d raid device%s." % (
             it.array, disks, "" if disks == 1 else "s"),
-        argv=("mdadm", "--grow", dev(it.array),
-              "--raid-devices=%d" % disks) + (
-                  ("--force",) if disks == 1 else ()),
+        do=(Run(("mdadm", "--grow", dev(it.array),
+                 "--raid-devices=%d" % disks) + (
+                     ("--force",) if disks == 1 else ())),),
         why="The next boot then assembles it as an ordinary, complete "
             "array (research 2d)." + (
                 "  mdadm wants --force for a RAID-1 of one device."
@@ -269,7 +268,7 @@ def run_array(snap, it):
         key="run %s" % it.array,
         summary="Start %s, which came up inactive without its RAM member."
                 % it.array,
-        argv=("mdadm", "--run", dev(it.array)),
+        do=(Run(("mdadm", "--run", dev(it.array))),),
         why="Without this, mdadm-last-resort starts it after 30 seconds.",
         expect=snap.evolve(array=replace(
             a, state="clean", level="raid1", members=members,

@@ -10,9 +10,10 @@ svc:/system/svmram:MIRROR (record.py).
 
 from .. import run
 from ..backend import Backend
-from ..errors import RefusedError, whole_number
-from ..plan import Plan
-from . import check, consistency, names, record, status
+from ..errors import RefusedError, SvmramError, whole_number
+from ..execute import StepFailed, execute
+from ..plan import Plan, step_lines
+from . import check, consistency, names, probe, record, status
 from .host import SvmHost
 from .intent import Intent
 from .planner import (UNKNOWN_SLOTS, SlotBehaviourUnknown, check_memory,
@@ -20,7 +21,7 @@ from .planner import (UNKNOWN_SLOTS, SlotBehaviourUnknown, check_memory,
 from .planner import plan_setup as plan_setup_steps
 from .restore import DEFAULT_COPY_BLOCKS, opening_step, ram_component
 from .restore import plan_restore as plan_restore_steps
-from .script import PRELUDE, slot_test
+from .script import PRELUDE
 
 DRY_RUN_PROBE = (
     "first tests on a scratch mirror of two 1 MiB ramdisks (removed "
@@ -122,9 +123,10 @@ class SvmBackend(Backend):
                                 record.fmri(host.mirror))
 
     def tidy(self, host):
-        found = host.remove_scratch_leftovers()
+        found = host.scratch_leftovers(linked=True)
         if not found:
             return None
+        _remove_scratch(host, found, earlier=True)
         return "what an earlier test of the slot behaviour left: %s" % (
             ", ".join(found.mirrors + found.stripes + found.ramdisks))
 
@@ -202,11 +204,11 @@ class SvmBackend(Backend):
                     reattach=reattach)
                 plan.notes.append("Teardown %s." % DRY_RUN_PROBE)
                 plan.provisional = True
-                plan.script_test = slot_test(host.scratch_layout(),
-                                             "teardown", host.mirror)
+                plan.test = probe.script_test(host.scratch_layout(),
+                                              host.mirror, "teardown")
             else:
-                plan = plan_teardown(_probed(host, intent), intent,
-                                     reattach=reattach)
+                plan = plan_teardown(_probed(host, intent, "teardown"),
+                                     intent, reattach=reattach)
         plan.intent = intent
         return plan
 
@@ -346,12 +348,88 @@ def _not_enabled(props, service_state, mirror):
                     "submirror if a reboot took it." % record.fmri(mirror)]
 
 
-def _probed(host, intent, memory=False):
-    """The host read again after a probe on a scratch mirror found the
-    slot behaviour: the probe changed the host (and may have removed
+def _probed(host, intent, operation, memory=False):
+    """The host read again after a test on a scratch mirror found the
+    slot behaviour: the test changed the host (and may have removed
     what an earlier one left), so the snapshot before it is stale."""
-    host.probe_slots()
+    test_slots(host, operation)
     return host.observe(intent, memory=memory)
+
+
+class _Quiet:
+    """execute.py's progress for the slot test, which says nothing: it is
+    part of planning, and a failure is reported as the test's."""
+
+    def say(self, *args):
+        pass
+
+    update = done = break_line = say
+
+
+def test_slots(host, operation):
+    """Learn whether metadetach compacts the slots on this host: remove
+    what an earlier test left, then carry out probe.test_plan (the steps
+    a -n script prints as its step 0) with execute.py.  Its check step
+    stops it with HoleShown where a hole shows.  Sets host.slot_probe.
+    Nothing of the admin's is touched: a failure removes what the test
+    made and says the mirror was not changed."""
+    found, layout = host.scratch()
+    if found:
+        _remove_scratch(host, found, earlier=True)
+        layout = host.scratch_layout()
+    plan = probe.test_plan(layout, host.mirror, operation)
+    try:
+        execute(plan, host, None, _Quiet(), counted=False)
+        compacts = True
+    except StepFailed as failed:
+        if isinstance(failed.error, probe.HoleShown):
+            compacts = False
+        elif probe.is_removal(failed.step):
+            raise _not_removed(
+                [step for step in plan.steps[failed.number - 1:]
+                 if probe.is_removal(step)], failed, False,
+                host.mirror) from failed.error
+        else:
+            # Remove what was made (as the host shows it now), then report
+            # the failure; the admin's mirror was not touched.
+            _remove_scratch(host, host.scratch_leftovers(), earlier=False)
+            raise SvmramError(
+                "the test of the slot behaviour on a scratch mirror "
+                "failed, and %s was not changed: %s" % (
+                    host.mirror, failed.reason),
+                advice="Fix the cause, then run svmram again.") \
+                from failed.error
+    host.slot_probe = (compacts, (
+        "a scratch mirror %s showed it: after metadetach of slot 0 its "
+        "other submirror was in slot %s" % (layout.mirror, 0 if compacts
+                                             else 1)))
+    return host.slot_probe
+
+
+def _remove_scratch(host, found, earlier):
+    """Remove the scratch mirror's parts `found` with execute.py, in the
+    order of probe.removal_plan; at the first failure stop and say what
+    is left and how to remove it."""
+    plan = probe.removal_plan(found, host.mirror)
+    try:
+        execute(plan, host, None, _Quiet(), counted=False)
+    except StepFailed as failed:
+        raise _not_removed(plan.steps[failed.number - 1:], failed, earlier,
+                           host.mirror) from failed.error
+
+
+def _not_removed(rest, failed, earlier, mirror):
+    """The scratch parts could not be removed: the failure, and the rest
+    of the removal (`rest`, steps) as commands to type."""
+    lines = [line for step in rest
+             for line in step_lines(step, lambda name: name, tools={})]
+    return SvmramError(
+        "%s could not be removed (%s), and %s was not changed" % (
+            "what an earlier test of the slot behaviour left" if earlier
+            else "the scratch mirror that tested the slot behaviour",
+            failed.reason, mirror),
+        advice="Run svmram again to remove it, or remove it yourself: "
+               "%s." % "; ".join(lines))
 
 
 def _plan_knowing_slots(host, snap, intent, notes, dry_run):
@@ -367,14 +445,14 @@ def _plan_knowing_slots(host, snap, intent, notes, dry_run):
                 "assumed by this dry run"))
             plan = plan_setup_steps(snap, intent)
             plan.provisional = True
-            plan.script_test = slot_test(host.scratch_layout(), "setup",
-                                         host.mirror)
+            plan.test = probe.script_test(host.scratch_layout(),
+                                          host.mirror, "setup")
             return plan, snap, notes + [
                 "Setup %s.  If it does, setup detaches the slot-0 disk "
                 "submirror, attaches the RAM submirror into slot 0 and "
                 "re-attaches the disk behind it instead: one disk resync "
                 "fewer." % DRY_RUN_PROBE]
-    snap = _probed(host, intent, memory=True)
+    snap = _probed(host, intent, "setup", memory=True)
     return plan_setup_steps(snap, intent), snap, [
         slot_note(snap) if note.startswith(UNKNOWN_SLOTS) else note
         for note in notes]

@@ -40,7 +40,8 @@ class SvmHost(Host):
         self._run = runner
         # SVM services metastat last named as not online in SMF.
         self.services_not_online = ()
-        # What a probe on a scratch mirror showed: (compacts, evidence).
+        # What the test on a scratch mirror showed: (compacts, evidence),
+        # set by svm/backend.py once it ran it.
         self.slot_probe = None
 
     # --- reading the host ---------------------------------------------
@@ -214,103 +215,34 @@ class SvmHost(Host):
                 component, view.first_start, text)
         return snap.evolve(labels=found, label_evidence=why)
 
-    def probe_slots(self):
-        """Learn whether metadetach compacts the slots on this host, on a
-        scratch mirror of two small ramdisks that is removed afterwards:
-        two ramdisks, their links, two stripes, a two-way mirror, a
-        metadetach of its slot 0, metastat, then everything undone.
-        What an earlier test left (svm/probe.py) is removed first.
-        Nothing of the admin's is touched."""
+    # --- the scratch mirror of the slot test (svm/probe.py) ---------------
+
+    def scratch(self):
+        """(leftovers, layout), from one metastat -p: what an earlier test
+        of the slot behaviour left (probe.Leftovers), and when it left
+        nothing the names a test would use now (else None: they are read
+        again once the leftovers are gone)."""
         config = self._config()
-        found = probe.leftovers(config, self._ramdisks()[0], self._links(None))
-        if found:
-            self._remove_scratch(found, earlier=True)
-            config = self._config()
-        scratch = probe.layout(_names(config), self._controllers())
-        mirror, first, second = scratch.mirror, scratch.first, scratch.second
-        links = scratch.links
-        try:
-            for ramdisk, link in zip(probe.RAMDISKS, links):
-                self._run("ramdiskadm", ["-a", ramdisk, probe.SIZE])
-                self._probe_links(link, ramdisk)
-            for unit, link in ((first, links[0]), (second, links[1])):
-                self._run("metainit", [unit, "1", "1", link])
-            self._run("metainit", [mirror, "-m", first, second])
-            self._run("metadetach", [mirror, first])
-            result, ok = self._metastat([mirror])
-            if not ok:
-                raise CommandError(result)
-            view = metastat.parse(result.stdout).get(mirror)
-            if view is None or view.type != "mirror" or \
-                    view.submirrors != [second]:
-                raise ParseError("no mirror %s with the submirror %s" % (
-                    mirror, second), source="metastat %s" % mirror)
-            compacts = probe.compacts(view.slots)
-        except (SvmramError, OSError) as error:
-            # Remove what was made (from what the host shows now), then
-            # report the failure; the admin's mirror was not touched.
-            self._remove_scratch(self._scratch_left())
-            if isinstance(error, OSError) and error.filename:
-                error = "%s: %s" % (error.filename, error.strerror)
-            raise SvmramError(
-                "the test of the slot behaviour on a scratch mirror "
-                "failed, and %s was not changed: %s" % (self.mirror, error),
-                advice="Fix the cause, then run svmram again.") from error
-        self._remove_scratch(self._scratch_left())
-        self.slot_probe = (compacts, (
-            "a scratch mirror %s showed it: after metadetach of slot 0 its "
-            "other submirror was in slot %s" % (mirror, 0 if compacts
-                                                 else 1)))
-        return self.slot_probe
+        found = probe.leftovers(config, self._ramdisks()[0],
+                                self._links(None))
+        return found, (None if found else probe.layout(
+            _names(config), self._controllers()))
 
     def scratch_layout(self):
         """The names a test of the slot behaviour would use now."""
         return probe.layout(_names(self._config()), self._controllers())
 
-    def remove_scratch_leftovers(self):
-        """Before anything else, remove what an interrupted test of the
-        slot behaviour left, when its links are there (they would push
-        the RAM submirror's link onto another controller).  Returns the
-        Leftovers removed (false when none)."""
-        if not any(posixpath.basename(target) in probe.RAMDISKS
-                   for target in self._links(None).values()):
+    def scratch_leftovers(self, linked=False):
+        """What an earlier test of the slot behaviour left; with
+        linked=True none unless links to its ramdisks are there (they
+        would push the RAM submirror's link onto another controller),
+        which costs no command."""
+        if linked and not any(
+                posixpath.basename(target) in probe.RAMDISKS
+                for target in self._links(None).values()):
             return probe.Leftovers()
-        found = self._scratch_left()
-        self._remove_scratch(found, earlier=True)
-        return found
-
-    def _scratch_left(self):
         return probe.leftovers(self._config(), self._ramdisks()[0],
                                self._links(None))
-
-    def _remove_scratch(self, found, earlier=False):
-        """Remove the scratch mirror's parts in order; at the first
-        failure stop and say what is left and how to remove it."""
-        for number, (program, args) in enumerate(found.removal()):
-            try:
-                if program == "unlink":
-                    self._remove_links(args)
-                else:
-                    self._run(program, args)
-            except (SvmramError, OSError) as error:
-                rest = found.script()[number:]
-                raise SvmramError(
-                    "%s could not be removed (%s), and %s was not "
-                    "changed" % (
-                        "what an earlier test of the slot behaviour left"
-                        if earlier else "the scratch mirror that tested the "
-                        "slot behaviour", error, self.mirror),
-                    advice="Run svmram again to remove it, or remove it "
-                           "yourself: %s." % "; ".join(rest)) from error
-
-    def _probe_links(self, link, ramdisk):
-        for kind, target in (("dsk", "/dev/ramdisk/" + ramdisk),
-                             ("rdsk", "/dev/rramdisk/" + ramdisk)):
-            path = root_path(self.root, "/dev/%s/%s" % (kind, link))
-            if os.path.lexists(path):
-                raise RefusedError("/dev/%s/%s exists" % (kind, link),
-                                   advice="Run svmram again.")
-            os.symlink(target, path)
 
     @staticmethod
     def _stripes_of_interest(mirror_view, intent):
@@ -459,14 +391,8 @@ class SvmHost(Host):
         # boot) must not stop the wait.
         return ResyncStatus(False)
 
-    def perform(self, step):
-        actions.perform(step, self.root, self._run)
-
-    def _remove_links(self, link):
-        for kind in ("dsk", "rdsk"):
-            path = root_path(self.root, "/dev/%s/%s" % (kind, link))
-            if os.path.islink(path):
-                os.unlink(path)
+    def perform(self, step, values):
+        actions.perform(step, actions.Context(self.root, self._run, values))
 
 
 def _type_name(device):

@@ -28,7 +28,7 @@ MAX_STEPS = 64                   # a planner that needs more is looping
 class SlotBehaviourUnknown(RefusedError):
     """The plan depends on whether metadetach compacts the slots on this
     host, and that is not known: the command tests it on a scratch mirror
-    (SvmHost.probe_slots), or a dry run assumes illumos's behaviour."""
+    (svm/backend.py test_slots), or a dry run assumes illumos's behaviour."""
 
 
 # --- choosing what to do -------------------------------------------------

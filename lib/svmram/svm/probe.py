@@ -1,15 +1,24 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""The scratch mirror that tests the slot behaviour (pure).
+"""The scratch mirror that tests the slot behaviour, as plans (pure).
 
 Where it is not known whether metadetach leaves a hole in a mirror's
 slots, svmram builds a scratch mirror of two 1 MiB ramdisks, detaches its
-slot 0, looks, and removes it all (SvmHost.probe_slots).  A failure, a
-kill or a reboot can leave parts of it behind.  They are recognisable:
-ramdisks with svmram's scratch names, /dev/dsk and /dev/rdsk links to
-them, stripes built on those links and mirrors built of those stripes.
-The next run removes them before it tests again; anything else built on
-them is the administrator's, and svmram refuses to touch it.
+slot 0, looks, and removes it all.  test_plan() gives that as the steps
+of a Plan, which svmram carries out with execute.py before it plans the
+mirror's change (svm/backend.py) and which a -n script prints as its
+step 0 (plan.Test), so the two cannot drift.  Its last step checks the
+slots it read: it stops a script (whose plan assumed no hole) with the
+mirror unchanged, and tells svmram the answer.
+
+A failure, a kill or a reboot can leave parts of it behind.  They are
+recognisable: ramdisks with svmram's scratch names, /dev/dsk and
+/dev/rdsk links to them, stripes built on those links and mirrors built
+of those stripes.  The next run removes them (removal_plan(), run the
+same way) before it tests again; anything else built on them is the
+administrator's, and svmram refuses to touch it.
+
+The two actions here act only when execute.py performs them.
 """
 
 import posixpath
@@ -17,8 +26,11 @@ import re
 from dataclasses import dataclass
 from typing import Tuple
 
-from ..errors import RefusedError
-from . import names
+from ..actions import RemoveLink, Run, Symlink
+from ..errors import ParseError, RefusedError, SvmramError
+from ..plan import Plan, Step, Test
+from ..run import CommandError
+from . import metastat, names
 
 RAMDISKS = ("svmram_probe0", "svmram_probe1")
 SIZE = "1m"
@@ -68,23 +80,137 @@ class Leftovers:
         return bool(self.mirrors or self.stripes or self.links
                     or self.ramdisks)
 
-    def removal(self):
-        """What removes them, in order: [(program, args)] with the
-        pseudo-program "unlink" for the two links of a name."""
-        return ([("metaclear", [name]) for name in self.mirrors]
-                + [("metaclear", [name]) for name in self.stripes]
-                + [("unlink", link) for link in self.links]
-                + [("ramdiskadm", ["-d", name]) for name in self.ramdisks])
 
-    def script(self):
-        """The same as shell lines, for the operator."""
-        lines = []
-        for program, args in self.removal():
-            if program == "unlink":
-                lines.append("rm -f /dev/dsk/%s /dev/rdsk/%s" % (args, args))
-            else:
-                lines.append(" ".join([program] + args))
-        return lines
+
+# The shell variable of a -n script that holds what metastat showed.
+SLOTS = "slots"
+_REMOVAL = "remove scratch "        # the keys of the removal steps
+
+
+class HoleShown(SvmramError):
+    """The scratch mirror showed a hole after the detach of slot 0 (the
+    check step's answer in svmram's own run)."""
+
+
+@dataclass(frozen=True)
+class ReadSlots:
+    """`metastat MIRROR` of the scratch mirror after the detach of slot
+    0, whose other submirror is `second`: a script keeps its output in
+    the shell variable SLOTS; svmram checks it is that mirror and keeps
+    the slot numbers for the check (SlotCheck)."""
+    mirror: str
+    second: str
+
+    def perform(self, context):
+        result = context.runner("metastat", [self.mirror], check=False)
+        # Exit 1 with only SMF's complaint still printed everything.
+        if not result.ok and (result.returncode != 1 or
+                              metastat.smf_not_online(result.stderr) is None):
+            raise CommandError(result)
+        view = metastat.parse(result.stdout).get(self.mirror)
+        if view is None or view.type != "mirror" or \
+                view.submirrors != [self.second]:
+            raise ParseError("no mirror %s with the submirror %s" % (
+                self.mirror, self.second), source="metastat %s" % self.mirror)
+        context.values[SLOTS] = tuple(view.slots)
+
+    def script_line(self, host_path, program_path):
+        return "%s=$(%s)" % (SLOTS, Run(("metastat", self.mirror)).script_line(
+            host_path, program_path))
+
+
+@dataclass(frozen=True)
+class SlotCheck:
+    """Stop when the slots ReadSlots read show a hole (`second` is not in
+    slot 0): a script prints `message` and exits 1 before anything of
+    the target changed; svmram raises HoleShown, its answer."""
+    second: str
+    message: str
+
+    def perform(self, context):
+        if not compacts(list(context.values[SLOTS])):
+            raise HoleShown("metadetach left a hole in the slots of the "
+                            "scratch mirror")
+
+    def script_line(self, host_path, program_path):
+        return "\n".join([
+            "case $%s in" % SLOTS,
+            '*"Submirror 0: %s"*) ;;' % self.second,
+            '*)\tprint -u2 "%s"' % self.message,
+            "\texit 1 ;;",
+            "esac"])
+
+
+def test_plan(scratch, target, operation):
+    """The test of the slot behaviour on the scratch names `scratch`
+    (a Layout) before `operation` of `target`: two ramdisks and their
+    links, two stripes, a two-way mirror, a metadetach of its slot 0,
+    metastat, everything removed, then the check of what metastat
+    showed."""
+    steps = [Step(
+        "scratch ramdisk %s" % ramdisk,
+        "Create the scratch ramdisk %s and link %s to it." % (ramdisk, link),
+        do=(Run(("ramdiskadm", "-a", ramdisk, SIZE)),) + tuple(
+            Symlink("/dev/%s/%s" % (kind, link), "/dev/%s/%s" % (
+                device, ramdisk), advice="Run svmram again.")
+            for kind, device in (("dsk", "ramdisk"), ("rdsk", "rramdisk"))))
+        for ramdisk, link in zip(RAMDISKS, scratch.links)]
+    steps.append(Step(
+        "scratch mirror %s" % scratch.mirror,
+        "Make the scratch mirror %s of %s and %s." % (
+            scratch.mirror, scratch.first, scratch.second),
+        do=(Run(("metainit", scratch.first, "1", "1", scratch.links[0])),
+            Run(("metainit", scratch.second, "1", "1", scratch.links[1])),
+            Run(("metainit", scratch.mirror, "-m", scratch.first,
+                 scratch.second)))))
+    steps.append(Step(
+        "scratch detach %s" % scratch.first,
+        "Detach %s from slot 0 of %s and read its slots." % (
+            scratch.first, scratch.mirror),
+        do=(Run(("metadetach", scratch.mirror, scratch.first)),
+            ReadSlots(scratch.mirror, scratch.second))))
+    steps += removal_plan(Leftovers(
+        (scratch.mirror,), (scratch.second, scratch.first), scratch.links,
+        tuple(reversed(RAMDISKS))), target).steps
+    steps.append(Step(
+        "scratch check", "Stop if %s was not in slot 0." % scratch.second,
+        do=(SlotCheck(scratch.second, (
+            "svmram: metadetach leaves a hole in the slots here, and this "
+            "script assumes it does not; nothing of %s was changed.  Run "
+            "'svmram %s %s' instead: it tests this first and plans for it."
+            % (target, operation, target))),)))
+    return Plan("test", target, steps)
+
+
+def script_test(scratch, target, operation):
+    """test_plan as the step 0 of a -n script whose plan assumed that
+    metadetach compacts the slots."""
+    return Test(
+        "Test on a scratch mirror %s of two %s ramdisks whether metadetach "
+        "leaves a hole in the slots." % (scratch.mirror, "1 MiB"),
+        "This plan assumes it does not; if it does, the script stops here "
+        "with %s unchanged." % target,
+        test_plan(scratch, target, operation))
+
+
+def removal_plan(found, target):
+    """The removal of the Leftovers `found`, in order: mirrors, stripes,
+    the two links of each name, ramdisks."""
+    steps = [Step(_REMOVAL + name, "Clear %s." % name,
+                  do=(Run(("metaclear", name)),))
+             for name in found.mirrors + found.stripes]
+    steps += [Step(_REMOVAL + link, "Remove the links of %s." % link,
+                   do=(RemoveLink("/dev/dsk/" + link),
+                       RemoveLink("/dev/rdsk/" + link)))
+              for link in found.links]
+    steps += [Step(_REMOVAL + name, "Delete the ramdisk %s." % name,
+                   do=(Run(("ramdiskadm", "-d", name)),))
+              for name in found.ramdisks]
+    return Plan("remove", target, steps)
+
+
+def is_removal(step):
+    return step.key.startswith(_REMOVAL)
 
 
 def leftovers(config, ramdisks, links):

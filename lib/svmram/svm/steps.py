@@ -6,7 +6,7 @@ planner can chain them and the executor can check them."""
 
 from dataclasses import replace
 
-from ..actions import DeviceNumber, RemoveLink, Symlink
+from ..actions import DeviceNumber, RemoveLink, Run, Symlink
 from ..plan import Step
 from . import names
 from .sizing import human_size, ramdisk_slice_blocks
@@ -35,7 +35,8 @@ def create_ramdisk(snap, it):
         key="create ramdisk %s" % it.ramdisk,
         summary="Create the ramdisk %s of %s." % (it.ramdisk, human_size(
             it.size_bytes)),
-        argv=("ramdiskadm", "-a", it.ramdisk, human_size(it.size_bytes)),
+        do=(Run(("ramdiskadm", "-a", it.ramdisk,
+                 human_size(it.size_bytes))),),
         why="Its slice 0 holds %d blocks; %s needs %d." % (
             ramdisk_slice_blocks(it.size_bytes), it.mirror, it.size_blocks),
         expect=snap.evolve(ramdisks=ramdisks))
@@ -49,7 +50,7 @@ def make_links(snap, it):
         key="link %s" % it.link,
         summary="Link /dev/dsk/%s and /dev/rdsk/%s to the ramdisk." % (
             it.link, it.link),
-        actions=tuple(
+        do=tuple(
             Symlink("/dev/%s/%s" % (kind, it.link), target,
                     advice="Choose another name with --link.")
             for kind, target in (("dsk", it.block_link_target),
@@ -66,8 +67,8 @@ def remove_links(snap, it):
         key="unlink %s" % it.link,
         summary="Remove the links /dev/dsk/%s and /dev/rdsk/%s." % (
             it.link, it.link),
-        actions=(RemoveLink("/dev/dsk/" + it.link),
-                 RemoveLink("/dev/rdsk/" + it.link)),
+        do=(RemoveLink("/dev/dsk/" + it.link),
+            RemoveLink("/dev/rdsk/" + it.link)),
         expect=snap.evolve(links=links))
 
 
@@ -77,7 +78,7 @@ def init_ram_stripe(snap, it):
     return Step(
         key="metainit %s" % it.ram,
         summary="Make the concat %s on the ramdisk." % it.ram,
-        argv=("metainit", it.ram, "1", "1", it.link),
+        do=(Run(("metainit", it.ram, "1", "1", it.link)),),
         expect=snap.evolve(stripes=_with_stripe(snap, stripe),
                            metadevices=snap.metadevices | {it.ram}))
 
@@ -118,7 +119,7 @@ def attach(snap, it, submirror, why=""):
         key="attach %s" % submirror,
         summary="Attach %s to %s and wait for its full resync." % (
             submirror, it.mirror),
-        argv=("metattach", it.mirror, submirror),
+        do=(Run(("metattach", it.mirror, submirror)),),
         why=why or "metattach puts it in the lowest free slot (slot %s)." % (
             numbers[index] if numbers else len(mirror.slots)),
         wait_resync=it.mirror,
@@ -137,8 +138,8 @@ def detach(snap, it, submirror, force=False, why=""):
     return Step(
         key="detach %s" % submirror,
         summary="Detach %s from %s." % (submirror, it.mirror),
-        argv=("metadetach",) + (("-f",) if force else ()) + (
-            it.mirror, submirror),
+        do=(Run(("metadetach",) + (("-f",) if force else ()) + (
+            it.mirror, submirror)),),
         why=why,
         expect=snap.evolve(mirror=mirror.with_slots(slots, states, numbers),
                            stripes=stripes))
@@ -154,7 +155,7 @@ def cancel_resync(snap, it):
     return Step(
         key="cancel resync %s" % it.mirror,
         summary="Cancel the resync of %s." % it.mirror,
-        argv=("metasync", "-c", it.mirror),
+        do=(Run(("metasync", "-c", it.mirror)),),
         why="metadetach is refused while a resync runs, and this one only "
             "fills the RAM submirror that is being removed.",
         expect=snap.evolve(mirror=mirror))
@@ -174,7 +175,7 @@ def wait_resync(snap, it):
         summary=("Start the resync SVM left pending in %s and wait for it "
                  "to finish." if pending else
                  "Wait for the resync of %s to finish.") % it.mirror,
-        argv=("metasync", it.mirror) if pending else None,
+        do=(Run(("metasync", it.mirror)),) if pending else (),
         wait_resync=it.mirror,
         expect=snap.evolve(mirror=replace(
             mirror, states=tuple(_after_resync(snap, name, state)
@@ -224,8 +225,8 @@ def _clear_and_recreate(snap, it, order, read_option, key, summary, why):
     """metaclear, then metainit from `order`, as one step."""
     step = init_mirror(snap, it, order, read_option, it.write_option,
                        it.pass_num, it.size_blocks, why=why)
-    return replace(step, key=key, summary=summary, argv=None,
-                   argvs=(("metaclear", it.mirror), step.argv),
+    return replace(step, key=key, summary=summary,
+                   do=(Run(("metaclear", it.mirror)),) + step.do,
                    closed_seconds=SWAP_CLOSED_SECONDS)
 
 
@@ -243,8 +244,8 @@ def init_mirror(snap, it, order, read_option, write_option, pass_num,
         key="metainit %s" % it.mirror,
         summary="Recreate %s from %s in this order." % (
             it.mirror, " ".join(order)),
-        argv=("metainit", it.mirror, "-m") + tuple(order) + options + (
-            str(pass_num),),
+        do=(Run(("metainit", it.mirror, "-m") + tuple(order) + options + (
+            str(pass_num),)),),
         why=why or "metainit warns that the submirrors may differ; they "
             "do not, so nothing is resynced.",
         expect=snap.evolve(mirror=mirror_view, stripes=stripes,
@@ -262,7 +263,7 @@ def set_read_option(snap, it, option):
     return Step(
         key="read option %s" % option,
         summary="Set the read option of %s to %s." % (it.mirror, option),
-        argv=("metaparam", "-r", option, it.mirror),
+        do=(Run(("metaparam", "-r", option, it.mirror)),),
         why="With 'first', reads go to the lowest Okay slot: the RAM "
             "submirror." if option == "first" else "",
         expect=snap.evolve(mirror=replace(snap.mirror, read_option=option)))
@@ -272,7 +273,7 @@ def clear_stripe(snap, it, name):
     return Step(
         key="metaclear %s" % name,
         summary="Clear the RAM concat %s." % name,
-        argv=("metaclear", name),
+        do=(Run(("metaclear", name)),),
         expect=snap.evolve(stripes=_without(snap.stripes, name),
                            metadevices=snap.metadevices - {name}))
 
@@ -281,7 +282,7 @@ def delete_ramdisk(snap, it):
     return Step(
         key="delete ramdisk %s" % it.ramdisk,
         summary="Delete the ramdisk %s." % it.ramdisk,
-        argv=("ramdiskadm", "-d", it.ramdisk),
+        do=(Run(("ramdiskadm", "-d", it.ramdisk)),),
         expect=snap.evolve(ramdisks=_without(snap.ramdisks, it.ramdisk)))
 
 
@@ -295,8 +296,8 @@ def write_record(snap, it, fmri, argvs, dev_variable, props):
     return Step(
         key="record %s" % it.mirror,
         summary="Record the configuration in %s." % fmri,
-        actions=(read_dev(it, dev_variable),),
-        argvs=tuple(argvs),
+        do=(read_dev(it, dev_variable),) + tuple(Run(tuple(argv))
+                                                 for argv in argvs),
         why="The boot service reads it to restore the RAM submirror.",
         expect=snap.evolve(record=props, service_state="disabled"))
 
@@ -305,7 +306,7 @@ def delete_record(snap, it, fmri, argvs):
     return Step(
         key="unrecord %s" % it.mirror,
         summary="Disable and delete %s." % fmri,
-        argvs=tuple(argvs),
+        do=tuple(Run(tuple(argv)) for argv in argvs),
         expect=snap.evolve(record=None, service_state=None))
 
 
@@ -327,8 +328,8 @@ def force_open(snap, it):
         key="open %s" % it.mirror,
         summary="Read one block of %s so that SVM opens it without the "
                 "ramdisk." % it.mirror,
-        argv=("dd", "if=/dev/md/rdsk/%s" % it.mirror, "of=/dev/null",
-              "count=1"),
+        do=(Run(("dd", "if=/dev/md/rdsk/%s" % it.mirror, "of=/dev/null",
+                 "count=1")),),
         why="SVM still records the RAM component as Okay: it marks a missing "
             "component as failed only at the mirror's first open after boot. "
             "A ramdisk created before that open would be read as good data.",
@@ -340,20 +341,19 @@ def enable_component(snap, it, link, copy_blocks):
     mirror = snap.mirror
     states = tuple(RESYNCING_STATE if s == it.ram else st
                    for s, st in zip(mirror.slots, mirror.states))
-    argvs = ()
+    restart = ()
     why = "A full copy of %s into the ramdisk; reads stay on disk until " \
           "%s is Okay." % (it.mirror, it.ram)
     if copy_blocks:
-        argvs = (("metasync", "-c", it.mirror),
-                 ("metasync", str(copy_blocks), it.mirror))
+        restart = (Run(("metasync", "-c", it.mirror)),
+                   Run(("metasync", str(copy_blocks), it.mirror)))
         why += "  The resync is restarted with %d-block copies (metattach " \
                "and metareplace use the default size)." % copy_blocks
     return Step(
         key="enable %s" % link,
         summary="Enable the RAM component %s of %s; SVM copies the data "
                 "into it." % (link, it.mirror),
-        argv=("metareplace", "-e", it.mirror, link),
-        argvs=argvs,
+        do=(Run(("metareplace", "-e", it.mirror, link)),) + restart,
         why=why,
         copies_blocks=mirror.size_blocks,
         expect=snap.evolve(mirror=replace(
@@ -371,8 +371,8 @@ def restart_resync(snap, it, copy_blocks):
     return Step(
         key="restart resync %s" % it.mirror,
         summary="Restart the cancelled resync of %s." % it.mirror,
-        argv=("metasync",) + ((str(copy_blocks),) if copy_blocks else ()) + (
-            it.mirror,),
+        do=(Run(("metasync",) + ((str(copy_blocks),) if copy_blocks
+                                 else ()) + (it.mirror,)),),
         why="It goes on from where it was cancelled.",
         expect=snap.evolve(mirror=replace(
             mirror.with_slots(mirror.slots, states), resync="active"),
@@ -389,9 +389,9 @@ def replace_component(snap, it, old_link, new_link, record_argvs,
         key="replace %s" % old_link,
         summary="Replace the RAM component %s of %s by %s." % (
             old_link, it.mirror, new_link),
-        actions=(read_dev(it, dev_variable),),
-        argv=("metareplace", it.mirror, old_link, new_link),
-        argvs=tuple(record_argvs),
+        do=(read_dev(it, dev_variable),
+            Run(("metareplace", it.mirror, old_link, new_link))) + tuple(
+                Run(tuple(argv)) for argv in record_argvs),
         why="The new ramdisk has another device number than the one SVM "
             "recorded for %s, so it is given to SVM under a new name "
             "instead." % old_link,
