@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 
 from ..errors import RefusedError
-from ..plan import Plan
+from ..plan import Plan, converge
 from . import steps
 from .intent import Intent, check_array_name
 from .model import FAULTY, IN_SYNC, SPARE, Array, Member
@@ -265,19 +265,12 @@ def plan_restore(snap, it):
 
 
 def _converge(plan, snap, it, next_step):
-    while True:
-        step = next_step(snap, it)
-        if step is None:
-            return
-        plan.steps.append(step)
-        if len(plan.steps) > MAX_STEPS:
-            _refuse("svmram cannot plan the %s of %s from its present state "
-                    "(it keeps planning: %s)" % (
-                        plan.operation, it.array,
-                        ", ".join(s.key for s in plan.steps[-3:])),
-                    "Nothing was changed.  Check mdadm --detail /dev/%s by "
-                    "hand and report this state as a bug." % it.array)
-        snap = step.expect
+    converge(plan, snap, it, next_step, lambda plan: RefusedError(
+        "svmram cannot plan the %s of %s from its present state (it keeps "
+        "planning: %s)" % (plan.operation, it.array, ", ".join(
+            s.key for s in plan.steps[-3:])),
+        advice="Nothing was changed.  Check mdadm --detail /dev/%s by hand "
+               "and report this state as a bug." % it.array), MAX_STEPS)
 
 
 def _refuse_foreign(a, it):
