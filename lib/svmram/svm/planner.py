@@ -15,12 +15,12 @@ from ..errors import RefusedError
 from ..plan import Plan, converge
 from . import consistency, labels, names, record, steps
 from .intent import Intent
+from .names import NMIRROR
 from .ramcomponent import FAILED, links_ok, opening_step, ram_component
 from .sizing import (human_size, mirror_size_with_ram_first, ramdisk_size_for,
                      ramdisk_slice_blocks)
 from .snapshot import OKAY
 
-NMIRROR = 4
 RAMDISK_MEMORY_PERCENT = 25      # ramdisk.conf percent_physmem default
 MIN_FREE_PERCENT = 10            # memory a ramdisk must leave free
 MAX_STEPS = 64                   # a planner that needs more is looping
@@ -296,8 +296,8 @@ def slot_moves(start, ram, disks, goal, compacts, present_ram=True):
         used = [slot for slot, _ in state]
         out = any(d not in names_in for d in disks)
         moves = []
-        if len(state) < steps.NMIRROR:
-            slot = min(set(range(steps.NMIRROR)) - set(used))
+        if len(state) < NMIRROR:
+            slot = min(set(range(NMIRROR)) - set(used))
             for name in sorted(wanted - set(names_in)):
                 nxt = tuple(sorted(state + ((slot, name),)))
                 moves.append((("attach", name), nxt, (
