@@ -33,12 +33,12 @@ import time
 from ..errors import EXIT_FAILED, EXIT_USAGE, RefusedError, SvmramError
 from ..execute import Polling, StepFailed, carry_out
 from ..progress import Progress
-from . import programs, planner, record, script, status
+from . import programs, planner, record, restore, script, status
 from .host import WAIT_DISKS_SECONDS, MdHost, kernel_name, wait_for_disks
 
 RECORD_DIR = record.RECORD_DIR
 OPERATIONS = ("setup", "restore", "stop", "teardown", "status")
-PLANNERS = {"setup": planner.plan_setup, "restore": planner.plan_restore,
+PLANNERS = {"setup": planner.plan_setup, "restore": restore.plan_restore,
             "stop": planner.plan_stop, "teardown": planner.plan_teardown}
 ROUNDS = 4
 # How advice names this entry point.
