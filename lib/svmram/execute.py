@@ -13,6 +13,7 @@ from typing import Optional
 
 from . import interrupt
 from .errors import EXIT_DEADLINE, SvmramError, bug_text, os_error_text
+from .plan import Plan
 
 
 @dataclass(frozen=True)
@@ -73,10 +74,11 @@ def reason_of(error):
 
 
 def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
-            counted=True):
+            counted=True, first=1):
     """Run the plan; journal may be None for idempotent operations.
     counted=False leaves out "step N of M" (for plans made one step at a
-    time).
+    time).  `first` is the number of the plan's first step in the run
+    (carry_out: a run of several plans counts its steps across them).
 
     Every exception a step raises (an SvmramError, an OSError from an
     in-process effect, a bug) is recorded in the journal and becomes
@@ -84,9 +86,9 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
     recorded too and goes through unchanged: it stops the plan at a safe
     point and rolls nothing back."""
     polling = polling or Polling()
-    total = len(plan.steps)
+    total = first - 1 + len(plan.steps)
     values = {}     # ${VAR} values the plan's actions set (actions.py)
-    for number, step in enumerate(plan.steps, 1):
+    for number, step in enumerate(plan.steps, first):
         try:
             interrupt.check()
         except interrupt.Interrupted as stop:
@@ -179,3 +181,36 @@ def wait_for_resync(backend, mirror, progress, polling, sleep=time.sleep):
             delay = max(0.0, min(delay, polling.deadline - now))
         sleep(delay)
         delay = min(delay * 2, polling.most)
+
+
+def carry_out(plan, replan, backend, progress, polling=None,
+              sleep=time.sleep, journal=None, whole=False, before=None,
+              first=1, rounds=64, too_many=None):
+    """Do, observe, plan again, until nothing is left: carry out the first
+    step of `plan` (whole=True: all its steps, the first plan's counted
+    as "step N of M"), then take replan() -- a new plan from the state the
+    host shows now -- and go on until a plan has no steps.  For plans
+    whose later steps depend on what an earlier one creates (restore: a
+    new ramdisk's device number) or hides (md: an inactive array's
+    members).  Steps are numbered as the run counts them, from `first`,
+    in a failure's message and a signal's report.  before(plan) runs
+    before each plan is carried out (a deadline refuses there).  After
+    `rounds` plans carried out, a plan that still has steps means the
+    planner is looping: too_many() gives the exception raised then.
+    Returns how many steps were carried out."""
+    done = 0
+    for round_ in range(rounds):
+        if not plan.steps:
+            return done
+        if before is not None:
+            before(plan)
+        part = plan if whole else Plan(plan.operation, plan.target,
+                                       steps=plan.steps[:1],
+                                       intent=plan.intent)
+        execute(part, backend, journal, progress, polling, sleep,
+                counted=whole and round_ == 0, first=first + done)
+        done += len(part.steps)
+        plan = replan()
+    if not plan.steps:
+        return done
+    raise too_many()

@@ -174,3 +174,22 @@ def render_script(plan, command_path, prelude, host_path=None):
         out += [Run(tuple(argv)).script_line(None, command_path)
                 for argv in plan.afterwards]
     return "\n".join(out) + "\n"
+
+
+def converge(plan, snap, intent, next_step, too_many, limit):
+    """A convergent planner's loop: from the observed `snap`, ask
+    next_step(snap, intent) for the next step, append it to plan.steps and
+    take its `expect` (the model after it) as the state, until next_step
+    answers None (the goal holds).  So the whole plan is known before
+    anything runs, and a rerun plans again from wherever the host is.
+    More than `limit` steps means the planner is looping: too_many(plan)
+    gives the exception raised then.  Returns the model after the last
+    step."""
+    while True:
+        step = next_step(snap, intent)
+        if step is None:
+            return snap
+        plan.steps.append(step)
+        if len(plan.steps) > limit:
+            raise too_many(plan)
+        snap = step.expect

@@ -457,3 +457,24 @@ def test_stop_stands_aside_at_once_while_teardown_holds_the_lock(host):
     assert (rc, argvs, err) == (0, [], "")
     assert out == ("md0: a teardown of it is running or was cut short, and "
                    "finishes it; nothing to stop.\n")
+
+
+def test_a_failed_restore_names_the_step_as_the_run_counts_it(host):
+    """restore plans again after every step, but a failure names the step
+    by its place in the whole run: here the third (load brd, raise the
+    recovery speed limit, then the grow that fails), not "step 1"."""
+    set_up(host)
+    rc, _, err, _ = host.svmram("stop", "/dev/md0")
+    assert rc == 0, err
+    faketree.write(host.root, "/" + fakekernel.FAIL, "mdadm --grow")
+    rc, out, err, argvs = host.svmram("restore", "/dev/md0")
+    assert rc == 1
+    assert argvs == SETUP_ARGVS[1:3]
+    assert err.splitlines()[:4] == [
+        "restore md0: Load brd with one RAM disk of 131072 KiB (/dev/ram0).",
+        "restore md0: Raise the recovery speed limit of md0 to 2000000 "
+        "KiB/s.",
+        "restore md0: Grow md0 to 3 raid devices, adding ram0.",
+        "svmram: step 3 failed (Grow md0 to 3 raid devices, adding ram0): "
+        "%s/mdadm --grow /dev/md0 --raid-devices=3 --add /dev/ram0 failed: "
+        "mdadm: injected failure" % host.bindir]

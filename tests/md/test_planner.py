@@ -10,7 +10,7 @@ import pytest
 
 from svmram.actions import Run
 from svmram.errors import RefusedError
-from svmram.md import planner
+from svmram.md import planner, restore
 from svmram.md.intent import Intent
 from svmram.md.model import Array, Brd, Disk, Member, Snapshot, differences
 
@@ -192,13 +192,13 @@ CREATED = Intent("md0", ("vda", "vdb"), "ram0", 262144, 2048, True)
 
 
 def test_restore_after_a_power_cut_runs_the_array_then_plans_again():
-    plan = planner.plan_restore(inactive_after_power_cut(), CREATED)
+    plan = restore.plan_restore(inactive_after_power_cut(), CREATED)
     assert moves(plan) == [("mdadm", "--run", "/dev/md0")]
     assert "plans again" in plan.notes[0]
     ran = plan.steps[0].expect
     # an inactive array hides its raid devices: the promise leaves them out
     assert differences(ran, started_degraded()) == []
-    plan = planner.plan_restore(started_degraded(), CREATED)
+    plan = restore.plan_restore(started_degraded(), CREATED)
     assert moves(plan) == [
         ("modprobe", "brd", "rd_nr=1", "rd_size=262144"),
         ("echo", "2000000", ">", "/sys/block/md0/md/sync_speed_max"),
@@ -213,7 +213,7 @@ def test_restore_after_a_clean_shutdown_that_shrank_the_array_grows_it():
     boot an ordinary complete assembly."""
     a = two_disk_array(members=(m("vda", 0, "in_sync", "write_mostly"),
                                 m("vdb", 1, "in_sync", "write_mostly")))
-    plan = planner.plan_restore(host(a), CREATED)
+    plan = restore.plan_restore(host(a), CREATED)
     assert moves(plan) == [
         ("modprobe", "brd", "rd_nr=1", "rd_size=262144"),
         ("echo", "2000000", ">", "/sys/block/md0/md/sync_speed_max"),
@@ -226,7 +226,7 @@ def test_restore_after_a_clean_shutdown_that_shrank_the_array_grows_it():
 def test_restore_with_the_ram_member_in_place_does_nothing(flags):
     snap = set_up(CREATED)
     snap = snap.evolve(array=snap.array.with_member(m("ram0", 2, *flags)))
-    assert planner.plan_restore(snap, CREATED).steps == []
+    assert restore.plan_restore(snap, CREATED).steps == []
 
 
 def test_a_ram_spare_in_a_complete_array_is_put_to_use_by_growing():
@@ -239,7 +239,7 @@ def test_a_ram_spare_in_a_complete_array_is_put_to_use_by_growing():
                               "--raid-devices=3")
     assert plan.steps[0].wait_resync == "md0"
     assert plan.steps[0].expect.array.member("ram0") == m("ram0", 2)
-    plan = planner.plan_restore(host(a, brd), CREATED)
+    plan = restore.plan_restore(host(a, brd), CREATED)
     assert moves(plan)[2:] == [("mdadm", "--grow", "/dev/md0",
                                 "--raid-devices=3")]
     assert plan.steps[-1].wait_resync is None
@@ -248,7 +248,7 @@ def test_a_ram_spare_in_a_complete_array_is_put_to_use_by_growing():
 def test_restore_sets_write_mostly_again_where_it_was_lost():
     a = two_disk_array(raid_disks=3, degraded=1, members=(m("vda", 1),
                                                           m("vdb", 2)))
-    plan = planner.plan_restore(host(a), CREATED)
+    plan = restore.plan_restore(host(a), CREATED)
     assert moves(plan)[:2] == [
         ("echo", "writemostly", ">", "/sys/block/md0/md/dev-vda/state"),
         ("echo", "writemostly", ">", "/sys/block/md0/md/dev-vdb/state")]
@@ -258,19 +258,19 @@ def test_restore_refuses_a_brd_loaded_with_another_size():
     snap = started_degraded().evolve(
         brd=Brd(True, False, 65536, 1, ("ram0",), {"ram0": ()}))
     with pytest.raises(RefusedError, match="65536 KiB"):
-        planner.plan_restore(snap, CREATED)
+        restore.plan_restore(snap, CREATED)
 
 
 def test_restore_refuses_without_memory_and_the_array_keeps_its_disks():
     snap = started_degraded().evolve(mem_available_kib=300000)
     with pytest.raises(RefusedError, match="262144 KiB of memory") as error:
-        planner.plan_restore(snap, CREATED)
+        restore.plan_restore(snap, CREATED)
     assert "keeps serving reads from its disks" in error.value.advice
 
 
 def test_restore_refuses_an_array_that_is_not_assembled():
     with pytest.raises(RefusedError, match="not assembled"):
-        planner.plan_restore(host(), CREATED)
+        restore.plan_restore(host(), CREATED)
 
 
 # --- refusals ----------------------------------------------------------------
@@ -288,7 +288,7 @@ def test_kernels_6_9_and_6_10_are_refused(release):
     assert "raid1 read-balancing bugs" in refused(host(kernel=release),
                                                   ("vda",))
     with pytest.raises(RefusedError, match="read-balancing"):
-        planner.plan_restore(inactive_after_power_cut().evolve(
+        restore.plan_restore(inactive_after_power_cut().evolve(
             kernel=release), CREATED)
 
 
@@ -408,7 +408,7 @@ def test_disks_named_for_an_existing_array_must_be_its_own():
 def test_a_member_svmram_did_not_record_stops_teardown_and_restore():
     snap = set_up(EXISTING)
     snap = snap.evolve(array=snap.array.with_member(m("sdz", None, "spare")))
-    for plan in (planner.plan_teardown, planner.plan_restore):
+    for plan in (planner.plan_teardown, restore.plan_restore):
         with pytest.raises(RefusedError, match="sdz that svmram did not"):
             plan(snap, EXISTING)
 
@@ -442,7 +442,7 @@ def test_every_plan_resumes_from_the_state_after_each_of_its_steps():
     assert len(_resumes(planner.plan_setup, grow, it)) == 6
     assert len(_resumes(planner.plan_teardown, set_up(EXISTING),
                         EXISTING)) == 5
-    assert len(_resumes(planner.plan_restore, started_degraded(),
+    assert len(_resumes(restore.plan_restore, started_degraded(),
                         CREATED)) == 3
 
 
@@ -473,7 +473,7 @@ def test_stop_removes_the_ram_member_and_shrinks_keeping_write_mostly():
     assert [(x.name, x.write_mostly) for x in end.array.members] == [
         ("vda", True), ("vdb", True)]
     # the restore from there is the grow-add of research 2d
-    assert [s.key for s in planner.plan_restore(end, EXISTING).steps] == [
+    assert [s.key for s in restore.plan_restore(end, EXISTING).steps] == [
         "load brd", "raise speed md0", "grow-add ram0"]
 
 
@@ -553,13 +553,13 @@ def test_restore_puts_the_limit_back_once_the_ram_member_is_in_sync():
     """The unit's restore does not wait for the copy; run again (or at
     the unit's stop, or teardown) it puts the system's limit back."""
     snap = raised(set_up(EXISTING))
-    assert moves(planner.plan_restore(snap, EXISTING)) == [
+    assert moves(restore.plan_restore(snap, EXISTING)) == [
         ("echo", "system", ">", "/sys/block/md0/md/sync_speed_max")]
     recovering = raised(set_up(EXISTING), sync_action="recover")
     ram = recovering.array.member("ram0")
     recovering = recovering.evolve(array=recovering.array.with_member(
         replace(ram, flags=frozenset(["spare"]))))
-    assert planner.plan_restore(recovering, EXISTING).steps == []
+    assert restore.plan_restore(recovering, EXISTING).steps == []
     for plan_for in (planner.plan_stop, planner.plan_teardown):
         assert moves(plan_for(snap, EXISTING))[0] == (
             "echo", "system", ">", "/sys/block/md0/md/sync_speed_max")
@@ -573,7 +573,7 @@ def test_an_administrators_own_limit_is_left_alone(limit):
     own = two_disk_array(members=(m("vda", 0, "in_sync", "write_mostly"),
                                   m("vdb", 1, "in_sync", "write_mostly")))
     own = replace(own, speed_max=limit)
-    plan = planner.plan_restore(host(own), CREATED)
+    plan = restore.plan_restore(host(own), CREATED)
     assert [s.key for s in plan.steps] == ["load brd", "grow-add ram0"]
     for plan_for in (planner.plan_stop, planner.plan_teardown):
         assert "reset speed md0" not in [

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from svmram import run
 from svmram.execute import Polling, execute
-from svmram.md import parse, planner
+from svmram.md import parse, planner, restore
 from svmram.md.host import MdHost
 from svmram.md.intent import Intent
 from svmram.md.model import Brd, differences
@@ -73,7 +73,7 @@ def test_the_restored_member_in_recovery_is_what_restore_promised(tmp_path):
     restoring = observe(tmp_path, "vm-restoring.sysfs.txt", "a")
     started = restoring.evolve(array=restoring.array.without_member("ram0"),
                                brd=Brd())
-    plan = planner.plan_restore(started, CREATED)
+    plan = restore.plan_restore(started, CREATED)
     assert [s.key for s in plan.steps] == [
         "load brd", "raise speed md0", "add ram0"]
     assert [argv for s in plan.steps for argv in s.commands] == [
@@ -83,7 +83,7 @@ def test_the_restored_member_in_recovery_is_what_restore_promised(tmp_path):
     raised = restoring.evolve(array=replace(restoring.array,
                                             speed_max=(2000000, True)))
     assert differences(plan.steps[-1].expect, raised) == []
-    assert planner.plan_restore(raised, CREATED).steps == []
+    assert restore.plan_restore(raised, CREATED).steps == []
 
 
 def test_the_torn_read_of_a_finishing_recovery_still_waits(tmp_path):

@@ -10,7 +10,7 @@ import pytest
 
 import releases
 
-from hosts import EmulatedHost
+from hosts import EmulatedHost, wrapping_bindir
 
 FMRI = "svc:/system/svmram:d10"
 
@@ -185,6 +185,33 @@ def test_changed_device_number_replaces_onto_a_new_link(set_up):
     ok, text = serving(host)
     assert ok, text
     assert "d13 1 1 /dev/rdsk/c91t0d0s0\n" in host.metastat_p("d10")
+    assert host.violations() == []
+
+
+@pytest.mark.emulator_only("reboots the host; a failing metareplace")
+def test_a_failed_restore_names_the_step_as_the_run_counts_it(set_up):
+    """restore plans again after every step, but a failure names the step
+    by its place in the whole run: with the recorded device number taken,
+    the third (the ramdisk, the new links, then the replace that fails),
+    not "step 1"."""
+    host = set_up
+    reboot(host)
+    assert host.cmd("ramdiskadm", "-a", "other", "1m").returncode == 0
+    host.clear_trace()
+    bindir = wrapping_bindir(
+        host, "failbin", "metareplace", lambda real, bindir:
+        "#!/bin/sh\necho 'metareplace: injected failure' >&2\nexit 1\n")
+    result = host.svmram("restore", "d10", env={"SVMRAM_BINDIR": bindir})
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.splitlines()[:4] == [
+        "restore d10: Create the ramdisk svmram_d10 of 228m.",
+        "restore d10: Link /dev/dsk/c91t0d0s0 and /dev/rdsk/c91t0d0s0 to "
+        "the ramdisk.",
+        "restore d10: Replace the RAM component c90t0d0s0 of d10 by "
+        "c91t0d0s0.",
+        "svmram: step 3 failed (Replace the RAM component c90t0d0s0 of d10 "
+        "by c91t0d0s0): %s/metareplace d10 c90t0d0s0 c91t0d0s0 failed: "
+        "metareplace: injected failure" % bindir]
     assert host.violations() == []
 
 

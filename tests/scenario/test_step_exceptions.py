@@ -301,8 +301,9 @@ def test_an_oserror_reading_the_device_number_at_restore(host):
     result = raising(host, spec, "restore", "d10")
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
+    # The third step of the run: the ramdisk, the links, the replace.
     assert last_lines(result) == [
-        "svmram: step 1 failed (Replace the RAM component c90t0d0s0 of d10 "
+        "svmram: step 3 failed (Replace the RAM component c90t0d0s0 of d10 "
         "by c91t0d0s0): /dev/ramdisk/svmram_d10: No such file or directory",
         "svmram: d10 keeps serving reads from its disk submirrors.  Fix the "
         "cause, then run 'svcadm clear svmram:d10' (or 'svmram restore "

@@ -18,9 +18,8 @@ import time
 from .. import run as run_module
 from ..errors import (BUG_ADVICE, EXIT_OK, RefusedError, SvmramError,
                       bug_text, whole_number)
-from ..execute import DeadlinePassed, StepFailed, execute
+from ..execute import DeadlinePassed, StepFailed, carry_out, execute
 from ..interrupt import Interrupted
-from ..plan import Plan
 from ..progress import Progress
 from . import common
 
@@ -98,13 +97,15 @@ def run(args):
         polling = common.polling()
         polling.limit, polling.deadline = wait, until
         try:
-            for other_host, other in first:
+            # Steps are numbered as the run counts them (and as -n shows
+            # them), the other mirrors' openings first.
+            for number, (other_host, other) in enumerate(first, 1):
                 _in_time(until, deadline, backend, host, plan,
                          other.steps[0])
                 execute(other, other_host, None, Progress(), polling,
-                        counted=False)
-            plan = _converge(backend, host, plan, options, polling, until,
-                             deadline)
+                        counted=False, first=number)
+            _converge(backend, host, plan, options, polling, until,
+                      deadline, len(first) + 1)
         except Interrupted as stop:
             raise common.stopped(stop, plan, backend, host, None,
                                  counted=False) from None
@@ -176,25 +177,25 @@ def _deadline_error(where, deadline, backend, host, plan):
            backend.retry_command(mirror), mirror))
 
 
-def _converge(backend, host, plan, options, polling, until, deadline):
+def _converge(backend, host, plan, options, polling, until, deadline,
+              first):
     """Carry out the restore one step at a time, planning each next step
     from the state found after the last (the new ramdisk's device number
     is only known once it exists), and starting none after the deadline.
-    Returns the last plan."""
-    progress = Progress()
-    for _ in range(MAX_STEPS):
-        _in_time(until, deadline, backend, host, plan, plan.steps[0])
-        execute(Plan(plan.operation, plan.target, steps=plan.steps[:1],
-                     intent=plan.intent),
-                host, None, progress, polling, counted=False)
+    `first` is the number of its first step in the run."""
+
+    def replan():
         intent = backend.recorded_intent(host)
         if intent is None:
             raise RefusedError("the record %s vanished during the restore"
                                % backend.record_name(plan.target))
-        plan, _ = backend.plan_restore(host, intent, options)
-        if not plan.steps:
-            return plan
-    raise AssertionError("restore does not converge")
+        return backend.plan_restore(host, intent, options)[0]
+
+    carry_out(plan, replan, host, Progress(), polling, first=first,
+              before=lambda now: _in_time(until, deadline, backend, host,
+                                          now, now.steps[0]),
+              rounds=MAX_STEPS,
+              too_many=lambda: AssertionError("restore does not converge"))
 
 
 # A restore that needs more steps than this is looping.

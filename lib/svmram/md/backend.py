@@ -30,7 +30,7 @@ from ..actions import Run
 from ..backend import Backend, Problems
 from ..errors import RefusedError, SvmramError, UsageError, whole_number
 from ..plan import Step
-from . import planner, record, status
+from . import planner, record, restore, status
 from .host import (WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
                    wait_for_disks)
 from .intent import Intent, check_array_name
@@ -225,7 +225,7 @@ class MdBackend(Backend):
         # array short of one.
         snap = wait_for_disks(host, intent, options.get("wait_disks", 0),
                               sys.stdout)
-        plan = planner.plan_restore(snap, intent)
+        plan = restore.plan_restore(snap, intent)
         plan.intent = intent
         return plan, snap
 

@@ -31,14 +31,14 @@ import sys
 import time
 
 from ..errors import EXIT_FAILED, EXIT_USAGE, RefusedError, SvmramError
-from ..execute import Polling, StepFailed, execute
+from ..execute import Polling, StepFailed, carry_out
 from ..progress import Progress
-from . import programs, planner, record, script, status
+from . import programs, planner, record, restore, script, status
 from .host import WAIT_DISKS_SECONDS, MdHost, kernel_name, wait_for_disks
 
 RECORD_DIR = record.RECORD_DIR
 OPERATIONS = ("setup", "restore", "stop", "teardown", "status")
-PLANNERS = {"setup": planner.plan_setup, "restore": planner.plan_restore,
+PLANNERS = {"setup": planner.plan_setup, "restore": restore.plan_restore,
             "stop": planner.plan_stop, "teardown": planner.plan_teardown}
 ROUNDS = 4
 # How advice names this entry point.
@@ -131,28 +131,27 @@ def _run(op, array, disks, record, dry_run, out, make_backend, wait_disks,
             array, record), advice="%s status %s shows it; teardown "
                                    "undoes it." % (COMMAND, array))
     polling = polling or Polling(first=0.5, most=5.0)
-    total = 0
-    for round_ in range(1, ROUNDS + 1):
-        if round_ > 1:
-            snap = backend.observe()
-        plan = PLANNERS[op](snap, it)
-        if dry_run:
-            out.write(script.render_script(plan, programs.command_path))
-            return 0
+    plan = PLANNERS[op](snap, it)
+    if dry_run:
+        out.write(script.render_script(plan, programs.command_path))
+        return 0
+
+    def noted(plan):
         for note in plan.notes:
             out.write("%s %s: %s\n" % (op, array, note))
-        if not plan.steps:
-            break
-        if op == "teardown" and round_ == 1:
-            _mark_teardown(record)
-        execute(plan, backend, None, Progress(out), polling=polling,
-                sleep=sleep, counted=round_ == 1)
-        total += len(plan.steps)
-    else:
-        raise SvmramError("%s of %s did not converge in %d rounds" % (
-            op, array, ROUNDS), advice="Run it again; if it says so again, "
-                                       "report this as a bug with mdadm "
-                                       "--detail /dev/%s." % array)
+        return plan
+
+    if noted(plan).steps and op == "teardown":
+        _mark_teardown(record)
+    # Whole plans, each planned from what the kernel shows after the last
+    # (an inactive array hides its members until it runs).
+    total = carry_out(
+        plan, lambda: noted(PLANNERS[op](backend.observe(), it)), backend,
+        Progress(out), polling, sleep, whole=True, rounds=ROUNDS,
+        too_many=lambda: SvmramError(
+            "%s of %s did not converge in %d rounds" % (op, array, ROUNDS),
+            advice="Run it again; if it says so again, report this as a bug "
+                   "with mdadm --detail /dev/%s." % array))
     if op == "teardown":
         remove_record(record)
         remove_record(record + ".teardown")

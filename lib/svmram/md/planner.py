@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """Refusals and plans for md: setup (new or existing array), teardown and
-the boot restore (pure).
+the boot unit's stop (pure); restore.py plans the boot restore,
+consistency.py checks an intent against the host.
 
 The planners are convergent, like the SVM ones: from whatever state they
 observe they apply one step at a time to the Snapshot until the goal
@@ -13,8 +14,9 @@ import re
 from dataclasses import replace
 
 from ..errors import RefusedError
-from ..plan import Plan
+from ..plan import Plan, converge
 from . import steps
+from .consistency import check_brd_free, refuse_foreign
 from .intent import Intent, check_array_name
 from .model import FAULTY, IN_SYNC, SPARE, Array, Member
 
@@ -60,34 +62,6 @@ def check_memory(snap, kib, action="the RAM member"):
                     floor),
                 "Free memory or use a smaller array; the array keeps serving "
                 "reads from its disks meanwhile.")
-
-
-def check_brd_free(snap, it):
-    """svmram owns brd: refuse a brd that something else loaded, unless it
-    is svmram's own from an interrupted run (one device of our size, held
-    by nothing or by our array)."""
-    brd = snap.brd
-    if brd.builtin:
-        _refuse("brd is built into this kernel, so svmram cannot size its "
-                "RAM disk", "Use a kernel with brd as a module (Debian's, "
-                "Fedora's and Ubuntu's are).")
-    if not brd.loaded:
-        return
-    held = {dev: h for dev, h in brd.holders.items()
-            if h and tuple(h) != (it.array,)}
-    if held:
-        dev = sorted(held)[0]
-        _refuse("brd is in use by something else (/dev/%s is held by %s)"
-                % (dev, ", ".join(held[dev])),
-                "svmram needs the brd module for itself; stop what uses "
-                "/dev/%s and unload brd (rmmod brd) first." % dev)
-    if brd.rd_size_kib != it.rd_size_kib or brd.rd_nr != 1:
-        _refuse("brd is already loaded with %d device%s of %d KiB; svmram "
-                "needs one of %d KiB" % (brd.rd_nr, "" if brd.rd_nr == 1
-                                         else "s", brd.rd_size_kib,
-                                         it.rd_size_kib),
-                "brd's size is fixed when it loads: unload it (rmmod brd) "
-                "if nothing uses it, then run svmram again.")
 
 
 def _ram_members(array):
@@ -230,13 +204,13 @@ def _choose_existing(snap, a):
 def plan_setup(snap, it):
     plan = Plan("setup", it.array,
                 method="create" if it.created else "grow")
-    _converge(plan, snap, it, _next_setup_step)
+    converge_plan(plan, snap, it, _next_setup_step)
     return plan
 
 
 def plan_teardown(snap, it):
     plan = Plan("teardown", it.array)
-    _converge(plan, snap, it, _next_teardown_step)
+    converge_plan(plan, snap, it, _next_teardown_step)
     return plan
 
 
@@ -247,50 +221,21 @@ def plan_stop(snap, it):
     write-mostly for the next restore; brd is unloaded.  An array that is
     not running is left alone."""
     plan = Plan("stop", it.array)
-    _converge(plan, snap, it, _next_stop_step)
+    converge_plan(plan, snap, it, _next_stop_step)
     return plan
 
 
-def plan_restore(snap, it):
-    """The boot restore: start the array if it came up inactive, load brd,
-    add a fresh RAM member; nothing waits for the recovery."""
-    check_kernel(snap)
-    plan = Plan("restore", it.array)
-    _converge(plan, snap, it, _next_restore_step)
-    if plan.steps and plan.steps[-1].key.startswith("run "):
-        plan.notes.append(
-            "%s is inactive, which hides its raid devices: after starting "
-            "it, restore plans again from what it shows." % it.array)
-    return plan
+def converge_plan(plan, snap, it, next_step):
+    """plan.converge with md's refusal of a planner that loops."""
+    converge(plan, snap, it, next_step, lambda plan: RefusedError(
+        "svmram cannot plan the %s of %s from its present state (it keeps "
+        "planning: %s)" % (plan.operation, it.array, ", ".join(
+            s.key for s in plan.steps[-3:])),
+        advice="Nothing was changed.  Check mdadm --detail /dev/%s by hand "
+               "and report this state as a bug." % it.array), MAX_STEPS)
 
 
-def _converge(plan, snap, it, next_step):
-    while True:
-        step = next_step(snap, it)
-        if step is None:
-            return
-        plan.steps.append(step)
-        if len(plan.steps) > MAX_STEPS:
-            _refuse("svmram cannot plan the %s of %s from its present state "
-                    "(it keeps planning: %s)" % (
-                        plan.operation, it.array,
-                        ", ".join(s.key for s in plan.steps[-3:])),
-                    "Nothing was changed.  Check mdadm --detail /dev/%s by "
-                    "hand and report this state as a bug." % it.array)
-        snap = step.expect
-
-
-def _refuse_foreign(a, it):
-    foreign = [m.name for m in a.members
-               if m.name not in it.disks and m.name != it.ram]
-    if foreign:
-        _refuse("%s has member%s %s that svmram did not record" % (
-            it.array, "s" if len(foreign) > 1 else "", " ".join(foreign)),
-            "svmram never changes members it did not record; remove them "
-            "by hand or set the array up again.")
-
-
-def _disks_in_sync(a, it):
+def disks_in_sync(a, it):
     return [d for d in it.disks if a.member(d) is not None and
             a.member(d).role == IN_SYNC]
 
@@ -301,7 +246,7 @@ def _next_setup_step(snap, it):
         if not snap.brd.loaded:
             return steps.load_brd(snap, it)
         return steps.create(snap, it, _created_array(snap, it))
-    _refuse_foreign(a, it)
+    refuse_foreign(a, it)
     if not a.running:
         _refuse("%s is %s" % (it.array, a.state),
                 "Start it first (mdadm --run /dev/%s)." % it.array)
@@ -311,7 +256,7 @@ def _next_setup_step(snap, it):
     if ram is None:
         if not snap.brd.loaded:
             return steps.load_brd(snap, it)
-        if _md_default(a):
+        if md_default(a):
             return steps.raise_speed(snap, it)
         if a.raid_disks == len(it.disks):
             return steps.grow_add(snap, it)
@@ -324,10 +269,10 @@ def _next_setup_step(snap, it):
         member = a.member(disk)
         if member is not None and not member.write_mostly:
             return steps.set_write_mostly(snap, it, disk)
-    return _speed_back(snap, it)
+    return speed_back(snap, it)
 
 
-def _md_default(a):
+def md_default(a):
     """The recovery speed limit is md's default (the sysctl
     dev.raid.speed_limit_max as the kernel starts it, not set on the
     array).  An administrator's own limit, on the array or system-wide,
@@ -340,7 +285,7 @@ def _raised(a):
     return a.speed_max == (steps.RAISED_SPEED_KIB, True)
 
 
-def _speed_back(snap, it):
+def speed_back(snap, it):
     """Once md copies nothing, the system's limit again."""
     a = snap.array
     if _raised(a) and a.sync_action == "idle":
@@ -360,11 +305,11 @@ def _created_array(snap, it):
 def _next_teardown_step(snap, it):
     a = snap.array
     if a is not None:
-        _refuse_foreign(a, it)
+        refuse_foreign(a, it)
         if not a.running:
             _refuse("%s is %s" % (it.array, a.state),
                     "Start it first (mdadm --run /dev/%s)." % it.array)
-        if not _disks_in_sync(a, it):
+        if not disks_in_sync(a, it):
             _refuse_only_copy(it)
         if _raised(a):
             return steps.reset_speed(snap, it)
@@ -382,10 +327,10 @@ def _next_teardown_step(snap, it):
 def _next_stop_step(snap, it):
     a = snap.array
     if a is not None and a.running:
-        _refuse_foreign(a, it)
+        refuse_foreign(a, it)
         if _raised(a):
             return steps.reset_speed(snap, it)
-        if a.member(it.ram) is not None and not _disks_in_sync(a, it):
+        if a.member(it.ram) is not None and not disks_in_sync(a, it):
             _refuse_only_copy(it, "; svmram leaves it as it is")
         step = _remove_ram(snap, it)
         if step is not None:
@@ -416,46 +361,3 @@ def _unload_brd(snap, it):
         check_brd_free(snap, replace(it, rd_size_kib=snap.brd.rd_size_kib))
         return steps.unload_brd(snap, it)
     return None
-
-
-def _next_restore_step(snap, it):
-    a = snap.array
-    if a is None:
-        _refuse("%s is not assembled" % it.array,
-                "Assemble it (mdadm --assemble --scan), then run svmram "
-                "restore again.")
-    _refuse_foreign(a, it)
-    if a.state == "inactive":
-        return steps.run_array(snap, it)
-    if not a.raid_disks:
-        return None                 # started: plan again from what it shows
-    if not a.running:
-        _refuse("%s is %s" % (it.array, a.state),
-                "Start it first (mdadm --run /dev/%s)." % it.array)
-    if not _disks_in_sync(a, it):
-        _refuse("no disk member of %s is in sync, so there is nothing to "
-                "copy into RAM" % it.array,
-                "Repair the array (mdadm --detail /dev/%s)." % it.array)
-    for disk in it.disks:
-        member = a.member(disk)
-        if member is not None and not member.write_mostly:
-            return steps.set_write_mostly(snap, it, disk)
-    ram = a.member(it.ram)
-    if ram is not None and ram.role == FAULTY:
-        return steps.fail_remove(snap, it)
-    if ram is not None and ram.role == SPARE and \
-            a.raid_disks == len(it.disks):
-        return steps.grow(snap, it, wait=False)
-    if ram is not None:
-        # In sync (then the limit goes back), or md is recovering it.
-        return _speed_back(snap, it) if ram.role == IN_SYNC else None
-    if not snap.brd.loaded:
-        check_brd_free(snap, it)
-        check_memory(snap, it.rd_size_kib)
-        return steps.load_brd(snap, it)
-    check_brd_free(snap, it)
-    if _md_default(a):
-        return steps.raise_speed(snap, it)
-    if a.raid_disks == len(it.disks):
-        return steps.grow_add(snap, it, wait=False)
-    return steps.add(snap, it, wait=False)

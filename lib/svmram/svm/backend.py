@@ -19,7 +19,8 @@ from .intent import Intent
 from .planner import (UNKNOWN_SLOTS, SlotBehaviourUnknown, check_memory,
                       choose_intent, plan_enable, plan_teardown, slot_note)
 from .planner import plan_setup as plan_setup_steps
-from .restore import DEFAULT_COPY_BLOCKS, opening_step, ram_component
+from .ramcomponent import opening_step, ram_component
+from .restore import DEFAULT_COPY_BLOCKS
 from .restore import plan_restore as plan_restore_steps
 from .script import PRELUDE
 

@@ -8,12 +8,11 @@ from typing import Tuple
 
 from ..errors import RefusedError
 from . import names
+from .names import NMIRROR, PASS_MAX
 
 METHODS = ("swap", "rotate")
 READ_OPTIONS = ("roundrobin", "geometric", "first")
 WRITE_OPTIONS = ("parallel", "serial")
-PASS_MAX = 9
-NMIRROR = 4
 
 RAMDISK_DIR = "/dev/ramdisk"
 RAW_RAMDISK_DIR = "/dev/rramdisk"

@@ -35,9 +35,9 @@ from .model import (COMPONENT_STATES, HOT_SPARE_STATES, LOG_STATES,
                     SUBMIRROR_STATES, TRANS_STATES, Component, Config, Extent,
                     HotSpare, HotSparePool, Mirror, Raid5, Relocation, Row,
                     SoftPartition, Stripe, Trans, short_name, spellings)
+from .names import PASS_MAX
 
 SOURCE = "metastat"
-PASS_MAX = 9
 
 _SUBMIRROR_STATE = spellings(SUBMIRROR_STATES)
 _COMPONENT_STATE = spellings(COMPONENT_STATES)

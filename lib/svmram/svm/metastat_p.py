@@ -32,12 +32,11 @@ from ..errors import ParseError
 from .model import (Component, Config, Extent, HotSpare, HotSparePool,
                     Mirror, NAME_RE, Raid5, Row, SoftPartition, Stripe, Trans,
                     is_metadevice_path, raw_path, short_name)
+from .names import NMIRROR, PASS_MAX
 
 SOURCE = "metastat -p"
 STALE_BANNER = ("****\nWARNING: Stale state database replicas. Metastat "
                 "output may be inaccurate.\n****\n\n")
-NMIRROR = 4
-PASS_MAX = 9
 
 _NUMBER = re.compile(r"[0-9]+\Z")
 _INTERLACE = re.compile(r"([0-9]+)b\Z")

@@ -8,6 +8,8 @@ import re
 from ..errors import UsageError
 
 MAX_METADEVICES = 8192          # nmd can be raised to 8192 in md.conf
+NMIRROR = 4                     # submirrors a mirror holds (md_mirror.h)
+PASS_MAX = 9                    # a mirror's highest pass number
 RAMDISK_NAME_MAX = 32           # RD_NAME_LEN
 
 _METADEVICE = re.compile(r"d(0|[1-9][0-9]{0,3})\Z")

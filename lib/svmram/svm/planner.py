@@ -12,14 +12,15 @@ teardown plan.
 import heapq
 
 from ..errors import RefusedError
-from ..plan import Plan
+from ..plan import Plan, converge
 from . import consistency, labels, names, record, steps
 from .intent import Intent
+from .names import NMIRROR
+from .ramcomponent import FAILED, links_ok, opening_step, ram_component
 from .sizing import (human_size, mirror_size_with_ram_first, ramdisk_size_for,
                      ramdisk_slice_blocks)
 from .snapshot import OKAY
 
-NMIRROR = 4
 RAMDISK_MEMORY_PERCENT = 25      # ramdisk.conf percent_physmem default
 MIN_FREE_PERCENT = 10            # memory a ramdisk must leave free
 MAX_STEPS = 64                   # a planner that needs more is looping
@@ -295,8 +296,8 @@ def slot_moves(start, ram, disks, goal, compacts, present_ram=True):
         used = [slot for slot, _ in state]
         out = any(d not in names_in for d in disks)
         moves = []
-        if len(state) < steps.NMIRROR:
-            slot = min(set(range(steps.NMIRROR)) - set(used))
+        if len(state) < NMIRROR:
+            slot = min(set(range(NMIRROR)) - set(used))
             for name in sorted(wanted - set(names_in)):
                 nxt = tuple(sorted(state + ((slot, name),)))
                 moves.append((("attach", name), nxt, (
@@ -421,20 +422,12 @@ def _from_one_disk_note(it):
 
 def _converge(plan, snap, intent, next_step):
     _refuse_foreign_submirrors(snap, intent)
-    while True:
-        step = next_step(snap, intent)
-        if step is None:
-            return
-        plan.steps.append(step)
-        if len(plan.steps) > MAX_STEPS:
-            raise RefusedError(
-                "svmram cannot plan the %s of %s from its present state (it "
-                "keeps planning: %s)" % (plan.operation, intent.mirror,
-                                          ", ".join(s.key for s in
-                                                    plan.steps[-3:])),
-                advice="Nothing was changed.  Check metastat %s by hand and "
-                       "report this state as a bug." % intent.mirror)
-        snap = step.expect
+    converge(plan, snap, intent, next_step, lambda plan: RefusedError(
+        "svmram cannot plan the %s of %s from its present state (it keeps "
+        "planning: %s)" % (plan.operation, intent.mirror, ", ".join(
+            s.key for s in plan.steps[-3:])),
+        advice="Nothing was changed.  Check metastat %s by hand and report "
+               "this state as a bug." % intent.mirror), MAX_STEPS)
 
 
 def _refuse_foreign_submirrors(snap, it):
@@ -468,7 +461,6 @@ def _ram_refill_step(snap, it):
     detach and attach would move it last and cost another rotate), or
     None when that does not apply.  metareplace -e copies the whole
     component, and SVM reads it only once it is Okay."""
-    from .restore import FAILED, opening_step, ram_component
     m, ram = snap.mirror, snap.stripes.get(it.ram)
     if ram is None or ram.parent != it.mirror or m is None or \
             it.ram not in m.slots or it.ram in m.offline:
@@ -480,16 +472,11 @@ def _ram_refill_step(snap, it):
         if m.resync == "active" or m.pending:
             return steps.wait_resync(snap, it)
         return steps.create_ramdisk(snap, it)
-    if state in FAILED and _links_ok(snap, it):
+    if state in FAILED and links_ok(snap, it):
         if m.resync == "active" or m.pending:
             return steps.wait_resync(snap, it)
         return steps.enable_component(snap, it, it.link, None)
     return None
-
-
-def _links_ok(snap, it):
-    return (snap.links.get("dsk/" + it.link) == it.block_link_target
-            and snap.links.get("rdsk/" + it.link) == it.raw_link_target)
 
 
 def _next_setup_step(snap, it):
@@ -506,7 +493,7 @@ def _next_setup_step(snap, it):
                                     why="Its ramdisk vanished at a reboot.")
             return steps.clear_stripe(snap, it, it.ram)
         return steps.create_ramdisk(snap, it)
-    if not _links_ok(snap, it):
+    if not links_ok(snap, it):
         return steps.make_links(snap, it)
     if ram is None:
         return steps.init_ram_stripe(snap, it)

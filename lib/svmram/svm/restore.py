@@ -12,12 +12,12 @@ resync (metareplace), never opened as if its data were good.
 from dataclasses import replace
 
 from ..errors import RefusedError, SvmramError
-from ..plan import Plan
+from ..plan import Plan, converge
 from . import names, record, steps
 from .planner import MAX_STEPS, check_memory
-from .snapshot import FAILED_COMPONENT, OKAY
-
-FAILED = FAILED_COMPONENT
+from .ramcomponent import (FAILED, links_ok, opening_step, ram_component,
+                           recorded_number_holder)
+from .snapshot import OKAY
 DEFAULT_COPY_BLOCKS = 2048       # 1 MiB, md_max_xfer_bufsz (reference 5.4)
 
 
@@ -29,62 +29,19 @@ def plan_restore(snap, intent, copy_blocks=DEFAULT_COPY_BLOCKS):
     plan.notes.append("If the new ramdisk's device number differs from the "
                       "recorded one, the component is replaced under a new "
                       "link name instead of being enabled.")
-    it = intent
-    while True:
-        step = _next_step(snap, it, copy_blocks)
-        if step is None:
-            return plan
-        plan.steps.append(step)
-        if len(plan.steps) > MAX_STEPS:
-            raise AssertionError("restore plan does not converge")
-        snap = step.expect
-        if it.ram not in snap.mirror.slots:
-            return plan         # fenced: the re-plan after it says why
-        if snap.record and snap.record.get("link", it.link) != it.link:
-            it = replace(it, link=snap.record["link"])
 
+    def next_step(snap, it):
+        if plan.steps:
+            if it.ram not in snap.mirror.slots:
+                return None     # fenced: the re-plan after it says why
+            # A replace step records the component's new link.
+            if snap.record and snap.record.get("link", it.link) != it.link:
+                it = replace(it, link=snap.record["link"])
+        return _next_step(snap, it, copy_blocks)
 
-def opening_step(snap, it):
-    """The step that opens `it.mirror` so that SVM marks its RAM component
-    failed, before any ramdisk is created at boot; None when SVM already
-    did, or when the ramdisk exists.
-
-    SVM opens a component by the device number it recorded.  If a ramdisk
-    other than the mirror's own holds that number, an open would take it
-    for the RAM submirror's data: the step is then a fence instead, which
-    detaches the RAM submirror without opening the mirror."""
-    m = snap.mirror
-    if m is None or it.ram not in m.slots or it.ram not in snap.stripes or \
-            it.ramdisk in snap.ramdisks:
-        return None
-    if ram_component(snap, it)[1] in FAILED:
-        return None
-    holder = recorded_number_holder(snap, it)
-    if holder:
-        return steps.detach(snap, it, it.ram, force=True, why=(
-            "The ramdisk %s holds the device number SVM recorded for %s: "
-            "opening %s would read it as %s's data.  Detaching %s, which "
-            "does no I/O to it, leaves %s reading from its disk submirrors."
-            % (holder, it.ram, it.mirror, it.ram, it.ram, it.mirror)))
-    return steps.force_open(snap, it)
-
-
-def recorded_number_holder(snap, it):
-    """A ramdisk other than the mirror's own that holds the device number
-    SVM recorded for its RAM component, or None.  Without a record (a
-    setup that has not finished) that number is unknown, so any other
-    ramdisk may hold it."""
-    recorded = (snap.record or {}).get("ramdisk_dev")
-    holders = sorted(name for name, dev in snap.ramdisk_devs.items()
-                     if name != it.ramdisk and dev == (recorded or dev))
-    return holders[0] if holders else None
-
-
-def ram_component(snap, it):
-    """(component name, state) of the RAM submirror."""
-    view = snap.stripes[it.ram]
-    states = view.component_states or ("Okay",)
-    return view.components[0], states[0]
+    converge(plan, snap, intent, next_step, lambda plan: AssertionError(
+        "restore plan does not converge"), MAX_STEPS)
+    return plan
 
 
 def _next_step(snap, it, copy_blocks):
@@ -122,7 +79,7 @@ def _next_step(snap, it, copy_blocks):
             return steps.wait_resync(snap, it)
         check_memory(snap, it.size_bytes, restoring=it.mirror)
         return steps.create_ramdisk(snap, it)
-    if not _links_ok(snap, replace(it, link=link)):
+    if not links_ok(snap, replace(it, link=link)):
         return steps.make_links(snap, replace(it, link=link))
     if state in FAILED:
         if m.resync == "active" or m.pending:
@@ -134,7 +91,7 @@ def _next_step(snap, it, copy_blocks):
         if device is not None and device != recorded:
             new_link = _other_link(snap, it, link) or names.free_link(
                 snap.used_controllers)
-            if not _links_ok(snap, replace(it, link=new_link)):
+            if not links_ok(snap, replace(it, link=new_link)):
                 return steps.make_links(snap, replace(it, link=new_link))
             return steps.replace_component(
                 snap, it, link, new_link,
@@ -199,11 +156,7 @@ def _other_link(snap, it, link):
     for key in sorted(snap.links):
         kind, name = key.split("/", 1)
         if kind == "dsk" and name != link and \
-                _links_ok(snap, replace(it, link=name)):
+                links_ok(snap, replace(it, link=name)):
             return name
     return None
 
-
-def _links_ok(snap, it):
-    return (snap.links.get("dsk/" + it.link) == it.block_link_target
-            and snap.links.get("rdsk/" + it.link) == it.raw_link_target)

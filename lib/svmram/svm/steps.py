@@ -83,16 +83,13 @@ def init_ram_stripe(snap, it):
                            metadevices=snap.metadevices | {it.ram}))
 
 
-NMIRROR = 4
-
-
 def attached_numbers(mirror):
     """(slot numbers after a metattach, index of the new submirror):
     metattach takes the lowest free slot (mirror_ioctl.c mirror_attach),
     which is in front of others when a detach left a hole."""
     if not mirror.numbers:
         return (), len(mirror.slots)
-    slot = min(set(range(NMIRROR)) - set(mirror.numbers))
+    slot = min(set(range(names.NMIRROR)) - set(mirror.numbers))
     numbers = sorted(mirror.numbers + (slot,))
     return tuple(numbers), numbers.index(slot)
 

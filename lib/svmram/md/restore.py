@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""The boot restore's plan for md (pure, convergent like the setup,
+teardown and stop planners of planner.py): start the array if it came up
+inactive, load brd, add a fresh RAM member.  The facts behind each
+decision are in docs/md-backend.md."""
+
+from ..errors import RefusedError
+from ..plan import Plan
+from . import steps
+from .consistency import check_brd_free, refuse_foreign
+from .model import FAULTY, IN_SYNC, SPARE
+from .planner import (check_kernel, check_memory, converge_plan,
+                      disks_in_sync, md_default, speed_back)
+
+
+def plan_restore(snap, it):
+    """The boot restore: start the array if it came up inactive, load brd,
+    add a fresh RAM member; nothing waits for the recovery."""
+    check_kernel(snap)
+    plan = Plan("restore", it.array)
+    converge_plan(plan, snap, it, _next_restore_step)
+    if plan.steps and plan.steps[-1].key.startswith("run "):
+        plan.notes.append(
+            "%s is inactive, which hides its raid devices: after starting "
+            "it, restore plans again from what it shows." % it.array)
+    return plan
+
+
+def _next_restore_step(snap, it):
+    a = snap.array
+    if a is None:
+        raise RefusedError("%s is not assembled" % it.array,
+                           "Assemble it (mdadm --assemble --scan), then run "
+                           "svmram restore again.")
+    refuse_foreign(a, it)
+    if a.state == "inactive":
+        return steps.run_array(snap, it)
+    if not a.raid_disks:
+        return None                 # started: plan again from what it shows
+    if not a.running:
+        raise RefusedError("%s is %s" % (it.array, a.state),
+                           "Start it first (mdadm --run /dev/%s)." % it.array)
+    if not disks_in_sync(a, it):
+        raise RefusedError(
+            "no disk member of %s is in sync, so there is nothing to copy "
+            "into RAM" % it.array,
+            "Repair the array (mdadm --detail /dev/%s)." % it.array)
+    for disk in it.disks:
+        member = a.member(disk)
+        if member is not None and not member.write_mostly:
+            return steps.set_write_mostly(snap, it, disk)
+    ram = a.member(it.ram)
+    if ram is not None and ram.role == FAULTY:
+        return steps.fail_remove(snap, it)
+    if ram is not None and ram.role == SPARE and \
+            a.raid_disks == len(it.disks):
+        return steps.grow(snap, it, wait=False)
+    if ram is not None:
+        # In sync (then the limit goes back), or md is recovering it.
+        return speed_back(snap, it) if ram.role == IN_SYNC else None
+    if not snap.brd.loaded:
+        check_brd_free(snap, it)
+        check_memory(snap, it.rd_size_kib)
+        return steps.load_brd(snap, it)
+    check_brd_free(snap, it)
+    if md_default(a):
+        return steps.raise_speed(snap, it)
+    if a.raid_disks == len(it.disks):
+        return steps.grow_add(snap, it, wait=False)
+    return steps.add(snap, it, wait=False)
