@@ -18,6 +18,7 @@ from .planner import MAX_STEPS, check_memory
 from .ramcomponent import (FAILED, links_ok, opening_step, ram_component,
                            recorded_number_holder)
 from .snapshot import OKAY
+
 DEFAULT_COPY_BLOCKS = 2048       # 1 MiB, md_max_xfer_bufsz (reference 5.4)
 
 
