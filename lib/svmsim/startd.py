@@ -44,6 +44,7 @@ import time
 from svmsim import state as _svm_state
 from svmsim.smf import _common
 from svmsim.smf import repo as R
+from svmsim.smf.store import locked
 from svmsim.smf import restarter as _restarter
 
 SMF_EXIT_OK = 0
@@ -365,7 +366,7 @@ def load_method(simdir, fmri, name="start"):
     """The Method ``name`` of an instance (KeyError if it does not exist)."""
     m = Method()
     m.name = name
-    with R.locked(simdir) as repo:
+    with locked(simdir) as repo:
         found = repo.resolve(fmri)
         if found is None:
             raise KeyError(fmri)
@@ -757,7 +758,7 @@ def _reset_repository(simdir):
     every instance starts from scratch: offline if enabled, disabled if
     not.  Returns [fmri] of the enabled instances, in repository order."""
     enabled = []
-    with R.locked(simdir) as repo:
+    with locked(simdir) as repo:
         for sname, s in repo.services.items():
             for pgname in [n for n, pg in s["pgs"].items()
                            if pg.get("flags", 0) & R.PG_FLAG_NONPERSISTENT]:
@@ -908,7 +909,7 @@ def boot(simdir, before_metasync=False, run_methods=True, console=None):
     root = root_dir(simdir)
     installed = {f: installed_start_method(simdir, f) for f in enabled}
     nodes = set(enabled)
-    with R.locked(simdir) as repo:
+    with locked(simdir) as repo:
         deps = {}
         edges = {}
         for f in enabled:
@@ -928,7 +929,7 @@ def boot(simdir, before_metasync=False, run_methods=True, console=None):
     pending = set(order)
     for f in order:
         pending.discard(f)
-        with R.locked(simdir) as repo:
+        with locked(simdir) as repo:
             svc, inst = repo.resolve(f)
             ok = _satisfied(repo, root, deps[f], pending | held)
             will_run = ok and f not in held and installed[f] and \
@@ -945,7 +946,7 @@ def boot(simdir, before_metasync=False, run_methods=True, console=None):
         # restarter.c enable_inst(): the instance was uninitialized.
         log_instance(simdir, f, "Enabled.")
         result = method_thread(simdir, f, "start", console=console)
-        with R.locked(simdir) as repo:
+        with locked(simdir) as repo:
             svc, inst = repo.resolve(f)
             _restarter.apply_result(repo, svc, inst, result)
 

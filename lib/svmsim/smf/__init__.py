@@ -33,6 +33,7 @@ import sys
 
 from . import _common
 from . import repo as _repo
+from .store import locked as _locked
 from . import restarter as _restarter
 
 set_clock = _common.set_clock
@@ -45,8 +46,8 @@ def main(prog, argv, simdir):
     """Run one of the SMF commands; return its exit status."""
     if prog not in PROGRAMS:
         raise ValueError("not an SMF command: %r" % (prog,))
-    # Only the one tool: svccfg alone imports the manifest parser (and
-    # xml.etree), which svcs, svcprop and svcadm never need.
+    # Only the one tool: svcs, svcprop and svcadm need none of svccfg's
+    # code (nor svccfg the others').
     __import__(__name__ + "." + prog)
     mod = sys.modules[__name__ + "." + prog]
     out = _common.Out(prog)
@@ -60,7 +61,7 @@ def main(prog, argv, simdir):
 def load(simdir):
     """Return a deep copy of the repository (a fresh repository is created
     with the pre-registered services if there is none yet)."""
-    with _repo.locked(simdir) as r:
+    with _locked(simdir) as r:
         import copy
         return copy.deepcopy(r.data)
 
@@ -90,7 +91,7 @@ def instances(simdir, service_fmri):
 
     Raises KeyError if the service does not exist.
     """
-    with _repo.locked(simdir) as r:
+    with _locked(simdir) as r:
         svc = _resolve_service(r, service_fmri)
         out = []
         for name, i in r.services[svc]["instances"].items():
@@ -119,7 +120,7 @@ def set_state(simdir, fmri, state, reason=None, exit_status=None):
     """
     if state not in _repo.STATES:
         raise ValueError("unknown SMF state %r" % (state,))
-    with _repo.locked(simdir) as r:
+    with _locked(simdir) as r:
         found = r.resolve(fmri)
         if found is None:
             raise KeyError(fmri)
@@ -131,7 +132,7 @@ def method(simdir, fmri, name="start"):
     """The exec method ``name`` of an instance, from the running snapshot
     (composed), as svc.startd reads it: {"exec": str, "timeout_seconds":
     int} or None if there is no such method group."""
-    with _repo.locked(simdir) as r:
+    with _locked(simdir) as r:
         found = r.resolve(fmri)
         if found is None:
             raise KeyError(fmri)

@@ -31,6 +31,7 @@ startd.py uses it to write the log lines svc.startd writes ("Enabled.",
 """
 
 from . import repo as R
+from .store import locked
 
 SMF_EXIT_OK = 0
 SMF_EXIT_ERR_FATAL = 95
@@ -94,7 +95,7 @@ def run_pending(simdir, pending):
                                  cause=cause, prev_state=prev)
         else:
             result = _start_hook(simdir, R.inst_fmri(svc, inst))
-        with R.locked(simdir) as repo:
+        with locked(simdir) as repo:
             i = repo.get_instance(svc, inst)
             if i is None or i["next_state"] != "online":
                 continue

@@ -4,6 +4,7 @@
 
 from . import _common as C
 from . import repo as R
+from .store import locked
 from . import restarter
 
 EXIT_SVC_FAILURE = 3
@@ -279,7 +280,7 @@ def _cmd_enable(ctx, args, enable):
     if fmris and ctx.svcstate is not None:
         ctx.usage()
     error = 0
-    with R.locked(ctx.simdir) as repo:
+    with locked(ctx.simdir) as repo:
         infos, error = _walk(ctx, repo, fmris)
         if not enable:
             ctx.exit_status = error or ctx.exit_status
@@ -298,7 +299,7 @@ def _cmd_enable(ctx, args, enable):
         restarter.run_pending(ctx.simdir, ctx.pending)
         ctx.pending = []
     if wait and ctx.exit_status == 0:
-        with R.locked(ctx.simdir) as repo:
+        with locked(ctx.simdir) as repo:
             infos, _ = _walk(ctx, repo, fmris, quiet=True)
             for wi in infos:
                 i = repo.get_instance(wi.svc, wi.inst)
@@ -343,7 +344,7 @@ def _action(ctx, fmris, fn, action_name=None):
         ctx.usage()
     if fmris and ctx.svcstate is not None:
         ctx.usage()
-    with R.locked(ctx.simdir) as repo:
+    with locked(ctx.simdir) as repo:
         infos, err = _walk(ctx, repo, fmris)
         if err:
             ctx.exit_status = err

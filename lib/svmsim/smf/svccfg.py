@@ -16,13 +16,15 @@ import os
 import sys
 
 from . import _common as C
+from . import manifest
 from . import repo as R
+from .store import locked
 from . import restarter
 from ..lean import fnmatchcase
 
-# manifest (and with it xml.etree) and tmpl are imported by the
-# subcommands that use them (import, validate): svccfg -s ... setprop, the
-# form svmram runs, never needs them (bench/emulator).
+# tmpl, and xml.etree (manifest.parse), are imported by the subcommands
+# that use them (import, validate): svccfg -s ... setprop, the form
+# svmram runs most, never needs them (bench/emulator).
 
 USAGE = ("Usage:\tsvccfg [-v] [-s FMRI] [-f file]\n"
          "\tsvccfg [-v] [-s FMRI] <command> [args]\n")
@@ -452,7 +454,6 @@ class Svccfg:
         if not files:
             self.synerr()
         refresh = not any(o == "n" for o, _ in opts)
-        from . import manifest
         paths = []
         for f in files:
             if not os.path.exists(f):
@@ -607,7 +608,6 @@ class Svccfg:
                 text = fh.read()
         except OSError as e:
             self.semerr("unable to open file: %s\n" % e.strerror)
-        from . import manifest
         try:
             manifest.parse(text)
         except manifest.ImportError_ as e:
@@ -671,7 +671,7 @@ class Svccfg:
 
     def run_statements(self, stmts_src):
         """Run statements; ``stmts_src`` yields (lineno, tokens)."""
-        with R.locked(self.simdir) as repo:
+        with locked(self.simdir) as repo:
             if self.preselect is not None:
                 # lscf_select() runs before the command file is opened, so
                 # its errors carry no "(file, line N)".

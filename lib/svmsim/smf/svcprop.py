@@ -4,6 +4,7 @@
 
 from . import _common as C
 from . import repo as R
+from .store import locked
 
 USAGE = ("Usage: %1$s [-fqtv] [-C | -c | -s snapshot] [-z zone] "
          "[-p [name/]name]... \n"
@@ -253,7 +254,7 @@ def main(out, argv, simdir):
 
     flags = R.SCF_WALK_PROPERTY | R.SCF_WALK_SERVICE | R.SCF_WALK_EXPLICIT | \
         R.SCF_WALK_MULTIPLE
-    with R.locked(simdir) as repo:
+    with locked(simdir) as repo:
         infos, err = R.walk(repo, operands, flags, ctx.warn)
         if err:
             ctx.return_code = err

@@ -6,6 +6,7 @@ import os
 
 from . import _common as C
 from . import repo as R
+from .store import locked
 
 MAX_SCF_STATE_STRING_SZ = 14
 
@@ -1234,7 +1235,7 @@ def main(out, argv, simdir):
         # GUESS: only the global zone exists in the emulator.
         out.die("invalid zone '%s'\n" % zone)
 
-    with R.locked(simdir) as repo:
+    with locked(simdir) as repo:
         sv = Svcs(out, repo)
         if zone is not None or show_zones:
             sv.zonename = "global"
