@@ -44,10 +44,6 @@ def test_import_creates_service_and_instances(sim, tmp_path, svmram_xml):
     assert sim("svcs", "-d", INST) == \
         (0, "STATE          STIME    FMRI\n"
             "online         22:13:20 svc:/system/metasync:default\n", "")
-    assert sim("svcs", "-D", "metasync") == \
-        (0, "STATE          STIME    FMRI\n"
-            "online         22:13:20 svc:/milestone/multi-user:default\n"
-            "online         22:13:20 svc:/system/svmram:d10\n", "")
     assert smf.method(sim.dir, INST, "start") == \
         {"exec": "/opt/svmram/sbin/svmram", "timeout_seconds": 0}
 

@@ -19,40 +19,6 @@ USAGE = (
     "       %1$s -x [-v] [-Z | -z zone] [<service> ...]\n"
     "       %1$s -?\n")
 
-HELP = (
-    "\n"
-    "\t-a  list all service instances rather than "
-    "only those that are enabled\n"
-    "\t-d  list dependencies of the specified service(s)\n"
-    "\t-D  list dependents of the specified service(s)\n"
-    "\t-H  omit header line from output\n"
-    "\t-l  list detailed information about the specified service(s)\n"
-    "\t-L  list the log file associated with the specified service(s)\n"
-    "\t-o  list only the specified columns in the output\n"
-    "\t-p  list process IDs and names associated with each service\n"
-    "\t-R  list only those services with the specified restarter\n"
-    "\t-s  sort output in ascending order by the specified column(s)\n"
-    "\t-S  sort output in descending order by the specified column(s)\n"
-    "\t-v  list verbose information appropriate to the type of output\n"
-    "\t-x  explain the status of services that might require maintenance,\n"
-    "\t    or explain the status of the specified service(s)\n"
-    "\t-z  from global zone, show services in a specified zone\n"
-    "\t-Z  from global zone, show services in all zones\n"
-    "\n\t"
-    "Services can be specified using an FMRI, abbreviation, or fnmatch(5)\n"
-    "\tpattern, as shown in these examples for svc:/network/smtp:sendmail\n"
-    "\n"
-    "\t%1$s [opts] svc:/network/smtp:sendmail\n"
-    "\t%1$s [opts] network/smtp:sendmail\n"
-    "\t%1$s [opts] network/*mail\n"
-    "\t%1$s [opts] network/smtp\n"
-    "\t%1$s [opts] smtp:sendmail\n"
-    "\t%1$s [opts] smtp\n"
-    "\t%1$s [opts] sendmail\n"
-    "\n\t"
-    "Columns for output or sorting can be specified using these names:\n"
-    "\n")
-
 _STATE_CHAR = {"uninitialized": "u", "offline": "0", "online": "1",
                "maintenance": "m", "disabled": "d", "degraded": "D",
                "legacy_run": "L"}
@@ -270,25 +236,6 @@ COLUMNS = (
     ("ZONE", 16, "col_zone", "key_zone"),
 )
 
-_DESCRIPTIONS = (
-    "contract ID for service (see contract(4))",
-    "human-readable description of the service",
-    "Fault Managed Resource Identifier for service",
-    "portion of the FMRI indicating service instance",
-    "abbreviation for next state (if in transition)",
-    "abbreviation for next state (if in transition)",
-    "name for next state (if in transition)",
-    "abbreviation for current state",
-    "name for scope associated with service",
-    "abbreviation for current state and next state",
-    "portion of the FMRI representing service name",
-    "abbreviation for current state",
-    "name for current state",
-    "time of last state change",
-    "name of zone",
-)
-
-
 def _column_index(name):
     for i, c in enumerate(COLUMNS):
         if c[0].lower() == name.lower():
@@ -297,10 +244,7 @@ def _column_index(name):
 
 
 # ---------------------------------------------------------------------------
-# svcs -l
-
-DETAILED_WIDTH = 11 + 2
-
+# svcs -x
 
 def _fmri_state(repo, fmri, sv):
     """get_fmri_state() for a dependency entity."""
@@ -338,83 +282,6 @@ def _fmri_state(repo, fmri, sv):
     only = next(iter(s["instances"]))
     return sv.state(f.service, only)
 
-
-def print_detailed(sv, wi, first, verbose):
-    out, repo = sv.out, sv.repo
-    lines = []
-    fmt = lambda k, v: lines.append("%-*s%s\n" % (DETAILED_WIDTH, k, v))
-    if not first:
-        lines.append("\n")
-    fmri = R.inst_fmri(wi.svc, wi.inst)
-    fmt("fmri", fmri)
-    name = sv.common_name(wi.svc, wi.inst, True)
-    if name is not None:
-        fmt("name", name)
-    if sv.zonename is not None:
-        fmt("zone", sv.zonename)
-    perm = sv.enabled(wi.svc, wi.inst, False)
-    temp = sv.enabled(wi.svc, wi.inst, True)
-    if temp is not None:
-        if temp != perm:
-            lines.append("%-*s%s (temporary)\n" % (
-                DETAILED_WIDTH, "enabled", "true" if temp else "false"))
-        else:
-            fmt("enabled", "true" if temp else "false")
-    elif perm is not None:
-        fmt("enabled", "true" if perm else "false")
-    rpg = repo.current_inst_pgs(wi.svc, wi.inst)["restarter"]
-    v = _single(rpg, "state", R.STRING_TYPES)
-    if v is not None:
-        fmt("state", v)
-    v = _single(rpg, "next_state", R.STRING_TYPES)
-    if v is not None:
-        fmt("next_state", v)
-    v = _time_of(_single(rpg, "state_timestamp", ("time",)))
-    if v is not None:
-        fmt("state_time", C.fmt_c(v[0]))
-    v = _single(rpg, "alt_logfile", R.STRING_TYPES)
-    if v is not None:
-        fmt("alt_logfile", v)
-    v = _single(rpg, "logfile", R.STRING_TYPES)
-    if v is not None:
-        fmt("logfile", v)
-    gen = repo.composed_current(wi.svc, wi.inst).get("general")
-    fmt("restarter", _single(gen, "restarter", R.STRING_TYPES) or
-        R.SCF_SERVICE_STARTD)
-    view = repo.composed_default(wi.svc, wi.inst)
-    for pgname, pg in view.items():
-        if pg["type"] != "dependency":
-            continue
-        ents = pg["props"].get("entities")
-        if ents is None or ents["type"] != "fmri":
-            continue
-        line = "%-*s" % (DETAILED_WIDTH, "dependency")
-        line += _single(pg, "grouping", R.STRING_TYPES) or "?"
-        line += "/"
-        line += _single(pg, "restart_on", R.STRING_TYPES) or "?"
-        for e in ents["values"]:
-            line += " %s (%s)" % (e, _fmri_state(repo, e, sv) or "-")
-        lines.append(line + "\n")
-    if verbose:
-        for pgname, pg in view.items():
-            if pg["type"] != "application":
-                continue
-            lines.append("%s (%s)\n" % (pgname, "application"))
-            for pname, p in pg["props"].items():
-                line = "%s/%s (%s) = " % (pgname, pname, p["type"])
-                for val in p["values"]:
-                    if any(ch in val for ch in " \t\n\"()"):
-                        line += '"' + "".join(
-                            "\\" + ch if ch in '"\\' else ch
-                            for ch in val) + '"'
-                    else:
-                        line += "%s " % val
-                lines.append(line + "\n")
-    out.out("".join(lines))
-
-
-# ---------------------------------------------------------------------------
-# svcs -x (explain.c)
 
 DC = {
     "DISABLED": "SMF-8000-05", "TEMPDISABLED": "SMF-8000-1S",
@@ -1158,128 +1025,54 @@ def main(out, argv, simdir):
         out.err(USAGE.replace("%1$s", prog))
         raise C.Exit(C.UU_EXIT_USAGE)
 
-    optstring = "aHpvno:R:s:S:dDlL?xZz:"
+    # Not emulated (a usage error, exit 2): -l, -L, -D, -n, -p, -R, -s, -S,
+    # -z, -Z and -?; svmram, its method and its boot tests use none.
+    optstring = "aHvo:dx"
     try:
         opts, args = C.getopt(out, argv, optstring)
     except C.GetoptError:
         argserr()
     mode = None
     for o, _ in opts:
-        if o == "?":
-            out.out(USAGE.replace("%1$s", prog))
-            text = HELP.replace("%1$s", prog)
-            for i, col in enumerate(COLUMNS):
-                text += "\t%-6s  %s\n" % (col[0], _DESCRIPTIONS[i])
-            out.out(text)
-            return C.UU_EXIT_OK
-        if o in "dDlLnx":
+        if o in "dx":
             if mode is not None:
                 argserr()
             mode = o
     show_all = False
     show_header = True
-    show_zones = False
-    opt_processes = False
     verbose = False
     columns_str = None
     sort = []            # [(column index, reverse)]
-    restarters = []
-    zone = None
     for o, a in opts:
         if o == "a":
             if mode is not None:
                 argserr()
             show_all = True
         elif o == "H":
-            if mode in ("l", "x"):
-                argserr()
-            show_header = False
-        elif o == "p":
             if mode == "x":
                 argserr()
-            opt_processes = True
+            show_header = False
         elif o == "v":
             verbose = True
         elif o == "o":
-            if mode in ("l", "x"):
+            if mode == "x":
                 argserr()
             columns_str = a
-        elif o == "R":
-            if mode is not None:
-                argserr()
-            f = R.parse_svc_fmri(a)
-            if f is None:
-                out.die('Restarter FMRI "%s" is invalid.\n' % a)
-            if f.instance is None or f.pg is not None:
-                out.die('Restarter FMRI "%s" does not designate an '
-                        'instance.\n' % a)
-            restarters.append((f.scope, f.service, f.instance))
-        elif o in "sS":
-            if mode is not None:
-                argserr()
-            i = _column_index(a)
-            if i == -1:
-                out.die('Unrecognized sort column "%s".\n' % a)
-            sort.append((i, o == "S"))
-        elif o == "z":
-            if show_zones:
-                argserr()
-            zone = a
-        elif o == "Z":
-            if zone is not None:
-                argserr()
-            show_zones = True
     if show_all and args:
         out.warn("-a ignored when used with arguments.\n")
-    if zone is not None and zone != "global":
-        # GUESS: only the global zone exists in the emulator.
-        out.die("invalid zone '%s'\n" % zone)
 
     with locked(simdir) as repo:
         sv = Svcs(out, repo)
-        if zone is not None or show_zones:
-            sv.zonename = "global"
-        if mode == "l":
-            if not args:
-                argserr()
-            first = True
-            for wi in _list_walk(sv, repo, args, R.SCF_WALK_MULTIPLE,
-                                 out.warn):
-                if wi.inst is None:
-                    continue
-                print_detailed(sv, wi, first, verbose)
-                first = False
-            return sv.exit_status
-        if mode == "L":
-            for wi in _list_walk(sv, repo, args, R.SCF_WALK_MULTIPLE,
-                                 out.warn):
-                if wi.inst is None:
-                    continue
-                rpg = repo.current_inst_pgs(wi.svc, wi.inst)["restarter"]
-                v = _single(rpg, "logfile", R.STRING_TYPES)
-                if v is not None:
-                    out.out(v + "\n")
-            return sv.exit_status
-        if mode == "n":
-            # GUESS: notification parameters are not emulated.
-            out.die("-n is not supported by the svmsim emulator.\n")
         if mode == "x":
             Explain(sv, verbose).run(args)
             return sv.exit_status
 
         if columns_str is None:
-            if not sort:
-                if show_zones:
-                    sort.append((_column_index("zone"), False))
-                sort += [(_column_index("state"), False),
-                         (_column_index("stime"), False),
-                         (_column_index("fmri"), False)]
-            if not verbose:
-                columns_str = "zone,state,stime,fmri" if show_zones else \
-                    "state,stime,fmri"
-            else:
-                columns_str = "zone,state,nstate,stime,ctid,fmri" if \
-                    show_zones else "state,nstate,stime,ctid,fmri"
+            sort = [(_column_index("state"), False),
+                    (_column_index("stime"), False),
+                    (_column_index("fmri"), False)]
+            columns_str = "state,nstate,stime,ctid,fmri" if verbose else \
+                "state,stime,fmri"
         cols = []
         rest = columns_str
         while rest != "":
@@ -1295,15 +1088,6 @@ def main(out, argv, simdir):
         seen = set()
 
         def list_instance(wi):
-            if restarters:
-                gen = repo.composed_current(wi.svc, wi.inst).get("general")
-                rst = _single(gen, "restarter", R.STRING_TYPES) or \
-                    R.SCF_SERVICE_STARTD
-                f = R.parse_svc_fmri(rst)
-                if f is None or not any(
-                        (f.scope, f.service, f.instance) == r
-                        for r in restarters):
-                    return
             fm = R.inst_fmri(wi.svc, wi.inst)
             if fm in seen:
                 return
@@ -1319,7 +1103,7 @@ def main(out, argv, simdir):
             lines.append((key, text))
 
         if mode is None:
-            if args or restarters:
+            if args:
                 show_all = True
             for wi in _list_walk(sv, repo, args, R.SCF_WALK_MULTIPLE |
                                  R.SCF_WALK_LEGACY, out.warn):
@@ -1335,15 +1119,6 @@ def main(out, argv, simdir):
                                  out.warn):
                 if wi.inst is not None:
                     _list_dependencies(sv, repo, wi, list_instance)
-        elif mode == "D":
-            if not args:
-                argserr()
-            infos, err = R.walk(repo, args, R.SCF_WALK_MULTIPLE |
-                                R.SCF_WALK_SERVICE, out.warn)
-            if err:
-                sv.exit_status = err
-            for wi in infos:
-                _list_dependents(sv, repo, wi, list_instance)
 
         # uu_avl inserts an element that compares equal before the equal
         # ones already in the tree: ties come out in reverse order.
@@ -1398,22 +1173,3 @@ def _list_dependencies(sv, repo, wi, list_instance):
             list_instance(R.WalkInfo(R.inst_fmri(f.service, iname),
                                      f.service, iname))
         sv.exit_status = C.UU_EXIT_OK
-
-
-def _list_dependents(sv, repo, wi, list_instance):
-    provider = ("localhost", wi.svc, wi.inst)
-    for sname, s in repo.services.items():
-        for iname in s["instances"]:
-            match = False
-            for dep in _dependency_entities(repo, sname, iname):
-                f = R.parse_svc_fmri(dep)
-                if f is None or f.service is None or f.pg is not None:
-                    continue
-                if f.scope == provider[0] and f.service == provider[1] and \
-                        (f.instance is None if provider[2] is None else
-                         (f.instance is None or f.instance == provider[2])):
-                    match = True
-                    break
-            if match:
-                list_instance(R.WalkInfo(R.inst_fmri(sname, iname), sname,
-                                         iname))
