@@ -292,6 +292,18 @@ def value_from_string(ty, s):
 # they were created (svc.configd's order is not specified); every listing
 # in the stand-ins follows that order.
 
+def single(pg, name, types):
+    """pg_get_single_val() (svcs.c; startd's libscf.c reads the same way):
+    the property's one value, or None when the group or property is
+    absent, of another type, or not single-valued."""
+    if pg is None:
+        return None
+    p = pg["props"].get(name)
+    if p is None or p["type"] not in types or len(p["values"]) != 1:
+        return None
+    return p["values"][0]
+
+
 def new_pg(ty, flags=0):
     return {"type": ty, "flags": flags, "props": {}}
 

@@ -31,15 +31,9 @@ startd.py uses it to write the log lines svc.startd writes ("Enabled.",
 """
 
 from . import repo as R
+from ._common import SMF_EXIT_OK, SMF_EXIT_ERR_FATAL, SMF_EXIT_ERR_CONFIG
 from .store import locked
 
-SMF_EXIT_OK = 0
-SMF_EXIT_ERR_FATAL = 95
-SMF_EXIT_ERR_CONFIG = 96
-SMF_EXIT_MON_DEGRADE = 97
-SMF_EXIT_MON_OFFLINE = 98
-SMF_EXIT_ERR_NOSMF = 99
-SMF_EXIT_ERR_PERM = 100
 
 _start_hook = None
 # (svc, inst) -> (cause, previous state) of starts begun in this process

@@ -41,17 +41,6 @@ def _locale_name():
     return "".join(c if c.isalnum() or c in "_-" else "_" for c in v)
 
 
-def _single(pg, name, types):
-    """pg_get_single_val(): the single value, or None (absent, wrong type,
-    or not single-valued)."""
-    if pg is None:
-        return None
-    p = pg["props"].get(name)
-    if p is None or p["type"] not in types or len(p["values"]) != 1:
-        return None
-    return p["values"][0]
-
-
 def _time_of(v):
     if v is None:
         return None
@@ -75,7 +64,7 @@ class Svcs:
     def rprop(self, svc, inst, name, types=R.STRING_TYPES):
         """get_restarter_*_prop(): composed current "restarter" group."""
         pg = self.repo.composed_current(svc, inst).get("restarter")
-        return _single(pg, name, types)
+        return R.single(pg, name, types)
 
     def state(self, svc, inst):
         return self.rprop(svc, inst, "state") or ""
@@ -94,7 +83,7 @@ class Svcs:
             self.repo.composed_current(svc, inst)
         pg = view.get("tm_common_name")
         for loc in (self.locale, "C"):
-            v = _single(pg, loc, ("ustring",))
+            v = R.single(pg, loc, ("ustring",))
             if v is not None:
                 return v
         return None
@@ -383,28 +372,28 @@ class Explain:
         repo = self.repo
         ip = _Inst(sname, iname)
         rpg = repo.current_inst_pgs(sname, iname)["restarter"]
-        st = _single(rpg, "state", R.STRING_TYPES)
-        ns = _single(rpg, "next_state", R.STRING_TYPES)
-        tm = _time_of(_single(rpg, "state_timestamp", ("time",)))
+        st = R.single(rpg, "state", R.STRING_TYPES)
+        ns = R.single(rpg, "next_state", R.STRING_TYPES)
+        tm = _time_of(R.single(rpg, "state_timestamp", ("time",)))
         if st is None or ns is None or tm is None:
             return None
         ip.state, ip.next_state, ip.stime = st, ns, tm[0]
-        aux = _single(rpg, "auxiliary_state", R.STRING_TYPES)
+        aux = R.single(rpg, "auxiliary_state", R.STRING_TYPES)
         if aux is not None:
             ip.aux_state = aux
-        ws = _single(rpg, "start_method_waitstatus", ("integer",))
+        ws = R.single(rpg, "start_method_waitstatus", ("integer",))
         if ws is not None:
             ip.waitstatus = int(ws)
         have_enabled = False
         ovr = repo.get_instance(sname, iname)["pgs"].get("general_ovr")
-        v = _single(ovr, "enabled", ("boolean",))
+        v = R.single(ovr, "enabled", ("boolean",))
         if v is not None:
             ip.enabled = v == "true"
             have_enabled = True
         gen = repo.composed_current(sname, iname).get("general")
         if gen is None:
             return None
-        v = _single(gen, "enabled", ("boolean",))
+        v = R.single(gen, "enabled", ("boolean",))
         if v is None:
             return None
         if not have_enabled:
@@ -412,7 +401,7 @@ class Explain:
             ip.temporary = False
         else:
             ip.temporary = ip.enabled != (v == "true")
-        r = _single(gen, "restarter", R.STRING_TYPES)
+        r = R.single(gen, "restarter", R.STRING_TYPES)
         if r is not None:
             ip.restarter = r
         if ip.state == "offline" and not self._load_dependencies(ip):
@@ -425,7 +414,7 @@ class Explain:
         for pgname, pg in view.items():
             if pg["type"] != "dependency":
                 continue
-            grouping = _single(pg, "grouping", R.STRING_TYPES)
+            grouping = R.single(pg, "grouping", R.STRING_TYPES)
             if grouping is None:
                 return False
             if grouping not in ("require_all", "require_any",
@@ -433,7 +422,7 @@ class Explain:
                 self.out.err('svc:/%s:%s has dependency with unknown type '
                              '"%s".\n' % (ip.svcname, ip.instname, grouping))
                 return False
-            ty = _single(pg, "type", R.STRING_TYPES)
+            ty = R.single(pg, "type", R.STRING_TYPES)
             if ty is None:
                 return False
             ents = pg["props"].get("entities")
@@ -911,14 +900,14 @@ class Explain:
             if pg["type"] != "template":
                 continue
             if pgname.startswith("tm_man_"):
-                title = _single(pg, "title", R.STRING_TYPES)
-                section = _single(pg, "section", R.STRING_TYPES)
+                title = R.single(pg, "title", R.STRING_TYPES)
+                section = R.single(pg, "section", R.STRING_TYPES)
                 if title is None or section is None:
                     continue
                 if not self.verbose:
                     self.out.out("   See: %s(%s)\n" % (title, section))
                     continue
-                mp = _single(pg, "manpath", R.STRING_TYPES)
+                mp = R.single(pg, "manpath", R.STRING_TYPES)
                 if mp is None:
                     continue
                 if mp == ":default":
@@ -926,7 +915,7 @@ class Explain:
                 self.out.out("   See: man -M %s -s %s %s\n"
                              % (mp, section, title))
             elif pgname.startswith("tm_doc_"):
-                uri = _single(pg, "uri", R.STRING_TYPES)
+                uri = R.single(pg, "uri", R.STRING_TYPES)
                 if uri is not None:
                     self.out.out("   See: %s\n" % uri)
 
@@ -934,7 +923,7 @@ class Explain:
         rpg = self.repo.current_inst_pgs(ip.svcname,
                                          ip.instname)["restarter"]
         for name in ("alt_logfile", "logfile"):
-            v = _single(rpg, name, R.STRING_TYPES)
+            v = R.single(rpg, name, R.STRING_TYPES)
             if v is not None:
                 self.out.out("   See: %s\n" % v)
 
