@@ -222,14 +222,14 @@ def test_svcs_columns_and_sorting(d10):
     sim("svccfg", "-s", "svc:/system/svmram", "add", "d11")
     sim.clock["t"] += 1
     sim("svcadm", "enable", "svmram:d11")
-    assert sim("svcs", "-o", "sta,nsta,s,sn,n,inst,svc,stime,nstate",
+    assert sim("svcs", "-o", "state,inst,stime,nstate,ctid,fmri",
                "svmram") == (0, (
-        "STA  NSTA S  SN N INST                 SVC                  "
-        "STIME    NSTATE\n"
-        "DIS  -    d  d- - d10                  system/svmram        "
-        "22:13:20 -\n"
-        "ON   -    1  1- - d11                  system/svmram        "
-        "22:13:21 -\n"), "")
+        "STATE          INST                 STIME    NSTATE        CTID   "
+        "FMRI\n"
+        "disabled       d10                  22:13:20 -                  - "
+        "svc:/system/svmram:d10\n"
+        "online         d11                  22:13:21 -                  - "
+        "svc:/system/svmram:d11\n"), "")
     # Default sort: state (disabled < online), then STIME, then FMRI.
     assert sim("svcs", "-H", "svmram") == (0, (
         "disabled       22:13:20 svc:/system/svmram:d10\n"

@@ -22,9 +22,6 @@ USAGE = (
 _STATE_CHAR = {"uninitialized": "u", "offline": "0", "online": "1",
                "maintenance": "m", "disabled": "d", "degraded": "D",
                "legacy_run": "L"}
-_STATE_ABBREV = {"uninitialized": "UN", "offline": "OFF", "online": "ON",
-                 "maintenance": "MNT", "disabled": "DIS", "degraded": "DGD",
-                 "legacy_run": "LRC"}
 _STATE_SORT = {"online": 2, "degraded": 3, "offline": 4, "maintenance": 5,
                "disabled": 1, "uninitialized": 6}
 
@@ -57,7 +54,6 @@ class Svcs:
         self.now = int(C.now())
         self.exit_status = 0
         self.nstate_shown = False
-        self.zonename = None
         self.locale = _locale_name()
 
     # -- instance data -------------------------------------------------------
@@ -95,57 +91,17 @@ class Svcs:
     def col_ctid(self, wi):
         return "%*s " % (6, "-")
 
-    def col_desc(self, wi):
-        name = self.common_name(wi.svc, wi.inst, True) or "-"
-        name = name.replace("\n", " ")
-        return ("%-100s " % name)[:max(100, len(name))]
-
     def col_fmri(self, wi):
         return "%-50s " % R.inst_fmri(wi.svc, wi.inst)
 
     def col_inst(self, wi):
         return ("%-20s " % wi.inst)[:21]
 
-    def col_n(self, wi):
-        ns = self.next_state(wi.svc, wi.inst)
-        c = "-" if ns == "none" else _STATE_CHAR.get(ns, "?")
-        return ("%-2s " % c)[:2]
-
-    def col_nsta(self, wi):
-        ns = self.next_state(wi.svc, wi.inst)
-        if ns == "none":
-            return "%-4s " % "-"
-        return "%-4s " % _STATE_ABBREV.get(ns, "?")
-
     def col_nstate(self, wi):
         ns = self.next_state(wi.svc, wi.inst)
         if ns in ("", "none"):
             ns = "-"
         return "%-*s " % (MAX_SCF_STATE_STRING_SZ - 1, ns)
-
-    def col_s(self, wi):
-        c = _STATE_CHAR.get(self.state(wi.svc, wi.inst), "?")
-        star = "*" if (not self.nstate_shown and
-                       self.transitioning(wi.svc, wi.inst)) else " "
-        return c + star + " "
-
-    def col_scope(self, wi):
-        return ("%-20s " % "localhost")[:21]
-
-    def col_sn(self, wi):
-        st = _STATE_CHAR.get(self.state(wi.svc, wi.inst), "?")
-        ns = self.next_state(wi.svc, wi.inst)
-        n = "-" if ns == "none" else _STATE_CHAR.get(ns, "?")
-        return st + n + " "
-
-    def col_svc(self, wi):
-        return "%-20s " % wi.svc
-
-    def col_sta(self, wi):
-        sta = _STATE_ABBREV.get(self.state(wi.svc, wi.inst), "?")
-        if not self.nstate_shown and self.transitioning(wi.svc, wi.inst):
-            sta += "*"
-        return "%-4s " % sta
 
     def col_state(self, wi):
         st = self.state(wi.svc, wi.inst) or "-"
@@ -161,42 +117,15 @@ class Svcs:
         # snprintf() into STIME_COLUMN_WIDTH + 2 bytes: 9 characters.
         return ("%-9s " % C.fmt_stime(t[0], self.now))[:9]
 
-    def col_zone(self, wi):
-        return "%-16s " % (self.zonename or "global")
-
     # -- sort keys (bytes, compared like memcmp) ------------------------------
-    def key_ctid(self, wi):
-        return bytes(8)
-
-    def key_desc(self, wi):
-        return bytes(100)
-
     def key_fmri(self, wi):
         return self.col_fmri(wi)[:50].encode("utf-8").ljust(50, b"\0")[:50]
-
-    def key_inst(self, wi):
-        return self.col_inst(wi)[:20].encode("utf-8").ljust(20, b"\0")[:20]
-
-    def key_scope(self, wi):
-        return self.col_scope(wi)[:20].encode("utf-8")
-
-    def key_svc(self, wi):
-        return self.col_svc(wi)[:20].encode("utf-8").ljust(20, b"\0")[:20]
-
-    def key_zone(self, wi):
-        return self.col_zone(wi)[:16].encode("utf-8").ljust(16, b"\0")[:16]
 
     def _state_key(self, name):
         return bytes([_STATE_SORT.get(name, 7)])
 
     def key_state(self, wi):
         return self._state_key(self.state(wi.svc, wi.inst))
-
-    def key_nstate(self, wi):
-        return self._state_key(self.next_state(wi.svc, wi.inst))
-
-    def key_sn(self, wi):
-        return self.key_state(wi) + self.key_nstate(wi)
 
     def key_stime(self, wi):
         t = self.stime(wi.svc, wi.inst)
@@ -206,23 +135,17 @@ class Svcs:
             (t[1] & (2 ** 32 - 1)).to_bytes(4, "big")
 
 
-# name, width, sprint, sortkey width, sortkey -- svcs.c columns[]
+# name, width, sprint, sortkey -- svcs.c columns[], the ones svmram, its
+# method and its boot tests print (STATE, NSTATE, FMRI, INST, and STIME
+# and CTID of the default listings); the others (DESC, N, NSTA, S, SCOPE,
+# SN, SVC, STA, ZONE) are not emulated: 'Unknown column "desc".'
 COLUMNS = (
-    ("CTID", 6, "col_ctid", "key_ctid"),
-    ("DESC", 100, "col_desc", "key_desc"),
+    ("CTID", 6, "col_ctid", None),
     ("FMRI", 50, "col_fmri", "key_fmri"),
-    ("INST", 20, "col_inst", "key_inst"),
-    ("N", 1, "col_n", "key_nstate"),
-    ("NSTA", 4, "col_nsta", "key_nstate"),
-    ("NSTATE", MAX_SCF_STATE_STRING_SZ - 1, "col_nstate", "key_nstate"),
-    ("S", 2, "col_s", "key_state"),
-    ("SCOPE", 20, "col_scope", "key_scope"),
-    ("SN", 2, "col_sn", "key_sn"),
-    ("SVC", 20, "col_svc", "key_svc"),
-    ("STA", 4, "col_sta", "key_state"),
+    ("INST", 20, "col_inst", None),
+    ("NSTATE", MAX_SCF_STATE_STRING_SZ - 1, "col_nstate", None),
     ("STATE", MAX_SCF_STATE_STRING_SZ - 1 + 1, "col_state", "key_state"),
     ("STIME", 8, "col_stime", "key_stime"),
-    ("ZONE", 16, "col_zone", "key_zone"),
 )
 
 def _column_index(name):
@@ -939,8 +862,6 @@ class Explain:
             self.out.out(" (%s)\n" % (name if name is not None else "?"))
         else:
             self.out.out("\n")
-        if self.sv.zonename is not None:
-            self.out.out("  Zone: %s\n" % self.sv.zonename)
         self.out.out(" State: %s since %s\n" % (ip.state,
                                                  C.fmt_c(ip.stime)))
         self._reasons(ip)
@@ -1069,7 +990,7 @@ def main(out, argv, simdir):
             i = _column_index(name)
             if i == -1:
                 out.die('Unknown column "%s".\n' % name)
-            if COLUMNS[i][0] in ("N", "SN", "NSTA", "NSTATE"):
+            if COLUMNS[i][0] == "NSTATE":
                 sv.nstate_shown = True
             cols.append(i)
 
