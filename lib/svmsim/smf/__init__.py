@@ -22,7 +22,9 @@ runs start methods the way svc.startd does):
   variable SVMSIM_SMF_CLOCK does the same for subprocesses.
 
 This package must not import ``svmram`` and does not depend on the rest of
-svmsim, except svmsim.lean (import-free json and fnmatch stand-ins).
+svmsim, except svmsim.lean (import-free json and fnmatch stand-ins) and
+svmsim.getopt.  What it emulates, and what it leaves out because svmram
+never runs it: docs/emulator-smf.md.
 """
 
 import sys
