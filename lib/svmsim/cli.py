@@ -27,7 +27,7 @@ import sys
 # or `faults add` far more often than `init` and `reboot`.
 from svmsim import (dispatch, devices, faults, monitor, presets, resync,
                     state, svm)
-from svmsim.commands.metasync import boot_resync
+from svmsim.programs.metasync import boot_resync
 from svmsim.messages import SvmError
 
 LIB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -246,7 +246,7 @@ def cmd_reboot(args, simdir):
 
 
 def _boot_ramdisk(st, simdir, spec):
-    from svmsim.commands import Ctx, ramdiskadm
+    from svmsim.programs import Ctx, ramdiskadm
     name, _, size = spec.partition("=")
     if not size.isdigit():
         raise SvmError("USAGE", text="--boot-ramdisk wants NAME=BYTES, "

@@ -5,7 +5,7 @@
 import sys
 
 from svmsim import faults, monitor, state
-from svmsim.commands import Ctx, Exit
+from svmsim.programs import Ctx, Exit
 from svmsim.messages import SvmError
 
 COMMANDS = {
@@ -64,8 +64,8 @@ def main(prog, argv, simdir):
             return 1
         return smf.main(prog, argv, simdir)
     modname, funcname = COMMANDS[prog]
-    __import__("svmsim.commands." + modname)
-    func = getattr(sys.modules["svmsim.commands." + modname], funcname)
+    __import__("svmsim.programs." + modname)
+    func = getattr(sys.modules["svmsim.programs." + modname], funcname)
     with state.locked(simdir) as st:
         fault = faults.take(st, prog)
         if fault is not None:

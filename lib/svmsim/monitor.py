@@ -17,22 +17,16 @@ A violation is recorded once when its condition appears and stays in the
 state until ``python3 -m svmsim monitor DIR --reset``.
 """
 
-from svmsim import devices, regions
+from svmsim import devices, regions, units
 from svmsim.state import REGIONS
 
 WRITE_STRIDE = 37   # automatic writes cycle through all regions
-
-
-def _svm():
-    from svmsim import svm
-    return svm
 
 
 # --- application writes ------------------------------------------------------
 
 def app_write(st, m, region=None):
     """One application write: bump the truth, land on writable submirrors."""
-    svm = _svm()
     st["version"] += 1
     v = st["version"]
     if region is None:
@@ -40,7 +34,7 @@ def app_write(st, m, region=None):
         m["cursor"] = (m["cursor"] + WRITE_STRIDE) % REGIONS
     m["truth"][region] = v
     for sub in m["subs"]:
-        if sub["state"] in svm.WRITABLE:
+        if sub["state"] in units.WRITABLE:
             regions.write(st, st["units"][sub["name"]], region, v)
         elif sub["state"] == "OFFLINE" and region not in sub["dirty"]:
             sub["dirty"].append(region)
@@ -49,7 +43,7 @@ def app_write(st, m, region=None):
 
 def auto_writes(st):
     """One write per open mirror, done at each emulated command."""
-    for m in _svm().mirrors(st):
+    for m in units.mirrors(st):
         if st["opens"].get(m["name"], 0) > 0:
             app_write(st, m)
 
@@ -77,7 +71,6 @@ def valid_copy(st, m, sub, r):
 
 def read_candidates(st, m, r):
     """Submirrors that could serve a read of region r (reference 4.1)."""
-    svm = _svm()
     running = [s for s in m["subs"] if s["state"] == "RUNNING"]
     if running:
         if m["read"] == "first":
@@ -87,7 +80,7 @@ def read_candidates(st, m, r):
         return running
     for wanted in ("Okay", "Last Erred"):
         for s in m["subs"]:
-            if s["state"] in svm.READABLE and regions.comp_for_region(
+            if s["state"] in units.READABLE and regions.comp_for_region(
                     st["units"][s["name"]], r)["state"] == wanted:
                 return [s]
     return []
@@ -116,23 +109,22 @@ def _as_if_opened(st, m):
     present but blank ramdisk stays Okay and would serve reads.  So the
     hazard is caught at the command that creates it, not at a later
     mount."""
-    svm = _svm()
     if m["name"] in st["opened_since_boot"] or not any(
             c["state"] not in ("Maintenance", "Last Erred")
             and devices.kernel_device(st, c["dev"]) is None
             for s in m["subs"]
-            for c in svm.all_comps(st["units"][s["name"]])):
+            for c in units.all_comps(st["units"][s["name"]])):
         return st, m              # opening would change no state
     import copy                   # rarely needed: not at every command
     seen = copy.deepcopy(st)
     sm = seen["units"][m["name"]]
-    svm.first_open(seen, sm)
+    units.first_open(seen, sm)
     return seen, sm
 
 
 def _findings(st):
     found = {}
-    for m in _svm().mirrors(st):
+    for m in units.mirrors(st):
         truth = m["truth"]
         lost = []
         for r in range(REGIONS):

@@ -31,7 +31,7 @@ import copy
 import json
 
 from svmsim import devices, svm
-from svmsim.commands import Ctx, Exit, metainit
+from svmsim.programs import Ctx, Exit, metainit
 from svmsim.messages import SvmError
 from svmsim.state import REGIONS, new_state
 

@@ -9,7 +9,7 @@ the targets become RUNNING/Okay and any work left (e.g. a submirror attached
 meanwhile) starts as a new job.
 """
 
-from svmsim import regions
+from svmsim import monitor, regions, units
 from svmsim.state import REGIONS
 
 DEFAULT_BUFSIZE = 1024     # MD_DEF_RESYNC_BUF_SIZE (blocks)
@@ -111,7 +111,6 @@ def run_to_end(st, m):
 
 
 def _copy(st, m, job, p0, p1):
-    from svmsim import monitor
     for sname in job["targets"]:
         sub = next((s for s in m["subs"] if s["name"] == sname), None)
         if sub is None:
@@ -147,7 +146,6 @@ def _count(st, m, r):
 
 
 def _finish(st, m, job):
-    from svmsim import svm
     kind = job["kind"]
     for sub in m["subs"]:
         if sub["name"] not in job["targets"]:
@@ -155,10 +153,10 @@ def _finish(st, m, job):
         if kind == "submirror" and sub["state"] == "ATTACHED_RESYNC":
             sub["state"] = "RUNNING"
         elif kind == "component":
-            for comp in svm.all_comps(st["units"][sub["name"]]):
+            for comp in units.all_comps(st["units"][sub["name"]]):
                 if comp["state"] == "Resyncing":
                     comp["state"] = "Okay"
-            svm.recompute_sub(st, sub)
+            units.recompute_sub(st, sub)
         elif kind == "optimized" and sub["state"] == "OFFLINE_RESYNC":
             sub["state"] = "RUNNING"
     if kind == "optimized":
@@ -170,6 +168,5 @@ def _finish(st, m, job):
 
 
 def advance_all(st, pct):
-    from svmsim import svm
-    for m in svm.mirrors(st):
+    for m in units.mirrors(st):
         advance(st, m, pct)

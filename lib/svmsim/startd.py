@@ -44,19 +44,11 @@ import time
 from svmsim import state as _svm_state
 from svmsim.smf import _common
 from svmsim.smf import repo as R
+from svmsim.smf.store import locked
 from svmsim.smf import restarter as _restarter
-
-SMF_EXIT_OK = 0
-SMF_EXIT_NODAEMON = 94          # method.c treats it as success
-SMF_EXIT_ERR_FATAL = 95
-SMF_EXIT_ERR_CONFIG = 96
-SMF_EXIT_MON_DEGRADE = 97
-SMF_EXIT_MON_OFFLINE = 98
-SMF_EXIT_ERR_NOSMF = 99
-SMF_EXIT_ERR_PERM = 100
-# Oracle Solaris 11.4 (release switch smf_exit_degraded); GUESS: the value,
-# as in the stand-in smf_include.sh.
-SMF_EXIT_DEGRADED = 103
+from svmsim.smf._common import (
+    SMF_EXIT_OK, SMF_EXIT_NODAEMON, SMF_EXIT_ERR_FATAL, SMF_EXIT_ERR_CONFIG,
+    SMF_EXIT_ERR_NOSMF, SMF_EXIT_ERR_PERM, SMF_EXIT_DEGRADED)
 
 NOT_RETRYABLE = (SMF_EXIT_ERR_CONFIG, SMF_EXIT_ERR_NOSMF, SMF_EXIT_ERR_PERM,
                  SMF_EXIT_ERR_FATAL)
@@ -268,15 +260,6 @@ class Method:
         self.logstem = None
 
 
-def _single(pg, name, types):
-    if pg is None:
-        return None
-    p = pg["props"].get(name)
-    if p is None or p["type"] not in types or len(p["values"]) != 1:
-        return None
-    return p["values"][0]
-
-
 def _prop_values(repo, svc, inst, view, spec):
     """get_prop_val_str(): values of a property for %{spec}."""
     if ":properties" in spec:
@@ -365,7 +348,7 @@ def load_method(simdir, fmri, name="start"):
     """The Method ``name`` of an instance (KeyError if it does not exist)."""
     m = Method()
     m.name = name
-    with R.locked(simdir) as repo:
+    with locked(simdir) as repo:
         found = repo.resolve(fmri)
         if found is None:
             raise KeyError(fmri)
@@ -401,10 +384,10 @@ def load_method(simdir, fmri, name="start"):
                               "infinite timeout.")
             m.timeout = None
         spg = view.get("startd")
-        tr = _single(spg, "timeout_retry", ("boolean",))
+        tr = R.single(spg, "timeout_retry", ("boolean",))
         m.timeout_retry = tr != "false"
-        per = _single(spg, "critical_failure_period", ("integer",))
-        cnt = _single(spg, "critical_failure_count", ("integer",))
+        per = R.single(spg, "critical_failure_period", ("integer",))
+        cnt = R.single(spg, "critical_failure_count", ("integer",))
         if per is not None and cnt is not None:
             m.critical = (int(cnt), int(per) * 1000000000)
     return m
@@ -757,7 +740,7 @@ def _reset_repository(simdir):
     every instance starts from scratch: offline if enabled, disabled if
     not.  Returns [fmri] of the enabled instances, in repository order."""
     enabled = []
-    with R.locked(simdir) as repo:
+    with locked(simdir) as repo:
         for sname, s in repo.services.items():
             for pgname in [n for n, pg in s["pgs"].items()
                            if pg.get("flags", 0) & R.PG_FLAG_NONPERSISTENT]:
@@ -788,8 +771,8 @@ def _dependencies(repo, svc, inst):
     for pgname, pg in repo.composed_default(svc, inst).items():
         if pg["type"] != "dependency":
             continue
-        grouping = _single(pg, "grouping", R.STRING_TYPES)
-        dtype = _single(pg, "type", R.STRING_TYPES) or "service"
+        grouping = R.single(pg, "grouping", R.STRING_TYPES)
+        dtype = R.single(pg, "type", R.STRING_TYPES) or "service"
         ents = pg["props"].get("entities")
         if grouping is None or ents is None:
             continue
@@ -908,7 +891,7 @@ def boot(simdir, before_metasync=False, run_methods=True, console=None):
     root = root_dir(simdir)
     installed = {f: installed_start_method(simdir, f) for f in enabled}
     nodes = set(enabled)
-    with R.locked(simdir) as repo:
+    with locked(simdir) as repo:
         deps = {}
         edges = {}
         for f in enabled:
@@ -928,7 +911,7 @@ def boot(simdir, before_metasync=False, run_methods=True, console=None):
     pending = set(order)
     for f in order:
         pending.discard(f)
-        with R.locked(simdir) as repo:
+        with locked(simdir) as repo:
             svc, inst = repo.resolve(f)
             ok = _satisfied(repo, root, deps[f], pending | held)
             will_run = ok and f not in held and installed[f] and \
@@ -945,7 +928,7 @@ def boot(simdir, before_metasync=False, run_methods=True, console=None):
         # restarter.c enable_inst(): the instance was uninitialized.
         log_instance(simdir, f, "Enabled.")
         result = method_thread(simdir, f, "start", console=console)
-        with R.locked(simdir) as repo:
+        with locked(simdir) as repo:
             svc, inst = repo.resolve(f)
             _restarter.apply_result(repo, svc, inst, result)
 

@@ -1,19 +1,22 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The kernel/libmeta rules of the emulated SVM: units, sizes, slots,
-submirror and component states, the first-open rule, and the mirror
-operations (attach, detach, replace, enable, offline, online, clear).
+submirror and component states, and the mirror operations (attach,
+detach, replace, enable, offline, online, clear).  The unit model the
+resync thread and the monitor share (state sets, component walks, the
+first-open rule) is in units.py.
 
 Every operation checks all its refusals before it changes anything.
 """
 
 from svmsim import devices, regions, resync
+# The unit model resync.py and monitor.py share; svm.X keeps naming them.
+from svmsim.units import (READABLE, WRITABLE, all_comps,  # noqa: F401
+                          first_open, mirrors, recompute_sub)
 from svmsim.messages import SvmError
 from svmsim.state import REGIONS
 
 NMIRROR = 4
-READABLE = ("RUNNING", "COMP_ERRED", "COMP_RESYNC")
-WRITABLE = READABLE + ("ATTACHED_RESYNC", "OFFLINE_RESYNC")
 RD_OPTS = ("roundrobin", "geometric", "first")
 WR_OPTS = ("parallel", "serial")
 
@@ -118,19 +121,8 @@ def require_mirror(st, name):
     return u
 
 
-def mirrors(st):
-    return [st["units"][n] for n in st["unit_order"]
-            if st["units"][n]["type"] == "mirror"]
-
-
 def is_open(st, name):
     return st["opens"].get(name, 0) > 0
-
-
-def all_comps(stripe):
-    for row in stripe["rows"]:
-        for comp in row["comps"]:
-            yield comp
 
 
 def find_sub(m, sname):
@@ -173,20 +165,7 @@ def mirror_size(st, subnames):
     return smallest // cyl * cyl
 
 
-# --- states ------------------------------------------------------------------
-
-def recompute_sub(st, sub):
-    """Derive COMP_ERRED/COMP_RESYNC/RUNNING from the component states."""
-    if sub["state"] not in READABLE:
-        return
-    states = [c["state"] for c in all_comps(st["units"][sub["name"]])]
-    if any(s in ("Maintenance", "Last Erred") for s in states):
-        sub["state"] = "COMP_ERRED"
-    elif any(s == "Resyncing" for s in states):
-        sub["state"] = "COMP_RESYNC"
-    else:
-        sub["state"] = "RUNNING"
-
+# --- states (recompute_sub: units.py) ----------------------------------------
 
 def sm_state_name(m, sub, opt_not_done):
     """sm_state_to_name (meta_mirror.c); tstate is never errored here."""
@@ -245,41 +224,7 @@ def find_erred_comp(stripe):
     return None
 
 
-# --- opens and the first-open rule (reference 9.1) ---------------------------
-
-def first_open(st, m):
-    """mirror_open_all_devs at the first open after boot: components whose
-    recorded dev_t is absent become Maintenance (Last Erred if no other
-    source), everything present (even a blank ramdisk) stays Okay."""
-    if m["name"] in st["opened_since_boot"]:
-        return
-    st["opened_since_boot"].append(m["name"])
-    for sub in m["subs"]:
-        stripe = st["units"][sub["name"]]
-        for comp in all_comps(stripe):
-            if comp["state"] in ("Maintenance", "Last Erred"):
-                continue
-            if devices.kernel_device(st, comp["dev"]) is not None:
-                continue
-            others = [s for s in m["subs"] if s is not sub
-                      and s["state"] in READABLE
-                      and all(devices.kernel_device(st, c["dev"]) is not None
-                              for c in all_comps(st["units"][s["name"]]))]
-            m["errcnt"] = m.get("errcnt", 0) + 1
-            comp["lasterrcnt"] = m["errcnt"]
-            # GUESS: with no other readable source the component becomes
-            # Last Erred (the open itself is not refused).
-            comp["state"] = "Maintenance" if others else "Last Erred"
-            if sub["state"] == "ATTACHED_RESYNC":
-                # set_sm_comp_state() calls mirror_set_sm_state(sm, smic,
-                # SMS_RUNNING, 0), which rebuilds the state from the
-                # components: a submirror being attached whose component
-                # errs becomes COMP_ERRED and leaves the attach resync
-                # (mirror.c) [src].
-                sub["state"] = "COMP_ERRED"
-        recompute_sub(st, sub)
-    _drop_erred_targets(m)
-
+# --- opens (the first-open rule, reference 9.1: units.py) ---------------------
 
 def resync_unit(st, m):
     """mirror_resync.c mirror_resync_unit, where metattach, metareplace and
@@ -288,21 +233,6 @@ def resync_unit(st, m):
     starts the resync."""
     resync.start(st, m)
     first_open(st, m)
-
-
-def _drop_erred_targets(m):
-    """A component that erred at the open is no longer resynced: the resync
-    thread only copies into components still in CS_RESYNC (and submirrors
-    still ATTACHED_RESYNC).  A job left with no target ends; the erred
-    component needs metareplace, which starts a resync from 0."""
-    job = m.get("resync")
-    if job is None or job["kind"] == "optimized":
-        return
-    wanted = "COMP_RESYNC" if job["kind"] == "component" else "ATTACHED_RESYNC"
-    job["targets"] = [s["name"] for s in m["subs"]
-                      if s["name"] in job["targets"] and s["state"] == wanted]
-    if not job["targets"]:
-        m["resync"] = None
 
 
 def write_tab_files(st, root):

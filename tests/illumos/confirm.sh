@@ -493,7 +493,7 @@ function prepare {
 	# CHECK 2 ---------------------------------------------------------------
 	check_header 2a "metainit on a /dev/ramdisk path (the ramdisk exists)" \
 	    "section 0.6 [unverified], 9.6 item 2" \
-	    "lib/svmsim/commands/__init__.py resolve_component() (GUESS: getfullrawname fails, ENOENT)"
+	    "lib/svmsim/programs/__init__.py resolve_component() (GUESS: getfullrawname fails, ENOENT)"
 	run $METAINIT $SX 1 1 /dev/ramdisk/$RD
 	(( RC == 0 )) && STRIPES+=($SX)
 	expect_output 1 "" "metainit: $HOST: /dev/ramdisk/$RD: No such file or directory"$'\n\n'
@@ -501,7 +501,7 @@ function prepare {
 
 	check_header 2b "metainit on a /dev/ramdisk path that does not exist" \
 	    "section 0.6 [unverified]" \
-	    "lib/svmsim/commands/__init__.py resolve_component() (GUESS)"
+	    "lib/svmsim/programs/__init__.py resolve_component() (GUESS)"
 	run $METAINIT $SX 1 1 /dev/ramdisk/$RDX
 	(( RC == 0 )) && STRIPES+=($SX)
 	expect_output 1 "" "metainit: $HOST: /dev/ramdisk/$RDX: No such file or directory"$'\n\n'
@@ -509,7 +509,7 @@ function prepare {
 
 	check_header 2c "metainit on a cNtNdNsN link that dangles (ramdisk absent)" \
 	    "section 0.6 (rawname quirk) [src], 9.6 item 2" \
-	    "lib/svmsim/commands/__init__.py resolve_component()"
+	    "lib/svmsim/programs/__init__.py resolve_component()"
 	run $LS -l $DEV/dsk/$DLINK $DEV/rdsk/$DLINK
 	run $METAINIT $SX 1 1 $DLINK
 	(( RC == 0 )) && STRIPES+=($SX)
@@ -558,7 +558,7 @@ function prepare {
 	comp=$csecond
 	check_header 8 "metareplace -e on a component that is Okay" \
 	    "section 2.6 [unverified]" \
-	    "lib/svmsim/svm.py enable() (GUESS: an Okay component is resynced like an erred one); commands/metareplace.py run()"
+	    "lib/svmsim/svm.py enable() (GUESS: an Okay component is resynced like an erred one); programs/metareplace.py run()"
 	say "component state before: $(comp_state $MIR $comp)"
 	run $METAREPLACE -e $MIR $comp
 	expect_output 0 "$MIR: device $comp is enabled"$'\n' ""
@@ -573,7 +573,7 @@ function prepare {
 	# CHECK 7 ---------------------------------------------------------------
 	check_header 7 "size of an n-way metainit with the ramdisk first" \
 	    "sections 2.1, 6.3, 9.2 and docs/design.md (swap method) [src]/[inferred]" \
-	    "lib/svmsim/svm.py mirror_size(), stripe_size(); devices.py ramdisk_geometry(); commands/metainit.py init_mirror() NWAY_WARNING"
+	    "lib/svmsim/svm.py mirror_size(), stripe_size(); devices.py ramdisk_geometry(); programs/metainit.py init_mirror() NWAY_WARNING"
 	must $METACLEAR $MIR
 	run $PRTVTOC /dev/rramdisk/$RD
 	cylr=$(prtvtoc_field /dev/rramdisk/$RD cyl)
@@ -719,7 +719,7 @@ function after_reboot {
 	# CHECK 3 ---------------------------------------------------------------
 	check_header 3 "the ramdisk submirror after a reboot" \
 	    "section 9.1 [inferred], 9.6 item 3" \
-	    "lib/svmsim/cli.py cmd_reboot(); commands/metasync.py boot_resync(); svm.py snarf(), first_open() (GUESS: Last Erred when no other source), sm_state_name()"
+	    "lib/svmsim/cli.py cmd_reboot(); programs/metasync.py boot_resync(); svm.py snarf(), first_open() (GUESS: Last Erred when no other source), sm_state_name()"
 	say "(waiting for svc:/system/metasync to be online)"
 	while metasync=$($SVCS -H -o state svc:/system/metasync:default 2>/dev/null) &&
 	    [[ $metasync != online ]] && (( waited < 300 )); do
@@ -762,7 +762,7 @@ function after_reboot {
 	# CHECK 6 ran above.  CHECK 10: what svmram's restore does ----------------
 	check_header 10 "metareplace -e after recreating the ramdisk (svmram restore)" \
 	    "section 2.6 [inferred] (a changed dev_t goes through the replace path), 6.3" \
-	    "lib/svmsim/commands/metareplace.py run() (GUESS); commands/ramdiskadm.py create() (first free minor)"
+	    "lib/svmsim/programs/metareplace.py run() (GUESS); programs/ramdiskadm.py create() (first free minor)"
 	[[ -L $DEV/dsk/$comp ]] || must $LN -s /dev/ramdisk/$STATE_RD $DEV/dsk/$comp
 	[[ -L $DEV/rdsk/$comp ]] || must $LN -s /dev/rramdisk/$STATE_RD $DEV/rdsk/$comp
 	must $RAMDISKADM -a $STATE_RD $STATE_RAMSIZE

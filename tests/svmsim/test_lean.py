@@ -103,7 +103,7 @@ def test_fnmatchcase_examples():
 def test_no_json_re_or_fnmatch_at_start_up():
     """What this is for: the emulator's state module loads without them."""
     code = ("import sys; sys.path.insert(0, %r); "
-            "import svmsim.dispatch, svmsim.commands.metastat, svmsim.smf, "
+            "import svmsim.dispatch, svmsim.programs.metastat, svmsim.smf, "
             "svmsim.smf.svcs, svmsim.smf.svcprop, svmsim.smf.svccfg; "
             "print(sorted({'json', 're', 'fnmatch', 'contextlib', 'copy', "
             "'subprocess', 'xml.etree.ElementTree'} & set(sys.modules)))"
@@ -162,7 +162,7 @@ def test_unitnum_is_the_regular_expression(name):
 @settings(max_examples=2000, deadline=None)
 @given(st.text(alphabet="0123456789xXabfgkm+- \t\u0661", max_size=12))
 def test_strtoll0_is_the_regular_expression(text):
-    from svmsim.commands import ramdiskadm
+    from svmsim.programs import ramdiskadm
     m = re.match(r"^\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)",
                  text)
     if not m:

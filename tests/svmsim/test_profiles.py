@@ -212,8 +212,8 @@ def test_metastat_fails_until_late_services_are_online(make_sim):
     """During the boot, before inetd brought rpc/meta up, metastat prints
     everything and exits 1 (audit 1.10)."""
     sim = make_sim()
-    from svmsim.smf import repo as R
-    with R.locked(sim.dir) as repo:
+    from svmsim.smf import store
+    with store.locked(sim.dir) as repo:
         for fmri in presets.LATE_SERVICES:
             svc, inst = fmri.split(":")
             repo.set_state(svc, inst, "offline")

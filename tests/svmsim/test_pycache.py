@@ -68,6 +68,6 @@ def test_commands_write_their_bytecode_under_the_prefix(tmp_path):
                           stdout=subprocess.PIPE, text=True, check=True)
     assert proc.stdout.startswith("d10 -m ")
     compiled = cache.joinpath(*LIB.strip(os.sep).split(os.sep),
-                              "svmsim", "commands")
+                              "svmsim", "programs")
     assert any(name.startswith("metastat.") for name in
                os.listdir(str(compiled)))

@@ -1,10 +1,8 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""svccfg import, and the Python helpers other emulator code uses."""
+"""svccfg import, and smf.set_state (what svc.startd records)."""
 
-import json
 import multiprocessing
-import os
 
 import pytest
 
@@ -44,12 +42,6 @@ def test_import_creates_service_and_instances(sim, tmp_path, svmram_xml):
     assert sim("svcs", "-d", INST) == \
         (0, "STATE          STIME    FMRI\n"
             "online         22:13:20 svc:/system/metasync:default\n", "")
-    assert sim("svcs", "-D", "metasync") == \
-        (0, "STATE          STIME    FMRI\n"
-            "online         22:13:20 svc:/milestone/multi-user:default\n"
-            "online         22:13:20 svc:/system/svmram:d10\n", "")
-    assert smf.method(sim.dir, INST, "start") == \
-        {"exec": "/opt/svmram/sbin/svmram", "timeout_seconds": 0}
 
 
 def test_reimport_keeps_administrator_changes(sim, tmp_path, svmram_xml):
@@ -114,26 +106,6 @@ def test_svccfg_validate(sim, tmp_path, svmram_xml):
     profile = svmram_xml.replace("type='manifest'", "type='profile'")
     assert sim("svccfg", "validate", _write(tmp_path, profile, "p.xml")) \
         == (1, "", "svccfg: document is not a manifest.\n")
-
-
-def test_load_and_instances(sim, tmp_path, svmram_xml):
-    sim("svccfg", "import", _write(tmp_path, svmram_xml))
-    data = smf.load(sim.dir)
-    assert "system/svmram" in data["services"]
-    assert set(data["services"]) >= {"system/metainit", "system/metasync",
-                                     "system/filesystem/local",
-                                     "milestone/multi-user"}
-    assert smf.instances(sim.dir, "svc:/system/svmram") == [{
-        "fmri": INST, "name": "d10", "enabled": True, "state": "online",
-        "next_state": "none", "state_time": 1700000000.0,
-        "aux_state": "none"}]
-    assert [i["fmri"] for i in smf.instances(sim.dir, "system/metainit")] \
-        == ["svc:/system/metainit:default"]
-    with pytest.raises(KeyError):
-        smf.instances(sim.dir, "svc:/system/nosuch")
-    # The state file is plain JSON.
-    with open(os.path.join(sim.dir, "smf.json")) as f:
-        assert json.load(f)["version"] == 1
 
 
 def test_set_state(sim, tmp_path, svmram_xml):

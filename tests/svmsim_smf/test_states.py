@@ -87,23 +87,6 @@ def test_mark_maintenance_clear_and_svcs_x(d10):
                 'maintenance or degraded state.\n')
 
 
-def test_mark_degraded_and_restore(d10):
-    sim = d10
-    assert sim("svcadm", "mark", "degraded", INST) == \
-        (1, "", 'svcadm: Instance "svc:/system/svmram:d10" is not '
-                'online.\n')
-    sim("svcadm", "enable", INST)
-    assert sim("svcadm", "mark", "degraded", INST) == (0, "", "")
-    assert sim("svcs", "-Ho", "state", INST)[1] == "degraded\n"
-    assert sim("svcs", "-x", INST)[1].splitlines()[2:4] == [
-        "Reason: Degraded by an administrator.",
-        "   See: http://illumos.org/msg/SMF-8000-DX"]
-    assert sim("svcadm", "clear", INST) == (0, "", "")
-    assert sim("svcs", "-Ho", "state", INST)[1] == "online\n"
-    assert sim("svcadm", "mark", "-t", "degraded", INST) == \
-        (2, "", "svcadm: -t may not be used with degraded.\n")
-
-
 def test_svcs_x_start_method_failure_with_template(sim, tmp_path, svmram_xml):
     manifest = tmp_path / "svmram.xml"
     manifest.write_text(svmram_xml)
@@ -167,34 +150,6 @@ def test_svcs_x_dependency_explanations(sim, tmp_path, svmram_xml):
         "        was taken down for maintenace by an administrator."]
 
 
-def test_svcs_l(d10):
-    sim = d10
-    sim("svcadm", "enable", "-t", INST)
-    assert sim("svcs", "-l", "svmram:d10") == (0, (
-        "fmri         svc:/system/svmram:d10\n"
-        "enabled      true (temporary)\n"
-        "state        online\n"
-        "next_state   none\n"
-        "state_time   Tue Nov 14 22:13:20 2023\n"
-        "logfile      /var/svc/log/system-svmram:d10.log\n"
-        "restarter    svc:/system/svc/restarter:default\n"), "")
-    assert sim("svcs", "-l", "metasync")[1] == (
-        "fmri         svc:/system/metasync:default\n"
-        "name         SVM metasync\n"
-        "enabled      true\n"
-        "state        online\n"
-        "next_state   none\n"
-        "state_time   Tue Nov 14 22:13:20 2023\n"
-        "logfile      /var/svc/log/system-metasync:default.log\n"
-        "restarter    svc:/system/svc/restarter:default\n"
-        "dependency   require_all/none svc:/system/filesystem/minimal "
-        "(online)\n"
-        "dependency   require_all/none svc:/system/metainit (online)\n")
-    # Paragraphs are separated by a blank line.
-    rc, o, e = sim("svcs", "-l", INST, "metainit")
-    assert rc == 0 and "\n\nfmri         svc:/system/metainit:default\n" in o
-
-
 def test_fmri_abbreviations(d10):
     sim = d10
     for fmri in ("svc:/system/svmram:d10", "system/svmram:d10",
@@ -217,8 +172,7 @@ def test_partial_fmri_matching_several_instances(d10):
         (0, "disabled\ndisabled\n", "")
     # A glob may match several.
     assert sim("svcadm", "enable", "svc:/system/svmram:*") == (0, "", "")
-    assert sim("svcs", "-H", "-o", "fmri,state", "-s", "fmri",
-               "svmram") == \
+    assert sim("svcs", "-H", "-o", "fmri,state", "svmram") == \
         (0, "svc:/system/svmram:d10                             online\n"
             "svc:/system/svmram:d11                             online\n",
          "")
@@ -232,8 +186,6 @@ def test_unknown_fmris(d10):
         (1, "", "svcadm: Pattern 'svc:/system/nosuch:x' doesn't match any "
                 "instances\n")
     assert sim("svcs", "-x", "nosuch") == \
-        (1, "", "svcs: Pattern 'nosuch' doesn't match any instances\n")
-    assert sim("svcs", "-l", "nosuch") == \
         (1, "", "svcs: Pattern 'nosuch' doesn't match any instances\n")
     assert sim("svcs", "-H", "nosuch", "d10") == \
         (1, "disabled       22:13:20 svc:/system/svmram:d10\n",
@@ -257,11 +209,12 @@ def test_usage_errors(sim):
     assert sim("svcs", "-x", "-H")[0] == 2
     assert sim("svcs", "-o", "state,bogus") == \
         (1, "", 'svcs: Unknown column "bogus".\n')
-    assert sim("svcs", "-s", "bogus") == \
-        (1, "", 'svcs: Unrecognized sort column "bogus".\n')
-    rc, o, e = sim("svcs", "-?")
-    assert rc == 0 and e == ""
-    assert "\tSTIME   time of last state change\n" in o
+    # What svmram never runs is not emulated: a usage error.
+    for argv in (("svcs", "-l", "d10"), ("svcs", "-s", "fmri"),
+                 ("svcs", "-?"), ("svcadm", "-v", "enable", "d10"),
+                 ("svcadm", "enable", "-r", "d10"),
+                 ("svcadm", "milestone", "all")):
+        assert sim(*argv)[0] == 2, argv
 
 
 def test_svcs_columns_and_sorting(d10):
@@ -269,42 +222,33 @@ def test_svcs_columns_and_sorting(d10):
     sim("svccfg", "-s", "svc:/system/svmram", "add", "d11")
     sim.clock["t"] += 1
     sim("svcadm", "enable", "svmram:d11")
-    assert sim("svcs", "-o", "sta,nsta,s,sn,n,inst,svc,stime,nstate",
+    assert sim("svcs", "-o", "state,inst,stime,nstate,ctid,fmri",
                "svmram") == (0, (
-        "STA  NSTA S  SN N INST                 SVC                  "
-        "STIME    NSTATE\n"
-        "DIS  -    d  d- - d10                  system/svmram        "
-        "22:13:20 -\n"
-        "ON   -    1  1- - d11                  system/svmram        "
-        "22:13:21 -\n"), "")
+        "STATE          INST                 STIME    NSTATE        CTID   "
+        "FMRI\n"
+        "disabled       d10                  22:13:20 -                  - "
+        "svc:/system/svmram:d10\n"
+        "online         d11                  22:13:21 -                  - "
+        "svc:/system/svmram:d11\n"), "")
     # Default sort: state (disabled < online), then STIME, then FMRI.
     assert sim("svcs", "-H", "svmram") == (0, (
         "disabled       22:13:20 svc:/system/svmram:d10\n"
         "online         22:13:21 svc:/system/svmram:d11\n"), "")
-    assert sim("svcs", "-H", "-S", "state", "svmram")[1].splitlines()[0] \
-        .startswith("online")
     # With -o and no -s, lines come out in reverse walk order.
     assert sim("svcs", "-H", "-o", "inst", "svmram") == \
         (0, "d10\nd11\n", "")
-    # -p adds nothing: no contract processes in the emulator.
-    assert sim("svcs", "-Hp", "d11") == \
-        (0, "online         22:13:21 svc:/system/svmram:d11\n", "")
     # An offline instance in transition shows an asterisk.
     smf.set_state(sim.dir, "svmram:d10", "offline")
     assert sim("svcs", "-H", "d10") == \
         (0, "offline        22:13:21 svc:/system/svmram:d10\n", "")
 
 
-def test_svcadm_verbose_and_wait(d10):
+def test_svcadm_wait(d10):
     sim = d10
-    assert sim("svcadm", "-v", "enable", "-s", INST) == \
-        (0, "svc:/system/svmram:d10 enabled.\n", "")
-    assert sim("svcadm", "-v", "refresh", INST) == \
-        (0, "Action refresh set for svc:/system/svmram:d10.\n", "")
-    assert sim("svcadm", "-v", "restart", INST) == \
-        (0, "Action restart set for svc:/system/svmram:d10.\n", "")
-    assert sim("svcadm", "-v", "disable", "-st", INST) == \
-        (0, "svc:/system/svmram:d10 temporarily disabled.\n", "")
+    assert sim("svcadm", "enable", "-s", INST) == (0, "", "")
+    assert sim("svcadm", "refresh", INST) == (0, "", "")
+    assert sim("svcadm", "restart", INST) == (0, "", "")
+    assert sim("svcadm", "disable", "-st", INST) == (0, "", "")
     assert sim("svcs", "-Ho", "state", INST)[1] == "disabled\n"
 
 
@@ -341,18 +285,6 @@ def test_start_hook_runs_outside_the_lock(d10):
     assert len(seen) == 2
 
 
-def test_enable_recursive(d10, tmp_path, svmram_xml):
-    sim = d10
-    manifest = tmp_path / "svmram.xml"
-    manifest.write_text(svmram_xml)
-    sim("svccfg", "import", str(manifest))
-    sim("svcadm", "disable", "metasync")
-    sim("svcadm", "disable", "svmram:d10")
-    assert sim("svcadm", "enable", "-r", "svmram:d10") == (0, "", "")
-    assert sim("svcs", "-Ho", "state", "metasync", "d10") == \
-        (0, "online\nonline\n", "")
-
-
 def test_two_abbreviations_count_as_a_multiple_partial_match(sim):
     # lowlevel.c: with SCF_WALK_UNIPARTIAL, any partial operand plus more
     # than one match in total is refused -- use full FMRIs with svcadm.
@@ -361,9 +293,8 @@ def test_two_abbreviations_count_as_a_multiple_partial_match(sim):
     assert sim("svcadm", "mark", "maintenance",
                "svc:/system/metainit:default",
                "svc:/system/metasync:default") == (0, "", "")
-    assert sim("svcadm", "-S", "maintenance", "-v", "clear") == (0, (
-        "Action maint_off set for svc:/system/metainit:default.\n"
-        "Action maint_off set for svc:/system/metasync:default.\n"), "")
+    assert sim("svcadm", "clear", "svc:/system/metainit:default",
+               "svc:/system/metasync:default") == (0, "", "")
     assert sim("svcs", "-x") == (0, "", "")
 
 

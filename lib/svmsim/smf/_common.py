@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""Shared plumbing for the SMF stand-ins: exit handling, libuutil-style
-messages, POSIX getopt, and the C-locale time formats the tools use.
+"""Shared plumbing for the SMF stand-ins and the emulated svc.startd:
+exit handling and codes, libuutil-style messages, getopt (svmsim.getopt's,
+with these messages), and the C-locale time formats the tools use.
 
 Nothing here knows about the repository; see ``repo.py`` for that.
 """
@@ -10,10 +11,24 @@ import os
 import sys
 import time
 
+from ..getopt import GetoptError, getopt as _getopt  # noqa: F401
+
 # libuutil exit codes (usr/src/lib/libuutil/common/libuutil.h)
 UU_EXIT_OK = 0
 UU_EXIT_FATAL = 1
 UU_EXIT_USAGE = 2
+
+# smf_include.sh's method exit codes (smf(7)); svc.startd's method.c also
+# takes 94 as a success.  103: Oracle Solaris 11.4's degraded exit (release
+# switch smf_exit_degraded); GUESS: the value, as in the stand-in
+# smf_include.sh.
+SMF_EXIT_OK = 0
+SMF_EXIT_NODAEMON = 94
+SMF_EXIT_ERR_FATAL = 95
+SMF_EXIT_ERR_CONFIG = 96
+SMF_EXIT_ERR_NOSMF = 99
+SMF_EXIT_ERR_PERM = 100
+SMF_EXIT_DEGRADED = 103
 
 
 class Exit(Exception):
@@ -51,49 +66,14 @@ class Out:
         raise Exit(code)
 
 
-class GetoptError(Exception):
-    pass
-
-
 def getopt(out, argv, optstring):
-    """POSIX getopt(3C) as illumos libc does it: no permutation, stops at the
-    first operand or at ``--``; on error prints the libc message and raises
-    GetoptError.  Returns (opts, operands); opts is [(char, arg-or-None)].
+    """svmsim.getopt's getopt(3C), its messages written with ``out``.
+    Returns (opts, operands); opts is [(char, arg-or-None)].
 
     # GUESS: libc prints argv[0] as invoked (often a full path); the stand-ins
     # only know the program name, so that is printed instead.
     """
-    opts = []
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "--":
-            i += 1
-            break
-        if not arg.startswith("-") or arg == "-":
-            break
-        j = 1
-        while j < len(arg):
-            c = arg[j]
-            k = optstring.find(c)
-            if c == ":" or k == -1:
-                out.err("%s: illegal option -- %s\n" % (out.prog, c))
-                raise GetoptError(c)
-            if k + 1 < len(optstring) and optstring[k + 1] == ":":
-                if j + 1 < len(arg):
-                    opts.append((c, arg[j + 1:]))
-                elif i + 1 < len(argv):
-                    i += 1
-                    opts.append((c, argv[i]))
-                else:
-                    out.err("%s: option requires an argument -- %s\n"
-                            % (out.prog, c))
-                    raise GetoptError(c)
-                break
-            opts.append((c, None))
-            j += 1
-        i += 1
-    return opts, list(argv[i:])
+    return _getopt(list(argv), optstring, out.prog, out.err)
 
 
 # ---------------------------------------------------------------------------

@@ -33,12 +33,13 @@ instance enabled=      general (framework) enabled boolean
 =====================  =============================================
 """
 
-import copy
 import os
-import re
-import xml.etree.ElementTree as ET
 
 from . import repo as R
+
+# copy, re and xml.etree are imported where they are used: store.py imports
+# this module for every emulated SMF command, and only svccfg import and
+# validate (and a fresh repository) parse a manifest (bench/emulator).
 
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 _LIST_ELEMENTS = {t + "_list": t for t in R.TYPES}
@@ -109,6 +110,7 @@ def _property_group(pgs, el):
 
 
 def _man_pgname(title, section):
+    import re
     # GUESS: characters not allowed in a property group name become '_'.
     raw = "tm_man_%s_%s" % (title, section)
     return re.sub(r"[^A-Za-z0-9_\-]", "_", raw)
@@ -243,6 +245,7 @@ def _template(pgs, el, sname):
                             _add(pgs, pgname, "template", a, "astring",
                                  [d.get(a)])
                 elif d.tag == "doc_link":
+                    import re
                     pgname = "tm_doc_" + re.sub(r"[^A-Za-z0-9_\-]", "_",
                                                 d.get("name", ""))
                     pgs[pgname] = R.new_pg("template")
@@ -323,6 +326,8 @@ class Bundle:
 
 def parse(text):
     """Parse a manifest; raise ImportError_ with svccfg's message."""
+    import re
+    import xml.etree.ElementTree as ET
     m = re.search(r"<!DOCTYPE\s+service_bundle\s+SYSTEM\s+"
                   r"(['\"])([^'\"]*)\1", text)
     try:
@@ -371,6 +376,7 @@ def parse(text):
 # are richer (conflict messages, dependents); this keeps their effect.
 
 def _merge(cur, old, new):
+    import copy
     old = old or {}
     for pgname, npg in new.items():
         cpg = cur.get(pgname)
@@ -402,6 +408,7 @@ def apply(repo, bundle, refresh=True):
     """Import ``bundle`` into ``repo`` (silently, as svccfg import is
     without -v).  Returns [(svc, inst)] of instances
     the restarter should start (new instances declared enabled)."""
+    import copy
     to_start = []
     for sname, svc_pgs, insts in bundle.services:
         s = repo.get_service(sname)

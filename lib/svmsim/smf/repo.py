@@ -3,8 +3,8 @@
 """The emulated SMF repository: storage, FMRI parsing, value types, composed
 views and the scf_walk_fmri() matcher the four tools share.
 
-State lives in ``SIMDIR/smf.json`` and is read and written under an
-exclusive ``fcntl.flock`` on ``SIMDIR/smf.json.lock``.
+State lives in ``SIMDIR/smf.json``, read and written under a lock by
+store.py (which seeds a fresh one with manifest.py's services).
 
 Model (JSON)::
 
@@ -32,11 +32,9 @@ Values are stored in the form scf_value_get_as_string() returns them
 (booleans as "true"/"false", numbers in canonical decimal).
 """
 
-import fcntl
-import os
 
 from . import _common
-from ..lean import dumps, fnmatchcase, loads
+from ..lean import fnmatchcase
 
 # copy and re are imported where they are used: every emulated
 # SMF command imports this module, and most never need them
@@ -56,8 +54,6 @@ TYPES = ("boolean", "count", "integer", "time", "astring", "opaque",
 STRING_TYPES = ("astring", "ustring", "uri", "fmri", "host", "hostname",
                 "net_address", "net_address_v4", "net_address_v6")
 
-STATE_FILE = "smf.json"
-LOCK_FILE = "smf.json.lock"
 
 
 # ---------------------------------------------------------------------------
@@ -296,6 +292,18 @@ def value_from_string(ty, s):
 # they were created (svc.configd's order is not specified); every listing
 # in the stand-ins follows that order.
 
+def single(pg, name, types):
+    """pg_get_single_val() (svcs.c; startd's libscf.c reads the same way):
+    the property's one value, or None when the group or property is
+    absent, of another type, or not single-valued."""
+    if pg is None:
+        return None
+    p = pg["props"].get(name)
+    if p is None or p["type"] not in types or len(p["values"]) != 1:
+        return None
+    return p["values"][0]
+
+
 def new_pg(ty, flags=0):
     return {"type": ty, "flags": flags, "props": {}}
 
@@ -506,77 +514,6 @@ class Repo:
             # running snapshot if it has none.
             self.take_running(svc, inst)
         self.touch()
-
-
-# ---------------------------------------------------------------------------
-# Storage
-
-def _default_data(simdir):
-    from . import manifest   # late import: manifest imports repo
-    data = {"version": 1, "services": {}}
-    repo = Repo(data, simdir)
-    manifest.preregister(repo)
-    return data
-
-
-def _read(simdir):
-    path = os.path.join(simdir, STATE_FILE)
-    try:
-        with open(path, "r", encoding="utf-8") as f:
-            return loads(f.read()), False
-    except FileNotFoundError:
-        return _default_data(simdir), True
-
-
-def _write(simdir, data):
-    path = os.path.join(simdir, STATE_FILE)
-    tmp = path + ".tmp.%d" % os.getpid()
-    with open(tmp, "w", encoding="utf-8") as f:
-        # One line: the C encoder (json.dump with an indent is the pure
-        # Python one, milliseconds for every svccfg and svcadm).
-        f.write(dumps(data))
-        f.write("\n")
-    os.replace(tmp, path)
-
-
-class locked:
-    """``with locked(simdir) as repo``: the Repo under an exclusive lock,
-    saved when the block ends (normally or with _common.Exit) if it was
-    modified.  (A class, not contextlib.contextmanager: importing
-    contextlib costs every emulated command start-up time.)"""
-
-    def __init__(self, simdir):
-        self.simdir = simdir
-        self.fd = self.repo = None
-
-    def __enter__(self):
-        os.makedirs(self.simdir, exist_ok=True)
-        self.fd = os.open(os.path.join(self.simdir, LOCK_FILE),
-                          os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX)
-            data, fresh = _read(self.simdir)
-            self.repo = Repo(data, self.simdir)
-            self.repo.dirty = fresh
-        except BaseException:
-            self._unlock()
-            raise
-        return self.repo
-
-    def __exit__(self, exc_type, exc, tb):
-        try:
-            if exc_type is None or issubclass(exc_type, _common.Exit):
-                if self.repo.dirty:
-                    _write(self.simdir, self.repo.data)
-        finally:
-            self._unlock()
-        return False
-
-    def _unlock(self):
-        try:
-            fcntl.flock(self.fd, fcntl.LOCK_UN)
-        finally:
-            os.close(self.fd)
 
 
 # ---------------------------------------------------------------------------

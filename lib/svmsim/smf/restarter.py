@@ -31,14 +31,9 @@ startd.py uses it to write the log lines svc.startd writes ("Enabled.",
 """
 
 from . import repo as R
+from ._common import SMF_EXIT_OK, SMF_EXIT_ERR_FATAL, SMF_EXIT_ERR_CONFIG
+from .store import locked
 
-SMF_EXIT_OK = 0
-SMF_EXIT_ERR_FATAL = 95
-SMF_EXIT_ERR_CONFIG = 96
-SMF_EXIT_MON_DEGRADE = 97
-SMF_EXIT_MON_OFFLINE = 98
-SMF_EXIT_ERR_NOSMF = 99
-SMF_EXIT_ERR_PERM = 100
 
 _start_hook = None
 # (svc, inst) -> (cause, previous state) of starts begun in this process
@@ -94,7 +89,7 @@ def run_pending(simdir, pending):
                                  cause=cause, prev_state=prev)
         else:
             result = _start_hook(simdir, R.inst_fmri(svc, inst))
-        with R.locked(simdir) as repo:
+        with locked(simdir) as repo:
             i = repo.get_instance(svc, inst)
             if i is None or i["next_state"] != "online":
                 continue

@@ -3,26 +3,31 @@
 """svccfg(8), after usr/src/cmd/svc/svccfg/ (svccfg_main.c, svccfg.l,
 svccfg.y, svccfg_engine.c, svccfg_libscf.c).
 
+What svmram, its start method and the tests of its boot service run:
+``svccfg [-s FMRI] COMMAND ARGS`` with the commands add, addpg, setprop
+(one value), delete, delprop, import and validate, and their refusals.
+Not emulated: -v, -f, -z, interactive use (a usage error), the other
+commands (``... is not supported by the svmsim emulator.``) and
+setprop's list form (a syntax error).
+
 As in svccfg, the words after the options are joined with spaces and lexed
 again, so a value with blanks must reach svccfg with its double quotes:
-``svccfg -s FMRI setprop pg/p = astring: '"a b"'``.  In the list form every
-string value must be quoted: ``setprop pg/p = astring: ("a" "b")``.
+``svccfg -s FMRI setprop pg/p = astring: '"a b"'``.
 
-Errors in non-interactive use print ``svccfg: MESSAGE`` (or
-``svccfg (FILE, line N): MESSAGE`` under -f) and exit 1 at once (semerr()).
+Errors print ``svccfg: MESSAGE`` and exit 1 at once (semerr()).
 """
 
 import os
-import sys
 
 from . import _common as C
+from . import manifest
 from . import repo as R
+from .store import locked
 from . import restarter
-from ..lean import fnmatchcase
 
-# manifest (and with it xml.etree) and tmpl are imported by the
-# subcommands that use them (import, validate): svccfg -s ... setprop, the
-# form svmram runs, never needs them (bench/emulator).
+# tmpl, and xml.etree (manifest.parse), are imported by the subcommands
+# that use them (import, validate): svccfg -s ... setprop, the form
+# svmram runs most, never needs them (bench/emulator).
 
 USAGE = ("Usage:\tsvccfg [-v] [-s FMRI] [-f file]\n"
          "\tsvccfg [-v] [-s FMRI] <command> [args]\n")
@@ -120,29 +125,20 @@ def lex(text, out):
 
 
 class Svccfg:
-    def __init__(self, out, simdir, verbose=False):
+    def __init__(self, out, simdir):
         self.out = out
         self.simdir = simdir
-        self.verbose = verbose
-        self.cmd_file = None
-        self.lineno = 0
         self.cur_svc = None     # service name
         self.cur_inst = None    # instance name
         self.pending = []
         self.preselect = None   # -s FMRI, selected before any command
 
     # -- messages (svccfg_main.c vmessage/semerr/warn/synerr) ----------------
-    def _prefix(self):
-        if self.cmd_file is None:
-            return "%s: " % self.out.prog
-        return "%s (%s, line %d): " % (self.out.prog, self.cmd_file,
-                                       self.lineno)
-
     def warn(self, msg):
         if not msg.endswith("\n"):
             # vmessage() appends strerror(errno); GUESS: errno is 0 here.
             msg += ": %s.\n" % "Error 0"
-        self.out.err(self._prefix() + msg)
+        self.out.err("%s: %s" % (self.out.prog, msg))
 
     def semerr(self, msg):
         self.warn(msg)
@@ -183,26 +179,7 @@ class Svccfg:
             return repo.get_instance(self.cur_svc, self.cur_inst)["pgs"]
         return repo.get_service(self.cur_svc)["pgs"]
 
-    def _listing_pgs(self, repo):
-        if self.cur_inst is not None:
-            return repo.current_inst_pgs(self.cur_svc, self.cur_inst)
-        return repo.get_service(self.cur_svc)["pgs"]
-
     # -- commands ------------------------------------------------------------
-    def cmd_list(self, repo, pattern):
-        if self.cur_inst is not None:
-            self.out.out(":properties\n")
-            return
-        if self.cur_svc is not None:
-            self.out.out(":properties\n")
-            for iname in repo.get_service(self.cur_svc)["instances"]:
-                if pattern is None or fnmatchcase(iname, pattern):
-                    self.out.out(iname + "\n")
-            return
-        for sname in repo.services:
-            if pattern is None or fnmatchcase(sname, pattern):
-                self.out.out(sname + "\n")
-
     def cmd_add(self, repo, name):
         if self.cur_inst is not None:
             self.semerr("Cannot add entities to an instance.\n")
@@ -299,49 +276,7 @@ class Svccfg:
         del pgs[pgname]["props"][pn]
         repo.touch()
 
-    def cmd_delpg(self, repo, name):
-        self._need_entity()
-        if "/" in name:
-            self.semerr(EMSG_INVALID_PG_NAME % name)
-        self.cmd_delprop(repo, name)
-
-    def cmd_listprop(self, repo, pattern, only_pgs=False):
-        self._need_entity()
-        items = []
-        for pgname, pg in self._listing_pgs(repo).items():
-            matched = pattern is None or fnmatchcase(pgname, pattern)
-            if matched:
-                items.append((pgname, pg, None))
-            if only_pgs:
-                continue
-            for pname, prop in pg["props"].items():
-                full = "%s/%s" % (pgname, pname)
-                if pattern is None or matched or \
-                        fnmatchcase(full, pattern):
-                    items.append((full, pg, prop))
-        width = max([len(name) for name, _, _ in items] or [0])
-        for name, pg, prop in items:
-            if prop is None:
-                line = "%-*s  %s" % (width, name, pg["type"])
-                if pg.get("flags", 0) & R.PG_FLAG_NONPERSISTENT:
-                    line += "\tNONPERSISTENT"
-                self.out.out(line + "\n")
-                continue
-            line = "%-*s  %-7s " % (width, name, prop["type"])
-            multiple = len(prop["values"]) > 1 and \
-                prop["type"] in ("astring", "ustring")
-            for v in prop["values"]:
-                if multiple or any(ch in v for ch in " \t\n\"()"):
-                    line += ' "%s"' % v.replace("\\", "\\\\").replace(
-                        '"', '\\"')
-                else:
-                    line += " " + v
-            self.out.out(line + "\n")
-
-    def _string_to_value(self, s, ty, require_quotes):
-        if require_quotes and (len(s) < 2 or s[0] != '"' or s[-1] != '"'):
-            self.semerr("Multiple string values or string values with "
-                        "spaces must be quoted with '\"'.\n")
+    def _string_to_value(self, s, ty):
         nstr = s
         if s.startswith('"'):
             nstr = s[1:-1]
@@ -350,7 +285,7 @@ class Svccfg:
             self.semerr('Invalid "%s" value "%s".\n' % (ty, nstr))
         return v
 
-    def cmd_setprop(self, repo, name, ty, value, values):
+    def cmd_setprop(self, repo, name, ty, value):
         self._need_entity()
         if "/" not in name:
             self.semerr("Property names must contain a `/'.\n")
@@ -382,65 +317,9 @@ class Svccfg:
             if inferred is None:
                 self.semerr("Type required for new properties.\n")
             ty = inferred
-        if value is not None:
-            vals = [self._string_to_value(value, ty, False)]
-        else:
-            req = ty in ("astring", "ustring")
-            vals = [self._string_to_value(v, ty, req) for v in values]
+        vals = [self._string_to_value(value, ty)]
         pg["props"][propname] = {"type": ty, "values": vals}
         repo.touch()
-
-    def cmd_propvalue(self, repo, name, ty, arg, isadd):
-        """addpropvalue / delpropvalue (lscf_setpropvalue())."""
-        self._need_entity()
-        if "/" not in name:
-            self.semerr("Property names must contain a `/'.\n")
-        pgname, propname = name.split("/", 1)
-        if ty is not None:
-            if not ty.endswith(":") or ty[:-1] not in R.TYPES:
-                self.semerr('Unknown type "%s".\n' % ty)
-            ty = ty[:-1]
-        pgs = self._pgs(repo)
-        if not R.uu_check_name(pgname, R.UU_NAME_DOMAIN):
-            self.semerr(EMSG_INVALID_PG_NAME % pgname)
-        pg = pgs.get(pgname)
-        if pg is None:
-            self.semerr(EMSG_NO_SUCH_PG % pgname)
-        if not R.uu_check_name(propname, R.UU_NAME_DOMAIN):
-            self.semerr(EMSG_INVALID_PROP_NAME % propname)
-        cur = pg["props"].get(propname)
-        if cur is None:
-            if not isadd:
-                self.semerr("No such property %s/%s.\n" % (pgname, propname))
-            if ty is None:
-                self.semerr("Type required for new properties.\n")
-            vals = []
-        else:
-            if isadd and ty is not None and cur["type"] != ty:
-                self.semerr('Property "%s" is not of type "%s".\n'
-                            % (propname, ty + ":"))
-            ty = cur["type"]
-            vals = list(cur["values"])
-        if isadd:
-            vals.append(arg)
-        else:
-            pat = arg
-            if pat.endswith('"'):
-                pat = pat[:-1]
-            if pat.startswith('"'):
-                pat = pat[1:]
-            vals = [v for v in vals if not fnmatchcase(v, pat)]
-        out = [self._string_to_value(v, ty, False) for v in vals]
-        pg["props"][propname] = {"type": ty, "values": out}
-        repo.touch()
-
-    def cmd_refresh(self, repo):
-        if self.cur_inst is None:
-            self.semerr("Instance not selected.\n")
-        repo.take_running(self.cur_svc, self.cur_inst)
-        if self.verbose:
-            self.warn("Refreshed %s.\n" % R.inst_fmri(self.cur_svc,
-                                                      self.cur_inst))
 
     def cmd_import(self, repo, args):
         opts = []
@@ -452,7 +331,6 @@ class Svccfg:
         if not files:
             self.synerr()
         refresh = not any(o == "n" for o, _ in opts)
-        from . import manifest
         paths = []
         for f in files:
             if not os.path.exists(f):
@@ -500,27 +378,7 @@ class Svccfg:
             if not only_words or len(args) not in counts:
                 self.synerr()
 
-        if word in ("end", "exit", "quit"):
-            nwords(0)
-            raise C.Exit(0)
-        if word == "help":
-            # GUESS: help output is not reproduced.
-            return
-        if word == "select":
-            nwords(1)
-            self.select(repo, words[0])
-        elif word == "unselect":
-            nwords(0)
-            if self.cur_inst is not None:
-                self.cur_inst = None
-            elif self.cur_svc is not None:
-                self.cur_svc = None
-            else:
-                self.semerr("Cannot unselect at scope level.\n")
-        elif word == "list":
-            nwords(0, 1)
-            self.cmd_list(repo, words[0] if words else None)
-        elif word == "add":
+        if word == "add":
             nwords(1)
             self.cmd_add(repo, words[0])
         elif word == "delete":
@@ -531,40 +389,15 @@ class Svccfg:
                 self.cmd_delete(repo, words[1], True)
             else:
                 self.cmd_delete(repo, words[0], False)
-        elif word == "listpg":
-            nwords(0, 1)
-            self.cmd_listprop(repo, words[0] if words else None, True)
-        elif word == "listprop":
-            nwords(0, 1)
-            self.cmd_listprop(repo, words[0] if words else None)
         elif word == "addpg":
             nwords(2, 3)
             self.cmd_addpg(repo, words[0], words[1],
                            words[2] if len(words) > 2 else None)
-        elif word == "delpg":
-            nwords(1)
-            self.cmd_delpg(repo, words[0])
         elif word == "delprop":
             nwords(1)
             self.cmd_delprop(repo, words[0])
         elif word == "setprop":
             self._setprop(repo, args)
-        elif word == "addpropvalue":
-            if len(args) not in (2, 3) or kinds[0] != "WORD" or \
-                    any(k not in ("WORD", "STRING") for k in kinds[1:]):
-                self.synerr()
-            if len(args) == 2:
-                self.cmd_propvalue(repo, words[0], None, words[1], True)
-            else:
-                self.cmd_propvalue(repo, words[0], words[1], words[2], True)
-        elif word == "delpropvalue":
-            if len(args) != 2 or kinds[0] != "WORD" or \
-                    kinds[1] not in ("WORD", "STRING"):
-                self.synerr()
-            self.cmd_propvalue(repo, words[0], None, words[1], False)
-        elif word == "refresh":
-            nwords(0)
-            self.cmd_refresh(repo)
         elif word == "import":
             if any(k not in ("WORD", "STRING") for k in kinds):
                 self.synerr()
@@ -573,8 +406,10 @@ class Svccfg:
         elif word == "validate":
             self._validate(repo, words, kinds)
         else:
-            # GUESS: the rest of svccfg (export, archive, apply, describe,
-            # editprop, setenv, snapshots, ...) is not emulated.
+            # GUESS: the rest of svccfg (list, select, listprop, delpg,
+            # addpropvalue, refresh, export, archive, apply, describe,
+            # editprop, setenv, snapshots, ...) is not emulated: svmram, its
+            # method and its boot tests run none of it.
             self.semerr("%s is not supported by the svmsim emulator.\n"
                         % word)
 
@@ -607,7 +442,6 @@ class Svccfg:
                 text = fh.read()
         except OSError as e:
             self.semerr("unable to open file: %s\n" % e.strerror)
-        from . import manifest
         try:
             manifest.parse(text)
         except manifest.ImportError_ as e:
@@ -643,7 +477,8 @@ class Svccfg:
     def _setprop(self, repo, args):
         # setprop WORD = string
         # setprop WORD = WORD string
-        # setprop WORD = [WORD] ( string-list ) -- newlines allowed inside
+        # (svccfg.y's list form, "setprop WORD = [WORD] ( string-list )",
+        # is not emulated: svmram sets one value per property.)
         k = [a[0] for a in args]
         v = [a[1] for a in args]
         if len(args) < 3 or k[0] != "WORD" or k[1] != "EQUALS":
@@ -652,34 +487,20 @@ class Svccfg:
         rest = args[2:]
         rk = k[2:]
         if len(rest) == 1 and rk[0] in ("WORD", "STRING"):
-            self.cmd_setprop(repo, name, None, rest[0][1], None)
+            self.cmd_setprop(repo, name, None, rest[0][1])
             return
         if len(rest) == 2 and rk[0] == "WORD" and \
                 rk[1] in ("WORD", "STRING"):
-            self.cmd_setprop(repo, name, rest[0][1], rest[1][1], None)
-            return
-        ty = None
-        if rk and rk[0] == "WORD":
-            ty = rest[0][1]
-            rest, rk = rest[1:], rk[1:]
-        if len(rest) >= 2 and rk[0] == "LPAREN" and rk[-1] == "RPAREN" and \
-                all(x in ("WORD", "STRING") for x in rk[1:-1]):
-            self.cmd_setprop(repo, name, ty, None,
-                             [x[1] for x in rest[1:-1]])
+            self.cmd_setprop(repo, name, rest[0][1], rest[1][1])
             return
         self.synerr()
 
     def run_statements(self, stmts_src):
-        """Run statements; ``stmts_src`` yields (lineno, tokens)."""
-        with R.locked(self.simdir) as repo:
+        """Run statements; ``stmts_src`` yields each one's tokens."""
+        with locked(self.simdir) as repo:
             if self.preselect is not None:
-                # lscf_select() runs before the command file is opened, so
-                # its errors carry no "(file, line N)".
-                cmd_file, self.cmd_file = self.cmd_file, None
                 self.select(repo, self.preselect)
-                self.cmd_file = cmd_file
-            for lineno, toks in stmts_src:
-                self.lineno = lineno
+            for toks in stmts_src:
                 self.execute(repo, toks)
         if self.pending:
             restarter.run_pending(self.simdir, self.pending)
@@ -691,69 +512,19 @@ class _Silent(C.Out):
         pass
 
 
-def _join_statements(stmts):
-    """Merge lines inside parentheses (multiline_string_list)."""
-    out = []
-    buf = []
-    depth = 0
-    start = 1
-    for n, toks in enumerate(stmts, 1):
-        if not buf:
-            start = n
-        buf.extend(toks)
-        depth += sum(1 for k, _ in toks if k == "LPAREN")
-        depth -= sum(1 for k, _ in toks if k == "RPAREN")
-        if depth <= 0:
-            out.append((start, buf))
-            buf = []
-            depth = 0
-    if buf:
-        out.append((start, buf))
-    return out
-
-
 def main(out, argv, simdir):
+    # Only "svccfg [-s FMRI] command [args]": svmram and its tests never
+    # pass -v, -f or -z, nor run svccfg interactively (a usage error).
     try:
-        opts, rest = C.getopt(out, argv, "vf:s:z:")
+        opts, rest = C.getopt(out, argv, "s:")
     except C.GetoptError:
         out.err(USAGE)
         return C.UU_EXIT_USAGE
-    verbose = False
-    fmri = cmdfile = None
-    for o, a in opts:
-        if o == "v":
-            verbose = True
-        elif o == "s":
-            fmri = a
-        elif o == "f":
-            cmdfile = a
-        elif o == "z":
-            if a != "global":
-                # GUESS: only the global zone exists in the emulator.
-                out.die("invalid zone '%s'\n" % a)
-    cfg = Svccfg(out, simdir, verbose)
-    cfg.preselect = fmri
-    if cmdfile is not None or not rest:
-        if cmdfile is not None and cmdfile != "-":
-            try:
-                with open(cmdfile, "r", encoding="utf-8") as fh:
-                    text = fh.read()
-            except OSError:
-                cfg.semerr("Could not open %s: %s.\n"
-                           % (cmdfile, "No such file or directory"))
-            cfg.cmd_file = cmdfile
-        else:
-            # GUESS: interactive mode is not emulated; commands are read
-            # from standard input as from a file.
-            try:
-                text = sys.stdin.read()
-            except (OSError, ValueError):
-                text = ""
-            cfg.cmd_file = "<stdin>"
-        stmts = lex(text, out)
-        cfg.run_statements(_join_statements(stmts))
-        return 0
-    text = " ".join(rest) + " "
-    stmts = lex(text, out)
-    cfg.run_statements(_join_statements(stmts))
+    if not rest:
+        out.err(USAGE)
+        return C.UU_EXIT_USAGE
+    cfg = Svccfg(out, simdir)
+    for _, fmri in opts:
+        cfg.preselect = fmri
+    cfg.run_statements(lex(" ".join(rest) + " ", out))
     return 0

@@ -4,6 +4,7 @@
 
 from . import _common as C
 from . import repo as R
+from .store import locked
 
 USAGE = ("Usage: %1$s [-fqtv] [-C | -c | -s snapshot] [-z zone] "
          "[-p [name/]name]... \n"
@@ -204,18 +205,19 @@ def _process_prop(ctx, repo, wi):
 def main(out, argv, simdir):
     ctx = _Ctx(out)
     try:
-        opts, operands = C.getopt(out, argv, "Ccfp:qs:tvwz:")
+        # -w (it would block until the group changes) and -z are not
+        # emulated: svmram passes neither (a usage error).
+        opts, operands = C.getopt(out, argv, "Ccfp:qs:tv")
     except C.GetoptError:
         ctx.usage()
-    wait = False
     for o, a in opts:
         if o == "C":
-            if ctx.cflag or ctx.sflag or wait:
+            if ctx.cflag or ctx.sflag:
                 ctx.usage()
             ctx.Cflag = True
             ctx.snapshot = None
         elif o == "c":
-            if ctx.Cflag or ctx.sflag or wait:
+            if ctx.Cflag or ctx.sflag:
                 ctx.usage()
             ctx.cflag = True
             ctx.snapshot = None
@@ -226,7 +228,7 @@ def main(out, argv, simdir):
         elif o == "q":
             ctx.quiet = True
         elif o == "s":
-            if ctx.Cflag or ctx.cflag or wait:
+            if ctx.Cflag or ctx.cflag:
                 ctx.usage()
             ctx.snapshot = a
             ctx.sflag = True
@@ -234,26 +236,12 @@ def main(out, argv, simdir):
             ctx.types = True
         elif o == "v":
             ctx.verbose = True
-        elif o == "w":
-            if ctx.Cflag or ctx.cflag or ctx.sflag:
-                ctx.usage()
-            wait = True
-        elif o == "z":
-            if a != "global":
-                # GUESS: only the global zone exists in the emulator.
-                ctx.out.die("invalid zone '%s'\n" % a)
     if not operands:
         ctx.usage()
-    if wait:
-        if len(ctx.props) > 1 or len(operands) > 1:
-            ctx.usage()
-        # GUESS: -w would block until the property group changes, which
-        # cannot happen inside one emulated command; it is refused.
-        ctx.out.die("-w is not supported by the svmsim emulator.\n")
 
     flags = R.SCF_WALK_PROPERTY | R.SCF_WALK_SERVICE | R.SCF_WALK_EXPLICIT | \
         R.SCF_WALK_MULTIPLE
-    with R.locked(simdir) as repo:
+    with locked(simdir) as repo:
         infos, err = R.walk(repo, operands, flags, ctx.warn)
         if err:
             ctx.return_code = err

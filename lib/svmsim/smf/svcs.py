@@ -6,6 +6,7 @@ import os
 
 from . import _common as C
 from . import repo as R
+from .store import locked
 
 MAX_SCF_STATE_STRING_SZ = 14
 
@@ -18,46 +19,9 @@ USAGE = (
     "       %1$s -x [-v] [-Z | -z zone] [<service> ...]\n"
     "       %1$s -?\n")
 
-HELP = (
-    "\n"
-    "\t-a  list all service instances rather than "
-    "only those that are enabled\n"
-    "\t-d  list dependencies of the specified service(s)\n"
-    "\t-D  list dependents of the specified service(s)\n"
-    "\t-H  omit header line from output\n"
-    "\t-l  list detailed information about the specified service(s)\n"
-    "\t-L  list the log file associated with the specified service(s)\n"
-    "\t-o  list only the specified columns in the output\n"
-    "\t-p  list process IDs and names associated with each service\n"
-    "\t-R  list only those services with the specified restarter\n"
-    "\t-s  sort output in ascending order by the specified column(s)\n"
-    "\t-S  sort output in descending order by the specified column(s)\n"
-    "\t-v  list verbose information appropriate to the type of output\n"
-    "\t-x  explain the status of services that might require maintenance,\n"
-    "\t    or explain the status of the specified service(s)\n"
-    "\t-z  from global zone, show services in a specified zone\n"
-    "\t-Z  from global zone, show services in all zones\n"
-    "\n\t"
-    "Services can be specified using an FMRI, abbreviation, or fnmatch(5)\n"
-    "\tpattern, as shown in these examples for svc:/network/smtp:sendmail\n"
-    "\n"
-    "\t%1$s [opts] svc:/network/smtp:sendmail\n"
-    "\t%1$s [opts] network/smtp:sendmail\n"
-    "\t%1$s [opts] network/*mail\n"
-    "\t%1$s [opts] network/smtp\n"
-    "\t%1$s [opts] smtp:sendmail\n"
-    "\t%1$s [opts] smtp\n"
-    "\t%1$s [opts] sendmail\n"
-    "\n\t"
-    "Columns for output or sorting can be specified using these names:\n"
-    "\n")
-
 _STATE_CHAR = {"uninitialized": "u", "offline": "0", "online": "1",
                "maintenance": "m", "disabled": "d", "degraded": "D",
                "legacy_run": "L"}
-_STATE_ABBREV = {"uninitialized": "UN", "offline": "OFF", "online": "ON",
-                 "maintenance": "MNT", "disabled": "DIS", "degraded": "DGD",
-                 "legacy_run": "LRC"}
 _STATE_SORT = {"online": 2, "degraded": 3, "offline": 4, "maintenance": 5,
                "disabled": 1, "uninitialized": 6}
 
@@ -72,17 +36,6 @@ def _locale_name():
     # GUESS: _scf_sanitize_locale() turns characters not allowed in a
     # property name into '_'.
     return "".join(c if c.isalnum() or c in "_-" else "_" for c in v)
-
-
-def _single(pg, name, types):
-    """pg_get_single_val(): the single value, or None (absent, wrong type,
-    or not single-valued)."""
-    if pg is None:
-        return None
-    p = pg["props"].get(name)
-    if p is None or p["type"] not in types or len(p["values"]) != 1:
-        return None
-    return p["values"][0]
 
 
 def _time_of(v):
@@ -101,14 +54,13 @@ class Svcs:
         self.now = int(C.now())
         self.exit_status = 0
         self.nstate_shown = False
-        self.zonename = None
         self.locale = _locale_name()
 
     # -- instance data -------------------------------------------------------
     def rprop(self, svc, inst, name, types=R.STRING_TYPES):
         """get_restarter_*_prop(): composed current "restarter" group."""
         pg = self.repo.composed_current(svc, inst).get("restarter")
-        return _single(pg, name, types)
+        return R.single(pg, name, types)
 
     def state(self, svc, inst):
         return self.rprop(svc, inst, "state") or ""
@@ -127,7 +79,7 @@ class Svcs:
             self.repo.composed_current(svc, inst)
         pg = view.get("tm_common_name")
         for loc in (self.locale, "C"):
-            v = _single(pg, loc, ("ustring",))
+            v = R.single(pg, loc, ("ustring",))
             if v is not None:
                 return v
         return None
@@ -139,57 +91,17 @@ class Svcs:
     def col_ctid(self, wi):
         return "%*s " % (6, "-")
 
-    def col_desc(self, wi):
-        name = self.common_name(wi.svc, wi.inst, True) or "-"
-        name = name.replace("\n", " ")
-        return ("%-100s " % name)[:max(100, len(name))]
-
     def col_fmri(self, wi):
         return "%-50s " % R.inst_fmri(wi.svc, wi.inst)
 
     def col_inst(self, wi):
         return ("%-20s " % wi.inst)[:21]
 
-    def col_n(self, wi):
-        ns = self.next_state(wi.svc, wi.inst)
-        c = "-" if ns == "none" else _STATE_CHAR.get(ns, "?")
-        return ("%-2s " % c)[:2]
-
-    def col_nsta(self, wi):
-        ns = self.next_state(wi.svc, wi.inst)
-        if ns == "none":
-            return "%-4s " % "-"
-        return "%-4s " % _STATE_ABBREV.get(ns, "?")
-
     def col_nstate(self, wi):
         ns = self.next_state(wi.svc, wi.inst)
         if ns in ("", "none"):
             ns = "-"
         return "%-*s " % (MAX_SCF_STATE_STRING_SZ - 1, ns)
-
-    def col_s(self, wi):
-        c = _STATE_CHAR.get(self.state(wi.svc, wi.inst), "?")
-        star = "*" if (not self.nstate_shown and
-                       self.transitioning(wi.svc, wi.inst)) else " "
-        return c + star + " "
-
-    def col_scope(self, wi):
-        return ("%-20s " % "localhost")[:21]
-
-    def col_sn(self, wi):
-        st = _STATE_CHAR.get(self.state(wi.svc, wi.inst), "?")
-        ns = self.next_state(wi.svc, wi.inst)
-        n = "-" if ns == "none" else _STATE_CHAR.get(ns, "?")
-        return st + n + " "
-
-    def col_svc(self, wi):
-        return "%-20s " % wi.svc
-
-    def col_sta(self, wi):
-        sta = _STATE_ABBREV.get(self.state(wi.svc, wi.inst), "?")
-        if not self.nstate_shown and self.transitioning(wi.svc, wi.inst):
-            sta += "*"
-        return "%-4s " % sta
 
     def col_state(self, wi):
         st = self.state(wi.svc, wi.inst) or "-"
@@ -205,42 +117,15 @@ class Svcs:
         # snprintf() into STIME_COLUMN_WIDTH + 2 bytes: 9 characters.
         return ("%-9s " % C.fmt_stime(t[0], self.now))[:9]
 
-    def col_zone(self, wi):
-        return "%-16s " % (self.zonename or "global")
-
     # -- sort keys (bytes, compared like memcmp) ------------------------------
-    def key_ctid(self, wi):
-        return bytes(8)
-
-    def key_desc(self, wi):
-        return bytes(100)
-
     def key_fmri(self, wi):
         return self.col_fmri(wi)[:50].encode("utf-8").ljust(50, b"\0")[:50]
-
-    def key_inst(self, wi):
-        return self.col_inst(wi)[:20].encode("utf-8").ljust(20, b"\0")[:20]
-
-    def key_scope(self, wi):
-        return self.col_scope(wi)[:20].encode("utf-8")
-
-    def key_svc(self, wi):
-        return self.col_svc(wi)[:20].encode("utf-8").ljust(20, b"\0")[:20]
-
-    def key_zone(self, wi):
-        return self.col_zone(wi)[:16].encode("utf-8").ljust(16, b"\0")[:16]
 
     def _state_key(self, name):
         return bytes([_STATE_SORT.get(name, 7)])
 
     def key_state(self, wi):
         return self._state_key(self.state(wi.svc, wi.inst))
-
-    def key_nstate(self, wi):
-        return self._state_key(self.next_state(wi.svc, wi.inst))
-
-    def key_sn(self, wi):
-        return self.key_state(wi) + self.key_nstate(wi)
 
     def key_stime(self, wi):
         t = self.stime(wi.svc, wi.inst)
@@ -250,43 +135,18 @@ class Svcs:
             (t[1] & (2 ** 32 - 1)).to_bytes(4, "big")
 
 
-# name, width, sprint, sortkey width, sortkey -- svcs.c columns[]
+# name, width, sprint, sortkey -- svcs.c columns[], the ones svmram, its
+# method and its boot tests print (STATE, NSTATE, FMRI, INST, and STIME
+# and CTID of the default listings); the others (DESC, N, NSTA, S, SCOPE,
+# SN, SVC, STA, ZONE) are not emulated: 'Unknown column "desc".'
 COLUMNS = (
-    ("CTID", 6, "col_ctid", "key_ctid"),
-    ("DESC", 100, "col_desc", "key_desc"),
+    ("CTID", 6, "col_ctid", None),
     ("FMRI", 50, "col_fmri", "key_fmri"),
-    ("INST", 20, "col_inst", "key_inst"),
-    ("N", 1, "col_n", "key_nstate"),
-    ("NSTA", 4, "col_nsta", "key_nstate"),
-    ("NSTATE", MAX_SCF_STATE_STRING_SZ - 1, "col_nstate", "key_nstate"),
-    ("S", 2, "col_s", "key_state"),
-    ("SCOPE", 20, "col_scope", "key_scope"),
-    ("SN", 2, "col_sn", "key_sn"),
-    ("SVC", 20, "col_svc", "key_svc"),
-    ("STA", 4, "col_sta", "key_state"),
+    ("INST", 20, "col_inst", None),
+    ("NSTATE", MAX_SCF_STATE_STRING_SZ - 1, "col_nstate", None),
     ("STATE", MAX_SCF_STATE_STRING_SZ - 1 + 1, "col_state", "key_state"),
     ("STIME", 8, "col_stime", "key_stime"),
-    ("ZONE", 16, "col_zone", "key_zone"),
 )
-
-_DESCRIPTIONS = (
-    "contract ID for service (see contract(4))",
-    "human-readable description of the service",
-    "Fault Managed Resource Identifier for service",
-    "portion of the FMRI indicating service instance",
-    "abbreviation for next state (if in transition)",
-    "abbreviation for next state (if in transition)",
-    "name for next state (if in transition)",
-    "abbreviation for current state",
-    "name for scope associated with service",
-    "abbreviation for current state and next state",
-    "portion of the FMRI representing service name",
-    "abbreviation for current state",
-    "name for current state",
-    "time of last state change",
-    "name of zone",
-)
-
 
 def _column_index(name):
     for i, c in enumerate(COLUMNS):
@@ -296,10 +156,7 @@ def _column_index(name):
 
 
 # ---------------------------------------------------------------------------
-# svcs -l
-
-DETAILED_WIDTH = 11 + 2
-
+# svcs -x
 
 def _fmri_state(repo, fmri, sv):
     """get_fmri_state() for a dependency entity."""
@@ -337,83 +194,6 @@ def _fmri_state(repo, fmri, sv):
     only = next(iter(s["instances"]))
     return sv.state(f.service, only)
 
-
-def print_detailed(sv, wi, first, verbose):
-    out, repo = sv.out, sv.repo
-    lines = []
-    fmt = lambda k, v: lines.append("%-*s%s\n" % (DETAILED_WIDTH, k, v))
-    if not first:
-        lines.append("\n")
-    fmri = R.inst_fmri(wi.svc, wi.inst)
-    fmt("fmri", fmri)
-    name = sv.common_name(wi.svc, wi.inst, True)
-    if name is not None:
-        fmt("name", name)
-    if sv.zonename is not None:
-        fmt("zone", sv.zonename)
-    perm = sv.enabled(wi.svc, wi.inst, False)
-    temp = sv.enabled(wi.svc, wi.inst, True)
-    if temp is not None:
-        if temp != perm:
-            lines.append("%-*s%s (temporary)\n" % (
-                DETAILED_WIDTH, "enabled", "true" if temp else "false"))
-        else:
-            fmt("enabled", "true" if temp else "false")
-    elif perm is not None:
-        fmt("enabled", "true" if perm else "false")
-    rpg = repo.current_inst_pgs(wi.svc, wi.inst)["restarter"]
-    v = _single(rpg, "state", R.STRING_TYPES)
-    if v is not None:
-        fmt("state", v)
-    v = _single(rpg, "next_state", R.STRING_TYPES)
-    if v is not None:
-        fmt("next_state", v)
-    v = _time_of(_single(rpg, "state_timestamp", ("time",)))
-    if v is not None:
-        fmt("state_time", C.fmt_c(v[0]))
-    v = _single(rpg, "alt_logfile", R.STRING_TYPES)
-    if v is not None:
-        fmt("alt_logfile", v)
-    v = _single(rpg, "logfile", R.STRING_TYPES)
-    if v is not None:
-        fmt("logfile", v)
-    gen = repo.composed_current(wi.svc, wi.inst).get("general")
-    fmt("restarter", _single(gen, "restarter", R.STRING_TYPES) or
-        R.SCF_SERVICE_STARTD)
-    view = repo.composed_default(wi.svc, wi.inst)
-    for pgname, pg in view.items():
-        if pg["type"] != "dependency":
-            continue
-        ents = pg["props"].get("entities")
-        if ents is None or ents["type"] != "fmri":
-            continue
-        line = "%-*s" % (DETAILED_WIDTH, "dependency")
-        line += _single(pg, "grouping", R.STRING_TYPES) or "?"
-        line += "/"
-        line += _single(pg, "restart_on", R.STRING_TYPES) or "?"
-        for e in ents["values"]:
-            line += " %s (%s)" % (e, _fmri_state(repo, e, sv) or "-")
-        lines.append(line + "\n")
-    if verbose:
-        for pgname, pg in view.items():
-            if pg["type"] != "application":
-                continue
-            lines.append("%s (%s)\n" % (pgname, "application"))
-            for pname, p in pg["props"].items():
-                line = "%s/%s (%s) = " % (pgname, pname, p["type"])
-                for val in p["values"]:
-                    if any(ch in val for ch in " \t\n\"()"):
-                        line += '"' + "".join(
-                            "\\" + ch if ch in '"\\' else ch
-                            for ch in val) + '"'
-                    else:
-                        line += "%s " % val
-                lines.append(line + "\n")
-    out.out("".join(lines))
-
-
-# ---------------------------------------------------------------------------
-# svcs -x (explain.c)
 
 DC = {
     "DISABLED": "SMF-8000-05", "TEMPDISABLED": "SMF-8000-1S",
@@ -515,28 +295,28 @@ class Explain:
         repo = self.repo
         ip = _Inst(sname, iname)
         rpg = repo.current_inst_pgs(sname, iname)["restarter"]
-        st = _single(rpg, "state", R.STRING_TYPES)
-        ns = _single(rpg, "next_state", R.STRING_TYPES)
-        tm = _time_of(_single(rpg, "state_timestamp", ("time",)))
+        st = R.single(rpg, "state", R.STRING_TYPES)
+        ns = R.single(rpg, "next_state", R.STRING_TYPES)
+        tm = _time_of(R.single(rpg, "state_timestamp", ("time",)))
         if st is None or ns is None or tm is None:
             return None
         ip.state, ip.next_state, ip.stime = st, ns, tm[0]
-        aux = _single(rpg, "auxiliary_state", R.STRING_TYPES)
+        aux = R.single(rpg, "auxiliary_state", R.STRING_TYPES)
         if aux is not None:
             ip.aux_state = aux
-        ws = _single(rpg, "start_method_waitstatus", ("integer",))
+        ws = R.single(rpg, "start_method_waitstatus", ("integer",))
         if ws is not None:
             ip.waitstatus = int(ws)
         have_enabled = False
         ovr = repo.get_instance(sname, iname)["pgs"].get("general_ovr")
-        v = _single(ovr, "enabled", ("boolean",))
+        v = R.single(ovr, "enabled", ("boolean",))
         if v is not None:
             ip.enabled = v == "true"
             have_enabled = True
         gen = repo.composed_current(sname, iname).get("general")
         if gen is None:
             return None
-        v = _single(gen, "enabled", ("boolean",))
+        v = R.single(gen, "enabled", ("boolean",))
         if v is None:
             return None
         if not have_enabled:
@@ -544,7 +324,7 @@ class Explain:
             ip.temporary = False
         else:
             ip.temporary = ip.enabled != (v == "true")
-        r = _single(gen, "restarter", R.STRING_TYPES)
+        r = R.single(gen, "restarter", R.STRING_TYPES)
         if r is not None:
             ip.restarter = r
         if ip.state == "offline" and not self._load_dependencies(ip):
@@ -557,7 +337,7 @@ class Explain:
         for pgname, pg in view.items():
             if pg["type"] != "dependency":
                 continue
-            grouping = _single(pg, "grouping", R.STRING_TYPES)
+            grouping = R.single(pg, "grouping", R.STRING_TYPES)
             if grouping is None:
                 return False
             if grouping not in ("require_all", "require_any",
@@ -565,7 +345,7 @@ class Explain:
                 self.out.err('svc:/%s:%s has dependency with unknown type '
                              '"%s".\n' % (ip.svcname, ip.instname, grouping))
                 return False
-            ty = _single(pg, "type", R.STRING_TYPES)
+            ty = R.single(pg, "type", R.STRING_TYPES)
             if ty is None:
                 return False
             ents = pg["props"].get("entities")
@@ -1043,14 +823,14 @@ class Explain:
             if pg["type"] != "template":
                 continue
             if pgname.startswith("tm_man_"):
-                title = _single(pg, "title", R.STRING_TYPES)
-                section = _single(pg, "section", R.STRING_TYPES)
+                title = R.single(pg, "title", R.STRING_TYPES)
+                section = R.single(pg, "section", R.STRING_TYPES)
                 if title is None or section is None:
                     continue
                 if not self.verbose:
                     self.out.out("   See: %s(%s)\n" % (title, section))
                     continue
-                mp = _single(pg, "manpath", R.STRING_TYPES)
+                mp = R.single(pg, "manpath", R.STRING_TYPES)
                 if mp is None:
                     continue
                 if mp == ":default":
@@ -1058,7 +838,7 @@ class Explain:
                 self.out.out("   See: man -M %s -s %s %s\n"
                              % (mp, section, title))
             elif pgname.startswith("tm_doc_"):
-                uri = _single(pg, "uri", R.STRING_TYPES)
+                uri = R.single(pg, "uri", R.STRING_TYPES)
                 if uri is not None:
                     self.out.out("   See: %s\n" % uri)
 
@@ -1066,7 +846,7 @@ class Explain:
         rpg = self.repo.current_inst_pgs(ip.svcname,
                                          ip.instname)["restarter"]
         for name in ("alt_logfile", "logfile"):
-            v = _single(rpg, name, R.STRING_TYPES)
+            v = R.single(rpg, name, R.STRING_TYPES)
             if v is not None:
                 self.out.out("   See: %s\n" % v)
 
@@ -1082,8 +862,6 @@ class Explain:
             self.out.out(" (%s)\n" % (name if name is not None else "?"))
         else:
             self.out.out("\n")
-        if self.sv.zonename is not None:
-            self.out.out("  Zone: %s\n" % self.sv.zonename)
         self.out.out(" State: %s since %s\n" % (ip.state,
                                                  C.fmt_c(ip.stime)))
         self._reasons(ip)
@@ -1157,128 +935,54 @@ def main(out, argv, simdir):
         out.err(USAGE.replace("%1$s", prog))
         raise C.Exit(C.UU_EXIT_USAGE)
 
-    optstring = "aHpvno:R:s:S:dDlL?xZz:"
+    # Not emulated (a usage error, exit 2): -l, -L, -D, -n, -p, -R, -s, -S,
+    # -z, -Z and -?; svmram, its method and its boot tests use none.
+    optstring = "aHvo:dx"
     try:
         opts, args = C.getopt(out, argv, optstring)
     except C.GetoptError:
         argserr()
     mode = None
     for o, _ in opts:
-        if o == "?":
-            out.out(USAGE.replace("%1$s", prog))
-            text = HELP.replace("%1$s", prog)
-            for i, col in enumerate(COLUMNS):
-                text += "\t%-6s  %s\n" % (col[0], _DESCRIPTIONS[i])
-            out.out(text)
-            return C.UU_EXIT_OK
-        if o in "dDlLnx":
+        if o in "dx":
             if mode is not None:
                 argserr()
             mode = o
     show_all = False
     show_header = True
-    show_zones = False
-    opt_processes = False
     verbose = False
     columns_str = None
     sort = []            # [(column index, reverse)]
-    restarters = []
-    zone = None
     for o, a in opts:
         if o == "a":
             if mode is not None:
                 argserr()
             show_all = True
         elif o == "H":
-            if mode in ("l", "x"):
-                argserr()
-            show_header = False
-        elif o == "p":
             if mode == "x":
                 argserr()
-            opt_processes = True
+            show_header = False
         elif o == "v":
             verbose = True
         elif o == "o":
-            if mode in ("l", "x"):
+            if mode == "x":
                 argserr()
             columns_str = a
-        elif o == "R":
-            if mode is not None:
-                argserr()
-            f = R.parse_svc_fmri(a)
-            if f is None:
-                out.die('Restarter FMRI "%s" is invalid.\n' % a)
-            if f.instance is None or f.pg is not None:
-                out.die('Restarter FMRI "%s" does not designate an '
-                        'instance.\n' % a)
-            restarters.append((f.scope, f.service, f.instance))
-        elif o in "sS":
-            if mode is not None:
-                argserr()
-            i = _column_index(a)
-            if i == -1:
-                out.die('Unrecognized sort column "%s".\n' % a)
-            sort.append((i, o == "S"))
-        elif o == "z":
-            if show_zones:
-                argserr()
-            zone = a
-        elif o == "Z":
-            if zone is not None:
-                argserr()
-            show_zones = True
     if show_all and args:
         out.warn("-a ignored when used with arguments.\n")
-    if zone is not None and zone != "global":
-        # GUESS: only the global zone exists in the emulator.
-        out.die("invalid zone '%s'\n" % zone)
 
-    with R.locked(simdir) as repo:
+    with locked(simdir) as repo:
         sv = Svcs(out, repo)
-        if zone is not None or show_zones:
-            sv.zonename = "global"
-        if mode == "l":
-            if not args:
-                argserr()
-            first = True
-            for wi in _list_walk(sv, repo, args, R.SCF_WALK_MULTIPLE,
-                                 out.warn):
-                if wi.inst is None:
-                    continue
-                print_detailed(sv, wi, first, verbose)
-                first = False
-            return sv.exit_status
-        if mode == "L":
-            for wi in _list_walk(sv, repo, args, R.SCF_WALK_MULTIPLE,
-                                 out.warn):
-                if wi.inst is None:
-                    continue
-                rpg = repo.current_inst_pgs(wi.svc, wi.inst)["restarter"]
-                v = _single(rpg, "logfile", R.STRING_TYPES)
-                if v is not None:
-                    out.out(v + "\n")
-            return sv.exit_status
-        if mode == "n":
-            # GUESS: notification parameters are not emulated.
-            out.die("-n is not supported by the svmsim emulator.\n")
         if mode == "x":
             Explain(sv, verbose).run(args)
             return sv.exit_status
 
         if columns_str is None:
-            if not sort:
-                if show_zones:
-                    sort.append((_column_index("zone"), False))
-                sort += [(_column_index("state"), False),
-                         (_column_index("stime"), False),
-                         (_column_index("fmri"), False)]
-            if not verbose:
-                columns_str = "zone,state,stime,fmri" if show_zones else \
-                    "state,stime,fmri"
-            else:
-                columns_str = "zone,state,nstate,stime,ctid,fmri" if \
-                    show_zones else "state,nstate,stime,ctid,fmri"
+            sort = [(_column_index("state"), False),
+                    (_column_index("stime"), False),
+                    (_column_index("fmri"), False)]
+            columns_str = "state,nstate,stime,ctid,fmri" if verbose else \
+                "state,stime,fmri"
         cols = []
         rest = columns_str
         while rest != "":
@@ -1286,7 +990,7 @@ def main(out, argv, simdir):
             i = _column_index(name)
             if i == -1:
                 out.die('Unknown column "%s".\n' % name)
-            if COLUMNS[i][0] in ("N", "SN", "NSTA", "NSTATE"):
+            if COLUMNS[i][0] == "NSTATE":
                 sv.nstate_shown = True
             cols.append(i)
 
@@ -1294,15 +998,6 @@ def main(out, argv, simdir):
         seen = set()
 
         def list_instance(wi):
-            if restarters:
-                gen = repo.composed_current(wi.svc, wi.inst).get("general")
-                rst = _single(gen, "restarter", R.STRING_TYPES) or \
-                    R.SCF_SERVICE_STARTD
-                f = R.parse_svc_fmri(rst)
-                if f is None or not any(
-                        (f.scope, f.service, f.instance) == r
-                        for r in restarters):
-                    return
             fm = R.inst_fmri(wi.svc, wi.inst)
             if fm in seen:
                 return
@@ -1318,7 +1013,7 @@ def main(out, argv, simdir):
             lines.append((key, text))
 
         if mode is None:
-            if args or restarters:
+            if args:
                 show_all = True
             for wi in _list_walk(sv, repo, args, R.SCF_WALK_MULTIPLE |
                                  R.SCF_WALK_LEGACY, out.warn):
@@ -1334,15 +1029,6 @@ def main(out, argv, simdir):
                                  out.warn):
                 if wi.inst is not None:
                     _list_dependencies(sv, repo, wi, list_instance)
-        elif mode == "D":
-            if not args:
-                argserr()
-            infos, err = R.walk(repo, args, R.SCF_WALK_MULTIPLE |
-                                R.SCF_WALK_SERVICE, out.warn)
-            if err:
-                sv.exit_status = err
-            for wi in infos:
-                _list_dependents(sv, repo, wi, list_instance)
 
         # uu_avl inserts an element that compares equal before the equal
         # ones already in the tree: ties come out in reverse order.
@@ -1397,22 +1083,3 @@ def _list_dependencies(sv, repo, wi, list_instance):
             list_instance(R.WalkInfo(R.inst_fmri(f.service, iname),
                                      f.service, iname))
         sv.exit_status = C.UU_EXIT_OK
-
-
-def _list_dependents(sv, repo, wi, list_instance):
-    provider = ("localhost", wi.svc, wi.inst)
-    for sname, s in repo.services.items():
-        for iname in s["instances"]:
-            match = False
-            for dep in _dependency_entities(repo, sname, iname):
-                f = R.parse_svc_fmri(dep)
-                if f is None or f.service is None or f.pg is not None:
-                    continue
-                if f.scope == provider[0] and f.service == provider[1] and \
-                        (f.instance is None if provider[2] is None else
-                         (f.instance is None or f.instance == provider[2])):
-                    match = True
-                    break
-            if match:
-                list_instance(R.WalkInfo(R.inst_fmri(sname, iname), sname,
-                                         iname))

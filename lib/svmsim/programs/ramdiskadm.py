@@ -74,7 +74,10 @@ def _run(ctx, argv):
     name, size = None, 0
     alloc = delete = errflag = False
     i = 0
-    while i < len(argv):               # getopt(argc, argv, "a:d:")
+    # getopt(argc, argv, "a:d:") written out rather than svmsim.getopt's:
+    # ramdiskadm's main.c goes on after an illegal option (one message
+    # each) and takes <size> from argv[optind] in the middle of the loop.
+    while i < len(argv):
         arg = argv[i]
         if arg == "--":
             i += 1

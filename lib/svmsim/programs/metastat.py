@@ -7,7 +7,7 @@ Each invocation first advances every active resync by the configured step
 """
 
 from svmsim import report, resync, svm
-from svmsim.smf import repo as smf_repo
+from svmsim.smf import store as smf_store
 from svmsim.svm import switch
 from svmsim.messages import SvmError
 
@@ -75,7 +75,7 @@ def run(ctx, argv):
 
 def services_not_online(simdir, services):
     """meta_smf.c is_online(): smf_get_state() must be "online"."""
-    with smf_repo.locked(simdir) as repo:
+    with smf_store.locked(simdir) as repo:
         down = []
         for fmri in services:
             svc, _, inst = fmri.partition(":")

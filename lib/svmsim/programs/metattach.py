@@ -3,7 +3,7 @@
 """metattach: attach a submirror, grow a mirror, or concat components."""
 
 from svmsim import svm
-from svmsim.commands.metainit import make_comp, parse_interlace
+from svmsim.programs.metainit import make_comp, parse_interlace
 
 USAGE = ("usage:\t%s [-s setname] mirror [metadevice]\n"
          "\t%s [-s setname] [-i interlace] concat/stripe component...\n"

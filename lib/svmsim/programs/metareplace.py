@@ -3,7 +3,7 @@
 """metareplace: enable (-e) or replace a mirror component."""
 
 from svmsim import svm
-from svmsim.commands import check_free_component, resolve_component
+from svmsim.programs import check_free_component, resolve_component
 
 USAGE = ("usage:\t%s [-s setname] mirror component-old component-new\n"
          "\t%s [-s setname] -e mirror component\n"

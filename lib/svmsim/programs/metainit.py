@@ -4,7 +4,7 @@
 
 from svmsim import svm
 from svmsim.report import has_replica
-from svmsim.commands import (check_free_component, replica_start,
+from svmsim.programs import (check_free_component, replica_start,
                              resolve_component)
 from svmsim.getopt import GetoptError, getopt
 from svmsim.messages import SvmError

@@ -3,7 +3,7 @@
 """metadb: list, add (-a) and delete (-d) state database replicas."""
 
 from svmsim import report
-from svmsim.commands import resolve_component
+from svmsim.programs import resolve_component
 from svmsim.messages import SvmError
 
 USAGE = ("usage:  %s [-s setname] -a [options] mddbnnn\n"
