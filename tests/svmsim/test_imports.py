@@ -114,11 +114,6 @@ def test_the_graph_sees_imports_inside_functions():
     assert "svmsim.startd" in tree_edges
 
 
-@pytest.mark.parametrize("package", [
-    "svmsim",
-    pytest.param("svmram", marks=pytest.mark.xfail(
-        strict=False,
-        reason="svm planner<->restore circle, being fixed on main")),
-])
+@pytest.mark.parametrize("package", ["svmsim", "svmram"])
 def test_no_import_circle(package):
     assert cycles(graph(package)) == []
