@@ -42,6 +42,7 @@ import abc
 from dataclasses import dataclass, field
 from typing import List
 
+from . import run
 from .errors import UsageError
 
 
@@ -65,6 +66,38 @@ class Problems:
 
     def unless_booting(self, words):
         self.add(words, passing=self.booting)
+
+
+@dataclass(frozen=True)
+class Words:
+    """A backend's nouns and commands, which the neutral code puts into
+    its messages, so that each administrator reads the words of the
+    system at hand.  In the commands, {target} stands for the target's
+    name ("d10", "md0")."""
+
+    system: str             # what setup changes: "SVM", "md arrays"
+    target: str             # what it works on: "mirror", "array"
+    example: str            # a target's name as given: "d10", "/dev/md0"
+    copies: str             # the target's copies: "submirrors", "members"
+    ram_copy: str           # "RAM submirror", "RAM member"
+    disk_copy: str          # "disk submirror", "disk"
+    disk_copies: str        # "disk submirrors", "disks"
+    current: str            # the state of a current copy: "Okay", "in sync"
+    sync: str               # the copy onto a new one: "resync", "recovery"
+    service_failed: str     # the boot service gave up: "is in maintenance"
+    state_command: str      # shows the target: "metastat {target}"
+    retry_command: str      # retries the boot service
+    explain_command: str    # says why the boot service is not running
+    hung_command: str       # where to look when a command hangs
+
+    def state(self, target):
+        return self.state_command.format(target=target)
+
+    def retry(self, target):
+        return self.retry_command.format(target=target)
+
+    def explain(self, target):
+        return self.explain_command.format(target=target)
 
 
 class Host(abc.ABC):
@@ -99,10 +132,7 @@ class Host(abc.ABC):
 class Backend(abc.ABC):
     """A storage backend, as commands/ sees it (see the module's text)."""
 
-    name = None             # "svm", "md"
-    manages = None          # what setup changes, for messages: "SVM"
-    target_help = None      # "the mirror, e.g. d10"
-    members_label = "submirrors"    # status's line of them
+    words = None            # Words: its nouns and commands, for messages
     prelude = None          # plan.Prelude of its -n scripts
 
     def __init__(self, root="/"):
@@ -212,7 +242,7 @@ class Backend(abc.ABC):
         """The boot service's stop at shutdown, planned from the state
         found."""
         raise UsageError("'stop' is the shutdown step of md's boot unit; "
-                         "%s needs none" % self.manages)
+                         "%s needs none" % self.words.system)
 
     def restore_openings(self, target):
         """Plans of one step each, for other targets, to run before the
@@ -220,6 +250,12 @@ class Backend(abc.ABC):
         component SVM still takes for Okay, so that a new ramdisk cannot
         take its recorded device number).  Each is (host, plan)."""
         return []
+
+    def missing_command(self, name, path, reason):
+        """The RefusedError for a command of run.py's table that cannot be
+        started (the command in use puts it there with run.use): the
+        backend names the package its commands come in."""
+        return run.missing_command(name, path, reason)
 
     def restore_refusal(self, failure, intent):
         """The RefusedError a failed restore step stands for, or None."""
@@ -236,18 +272,6 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     def rolled_back_text(self, snap, target, intent):
         """After a rollback: "T is as it was before." or what differs."""
-
-    @abc.abstractmethod
-    def state_command(self, target):
-        """The command that shows the target's state (metastat d10)."""
-
-    @abc.abstractmethod
-    def retry_command(self, target):
-        """The command that retries the boot service (svcadm clear ...)."""
-
-    @abc.abstractmethod
-    def explain_command(self, target):
-        """The command that says why the boot service is not online."""
 
     @abc.abstractmethod
     def setup_done(self, intent):

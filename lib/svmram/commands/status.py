@@ -28,7 +28,6 @@ from ..errors import (EXIT_DEGRADED, EXIT_NOT_SERVING, EXIT_OK,
                       UsageError)
 from . import common
 
-SUMMARY = "show whether each configured mirror reads from RAM"
 JSON_FORMAT = 1
 
 # The verdicts, least severe first, and their exit statuses.
@@ -96,7 +95,8 @@ def health(status, problems, backend):
     critical, warning = list(problems.critical), list(problems.warning)
     if not status["configured"]:
         critical = list(status["reasons"])
-    unfinished = _unfinished(name) if _is_target(backend, name) else None
+    unfinished = _unfinished(name, backend) \
+        if _is_target(backend, name) else None
     if unfinished is not None:
         operation, running = unfinished
         at_risk = any(words.startswith("DATA AT RISK")
@@ -124,11 +124,11 @@ def _is_target(backend, name):
     return True
 
 
-def _unfinished(mirror):
+def _unfinished(mirror, backend):
     """(operation, running) when a setup or teardown of `mirror` has left
     its journal: running while another svmram holds the host lock."""
     try:
-        data = common.journal_for(mirror).load()
+        data = common.journal_for(mirror, backend).load()
     except RefusedError:
         return ("setup or teardown", False)
     if data is None:
@@ -187,31 +187,32 @@ def run_nagios(args):
 
 # --- text, fields and JSON ---------------------------------------------------
 
-def redundancy_lines(status):
+def redundancy_lines(status, words):
     """The loudest lines first: lost or degraded disk redundancy."""
     name, redundancy = status["mirror"], status.get("disk_redundancy")
     if status["verdict"] == "only_copy_in_ram":
         return [
             "%s: DATA AT RISK: the ramdisk %s holds the only current copy "
-            "of %s; no disk submirror is current (%s).  A power loss or "
-            "reboot now loses data." % (
-                name, status["ramdisk"]["name"], name,
+            "of %s; no %s is current (%s).  A power loss or reboot now "
+            "loses data." % (
+                name, status["ramdisk"]["name"], name, words.disk_copy,
                 "; ".join(redundancy["reasons"])),
-            "%s: do not reboot or power off; bring a disk submirror back "
-            "now: %s." % (name, "; ".join(redundancy["fixes"]))]
+            "%s: do not reboot or power off; bring a %s back now: %s." % (
+                name, words.disk_copy, "; ".join(redundancy["fixes"]))]
     if status["verdict"] == "degraded":
         recorded = len(redundancy["current"]) + len(redundancy["reasons"])
         return [
-            "%s: DEGRADED: only %d of %d disk submirrors holds current "
-            "data (%s)." % (name, len(redundancy["current"]), recorded,
-                            "; ".join(redundancy["reasons"])),
+            "%s: DEGRADED: only %d of %d %s holds current data (%s)." % (
+                name, len(redundancy["current"]), recorded,
+                words.disk_copies, "; ".join(redundancy["reasons"])),
             "%s: %s." % (name, "; ".join(redundancy["fixes"]))]
     return []
 
 
 def render_text(status, backend):
     name = status["mirror"]
-    lines = redundancy_lines(status) if status["configured"] else []
+    lines = redundancy_lines(status, backend.words) \
+        if status["configured"] else []
     if status["serving_from_ram"]:
         lines += ["%s: serving reads from RAM (%s)" % (
             name, backend.serving_detail(status))]
@@ -224,7 +225,7 @@ def render_text(status, backend):
                                   " (RAM)" if s["ram"] else "")
                      for s in status["submirrors"])
     if subs:
-        lines.append("    %-11s %s" % (backend.members_label + ":", subs))
+        lines.append("    %-11s %s" % (backend.words.copies + ":", subs))
     if status["resync_percent"] is not None:
         lines.append("    resync:     %d %% done" % status["resync_percent"])
     disk = status["ramdisk"]

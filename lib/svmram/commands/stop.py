@@ -22,7 +22,6 @@ from ..interrupt import Interrupted
 from ..progress import Progress
 from . import common
 
-SUMMARY = "take the RAM member out before a shutdown (the md boot unit's)"
 # Under systemd (INVOCATION_ID), how long to wait for a setup or teardown
 # that holds the host lock: under the unit's TimeoutStopSec of 120 s.
 LOCK_WAIT = 60
@@ -41,7 +40,7 @@ def run(args):
         backend.plan_stop(None, None)       # the backend's refusal
     if not args.dry_run:
         common.require_root(backend)
-    journal = common.journal_for(target)
+    journal = common.journal_for(target, backend)
     # Teardown runs 'systemctl disable --now', and so this stop, while it
     # holds the host lock: ask first, and again once the lock is held.
     why = _why_aside(backend, journal, target)

@@ -26,7 +26,7 @@ import re
 import sys
 
 from .. import run
-from ..backend import Backend, Problems
+from ..backend import Backend, Problems, Words
 from ..errors import RefusedError, SvmramError, UsageError, whole_number
 from ..plan import Step
 from . import planner, record, status
@@ -47,17 +47,21 @@ NO_MDADM_ADVICE = (
     "dnf install mdadm); svmram's Linux backend drives md through it.")
 
 
+WORDS = Words(
+    system="md arrays", target="array", example="/dev/md0",
+    copies="members", ram_copy="RAM member", disk_copy="disk",
+    disk_copies="disks", current="in sync", sync="recovery",
+    service_failed="has failed",
+    state_command="mdadm --detail /dev/{target}",
+    retry_command="systemctl restart svmram@{target}.service",
+    explain_command="systemctl status svmram@{target}.service",
+    hung_command="dmesg, cat /proc/mdstat, the console")
+
+
 class MdBackend(Backend):
-    name = "md"
-    manages = "md arrays"
-    target_help = "the array, e.g. /dev/md0"
+    words = WORDS
     prelude = PRELUDE
     stops = True
-    members_label = "members"
-
-    def __init__(self, root="/"):
-        super().__init__(root)
-        run.set_missing_command(missing_command)
 
     # --- names and options ------------------------------------------------
 
@@ -239,6 +243,9 @@ class MdBackend(Backend):
         return {"wait_disks": 0 if args.dry_run else whole_number(
             args.wait_disks, "wait-disks", 0, 600)}
 
+    def missing_command(self, name, path, reason):
+        return missing_command(name, path, reason)
+
     def stop_aside(self, target):
         if os.path.exists(record.marker_path(self._record(target))):
             return ("a teardown of it is running or was cut short, and "
@@ -270,15 +277,6 @@ class MdBackend(Backend):
                 if intent.created else "")
         return "but %s is not as it was: %s" % (
             target, state_text(snap, target, intent))
-
-    def state_command(self, target):
-        return "mdadm --detail /dev/%s" % target
-
-    def retry_command(self, target):
-        return "systemctl restart %s" % unit_name(target)
-
-    def explain_command(self, target):
-        return "systemctl status %s" % unit_name(target)
 
     def setup_done(self, intent):
         return "%s: reads are served from the RAM member /dev/%s; the " \

@@ -9,7 +9,7 @@ svc:/system/svmram:MIRROR (record.py).
 """
 
 from .. import run
-from ..backend import Backend
+from ..backend import Backend, Words
 from ..errors import RefusedError, whole_number
 from ..plan import Plan
 from . import check, consistency, names, record, status
@@ -37,16 +37,21 @@ NO_SVM_ADVICE = (
     "Solaris 11 'pkg install storage/svm' adds it.")
 
 
+WORDS = Words(
+    system="SVM", target="mirror", example="d10", copies="submirrors",
+    ram_copy="RAM submirror", disk_copy="disk submirror",
+    disk_copies="disk submirrors", current="Okay", sync="resync",
+    service_failed="is in maintenance",
+    state_command="metastat {target}",
+    retry_command="svcadm clear svmram:{target}",
+    explain_command="svcs -x svmram:{target}",
+    hung_command="svcs -x, the console, metastat")
+
+
 class SvmBackend(Backend):
-    name = "svm"
-    manages = "SVM"
-    target_help = "the mirror, e.g. d10"
+    words = WORDS
     prelude = PRELUDE
     check_predictions = check.PREDICTIONS
-
-    def __init__(self, root="/"):
-        super().__init__(root)
-        run.set_missing_command(missing_command)
 
     # --- names and options ------------------------------------------------
 
@@ -246,6 +251,9 @@ class SvmBackend(Backend):
                                          intent=intent)))
         return found
 
+    def missing_command(self, name, path, reason):
+        return missing_command(name, path, reason)
+
     def restore_refusal(self, failure, intent):
         if failure.step.key.startswith("open "):
             mirror = intent.mirror
@@ -276,15 +284,6 @@ class SvmBackend(Backend):
         return "but %s is not as it was: it has the submirrors %s." % (
             target, ", ".join("%s (%s)" % pair
                               for pair in zip(m.slots, m.states)))
-
-    def state_command(self, target):
-        return "metastat %s" % target
-
-    def retry_command(self, target):
-        return "svcadm clear svmram:%s" % target
-
-    def explain_command(self, target):
-        return "svcs -x svmram:%s" % target
 
     def setup_done(self, intent):
         return "%s: reads are served from the RAM submirror %s (ramdisk " \
@@ -327,10 +326,7 @@ def missing_command(name, path, reason):
         return RefusedError(
             "this system has no Solaris Volume Manager (cannot run %s: %s)"
             % (path, reason), advice=NO_SVM_ADVICE)
-    return RefusedError(
-        "cannot run %s: %s" % (path, reason),
-        advice="svmram needs this command from the base system; check "
-               "that it is installed.")
+    return run.missing_command(name, path, reason)
 
 
 def _not_enabled(props, service_state, mirror):
