@@ -25,22 +25,16 @@ Snapshots, intents and steps are the backend's own types; commands/ only
 passes them along, reads ``Plan`` and ``Step`` (plan.py), and calls an
 intent's ``to_json()`` for the journal.
 
-The status report is a list of (status, Problems) pairs, one per target
-the backend's record store names.  A status is a dict in the neutral
-schema of docs/status-json.md (format 1): ``mirror`` (the target's name),
-``configured``, ``verdict`` (serving, not_serving, degraded,
-only_copy_in_ram), ``serving_from_ram``, ``reasons``; for a configured
-target also ``disk_redundancy`` {state full/degraded/lost, current,
-reasons, fixes}, ``ram_submirror``, ``method``, ``read_option``,
-``size_blocks``, ``resync_percent``, ``submirrors`` [{slot, name, state,
-ram}], ``ramdisk`` {name, present, size_bytes, device, recorded_device,
-device_matches} and ``service`` {fmri, state} (the boot service: an SMF
-instance, a systemd unit).  A backend may add keys of its own.
+The status report is a list of (Status, Problems) pairs, one per target
+the backend's record store names: a ``Status`` (below) holds the facts
+under neutral names, the same for every backend, and ``to_json()`` is
+the schema of docs/status-json.md (format 2).  Each backend's words
+(submirrors, members, its boot service's kind) appear only in text.
 """
 
 import abc
 from dataclasses import dataclass, field
-from typing import List
+from typing import List, Optional
 
 from . import run
 from .errors import UsageError
@@ -66,6 +60,54 @@ class Problems:
 
     def unless_booting(self, words):
         self.add(words, passing=self.booting)
+
+
+@dataclass
+class Status:
+    """One target in `svmram status` (docs/status-json.md, format 2).
+
+    ``verdict``: serving, not_serving, degraded or only_copy_in_ram;
+    ``reasons``: why it is not serving, in words.  The rest is known only
+    for a configured target: ``disk_redundancy`` {state full/degraded/
+    lost, current, reasons, fixes} (None when it cannot be judged),
+    ``ram_copy`` (the RAM copy's name), ``method``, ``read_policy`` (SVM's
+    read option; None on md, whose write-mostly disks say it),
+    ``size_blocks``, ``sync_percent`` (the copy onto a copy, None unless
+    it runs), ``copies`` [{slot, name, state, ram}] (``state`` in the
+    backend's own terms), ``ramdisk`` {name, present, size_bytes, device,
+    recorded_device, device_matches} and ``boot_service`` {name, state}.
+    md's copies add ``write_mostly`` (SVM's read policy is the mirror's).
+    """
+
+    target: str
+    configured: bool
+    verdict: str
+    serving_from_ram: bool
+    reasons: List[str]
+    disk_redundancy: Optional[dict] = None
+    ram_copy: Optional[str] = None
+    method: Optional[str] = None
+    read_policy: Optional[str] = None
+    size_blocks: Optional[int] = None
+    sync_percent: Optional[int] = None
+    copies: List[dict] = field(default_factory=list)
+    ramdisk: Optional[dict] = None
+    boot_service: Optional[dict] = None
+
+    BRIEF = ("target", "configured", "verdict", "serving_from_ram",
+             "reasons")
+
+    @classmethod
+    def unconfigured(cls, target, reason):
+        """A target named that svmram did not set up (or whose record a
+        setup has not finished writing)."""
+        return cls(target, False, "not_serving", False, [reason])
+
+    def to_json(self):
+        found = dict(self.__dict__)
+        if not self.configured:
+            return {key: found[key] for key in self.BRIEF}
+        return found
 
 
 @dataclass(frozen=True)
@@ -244,6 +286,12 @@ class Backend(abc.ABC):
         raise UsageError("'stop' is the shutdown step of md's boot unit; "
                          "%s needs none" % self.words.system)
 
+    def run_by_boot_service(self):
+        """Whether the boot service runs this svmram (its environment says
+        so: SMF_FMRI, systemd's INVOCATION_ID); restore and stop then wait
+        for the host lock."""
+        return False
+
     def restore_openings(self, target):
         """Plans of one step each, for other targets, to run before the
         restore of `target` creates anything (SVM: open mirrors whose RAM
@@ -293,7 +341,7 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def statuses(self, target=None):
-        """[(status, Problems)] of `target`, or of every target the record
+        """[(Status, Problems)] of `target`, or of every target the record
         store names, reading the host once (see the module's text)."""
 
     @abc.abstractmethod

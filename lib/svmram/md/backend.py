@@ -25,7 +25,6 @@ import os
 import re
 import sys
 
-from .. import run
 from ..backend import Backend, Problems, Words
 from ..errors import RefusedError, SvmramError, UsageError, whole_number
 from ..plan import Step
@@ -33,7 +32,7 @@ from . import planner, record, status
 from .host import (WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
                    wait_for_disks)
 from .intent import Intent, check_array_name
-from .model import IN_SYNC, RECOVERING, SPARE
+from .model import IN_SYNC
 from .script import PRELUDE
 
 _KERNEL_NAME = re.compile(r"md[0-9]{1,9}\Z")
@@ -246,6 +245,9 @@ class MdBackend(Backend):
     def missing_command(self, name, path, reason):
         return missing_command(name, path, reason)
 
+    def run_by_boot_service(self):
+        return bool(os.environ.get("INVOCATION_ID"))
+
     def stop_aside(self, target):
         if os.path.exists(record.marker_path(self._record(target))):
             return ("a teardown of it is running or was cut short, and "
@@ -295,7 +297,7 @@ class MdBackend(Backend):
         a = snap.array
         ram = a.member(intent.ram) if a is not None else None
         if ram is not None and ram.role != IN_SYNC:
-            percent = status.describe(snap, intent)["recovery_percent"]
+            percent = status.recovery_percent(snap.array)
             return "%s: nothing to do: /dev/%s is recovering%s." % (
                 intent.array, intent.ram, "" if percent is None
                 else " (%d %% done)" % percent)
@@ -312,15 +314,14 @@ class MdBackend(Backend):
             host = self.host(array)
             it = self.recorded_intent(host)
             if it is None:
-                found.append((not_configured(array), Problems()))
+                found.append((status.not_configured(array), Problems()))
                 continue
-            found.append(neutral_status(host.observe(it), it,
-                                        host.boot_service_state()))
+            found.append(status.report(host.observe(it), it,
+                                       host.boot_service_state()))
         return found
 
     def serving_detail(self, found):
-        return "/dev/%s in sync, the disks write-mostly" % \
-            found["ram_submirror"]
+        return "/dev/%s in sync, the disks write-mostly" % found.ram_copy
 
     def check(self, target=None):
         return run_check(self, target)
@@ -345,59 +346,6 @@ def _write_record_step(it, snap):
         why="Teardown and the boot unit read it; it is written before "
             "anything changes.",
         expect=snap)
-
-
-# --- status ------------------------------------------------------------------
-
-def not_configured(array):
-    return {"mirror": array, "configured": False, "verdict": "not_serving",
-            "serving_from_ram": False,
-            "reasons": ["%s is not set up by svmram (no record %s)" % (
-                array, record.record_path(array))]}
-
-
-def neutral_status(snap, it, service_state):
-    """(status, Problems): md/status.py's entry in the neutral schema of
-    backend.py (docs/status-json.md), md's own keys kept beside."""
-    entry = status.describe(snap, it)
-    reasons = list(entry["reasons"])
-    unit = unit_name(it.array)
-    if service_state != "online":
-        reasons.append("its boot unit %s is %s" % (
-            unit, service_state or "missing"))
-    verdict = entry["verdict"]
-    if verdict == "serving" and reasons:
-        verdict = "not_serving"
-    found = dict(entry)
-    found.pop("array")
-    found.update({
-        "mirror": it.array, "verdict": verdict,
-        "serving_from_ram": not reasons, "reasons": reasons,
-        "ram_submirror": it.ram, "method": "create" if it.created else "grow",
-        "read_option": None,
-        "service": {"fmri": unit, "state": service_state}})
-    found.setdefault("disk_redundancy", None)
-    a = snap.array
-    brd = snap.brd
-    found["size_blocks"] = a.component_kib * 2 if a is not None else None
-    found["resync_percent"] = entry.get("recovery_percent")
-    found["submirrors"] = [
-        {"slot": m["slot"], "name": m["name"], "state": m["state"],
-         "ram": m["ram"], "write_mostly": m["write_mostly"]}
-        for m in entry.get("members", [])]
-    found["ramdisk"] = {
-        "name": it.ram, "present": brd.loaded and it.ram in brd.devices,
-        "size_bytes": brd.rd_size_kib * 1024 if brd.loaded else None,
-        "device": None, "recorded_device": None,
-        "device_matches": brd.loaded and brd.rd_size_kib == it.rd_size_kib}
-    problems = Problems(booting=service_state in ("activating", "enabled"),
-                        disks=tuple(it.disks))
-    ram = a.member(it.ram) if a is not None else None
-    for words in reasons:
-        recovering = ram is not None and ram.role in (RECOVERING, SPARE) \
-            and words.startswith(it.ram)
-        problems.add(words, passing=recovering)
-    return found, problems
 
 
 def state_text(snap, target, intent):

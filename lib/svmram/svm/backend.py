@@ -8,6 +8,8 @@ planners (planner.py, restore.py), checked against the record
 svc:/system/svmram:MIRROR (record.py).
 """
 
+import os
+
 from .. import run
 from ..backend import Backend, Words
 from ..errors import RefusedError, whole_number
@@ -254,6 +256,9 @@ class SvmBackend(Backend):
     def missing_command(self, name, path, reason):
         return missing_command(name, path, reason)
 
+    def run_by_boot_service(self):
+        return bool(os.environ.get("SMF_FMRI"))
+
     def restore_refusal(self, failure, intent):
         if failure.step.key.startswith("open "):
             mirror = intent.mirror
@@ -312,7 +317,7 @@ class SvmBackend(Backend):
         return status.read_statuses(self.root, target)
 
     def serving_detail(self, found):
-        return "%s in slot 0, read option first" % found["ram_submirror"]
+        return "%s in slot 0, read option first" % found.ram_copy
 
     def check(self, target=None):
         return check.run_check(self.root, target)
