@@ -11,7 +11,6 @@ Backend-neutral: the backend reads its record, plans each next step from
 the state found, and words its advice; this module keeps the deadline.
 """
 
-import os
 import sys
 import time
 
@@ -64,12 +63,12 @@ def run(args):
     until = started + max(0, deadline - GRACE)
     if not args.dry_run:
         common.require_root(backend)
-    # Under SMF or systemd, wait for a setup or teardown that holds the
-    # lock (setup enables the boot service just after releasing it); by
-    # hand, refuse.
-    with common.host_lock(max(0, deadline - GRACE) if (
-            os.environ.get("SMF_FMRI") or os.environ.get("INVOCATION_ID"))
-            else 0, dry_run=args.dry_run):
+    # Run by the boot service, wait for a setup or teardown that holds
+    # the lock (setup enables the boot service just after releasing it);
+    # by hand, refuse.
+    with common.host_lock(max(0, deadline - GRACE)
+                          if backend.run_by_boot_service() else 0,
+                          dry_run=args.dry_run):
         words = backend.words
         journal = common.journal_for(mirror, backend)
         unfinished = journal.load()

@@ -13,7 +13,6 @@ holds the lock and carries the plan out.  Nothing is rolled back: every
 step is planned from what the host shows, so a rerun continues.
 """
 
-import os
 import sys
 
 from ..errors import EXIT_OK, SvmramError
@@ -46,7 +45,7 @@ def run(args):
     why = _why_aside(backend, journal, target)
     if why:
         return _aside(why, target)
-    with common.host_lock(LOCK_WAIT if os.environ.get("INVOCATION_ID")
+    with common.host_lock(LOCK_WAIT if backend.run_by_boot_service()
                           else 0, dry_run=args.dry_run):
         why = _why_aside(backend, journal, target)
         if why:
