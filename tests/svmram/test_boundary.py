@@ -8,6 +8,8 @@ import ast
 import glob
 import os
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -158,3 +160,29 @@ def test_the_word_check_sees_literals_and_spares_docstrings(tmp_path):
             ('x = "bread, embroidery, the kernel\'s files"\n', [])):
         module.write_text(text)
         assert sorted(backend_words(str(module))) == sorted(hits), text
+
+
+@pytest.mark.parametrize("target, loaded, not_loaded", [
+    ("/dev/md0", "svmram.md.backend", "svmram.svm"),
+    ("d10", "svmram.svm.backend", "svmram.md"),
+])
+def test_naming_a_target_imports_no_other_backend(target, loaded,
+                                                  not_loaded):
+    """registry.py asks each backend's names module alone whether it owns
+    a name: picking md imports svm/names.py of SVM's and nothing more,
+    and picking SVM at most md/names.py of md's."""
+    code = (
+        "import sys\n"
+        "from svmram import registry\n"
+        "registry.for_target(%r, '/nonexistent')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('svmram.')))\n"
+        % target)
+    out = subprocess.run([sys.executable, "-c", code], check=True,
+                         capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=os.path.dirname(
+                             LIB))).stdout
+    modules = ast.literal_eval(out)
+    assert loaded in modules
+    assert {m for m in modules if m == not_loaded or
+            m.startswith(not_loaded + ".")} <= {not_loaded,
+                                                not_loaded + ".names"}

@@ -22,24 +22,18 @@ command (an inactive array hides its shape until it runs).
 """
 
 import os
-import re
 import sys
 
 from ..backend import Backend, Problems, Words
-from ..errors import RefusedError, SvmramError, UsageError, whole_number
+from ..errors import RefusedError, UsageError, whole_number
 from ..plan import Step
-from . import planner, record, status
+from . import check, names, planner, record, status
 from .host import (WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
                    wait_for_disks)
-from .intent import Intent, check_array_name
+from .intent import Intent
+from .names import check_array_name
 from .model import IN_SYNC
 from .script import PRELUDE
-
-_KERNEL_NAME = re.compile(r"md[0-9]{1,9}\Z")
-_DEV_PATH = re.compile(r"/dev/md[0-9]{1,9}\Z")
-_NAMED = re.compile(r"/dev/md/[^/\0]+\Z")
-
-SYNTAX = "name an md array as /dev/mdN, /dev/md/NAME or mdN"
 
 NO_MDADM_ADVICE = (
     "Install mdadm (Debian and Ubuntu: apt install mdadm; Fedora and RHEL: "
@@ -66,23 +60,23 @@ class MdBackend(Backend):
 
     @classmethod
     def owns(cls, text):
-        return bool(_KERNEL_NAME.match(text) or _DEV_PATH.match(text) or
-                    _NAMED.match(text))
+        return names.owns(text)
 
     def target(self, text):
-        if _KERNEL_NAME.match(text):
+        if names.KERNEL_NAME.match(text):
             return text
-        if _DEV_PATH.match(text):
+        if names.DEV_PATH.match(text):
             return text[len("/dev/"):]
-        if _NAMED.match(text):
+        if names.NAMED.match(text):
             # /dev/md/NAME is a link udev makes to the array's node.
             name = kernel_name(self.root, text)
             try:
                 return check_array_name(name)
             except RefusedError as error:
                 raise UsageError("%s is %s, not an md array; %s" % (
-                    text, name, SYNTAX)) from error
-        raise UsageError("%r is not an md array name: %s" % (text, SYNTAX))
+                    text, name, names.SYNTAX)) from error
+        raise UsageError("%r is not an md array name: %s" % (
+            text, names.SYNTAX))
 
     def add_setup_arguments(self, parser):
         parser.add_argument(
@@ -324,7 +318,7 @@ class MdBackend(Backend):
         return "/dev/%s in sync, the disks write-mostly" % found.ram_copy
 
     def check(self, target=None):
-        return run_check(self, target)
+        return check.run_check(self, target)
 
 
 def missing_command(name, path, reason):
@@ -372,53 +366,3 @@ def state_text(snap, target, intent):
         text += "  md is running a %s and goes on without svmram." % (
             a.sync_action)
     return text
-
-
-# --- check -------------------------------------------------------------------
-
-def run_check(backend, target):
-    """(host checks, verdicts) for `svmram check` (commands/check.py)."""
-    checks, verdicts = [], []
-    host = MdHost(target or "md0", backend.root)
-    try:
-        snap = host.observe()
-        planner.check_kernel(snap)
-        checks.append({"check": "kernel", "verdict": "ok",
-                       "detail": "Linux %s" % snap.kernel[3]})
-    except SvmramError as error:
-        checks.append({"check": "kernel", "verdict": "FAIL",
-                       "detail": error.message})
-        return checks, verdicts
-    arrays = [target] if target is not None else sorted(
-        name for name in _listdir(record.under(backend.root, "/sys/block"))
-        if _KERNEL_NAME.match(name))
-    for array in arrays:
-        host = backend.host(array)
-        try:
-            it = backend.recorded_intent(host)
-            if it is not None:
-                verdicts.append({"mirror": array, "verdict": "set up",
-                                 "detail": "recorded in %s" %
-                                 record.record_path(array)})
-                continue
-            snap = host.observe()
-            if snap.array is None:
-                raise RefusedError("there is no array %s" % array,
-                                   advice="cat /proc/mdstat lists them.")
-            _, notes = planner.choose_setup(snap, array)
-            verdicts.append({"mirror": array, "verdict": "ready",
-                             "detail": " ".join(notes)})
-        except SvmramError as error:
-            verdict = {"mirror": array, "verdict": "refused",
-                       "detail": error.message}
-            if error.advice:
-                verdict["advice"] = error.advice
-            verdicts.append(verdict)
-    return checks, verdicts
-
-
-def _listdir(path):
-    try:
-        return os.listdir(path)
-    except OSError:
-        return []

@@ -59,8 +59,7 @@ class SvmBackend(Backend):
 
     @classmethod
     def owns(cls, text):
-        """dN, and a disk set's set/dN (which target() refuses)."""
-        return names.is_metadevice(text) or names.is_disk_set_name(text)
+        return names.owns(text)
 
     def target(self, text):
         return names.metadevice(text, "mirror")
