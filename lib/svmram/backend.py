@@ -3,17 +3,26 @@
 """The backend interface: everything commands/ asks of a storage backend
 (SVM on Solaris and illumos, lib/svmram/svm; Linux md, lib/svmram/md).
 
-commands/, plan.py, execute.py, journal.py, lock.py and cli.py import no
-backend package (tests/svmram/test_boundary.py holds them to it); the CLI
-gets a Backend from registry.py, the one registry.  Two objects make a
-backend:
+The neutral code -- commands/, cli.py and the core modules beside this
+one -- imports no backend package and prints no backend word
+(tests/svmram/test_boundary.py holds it to both); the CLI gets a Backend
+from registry.py, the one registry.  Two objects make a backend:
 
 * a ``Backend`` (one per run): the syntax of its target names, its
   options, its intents, its planners, its status report, its record
-  store and the words its messages use;
+  store, and its ``Words``: the nouns and commands the neutral code
+  puts into its messages (an md administrator reads "member" and
+  "mdadm --detail", an SVM one "submirror" and "metastat"), plus the
+  few sentences that really differ per backend (state_text and the
+  lines a subcommand prints when done);
 * a ``Host`` (``Backend.host(target)``): one target on the host, which
   execute.py drives: ``observe(intent)``, ``perform(step)``,
-  ``differences(expected, observed)``, ``resync_status(target)``.
+  ``differences(expected, observed)``, ``resync_status(target)``, and
+  the boot service's state.
+
+A Backend changes no process state when constructed; the subcommand
+hands the one it uses to ``run.use`` (commands/common.py), which words
+the failures of the commands it runs.
 
 What is observed is an explicit argument: ``Host.observe(intent)`` reads
 what the intent names besides the target (a RAM submirror detached from
@@ -131,6 +140,7 @@ class Words:
     retry_command: str      # retries the boot service
     explain_command: str    # says why the boot service is not running
     hung_command: str       # where to look when a command hangs
+    serving: str            # status: what serving from RAM means, {ram}
 
     def state(self, target):
         return self.state_command.format(target=target)
@@ -140,6 +150,10 @@ class Words:
 
     def explain(self, target):
         return self.explain_command.format(target=target)
+
+    def serving_detail(self, status):
+        """What "serving reads from RAM" means for a Status."""
+        return self.serving.format(ram=status.ram_copy)
 
 
 class Host(abc.ABC):
@@ -343,11 +357,6 @@ class Backend(abc.ABC):
     def statuses(self, target=None):
         """[(Status, Problems)] of `target`, or of every target the record
         store names, reading the host once (see the module's text)."""
-
-    @abc.abstractmethod
-    def serving_detail(self, status):
-        """What "serving reads from RAM" means for a status, in
-        parentheses (SVM: "d13 in slot 0, read option first")."""
 
     @abc.abstractmethod
     def check(self, target=None):

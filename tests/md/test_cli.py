@@ -158,7 +158,7 @@ def test_setup_on_the_existing_array(host):
 
 def test_status_and_status_json(host):
     rc, out, err, argvs = host.svmram("status")
-    assert (rc, out) == (0, "No mirror is set up for reads from RAM.\n")
+    assert (rc, out) == (0, "No array is set up for reads from RAM.\n")
     rc, out, err, _ = host.svmram("status", "/dev/md0")
     assert rc == 4 and "md0: NOT serving reads from RAM: md0 is not set " \
                        "up by svmram (no record %s)" % RECORD in out

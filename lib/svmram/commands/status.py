@@ -213,7 +213,7 @@ def render_text(status, backend):
         if status.configured else []
     if status.serving_from_ram:
         lines += ["%s: serving reads from RAM (%s)" % (
-            name, backend.serving_detail(status))]
+            name, backend.words.serving_detail(status))]
     else:
         lines += ["%s: NOT serving reads from RAM: %s" % (
             name, "; ".join(status.reasons))]
@@ -346,13 +346,17 @@ def render_fields(rows, fields, scripted):
             for row in [header] + table]
 
 
-def all_serving_line(pairs):
-    """-x when no mirror has a problem."""
+def all_serving_line(pairs, words):
+    """-x when no target has a problem."""
     if not pairs:
-        return "No mirror is set up for reads from RAM."
+        return nothing_set_up(words)
     if len(pairs) == 1:
         return "%s serves reads from RAM" % pairs[0][0].target
-    return "all %d mirrors serve reads from RAM" % len(pairs)
+    return "all %d %ss serve reads from RAM" % (len(pairs), words.target)
+
+
+def nothing_set_up(words):
+    return "No %s is set up for reads from RAM." % words.target
 
 
 def check_options(args):
@@ -391,11 +395,11 @@ def run(args):
         if rows or not args.problems:
             lines = render_fields(rows, fields, args.scripted)
         elif not args.scripted:
-            lines = [all_serving_line(pairs)]
+            lines = [all_serving_line(pairs, backend.words)]
     elif args.problems and not shown:
-        lines = [all_serving_line(pairs)]
+        lines = [all_serving_line(pairs, backend.words)]
     elif not statuses:
-        lines = ["No mirror is set up for reads from RAM."]
+        lines = [nothing_set_up(backend.words)]
     else:
         for status in statuses:
             lines += render_text(status, backend)

@@ -48,7 +48,8 @@ WORDS = Words(
     state_command="mdadm --detail /dev/{target}",
     retry_command="systemctl restart svmram@{target}.service",
     explain_command="systemctl status svmram@{target}.service",
-    hung_command="dmesg, cat /proc/mdstat, the console")
+    hung_command="dmesg, cat /proc/mdstat, the console",
+    serving="/dev/{ram} in sync, the disks write-mostly")
 
 
 class MdBackend(Backend):
@@ -313,9 +314,6 @@ class MdBackend(Backend):
             found.append(status.report(host.observe(it), it,
                                        host.boot_service_state()))
         return found
-
-    def serving_detail(self, found):
-        return "/dev/%s in sync, the disks write-mostly" % found.ram_copy
 
     def check(self, target=None):
         return check.run_check(self, target)

@@ -47,7 +47,8 @@ WORDS = Words(
     state_command="metastat {target}",
     retry_command="svcadm clear svmram:{target}",
     explain_command="svcs -x svmram:{target}",
-    hung_command="svcs -x, the console, metastat")
+    hung_command="svcs -x, the console, metastat",
+    serving="{ram} in slot 0, read option first")
 
 
 class SvmBackend(Backend):
@@ -314,9 +315,6 @@ class SvmBackend(Backend):
 
     def statuses(self, target=None):
         return status.read_statuses(self.root, target)
-
-    def serving_detail(self, found):
-        return "%s in slot 0, read option first" % found.ram_copy
 
     def check(self, target=None):
         return check.run_check(self.root, target)
