@@ -3,17 +3,26 @@
 """The backend interface: everything commands/ asks of a storage backend
 (SVM on Solaris and illumos, lib/svmram/svm; Linux md, lib/svmram/md).
 
-commands/, plan.py, execute.py, journal.py, lock.py and cli.py import no
-backend package (tests/svmram/test_boundary.py holds them to it); the CLI
-gets a Backend from registry.py, the one registry.  Two objects make a
-backend:
+The neutral code -- commands/, cli.py and the core modules beside this
+one -- imports no backend package and prints no backend word
+(tests/svmram/test_boundary.py holds it to both); the CLI gets a Backend
+from registry.py, the one registry.  Two objects make a backend:
 
 * a ``Backend`` (one per run): the syntax of its target names, its
   options, its intents, its planners, its status report, its record
-  store and the words its messages use;
+  store, and its ``Words``: the nouns and commands the neutral code
+  puts into its messages (an md administrator reads "member" and
+  "mdadm --detail", an SVM one "submirror" and "metastat"), plus the
+  few sentences that really differ per backend (state_text and the
+  lines a subcommand prints when done);
 * a ``Host`` (``Backend.host(target)``): one target on the host, which
   execute.py drives: ``observe(intent)``, ``perform(step, values)``,
-  ``differences(expected, observed)``, ``resync_status(target)``.
+  ``differences(expected, observed)``, ``resync_status(target)``, and
+  the boot service's state.
+
+A Backend changes no process state when constructed; the subcommand
+hands the one it uses to ``run.use`` (commands/common.py), which words
+the failures of the commands it runs.
 
 What is observed is an explicit argument: ``Host.observe(intent)`` reads
 what the intent names besides the target (a RAM submirror detached from
@@ -25,23 +34,18 @@ Snapshots, intents and steps are the backend's own types; commands/ only
 passes them along, reads ``Plan`` and ``Step`` (plan.py), and calls an
 intent's ``to_json()`` for the journal.
 
-The status report is a list of (status, Problems) pairs, one per target
-the backend's record store names.  A status is a dict in the neutral
-schema of docs/status-json.md (format 1): ``mirror`` (the target's name),
-``configured``, ``verdict`` (serving, not_serving, degraded,
-only_copy_in_ram), ``serving_from_ram``, ``reasons``; for a configured
-target also ``disk_redundancy`` {state full/degraded/lost, current,
-reasons, fixes}, ``ram_submirror``, ``method``, ``read_option``,
-``size_blocks``, ``resync_percent``, ``submirrors`` [{slot, name, state,
-ram}], ``ramdisk`` {name, present, size_bytes, device, recorded_device,
-device_matches} and ``service`` {fmri, state} (the boot service: an SMF
-instance, a systemd unit).  A backend may add keys of its own.
+The status report is a list of (Status, Problems) pairs, one per target
+the backend's record store names: a ``Status`` (below) holds the facts
+under neutral names, the same for every backend, and ``to_json()`` is
+the schema of docs/status-json.md (format 2).  Each backend's words
+(submirrors, members, its boot service's kind) appear only in text.
 """
 
 import abc
 from dataclasses import dataclass, field
-from typing import List
+from typing import List, Optional
 
+from . import run
 from .errors import UsageError
 
 
@@ -65,6 +69,91 @@ class Problems:
 
     def unless_booting(self, words):
         self.add(words, passing=self.booting)
+
+
+@dataclass
+class Status:
+    """One target in `svmram status` (docs/status-json.md, format 2).
+
+    ``verdict``: serving, not_serving, degraded or only_copy_in_ram;
+    ``reasons``: why it is not serving, in words.  The rest is known only
+    for a configured target: ``disk_redundancy`` {state full/degraded/
+    lost, current, reasons, fixes} (None when it cannot be judged),
+    ``ram_copy`` (the RAM copy's name), ``method``, ``read_policy`` (SVM's
+    read option; None on md, whose write-mostly disks say it),
+    ``size_blocks``, ``sync_percent`` (the copy onto a copy, None unless
+    it runs), ``copies`` [{slot, name, state, ram}] (``state`` in the
+    backend's own terms), ``ramdisk`` {name, present, size_bytes, device,
+    recorded_device, device_matches} and ``boot_service`` {name, state}.
+    md's copies add ``write_mostly`` (SVM's read policy is the mirror's).
+    """
+
+    target: str
+    configured: bool
+    verdict: str
+    serving_from_ram: bool
+    reasons: List[str]
+    disk_redundancy: Optional[dict] = None
+    ram_copy: Optional[str] = None
+    method: Optional[str] = None
+    read_policy: Optional[str] = None
+    size_blocks: Optional[int] = None
+    sync_percent: Optional[int] = None
+    copies: List[dict] = field(default_factory=list)
+    ramdisk: Optional[dict] = None
+    boot_service: Optional[dict] = None
+
+    BRIEF = ("target", "configured", "verdict", "serving_from_ram",
+             "reasons")
+
+    @classmethod
+    def unconfigured(cls, target, reason):
+        """A target named that svmram did not set up (or whose record a
+        setup has not finished writing)."""
+        return cls(target, False, "not_serving", False, [reason])
+
+    def to_json(self):
+        found = dict(self.__dict__)
+        if not self.configured:
+            return {key: found[key] for key in self.BRIEF}
+        return found
+
+
+@dataclass(frozen=True)
+class Words:
+    """A backend's nouns and commands, which the neutral code puts into
+    its messages, so that each administrator reads the words of the
+    system at hand.  In the commands, {target} stands for the target's
+    name ("d10", "md0")."""
+
+    system: str             # what setup changes: "SVM", "md arrays"
+    target: str             # what it works on: "mirror", "array"
+    example: str            # a target's name as given: "d10", "/dev/md0"
+    copies: str             # the target's copies: "submirrors", "members"
+    ram_copy: str           # "RAM submirror", "RAM member"
+    disk_copy: str          # "disk submirror", "disk"
+    disk_copies: str        # "disk submirrors", "disks"
+    current: str            # the state of a current copy: "Okay", "in sync"
+    sync: str               # the copy onto a new one: "resync", "recovery"
+    service_failed: str     # the boot service gave up: "is in maintenance"
+    state_command: str      # shows the target: "metastat {target}"
+    retry_command: str      # retries the boot service
+    explain_command: str    # says why the boot service is not running
+    hung_command: str       # where to look when a command hangs
+    serving: str            # status: what serving from RAM means, {ram}
+
+    def state(self, target):
+        return self.state_command.format(target=target)
+
+    def retry(self, target):
+        return self.retry_command.format(target=target)
+
+    def explain(self, target):
+        return self.explain_command.format(target=target)
+
+    def serving_detail(self, status):
+        """What "serving reads from RAM" means for a Status."""
+        return self.serving.format(ram=status.ram_copy)
 
 
 class Host(abc.ABC):
@@ -100,10 +189,7 @@ class Host(abc.ABC):
 class Backend(abc.ABC):
     """A storage backend, as commands/ sees it (see the module's text)."""
 
-    name = None             # "svm", "md"
-    manages = None          # what setup changes, for messages: "SVM"
-    target_help = None      # "the mirror, e.g. d10"
-    members_label = "submirrors"    # status's line of them
+    words = None            # Words: its nouns and commands, for messages
     prelude = None          # plan.Prelude of its -n scripts
 
     def __init__(self, root="/"):
@@ -213,7 +299,13 @@ class Backend(abc.ABC):
         """The boot service's stop at shutdown, planned from the state
         found."""
         raise UsageError("'stop' is the shutdown step of md's boot unit; "
-                         "%s needs none" % self.manages)
+                         "%s needs none" % self.words.system)
+
+    def run_by_boot_service(self):
+        """Whether the boot service runs this svmram (its environment says
+        so: SMF_FMRI, systemd's INVOCATION_ID); restore and stop then wait
+        for the host lock."""
+        return False
 
     def restore_openings(self, target):
         """Plans of one step each, for other targets, to run before the
@@ -221,6 +313,12 @@ class Backend(abc.ABC):
         component SVM still takes for Okay, so that a new ramdisk cannot
         take its recorded device number).  Each is (host, plan)."""
         return []
+
+    def missing_command(self, name, path, reason):
+        """The RefusedError for a command of run.py's table that cannot be
+        started (the command in use puts it there with run.use): the
+        backend names the package its commands come in."""
+        return run.missing_command(name, path, reason)
 
     def restore_refusal(self, failure, intent):
         """The RefusedError a failed restore step stands for, or None."""
@@ -237,18 +335,6 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     def rolled_back_text(self, snap, target, intent):
         """After a rollback: "T is as it was before." or what differs."""
-
-    @abc.abstractmethod
-    def state_command(self, target):
-        """The command that shows the target's state (metastat d10)."""
-
-    @abc.abstractmethod
-    def retry_command(self, target):
-        """The command that retries the boot service (svcadm clear ...)."""
-
-    @abc.abstractmethod
-    def explain_command(self, target):
-        """The command that says why the boot service is not online."""
 
     @abc.abstractmethod
     def setup_done(self, intent):
@@ -270,13 +356,8 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def statuses(self, target=None):
-        """[(status, Problems)] of `target`, or of every target the record
+        """[(Status, Problems)] of `target`, or of every target the record
         store names, reading the host once (see the module's text)."""
-
-    @abc.abstractmethod
-    def serving_detail(self, status):
-        """What "serving reads from RAM" means for a status, in
-        parentheses (SVM: "d13 in slot 0, read option first")."""
 
     @abc.abstractmethod
     def check(self, target=None):

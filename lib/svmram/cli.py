@@ -21,20 +21,24 @@ from .errors import (BUG_ADVICE, EXIT_FAILED, EXIT_SIGNAL_BASE, EXIT_USAGE,
 PROG = "svmram"
 
 # subcommand -> (module that implements it, one-line summary).  Only the
-# module of the subcommand being run is imported.
+# module of the subcommand being run is imported.  The summaries are the
+# same for every backend: a target is an SVM mirror or an md array, its
+# copies are submirrors or members.
 SUBCOMMANDS = {
     "setup": ("svmram.commands.setup",
-              "put a RAM submirror first in a mirror and read from it"),
+              "add a copy in RAM to a mirror or array and read from it"),
     "teardown": ("svmram.commands.teardown",
-                 "remove the RAM submirror and restore the mirror"),
+                 "remove the RAM copy and restore the mirror or array"),
     "status": ("svmram.commands.status",
-               "show whether each configured mirror reads from RAM"),
+               "show whether each configured mirror or array reads from "
+               "RAM"),
     "restore": ("svmram.commands.restore",
-                "bring the RAM submirror back after a boot (run by SMF)"),
+                "bring the RAM copy back after a boot (run by the boot "
+                "service)"),
     "check": ("svmram.commands.check",
               "check, changing nothing, whether and how setup would work"),
     "stop": ("svmram.commands.stop",
-             "take the RAM member out before a shutdown (md's boot unit)"),
+             "take the RAM copy out before a shutdown (md's boot unit)"),
 }
 
 
@@ -54,9 +58,10 @@ def _chosen(argv):
 
 
 def build_parser(argv=()):
-    parser = _Parser(prog=PROG, description="Serve an SVM mirror's reads "
-                     "from a ramdisk submirror, and keep it that way "
-                     "across reboots.")
+    parser = _Parser(prog=PROG, description="Serve the reads of a mirror "
+                     "(Solaris Volume Manager) or of a RAID-1 array (Linux "
+                     "md) from a copy in RAM, and keep it that way across "
+                     "reboots.")
     parser.add_argument("--version", action="version",
                         version="%s %s" % (PROG, __version__))
     subparsers = parser.add_subparsers(dest="subcommand", metavar="SUBCOMMAND")

@@ -12,12 +12,12 @@ import traceback
 
 # Exit codes (documented in svmram(8)).
 EXIT_OK = 0
-EXIT_FAILED = 1      # a step failed or SVM answered something unexpected
+EXIT_FAILED = 1      # a step failed or the system answered something unexpected
 EXIT_USAGE = 2       # bad command line
 EXIT_REFUSED = 3     # a precondition does not hold; nothing was changed
 EXIT_NOT_SERVING = 4  # status: a mirror is not fully serving reads from RAM
-EXIT_DEGRADED = 5     # status: a recorded disk submirror is not current
-EXIT_ONLY_COPY_IN_RAM = 6  # status: no disk submirror is current, RAM is
+EXIT_DEGRADED = 5     # status: a recorded disk copy is not current
+EXIT_ONLY_COPY_IN_RAM = 6  # status: no disk copy is current, RAM's is
 EXIT_DEADLINE = 7     # restore: its deadline passed; stopped at a safe point
 # Stopped by a signal: 128 + the signal's number (130 SIGINT, 143 SIGTERM).
 EXIT_SIGNAL_BASE = 128
@@ -53,7 +53,8 @@ class RefusedError(SvmramError):
 
 
 class ParseError(SvmramError):
-    """Output of an SVM command that the parsers do not understand.
+    """Output of a command, or a file the kernel writes, that a
+    backend's parsers do not understand.
 
     ``lineno`` is 1-based; ``line`` is the offending input line (or None
     when the input ended too early).

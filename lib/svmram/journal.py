@@ -29,9 +29,15 @@ OPERATIONS = ("setup", "teardown")
 
 
 class Journal:
-    def __init__(self, path):
+    def __init__(self, path, checked_with=None, target=None):
+        """`checked_with`: the command that shows `target`'s state, for
+        the advice on a damaged journal."""
         self.path = path
         self.data = None
+        self.advice = "Check it by hand; remove it only once %s in a state " \
+            "you understand." % (
+                "'%s' shows %s" % (checked_with, target) if checked_with
+                else "the target is")
 
     def load(self):
         """The stored journal as a dict, or None when there is none."""
@@ -43,16 +49,14 @@ class Journal:
         except (OSError, ValueError) as exc:
             raise RefusedError(
                 "the journal %s is unreadable (%s)" % (self.path, exc),
-                advice="Check it by hand; remove it only once metastat "
-                       "shows the mirror in a state you understand.") from exc
+                advice=self.advice) from exc
         if not isinstance(data, dict) or data.get("format") != FORMAT \
                 or data.get("operation") not in OPERATIONS \
                 or not isinstance(data.get("completed"), list) \
                 or not isinstance(data.get("intent"), dict):
             raise RefusedError(
                 "the journal %s is corrupt" % self.path,
-                advice="Check it by hand; remove it only once metastat "
-                       "shows the mirror in a state you understand.")
+                advice=self.advice)
         self.data = data
         return data
 

@@ -3,8 +3,9 @@
 """The one place that picks a backend (backend.py describes the
 interface): by the syntax of the target's name (d10: SVM, /dev/md0: md),
 or, without a target, the backend of this host (md on Linux, SVM
-elsewhere).  Backend packages are imported only when picked, so the CLI
-stays quick and commands/ imports none."""
+elsewhere).  A backend is imported only when picked: to find the owner
+of a name, only each backend's small names module (its syntax) is
+imported, so the CLI stays quick and commands/ imports none."""
 
 import importlib
 import os
@@ -12,9 +13,12 @@ import sys
 
 from .errors import UsageError
 
-# name -> "module:class".
+# name -> "module:class" of its Backend.
 REGISTRY = {"svm": "svmram.svm.backend:SvmBackend",
             "md": "svmram.md.backend:MdBackend"}
+# name -> the module whose owns(text) says whether a name is in its syntax
+# (the Backend's owns() says the same); it imports nothing of its backend.
+SYNTAX = {"svm": "svmram.svm.names", "md": "svmram.md.names"}
 
 
 def _load(name):
@@ -26,7 +30,7 @@ def owner(text):
     """The name of the backend whose target syntax `text` is written in,
     or None."""
     for name in REGISTRY:
-        if _load(name).owns(text):
+        if importlib.import_module(SYNTAX[name]).owns(text):
             return name
     return None
 

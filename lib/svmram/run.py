@@ -126,23 +126,31 @@ def _trace(argv: List[str]) -> None:
             trace.write(json.dumps(argv) + "\n")
 
 
-def _missing_command(name, path, reason):
-    """The refusal for a command that cannot be started."""
+def missing_command(name, path, reason):
+    """The neutral refusal for a command that cannot be started."""
     return RefusedError(
         "cannot run %s: %s" % (path, reason),
         advice="svmram needs this command from the base system; check "
                "that it is installed.")
 
 
-# What says that a command cannot be started: the backend in use puts its
-# own here (registry.py), which names the package its commands come in.
-_missing = {"refusal": _missing_command}
+# What a message about a command says in the words of the backend the
+# running subcommand uses (set by run.use, from commands/common.py):
+# the refusal for a command that cannot be started, which names the
+# package it comes in, and where to look when one hangs.
+_DEFAULT = {"refusal": missing_command,
+            "hung": "the console, the system log"}
+_words = dict(_DEFAULT)
 
 
-def set_missing_command(refusal):
-    """refusal(name, path, reason) -> the RefusedError for a command of
-    the table that cannot be started; None restores the default."""
-    _missing["refusal"] = refusal or _missing_command
+def use(backend):
+    """Word command failures for `backend` (the one the running subcommand
+    picked); None restores the neutral words."""
+    _words.clear()
+    _words.update(_DEFAULT)
+    if backend is not None:
+        _words.update(refusal=backend.missing_command,
+                      hung=backend.words.hung_command)
 
 
 def run(name: str, args: List[str], check: bool = True) -> Result:
@@ -165,13 +173,13 @@ def run(name: str, args: List[str], check: bool = True) -> Result:
         raise SvmramError(
             "%s did not finish within %d seconds and was killed" % (
                 " ".join(argv), timeout),
-            advice="Look for what holds it up (svcs -x, the console, "
-                   "metastat), then run svmram again; it continues from the "
-                   "state it finds.") from exc
+            advice="Look for what holds it up (%s), then run svmram "
+                   "again; it continues from the state it finds."
+            % _words["hung"]) from exc
     except OSError as exc:
         # Nothing ran: a missing command is a precondition, not a failure.
         # (A step that hits this fails as a step; see execute.py.)
-        raise _missing["refusal"](name, argv[0], exc.strerror) from exc
+        raise _words["refusal"](name, argv[0], exc.strerror) from exc
     result = Result(tuple(argv), proc.returncode,
                     proc.stdout.decode("utf-8", "replace"),
                     proc.stderr.decode("utf-8", "replace"))

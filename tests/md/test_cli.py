@@ -158,7 +158,7 @@ def test_setup_on_the_existing_array(host):
 
 def test_status_and_status_json(host):
     rc, out, err, argvs = host.svmram("status")
-    assert (rc, out) == (0, "No mirror is set up for reads from RAM.\n")
+    assert (rc, out) == (0, "No array is set up for reads from RAM.\n")
     rc, out, err, _ = host.svmram("status", "/dev/md0")
     assert rc == 4 and "md0: NOT serving reads from RAM: md0 is not set " \
                        "up by svmram (no record %s)" % RECORD in out
@@ -175,20 +175,26 @@ def test_status_and_status_json(host):
     assert argvs == [["systemctl", "is-enabled", UNIT],
                      ["systemctl", "is-active", UNIT]]
     found = json.loads(out)
-    assert found["format"] == 1
-    [entry] = found["mirrors"]
+    assert found["format"] == 2
+    [entry] = found["targets"]
     assert {key: entry[key] for key in (
-        "mirror", "configured", "verdict", "serving_from_ram", "reasons",
-        "disk_redundancy", "ram_submirror", "method", "resync_percent",
-        "size_blocks", "service")} == {
-        "mirror": "md0", "configured": True, "verdict": "serving",
+        "target", "configured", "verdict", "serving_from_ram", "reasons",
+        "disk_redundancy", "ram_copy", "method", "sync_percent",
+        "size_blocks", "boot_service", "read_policy")} == {
+        "target": "md0", "configured": True, "verdict": "serving",
         "serving_from_ram": True, "reasons": [],
         "disk_redundancy": {"state": "full", "current": ["vda", "vdb"],
                             "reasons": [], "fixes": []},
-        "ram_submirror": "ram0", "method": "grow", "resync_percent": None,
-        "size_blocks": 260096,
-        "service": {"fmri": UNIT, "state": "online"}}
-    assert entry["submirrors"] == [
+        "ram_copy": "ram0", "method": "grow", "sync_percent": None,
+        "size_blocks": 260096, "read_policy": None,
+        "boot_service": {"name": UNIT, "state": "online"}}
+    # One schema: no key of md's own names beside the neutral ones.
+    assert sorted(entry) == sorted([
+        "target", "configured", "verdict", "serving_from_ram", "reasons",
+        "disk_redundancy", "ram_copy", "method", "read_policy",
+        "size_blocks", "sync_percent", "copies", "ramdisk",
+        "boot_service"])
+    assert entry["copies"] == [
         {"slot": 0, "name": "vda", "state": "in_sync", "ram": False,
          "write_mostly": True},
         {"slot": 1, "name": "vdb", "state": "in_sync", "ram": False,
@@ -203,14 +209,14 @@ def test_status_and_status_json(host):
     # The unit disabled by hand: not serving (4).
     fakekernel_set_unit(host.root, "disabled", "active")
     rc, out, err, _ = host.svmram("status", "-j")
-    [entry] = json.loads(out)["mirrors"]
+    [entry] = json.loads(out)["targets"]
     assert (rc, entry["verdict"], entry["reasons"]) == (
         4, "not_serving", ["its boot unit %s is disabled" % UNIT])
     # A disk gone from the array: degraded (5).
     fakekernel_set_unit(host.root, "enabled", "active")
     faketree.remove(host.root, "/sys/block/md0/md/dev-vdb")
     rc, out, err, _ = host.svmram("status", "--json")
-    [entry] = json.loads(out)["mirrors"]
+    [entry] = json.loads(out)["targets"]
     assert (rc, entry["verdict"], entry["disk_redundancy"]["reasons"]) == (
         5, "degraded", ["vdb is not in md0"])
 

@@ -25,23 +25,23 @@ SUBMIRRORS = [
 ]
 
 SERVING = {
-    "mirror": "d10",
+    "target": "d10",
     "configured": True,
     "verdict": "serving",
     "serving_from_ram": True,
     "reasons": [],
     "disk_redundancy": {"state": "full", "current": ["d11", "d12"],
                         "reasons": [], "fixes": []},
-    "ram_submirror": "d13",
+    "ram_copy": "d13",
     "method": "rotate",
-    "read_option": "first",
+    "read_policy": "first",
     "size_blocks": 465885,
-    "resync_percent": None,
-    "submirrors": SUBMIRRORS,
+    "sync_percent": None,
+    "copies": SUBMIRRORS,
     "ramdisk": {"name": "svmram_d10", "present": True,
                 "size_bytes": 228 * 1024 * 1024, "device": "250,1",
                 "recorded_device": "250,1", "device_matches": True},
-    "service": {"fmri": FMRI, "state": "online"},
+    "boot_service": {"name": FMRI, "state": "online"},
 }
 
 
@@ -67,7 +67,7 @@ def status_json(host, *args):
 def test_json_after_setup(set_up):
     for args in ((), ("d10",)):
         assert status_json(set_up, *args) == (
-            0, {"format": 1, "mirrors": [SERVING]})
+            0, {"format": 2, "targets": [SERVING]})
 
 
 def test_text_after_setup(set_up):
@@ -87,11 +87,11 @@ def test_after_a_reboot_the_ram_submirror_is_not_serving(set_up):
     code, status = status_json(host, "d10")
     assert code == NOT_SERVING
     failed = dict(SUBMIRRORS[0], state="Needs maintenance")
-    assert status == {"format": 1, "mirrors": [dict(
+    assert status == {"format": 2, "targets": [dict(
         SERVING, serving_from_ram=False, verdict="not_serving",
         reasons=["d13 needs maintenance",
                  "the ramdisk svmram_d10 does not exist"],
-        submirrors=[failed] + SUBMIRRORS[1:],
+        copies=[failed] + SUBMIRRORS[1:],
         ramdisk=dict(SERVING["ramdisk"], present=False, device=None,
                      device_matches=False))]}
     result = host.svmram("status")
@@ -115,12 +115,12 @@ def test_a_disk_resync_is_reported_while_reads_stay_on_ram(set_up):
     # d12 is the resync's target: until it ends only d11 is a current copy.
     assert code == DEGRADED
     resyncing = dict(SUBMIRRORS[2], state="Resyncing")
-    assert status["mirrors"] == [dict(
-        SERVING, resync_percent=30, verdict="degraded",
+    assert status["targets"] == [dict(
+        SERVING, sync_percent=30, verdict="degraded",
         disk_redundancy={"state": "degraded", "current": ["d11"],
                          "reasons": ["d12 is resyncing"],
                          "fixes": ["let the resync of d12 finish"]},
-        submirrors=SUBMIRRORS[:2] + [resyncing])]
+        copies=SUBMIRRORS[:2] + [resyncing])]
     lines = host.svmram("status").stdout.splitlines()
     assert lines[:2] == [
         "d10: DEGRADED: only 1 of 2 disk submirrors holds current data "
@@ -137,24 +137,24 @@ def test_a_disabled_service_is_not_serving(set_up):
     assert host.cmd("svcadm", "disable", FMRI).returncode == 0
     code, status = status_json(host)
     assert code == NOT_SERVING
-    assert status["mirrors"] == [dict(
+    assert status["targets"] == [dict(
         SERVING, serving_from_ram=False, verdict="not_serving",
         reasons=["%s is disabled" % FMRI],
-        service={"fmri": FMRI, "state": "disabled"})]
+        boot_service={"name": FMRI, "state": "disabled"})]
 
 
 def test_a_mirror_that_is_not_configured(host):
     code, status = status_json(host, "d10")
     assert code == NOT_SERVING
-    assert status == {"format": 1, "mirrors": [{
-        "mirror": "d10", "configured": False, "serving_from_ram": False,
+    assert status == {"format": 2, "targets": [{
+        "target": "d10", "configured": False, "serving_from_ram": False,
         "verdict": "not_serving",
         "reasons": ["%s does not exist" % FMRI]}]}
     result = host.svmram("status", "d10")
     assert (result.returncode, result.stdout) == (
         NOT_SERVING, "d10: NOT serving reads from RAM: %s does not exist\n"
         % FMRI)
-    assert status_json(host) == (0, {"format": 1, "mirrors": []})
+    assert status_json(host) == (0, {"format": 2, "targets": []})
 
 
 def test_an_unfinished_record_is_reported_not_configured(host):
@@ -163,8 +163,8 @@ def test_an_unfinished_record_is_reported_not_configured(host):
                     "d10").returncode == 0
     code, status = status_json(host)
     assert code == NOT_SERVING
-    assert status == {"format": 1, "mirrors": [{
-        "mirror": "d10", "configured": False, "serving_from_ram": False,
+    assert status == {"format": 2, "targets": [{
+        "target": "d10", "configured": False, "serving_from_ram": False,
         "verdict": "not_serving",
         "reasons": ["%s does not hold a complete svmram record ('mirror')"
                     % FMRI]}]}
@@ -189,8 +189,8 @@ def only_copy_line(why):
 def assert_only_copy_in_ram(host, why, advice, submirrors):
     code, status = status_json(host, "d10")
     assert code == ONLY_COPY_IN_RAM
-    assert status["mirrors"] == [dict(
-        SERVING, verdict="only_copy_in_ram", submirrors=submirrors,
+    assert status["targets"] == [dict(
+        SERVING, verdict="only_copy_in_ram", copies=submirrors,
         disk_redundancy={"state": "lost", "current": [],
                          "reasons": why.split("; "),
                          "fixes": advice.split("; ")})]
@@ -229,8 +229,8 @@ def test_one_disk_offline_is_degraded(set_up):
     assert host.cmd("metaoffline", "d10", "d12").returncode == 0
     code, status = status_json(host)
     assert code == DEGRADED
-    assert status["mirrors"][0]["verdict"] == "degraded"
-    assert status["mirrors"][0]["disk_redundancy"] == {
+    assert status["targets"][0]["verdict"] == "degraded"
+    assert status["targets"][0]["disk_redundancy"] == {
         "state": "degraded", "current": ["d11"],
         "reasons": ["d12 is offline"], "fixes": [ONLINE % "d12"]}
     lines = host.svmram("status").stdout.splitlines()
@@ -246,8 +246,8 @@ def test_a_recorded_disk_no_longer_in_the_mirror_is_degraded(set_up):
     assert host.cmd("metadetach", "d10", "d12").returncode == 0
     code, status = status_json(host)
     assert code == DEGRADED
-    assert status["mirrors"] == [dict(
-        SERVING, verdict="degraded", submirrors=SUBMIRRORS[:2],
+    assert status["targets"] == [dict(
+        SERVING, verdict="degraded", copies=SUBMIRRORS[:2],
         disk_redundancy={"state": "degraded", "current": ["d11"],
                          "reasons": ["d12 is not in d10"],
                          "fixes": [DETACHED_FIX]})]
@@ -348,7 +348,7 @@ def test_the_worst_mirror_comes_first_and_sets_the_exit_status(tmp_path):
     assert host.cmd("metaoffline", "d10", "d12").returncode == 0
     code, status = status_json(host)
     assert code == ONLY_COPY_IN_RAM
-    assert [(m["mirror"], m["verdict"]) for m in status["mirrors"]] == [
+    assert [(m["target"], m["verdict"]) for m in status["targets"]] == [
         ("d10", "only_copy_in_ram"), ("d20", "degraded")]
 
 
@@ -377,5 +377,5 @@ def test_disks_in_any_state_but_okay_are_not_current(set_up, state):
                     "--stdout", report).returncode == 0
     code, status = status_json(host, "d10")
     assert code == ONLY_COPY_IN_RAM
-    assert status["mirrors"][0]["disk_redundancy"]["reasons"] == [
+    assert status["targets"][0]["disk_redundancy"]["reasons"] == [
         "d11 is %s" % state.lower(), "d12 is %s" % state.lower()]

@@ -180,7 +180,7 @@ def test_problems_only_shows_the_mirrors_that_are_not_serving(three):
         DEGRADED, ["d20\tdegraded\tCRITICAL\td22"])
     code, lines = run(three, "-x", "-j")
     assert code == DEGRADED
-    assert [m["mirror"] for m in json.loads("\n".join(lines))["mirrors"]] \
+    assert [m["target"] for m in json.loads("\n".join(lines))["targets"]] \
         == ["d20"]
     assert run(three, "-H", "-o", "mirror,redundancy") == (DEGRADED, [
         "d20\tdegraded", "d10\tfull", "d30\tfull"])
@@ -197,7 +197,7 @@ def test_quiet_prints_nothing_and_keeps_the_exit_status(one):
 def test_j_is_json(one):
     short, long = one.svmram("status", "-j"), one.svmram("status", "--json")
     assert (short.returncode, short.stdout) == (long.returncode, long.stdout)
-    assert json.loads(short.stdout)["format"] == 1
+    assert json.loads(short.stdout)["format"] == 2
 
 
 # --- --nagios ----------------------------------------------------------------

@@ -7,6 +7,9 @@ backend.py's interface, picked by registry.py alone."""
 import ast
 import glob
 import os
+import re
+import subprocess
+import sys
 
 import pytest
 
@@ -82,7 +85,104 @@ def test_only_the_registry_names_the_backends():
 def test_the_registry_picks_svm_for_metadevice_names():
     from svmram import registry
     from svmram.svm.backend import SvmBackend
-    assert registry.for_target("d10").name == "svm"
+    assert type(registry.for_target("d10")) is SvmBackend
     assert [text for text in ("d10", "d0", "blue/d10", "/dev/md0", "md0",
                               "/dev/md/d10", "d10x")
             if SvmBackend.owns(text)] == ["d10", "d0", "blue/d10"]
+
+
+# --- words (issue 19, section 2) ---------------------------------------------
+
+# Words that belong to one backend: the neutral code takes them from the
+# backend's Words table (backend.py) instead of printing them itself.
+BACKEND_WORDS = ("submirror", "metadevice", "metastat", "metattach", "SMF",
+                 "svcs", "svcadm", "ramdiskadm", "mdadm", "/proc/mdstat",
+                 "brd", "sysfs")
+WORDED = NEUTRAL + [os.path.join(LIB, name) for name in (
+    "run.py", "errors.py", "registry.py", "interrupt.py", "progress.py")]
+# The one exception, by name: run.py's COMMANDS, the table of every
+# command a backend runs (name -> path), which is data, not a message; no
+# message prints it.
+ALLOWED = {("run.py", "COMMANDS")}
+
+
+def _docstrings(tree):
+    """The docstring nodes of `tree` (they never print)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                             ast.AsyncFunctionDef)) and node.body and \
+                isinstance(node.body[0], ast.Expr) and \
+                isinstance(node.body[0].value, ast.Constant):
+            found.add(id(node.body[0].value))
+    return found
+
+
+def backend_words(path):
+    """(line, word) of each backend word in a string literal of `path`
+    that may print: docstrings and the ALLOWED assignments aside."""
+    with open(path, encoding="utf-8") as stream:
+        tree = ast.parse(stream.read(), path)
+    skip = _docstrings(tree)
+    name = os.path.basename(path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+                (name, getattr(t, "id", None)) in ALLOWED
+                for t in node.targets):
+            skip |= {id(n) for n in ast.walk(node.value)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and id(node) not in skip:
+            found += [(node.lineno, word) for word in BACKEND_WORDS
+                      if re.search(r"(?<![A-Za-z])" + re.escape(word),
+                                   node.value)]
+    return found
+
+
+@pytest.mark.parametrize("path", WORDED,
+                         ids=[os.path.relpath(p, LIB) for p in WORDED])
+def test_neutral_code_prints_no_backend_word(path):
+    assert backend_words(path) == []
+
+
+def test_the_word_check_sees_literals_and_spares_docstrings(tmp_path):
+    module = tmp_path / "bad.py"
+    for text, hits in (
+            ('"""Drives metastat."""\nX = 1\n', []),
+            ('def f():\n    """brd."""\n    return "the submirror"\n',
+             [(3, "submirror")]),
+            ('y = f"{a} submirrors"\n', [(1, "submirror")]),
+            ('COMMANDS = {"metastat": "/usr/sbin/metastat"}\n',
+             [(1, "metastat"), (1, "metastat")]),
+            ('help = "cat /proc/mdstat and mdadm"\n',
+             [(1, "mdadm"), (1, "/proc/mdstat")]),
+            ('x = "bread, embroidery, the kernel\'s files"\n', [])):
+        module.write_text(text)
+        assert sorted(backend_words(str(module))) == sorted(hits), text
+
+
+@pytest.mark.parametrize("target, loaded, not_loaded", [
+    ("/dev/md0", "svmram.md.backend", "svmram.svm"),
+    ("d10", "svmram.svm.backend", "svmram.md"),
+])
+def test_naming_a_target_imports_no_other_backend(target, loaded,
+                                                  not_loaded):
+    """registry.py asks each backend's names module alone whether it owns
+    a name: picking md imports svm/names.py of SVM's and nothing more,
+    and picking SVM at most md/names.py of md's."""
+    code = (
+        "import sys\n"
+        "from svmram import registry\n"
+        "registry.for_target(%r, '/nonexistent')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('svmram.')))\n"
+        % target)
+    out = subprocess.run([sys.executable, "-c", code], check=True,
+                         capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=os.path.dirname(
+                             LIB))).stdout
+    modules = ast.literal_eval(out)
+    assert loaded in modules
+    assert {m for m in modules if m == not_loaded or
+            m.startswith(not_loaded + ".")} <= {not_loaded,
+                                                not_loaded + ".names"}

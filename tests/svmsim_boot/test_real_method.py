@@ -156,8 +156,8 @@ esac
 exit 2
 """
 
-STATUS_JSON = '{\n  "mirrors": [\n    {\n      "disk_redundancy": {\n' \
-    '        "state": "%s"\n      },\n      "service": {\n' \
+STATUS_JSON = '{\n  "targets": [\n    {\n      "disk_redundancy": {\n' \
+    '        "state": "%s"\n      },\n      "boot_service": {\n' \
     '        "state": "offline"\n      }\n    }\n  ]\n}\n'
 
 

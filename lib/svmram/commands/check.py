@@ -18,7 +18,6 @@ import sys
 from ..errors import EXIT_OK, EXIT_REFUSED
 from . import common
 
-SUMMARY = "check, changing nothing, whether and how setup would work"
 JSON_FORMAT = 1
 FAIL = "FAIL"
 

@@ -33,19 +33,33 @@ def under_root(path):
 
 
 def backend_for(target):
-    """The backend whose target syntax `target` is written in."""
-    return registry.for_target(target, host_root())
+    """The backend whose target syntax `target` is written in: the one
+    this command uses, whose words run.py's messages take."""
+    return _used(registry.for_target(target, host_root()))
 
 
 def host_backend():
     """The backend of this host (for a command given no target)."""
-    return registry.for_host(host_root())
+    return _used(registry.for_host(host_root()))
+
+
+def _used(backend):
+    run.use(backend)
+    return backend
 
 
 def arguments_backend(argv):
     """The backend whose options a subcommand takes: the target's, named
     among `argv` (the subcommand's arguments), else the host's."""
     return registry.for_arguments(argv, host_root())
+
+
+def add_target_argument(parser, backend):
+    """The positional target, named in the backend's words."""
+    words = backend.words
+    parser.add_argument("mirror", metavar=words.target,
+                        help="the %s, e.g. %s" % (words.target,
+                                                   words.example))
 
 
 def require_root(backend):
@@ -55,7 +69,7 @@ def require_root(backend):
         return
     if os.geteuid() != 0:
         raise RefusedError("svmram must run as root to change %s"
-                           % backend.manages,
+                           % backend.words.system,
                            advice="Run it with pfexec or sudo.")
 
 
@@ -64,8 +78,9 @@ def host_lock(wait=0, dry_run=False):
     return HostLock(under_root(LOCK), wait, shared=dry_run)
 
 
-def journal_for(mirror):
-    return Journal(under_root("%s/%s.journal" % (JOURNAL_DIR, mirror)))
+def journal_for(mirror, backend):
+    return Journal(under_root("%s/%s.journal" % (JOURNAL_DIR, mirror)),
+                   checked_with=backend.words.state(mirror), target=mirror)
 
 
 def polling():
@@ -235,10 +250,12 @@ def stopped(stop, plan, backend, host, journal, rollback=None,
                  "teardown %s' to undo it." % (mirror, resumes, mirror)
     elif plan.operation == "restore":
         what = "the restore of %s" % mirror
-        advice = "%s serves reads from its disk submirrors until its RAM " \
-                 "submirror is Okay.  Run 'svmram restore %s' (or '%s' if " \
-                 "its boot service is in maintenance) to finish it." % (
-                     mirror, mirror, backend.retry_command(mirror))
+        words = backend.words
+        advice = "%s serves reads from its %s until its %s is %s.  Run " \
+                 "'svmram restore %s' (or '%s' if its boot service %s) to " \
+                 "finish it." % (
+                     mirror, words.disk_copies, words.ram_copy, words.current,
+                     mirror, words.retry(mirror), words.service_failed)
     else:
         what = "the %s of %s" % (plan.operation, mirror)
         advice = "Run 'svmram %s %s' to finish it%s." % (
@@ -257,10 +274,10 @@ def state_now(backend, host, mirror, intent):
             snap = host.observe(intent)
     except Interrupted:
         return "The state of %s was not read (stopped again); '%s' shows " \
-               "it." % (mirror, backend.state_command(mirror))
+               "it." % (mirror, backend.words.state(mirror))
     except Exception as error:          # pylint: disable=broad-except
         return "The state of %s cannot be read (%s); '%s' shows it." % (
-            mirror, reason_of(error), backend.state_command(mirror))
+            mirror, reason_of(error), backend.words.state(mirror))
     return backend.state_text(snap, mirror, intent)
 
 
@@ -318,8 +335,8 @@ def run_afterwards(plan, backend, host):
                 "%s is set up, but its boot service is %s" % (
                     plan.target, state or "missing"),
                 advice="'%s' says why; '%s' retries." % (
-                    backend.explain_command(plan.target),
-                    backend.retry_command(plan.target)))
+                    backend.words.explain(plan.target),
+                    backend.words.retry(plan.target)))
 
 
 def _remaining(rollback_plan, plan, backend, host):
@@ -327,6 +344,6 @@ def _remaining(rollback_plan, plan, backend, host):
         return script_of(rollback_plan(host.observe(plan.intent)), backend)
     except Interrupted:
         return "(not planned: stopped by a signal; 'svmram teardown -n " \
-               "MIRROR' prints it)"
+               "%s' prints it)" % plan.target
     except Exception as error:          # pylint: disable=broad-except
         return "(no plan can be made: %s)" % reason_of(error)

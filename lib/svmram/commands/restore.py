@@ -1,17 +1,16 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""svmram restore: bring a mirror's RAM submirror back after a boot.
+"""svmram restore: bring a target's RAM copy back after a boot.
 
-The SMF method svc:/system/svmram:MIRROR runs this at every boot; it is
-also safe by hand.  It is idempotent: on a healthy mirror, or while the
-RAM submirror resyncs, it changes nothing and says so.  It starts the
+The target's boot service runs this at every boot; it is also safe by
+hand.  It is idempotent: on a healthy target, or while the copy into RAM
+runs, it changes nothing and says so.  It starts the
 copy into RAM and returns without waiting for it, so boot is not held up.
 
 Backend-neutral: the backend reads its record, plans each next step from
 the state found, and words its advice; this module keeps the deadline.
 """
 
-import os
 import sys
 import time
 
@@ -23,7 +22,6 @@ from ..interrupt import Interrupted
 from ..progress import Progress
 from . import common
 
-SUMMARY = "bring the RAM submirror back after a boot (run by SMF)"
 # The whole run, lock wait included, ends within the deadline: no step
 # starts, and no wait goes on, in its last GRACE seconds (a step's commands
 # take seconds), and a command still running at the deadline is killed.
@@ -36,15 +34,16 @@ GRACE = 30                # seconds
 
 
 def add_arguments(parser, argv=()):
-    parser.add_argument("mirror", help="the mirror, e.g. d10")
-    common.arguments_backend(argv).add_restore_arguments(parser)
+    backend = common.arguments_backend(argv)
+    common.add_target_argument(parser, backend)
+    backend.add_restore_arguments(parser)
     parser.add_argument("--deadline", default=None, metavar="SECONDS",
                         help="end the whole run, at a safe point, within "
                              "this many seconds (default %d, or --wait if "
                              "longer)" % DEFAULT_DEADLINE)
     parser.add_argument("--wait", default=None, metavar="SECONDS",
-                        help="longest wait for a boot-time resync of the "
-                             "mirror (default: until the deadline)")
+                        help="longest wait for a boot-time copy onto the "
+                             "RAM copy (default: until the deadline)")
     parser.add_argument("-n", "--dry-run", action="store_true",
                         help="print the plan as a ksh script; change nothing")
 
@@ -63,28 +62,31 @@ def run(args):
     until = started + max(0, deadline - GRACE)
     if not args.dry_run:
         common.require_root(backend)
-    # Under SMF or systemd, wait for a setup or teardown that holds the
-    # lock (setup enables the boot service just after releasing it); by
-    # hand, refuse.
-    with common.host_lock(max(0, deadline - GRACE) if (
-            os.environ.get("SMF_FMRI") or os.environ.get("INVOCATION_ID"))
-            else 0, dry_run=args.dry_run):
-        journal = common.journal_for(mirror)
+    # Run by the boot service, wait for a setup or teardown that holds
+    # the lock (setup enables the boot service just after releasing it);
+    # by hand, refuse.
+    with common.host_lock(max(0, deadline - GRACE)
+                          if backend.run_by_boot_service() else 0,
+                          dry_run=args.dry_run):
+        words = backend.words
+        journal = common.journal_for(mirror, backend)
         unfinished = journal.load()
         if unfinished is not None:
             operation = unfinished["operation"]
             raise RefusedError(
-                "a %s of %s has not finished (%s); the RAM submirror is not "
-                "restored meanwhile" % (operation, mirror, journal.path),
-                advice="Run 'svmram %s %s' to finish it; the disk submirrors "
-                       "serve reads meanwhile." % (operation, mirror))
+                "a %s of %s has not finished (%s); the %s is not restored "
+                "meanwhile" % (operation, mirror, journal.path,
+                               words.ram_copy),
+                advice="Run 'svmram %s %s' to finish it; the %s serve reads "
+                       "meanwhile." % (operation, mirror, words.disk_copies))
         host = backend.host(mirror)
         intent = backend.recorded_intent(host)
         if intent is None:
             raise RefusedError(
                 "%s is not set up by svmram (%s does not exist); nothing to "
                 "restore" % (mirror, backend.record_name(mirror)),
-                advice="svmram status lists the mirrors it manages.")
+                advice="svmram status lists the %ss it manages."
+                % words.target)
         plan, snap = backend.plan_restore(host, intent, options)
         first = backend.restore_openings(mirror) if plan.steps else []
         if args.dry_run:
@@ -120,9 +122,9 @@ def run(args):
             raise SvmramError(
                 "%s\n%s" % (bug_text(bug), common.state_now(
                     backend, host, mirror, plan.intent)),
-                advice="%s keeps serving reads from its disk submirrors.  "
-                       "Run '%s' (or 'svmram restore %s') to try again; %s"
-                % (mirror, backend.retry_command(mirror), mirror,
+                advice="%s keeps serving reads from its %s.  Run '%s' (or "
+                       "'svmram restore %s') to try again; %s"
+                % (mirror, words.disk_copies, words.retry(mirror), mirror,
                    BUG_ADVICE)) from bug
         finally:
             run_module.set_deadline(None)
@@ -148,10 +150,10 @@ def _failed(failure, plan, backend, host, until, deadline):
     if failure.error is not None and time.monotonic() >= until:
         return _deadline_error("in the step: %s (%s)" % (
             step, failure.reason), deadline, backend, host, plan)
-    advice = "%s keeps serving reads from its disk submirrors.  Fix the " \
-             "cause, then run '%s' (or 'svmram restore %s'); it continues " \
-             "from the state it finds." % (
-                 mirror, backend.retry_command(mirror), mirror)
+    advice = "%s keeps serving reads from its %s.  Fix the cause, then " \
+             "run '%s' (or 'svmram restore %s'); it continues from the " \
+             "state it finds." % (mirror, backend.words.disk_copies,
+                                  backend.words.retry(mirror), mirror)
     if failure.bug:
         advice += "  " + BUG_ADVICE[:1].upper() + BUG_ADVICE[1:]
     return SvmramError(failure.message, advice=advice)
@@ -165,16 +167,16 @@ def _in_time(until, deadline, backend, host, plan, step):
 
 
 def _deadline_error(where, deadline, backend, host, plan):
-    mirror = plan.target
+    mirror, words = plan.target, backend.words
     return DeadlinePassed(
         "restore of %s stopped at its deadline (--deadline %d seconds) "
         "%s.\n%s" % (mirror, deadline, where,
                     common.state_now(backend, host, mirror, plan.intent)),
-        advice="Nothing is lost: %s serves reads from its disk submirrors.  "
-               "Once '%s' shows no resync in progress, run '%s' (or "
-               "'svmram restore %s'); it continues from the state it finds."
-        % (mirror, backend.state_command(mirror),
-           backend.retry_command(mirror), mirror))
+        advice="Nothing is lost: %s serves reads from its %s.  Once '%s' "
+               "shows no %s in progress, run '%s' (or 'svmram restore %s'); "
+               "it continues from the state it finds."
+        % (mirror, words.disk_copies, words.state(mirror), words.sync,
+           words.retry(mirror), mirror))
 
 
 def _converge(backend, host, plan, options, polling, until, deadline,

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""svmram setup: add a RAM submirror to a mirror, first, read option first.
+"""svmram setup: add a RAM copy to a target and serve its reads from it.
 
 Backend-neutral: the backend (backend.py) observes the host, chooses the
 intent and plans; this module holds the lock, resumes from the journal,
@@ -11,12 +11,10 @@ import sys
 from ..errors import EXIT_OK, RefusedError
 from . import common
 
-SUMMARY = "put a RAM submirror first in a mirror and read from it"
-
-
 def add_arguments(parser, argv=()):
-    parser.add_argument("mirror", help="the mirror, e.g. d10")
-    common.arguments_backend(argv).add_setup_arguments(parser)
+    backend = common.arguments_backend(argv)
+    common.add_target_argument(parser, backend)
+    backend.add_setup_arguments(parser)
     common.add_change_arguments(parser)
 
 
@@ -30,7 +28,7 @@ def run(args):
         host = backend.host(mirror)
         if not args.dry_run:
             common.tidy(backend, host)
-        journal = common.journal_for(mirror)
+        journal = common.journal_for(mirror, backend)
         stored = journal.load()
         resumed = None
         if stored is not None:

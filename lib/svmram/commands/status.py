@@ -8,7 +8,7 @@ monitoring can use it: 0 serving, 4 (EXIT_NOT_SERVING) not serving from
 RAM, 5 (EXIT_DEGRADED) a recorded disk submirror is not current, 6
 (EXIT_ONLY_COPY_IN_RAM) none is while the RAM submirror is Okay: the
 ramdisk holds the only current copy.  --json prints the documented schema
-(format 1, docs/status-json.md); -H and -o print fields for scripts; -x
+(format 2, docs/status-json.md); -H and -o print fields for scripts; -x
 only the mirrors that are not serving; -q nothing.
 
 --nagios follows the Nagios plugin convention instead: one line, exit 0
@@ -28,8 +28,7 @@ from ..errors import (EXIT_DEGRADED, EXIT_NOT_SERVING, EXIT_OK,
                       UsageError)
 from . import common
 
-SUMMARY = "show whether each configured mirror reads from RAM"
-JSON_FORMAT = 1
+JSON_FORMAT = 2
 
 # The verdicts, least severe first, and their exit statuses.
 VERDICT_EXIT = {"serving": EXIT_OK, "not_serving": EXIT_NOT_SERVING,
@@ -82,7 +81,7 @@ def read_statuses(mirror=None):
     statuses = backend.statuses(mirror)
     # The worst first; sorted() keeps the name order among equals.
     return backend, sorted(statuses, key=lambda pair: -VERDICT_EXIT[
-        pair[0]["verdict"]])
+        pair[0].verdict])
 
 
 # --- grading for --nagios and the health field ------------------------------
@@ -90,13 +89,14 @@ def read_statuses(mirror=None):
 def health(status, problems, backend):
     """(grade, words) of one mirror: OK serving from RAM; WARNING while it
     gets there by itself; CRITICAL when an administrator must act."""
-    name = status["mirror"]
-    if status["verdict"] == "serving":
+    name = status.target
+    if status.verdict == "serving":
         return OK, "%s serves reads from RAM" % name
     critical, warning = list(problems.critical), list(problems.warning)
-    if not status["configured"]:
-        critical = list(status["reasons"])
-    unfinished = _unfinished(name) if _is_target(backend, name) else None
+    if not status.configured:
+        critical = list(status.reasons)
+    unfinished = _unfinished(name, backend) \
+        if _is_target(backend, name) else None
     if unfinished is not None:
         operation, running = unfinished
         at_risk = any(words.startswith("DATA AT RISK")
@@ -113,7 +113,7 @@ def health(status, problems, backend):
     if warning:
         return WARNING, "%s: %s" % (name, ", ".join(warning))
     # Not serving for a reason no rule above grades: never call it OK.
-    return CRITICAL, "%s: %s" % (name, ", ".join(status["reasons"]))
+    return CRITICAL, "%s: %s" % (name, ", ".join(status.reasons))
 
 
 def _is_target(backend, name):
@@ -124,11 +124,11 @@ def _is_target(backend, name):
     return True
 
 
-def _unfinished(mirror):
+def _unfinished(mirror, backend):
     """(operation, running) when a setup or teardown of `mirror` has left
     its journal: running while another svmram holds the host lock."""
     try:
-        data = common.journal_for(mirror).load()
+        data = common.journal_for(mirror, backend).load()
     except RefusedError:
         return ("setup or teardown", False)
     if data is None:
@@ -147,17 +147,15 @@ def nagios_line(graded):
             "RAM" % NAGIOS_NAME
     worst = max(grade for _, grade, _ in graded)
     bad = [words for _, grade, words in graded if grade != OK]
-    good = [status["mirror"] for status, grade, _ in graded if grade == OK]
+    good = [status.target for status, grade, _ in graded if grade == OK]
     if good:
         bad.append("%s serve%s reads from RAM" % (
             ", ".join(good), "s" if len(good) == 1 else ""))
     perf = ["serving=%d;;;0;%d" % (
-        sum(1 for status, _, _ in graded if status["serving_from_ram"]),
+        sum(1 for status, _, _ in graded if status.serving_from_ram),
         len(graded))]
-    perf += ["%s_resync=%d%%;;;0;100" % (status["mirror"],
-                                         status["resync_percent"])
-             for status, _, _ in graded
-             if status.get("resync_percent") is not None]
+    perf += ["%s_resync=%d%%;;;0;100" % (status.target, status.sync_percent)
+             for status, _, _ in graded if status.sync_percent is not None]
     return worst, "%s %s - %s | %s" % (NAGIOS_NAME, GRADES[worst],
                                        "; ".join(bad), " ".join(perf))
 
@@ -187,52 +185,54 @@ def run_nagios(args):
 
 # --- text, fields and JSON ---------------------------------------------------
 
-def redundancy_lines(status):
+def redundancy_lines(status, words):
     """The loudest lines first: lost or degraded disk redundancy."""
-    name, redundancy = status["mirror"], status.get("disk_redundancy")
-    if status["verdict"] == "only_copy_in_ram":
+    name, redundancy = status.target, status.disk_redundancy
+    if status.verdict == "only_copy_in_ram":
         return [
             "%s: DATA AT RISK: the ramdisk %s holds the only current copy "
-            "of %s; no disk submirror is current (%s).  A power loss or "
-            "reboot now loses data." % (
-                name, status["ramdisk"]["name"], name,
+            "of %s; no %s is current (%s).  A power loss or reboot now "
+            "loses data." % (
+                name, status.ramdisk["name"], name, words.disk_copy,
                 "; ".join(redundancy["reasons"])),
-            "%s: do not reboot or power off; bring a disk submirror back "
-            "now: %s." % (name, "; ".join(redundancy["fixes"]))]
-    if status["verdict"] == "degraded":
+            "%s: do not reboot or power off; bring a %s back now: %s." % (
+                name, words.disk_copy, "; ".join(redundancy["fixes"]))]
+    if status.verdict == "degraded":
         recorded = len(redundancy["current"]) + len(redundancy["reasons"])
         return [
-            "%s: DEGRADED: only %d of %d disk submirrors holds current "
-            "data (%s)." % (name, len(redundancy["current"]), recorded,
-                            "; ".join(redundancy["reasons"])),
+            "%s: DEGRADED: only %d of %d %s holds current data (%s)." % (
+                name, len(redundancy["current"]), recorded,
+                words.disk_copies, "; ".join(redundancy["reasons"])),
             "%s: %s." % (name, "; ".join(redundancy["fixes"]))]
     return []
 
 
 def render_text(status, backend):
-    name = status["mirror"]
-    lines = redundancy_lines(status) if status["configured"] else []
-    if status["serving_from_ram"]:
+    name = status.target
+    lines = redundancy_lines(status, backend.words) \
+        if status.configured else []
+    if status.serving_from_ram:
         lines += ["%s: serving reads from RAM (%s)" % (
-            name, backend.serving_detail(status))]
+            name, backend.words.serving_detail(status))]
     else:
         lines += ["%s: NOT serving reads from RAM: %s" % (
-            name, "; ".join(status["reasons"]))]
-    if not status["configured"]:
+            name, "; ".join(status.reasons))]
+    if not status.configured:
         return lines
     subs = ", ".join("%s %s%s" % (s["name"], s["state"],
                                   " (RAM)" if s["ram"] else "")
-                     for s in status["submirrors"])
+                     for s in status.copies)
     if subs:
-        lines.append("    %-11s %s" % (backend.members_label + ":", subs))
-    if status["resync_percent"] is not None:
-        lines.append("    resync:     %d %% done" % status["resync_percent"])
-    disk = status["ramdisk"]
+        lines.append("    %-11s %s" % (backend.words.copies + ":", subs))
+    if status.sync_percent is not None:
+        lines.append("    %-11s %d %% done" % (backend.words.sync + ":",
+                                             status.sync_percent))
+    disk = status.ramdisk
     lines.append("    ramdisk:    %s, %s%s" % (
         disk["name"], "present" if disk["present"] else "missing",
         ", device %s" % disk["device"] if disk["device"] else ""))
-    service = status["service"]
-    lines.append("    service:    %s %s" % (service["fmri"],
+    service = status.boot_service
+    lines.append("    service:    %s %s" % (service["name"],
                                             service["state"] or "missing"))
     return lines
 
@@ -268,48 +268,65 @@ def nicenum(number):
     return "%.0f%s" % (value, suffix)
 
 
+def _ram_state(status):
+    return next((s["state"] for s in status.copies if s["ram"]), None)
+
+
+def _ramdisk_state(status):
+    disk = status.ramdisk
+    return "missing" if not disk["present"] else \
+        "present" if disk["device_matches"] else "renumbered"
+
+
+def _size(status, parsable):
+    if status.size_blocks is None:
+        return None
+    size = status.size_blocks * 512
+    return str(size) if parsable else nicenum(size)
+
+
+def _sync(status, parsable):
+    if status.sync_percent is None:
+        return None
+    return "%d%s" % (status.sync_percent, "" if parsable else "%")
+
+
+def _redundancy(status, key):
+    redundancy = status.disk_redundancy
+    if redundancy is None:
+        return None
+    return ",".join(redundancy[key]) if key == "current" \
+        else redundancy[key]
+
+
+# -o FIELD -> its value, from (status, problems, grade, parsable); the
+# second column: whether it applies to a target svmram did not set up.
+FIELD_VALUES = {
+    "mirror": (lambda s, p, g, x: s.target, True),
+    "verdict": (lambda s, p, g, x: s.verdict, True),
+    "health": (lambda s, p, g, x: GRADES[g], True),
+    "serving": (lambda s, p, g, x: "yes" if s.serving_from_ram else "no",
+                True),
+    "ram": (lambda s, p, g, x: s.ram_copy, False),
+    "ramstate": (lambda s, p, g, x: _ram_state(s), False),
+    "resync": (lambda s, p, g, x: _sync(s, x), False),
+    "ramdisk": (lambda s, p, g, x: s.ramdisk["name"], False),
+    "ramdiskstate": (lambda s, p, g, x: _ramdisk_state(s), False),
+    "size": (lambda s, p, g, x: _size(s, x), False),
+    "disks": (lambda s, p, g, x: ",".join(p.disks), False),
+    "current": (lambda s, p, g, x: _redundancy(s, "current"), False),
+    "redundancy": (lambda s, p, g, x: _redundancy(s, "state"), False),
+    "service": (lambda s, p, g, x: s.boot_service["state"], False),
+    "method": (lambda s, p, g, x: s.method, False),
+}
+assert tuple(FIELD_VALUES) == FIELDS
+
+
 def field_value(field, status, problems, grade, parsable):
-    """One field of one mirror; "-" when it does not apply."""
-    configured = status["configured"]
-    redundancy = status.get("disk_redundancy") if configured else None
-    ram = status.get("ram_submirror") if configured else None
-    value = None
-    if field == "mirror":
-        value = status["mirror"]
-    elif field == "verdict":
-        value = status["verdict"]
-    elif field == "health":
-        value = GRADES[grade]
-    elif field == "serving":
-        value = "yes" if status["serving_from_ram"] else "no"
-    elif field == "ram":
-        value = ram
-    elif field == "ramstate" and configured:
-        value = next((s["state"] for s in status["submirrors"]
-                      if s["ram"]), None)
-    elif field == "resync" and configured and \
-            status["resync_percent"] is not None:
-        value = "%d%s" % (status["resync_percent"], "" if parsable else "%")
-    elif field == "ramdisk" and configured:
-        value = status["ramdisk"]["name"]
-    elif field == "ramdiskstate" and configured:
-        disk = status["ramdisk"]
-        value = "missing" if not disk["present"] else \
-            "present" if disk["device_matches"] else "renumbered"
-    elif field == "size" and configured and \
-            status["size_blocks"] is not None:
-        size = status["size_blocks"] * 512
-        value = str(size) if parsable else nicenum(size)
-    elif field == "disks" and configured:
-        value = ",".join(problems.disks)
-    elif field == "current" and redundancy is not None:
-        value = ",".join(redundancy["current"]) or None
-    elif field == "redundancy" and redundancy is not None:
-        value = redundancy["state"]
-    elif field == "service":
-        value = status["service"]["state"] if configured else None
-    elif field == "method" and configured:
-        value = status["method"]
+    """One field of one target; "-" when it does not apply."""
+    value_of, always = FIELD_VALUES[field]
+    value = value_of(status, problems, grade, parsable) \
+        if always or status.configured else None
     return "-" if value in (None, "") else value
 
 
@@ -329,13 +346,17 @@ def render_fields(rows, fields, scripted):
             for row in [header] + table]
 
 
-def all_serving_line(pairs):
-    """-x when no mirror has a problem."""
+def all_serving_line(pairs, words):
+    """-x when no target has a problem."""
     if not pairs:
-        return "No mirror is set up for reads from RAM."
+        return nothing_set_up(words)
     if len(pairs) == 1:
-        return "%s serves reads from RAM" % pairs[0][0]["mirror"]
-    return "all %d mirrors serve reads from RAM" % len(pairs)
+        return "%s serves reads from RAM" % pairs[0][0].target
+    return "all %d %ss serve reads from RAM" % (len(pairs), words.target)
+
+
+def nothing_set_up(words):
+    return "No %s is set up for reads from RAM." % words.target
 
 
 def check_options(args):
@@ -354,17 +375,18 @@ def run(args):
     if args.nagios:
         return run_nagios(args)
     backend, pairs = read_statuses(args.mirror)
-    code = max((VERDICT_EXIT[status["verdict"]] for status, _ in pairs),
+    code = max((VERDICT_EXIT[status.verdict] for status, _ in pairs),
                default=EXIT_OK)
     if args.quiet:
         return code
     shown = [(status, problems) for status, problems in pairs
-             if not args.problems or status["verdict"] != "serving"]
+             if not args.problems or status.verdict != "serving"]
     statuses = [status for status, _ in shown]
     lines = []
     if args.json:
-        json.dump({"format": JSON_FORMAT, "mirrors": statuses}, sys.stdout,
-                  indent=2, sort_keys=True)
+        json.dump({"format": JSON_FORMAT,
+                   "targets": [status.to_json() for status in statuses]},
+                  sys.stdout, indent=2, sort_keys=True)
         sys.stdout.write("\n")
     elif fields is not None:
         rows = [(status, problems, health(status, problems, backend)[0]
@@ -373,11 +395,11 @@ def run(args):
         if rows or not args.problems:
             lines = render_fields(rows, fields, args.scripted)
         elif not args.scripted:
-            lines = [all_serving_line(pairs)]
+            lines = [all_serving_line(pairs, backend.words)]
     elif args.problems and not shown:
-        lines = [all_serving_line(pairs)]
+        lines = [all_serving_line(pairs, backend.words)]
     elif not statuses:
-        lines = ["No mirror is set up for reads from RAM."]
+        lines = [nothing_set_up(backend.words)]
     else:
         for status in statuses:
             lines += render_text(status, backend)

@@ -13,7 +13,6 @@ holds the lock and carries the plan out.  Nothing is rolled back: every
 step is planned from what the host shows, so a rerun continues.
 """
 
-import os
 import sys
 
 from ..errors import EXIT_OK, SvmramError
@@ -22,7 +21,6 @@ from ..interrupt import Interrupted
 from ..progress import Progress
 from . import common
 
-SUMMARY = "take the RAM member out before a shutdown (the md boot unit's)"
 # Under systemd (INVOCATION_ID), how long to wait for a setup or teardown
 # that holds the host lock: under the unit's TimeoutStopSec of 120 s.
 LOCK_WAIT = 60
@@ -41,13 +39,13 @@ def run(args):
         backend.plan_stop(None, None)       # the backend's refusal
     if not args.dry_run:
         common.require_root(backend)
-    journal = common.journal_for(target)
+    journal = common.journal_for(target, backend)
     # Teardown runs 'systemctl disable --now', and so this stop, while it
     # holds the host lock: ask first, and again once the lock is held.
     why = _why_aside(backend, journal, target)
     if why:
         return _aside(why, target)
-    with common.host_lock(LOCK_WAIT if os.environ.get("INVOCATION_ID")
+    with common.host_lock(LOCK_WAIT if backend.run_by_boot_service()
                           else 0, dry_run=args.dry_run):
         why = _why_aside(backend, journal, target)
         if why:

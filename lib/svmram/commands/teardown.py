@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""svmram teardown: remove the RAM submirror and restore the mirror.
+"""svmram teardown: remove the RAM copy and restore the target.
 
 Backend-neutral: the intent comes from the journal of an unfinished
 operation or from the backend's record; the backend plans."""
@@ -10,12 +10,10 @@ import sys
 from ..errors import EXIT_OK, RefusedError
 from . import common
 
-SUMMARY = "remove the RAM submirror and restore the mirror as it was"
-
-
 def add_arguments(parser, argv=()):
-    parser.add_argument("mirror", help="the mirror, e.g. d10")
-    common.arguments_backend(argv).add_teardown_arguments(parser)
+    backend = common.arguments_backend(argv)
+    common.add_target_argument(parser, backend)
+    backend.add_teardown_arguments(parser)
     common.add_change_arguments(parser)
 
 
@@ -29,7 +27,7 @@ def run(args):
         host = backend.host(mirror)
         if not args.dry_run:
             common.tidy(backend, host)
-        journal = common.journal_for(mirror)
+        journal = common.journal_for(mirror, backend)
         stored = journal.load()
         if stored is not None:
             where = journal.path
@@ -41,7 +39,8 @@ def run(args):
                 raise RefusedError(
                     "%s is not set up by svmram (%s does not exist)" % (
                         mirror, where),
-                    advice="svmram status lists the mirrors it manages.")
+                    advice="svmram status lists the %ss it manages."
+                    % backend.words.target)
         plan = backend.plan_teardown(host, intent, where, stored is not None,
                                      options, args.dry_run or not args.yes)
         if stored is not None:

@@ -22,65 +22,63 @@ command (an inactive array hides its shape until it runs).
 """
 
 import os
-import re
 import sys
 
-from .. import run
 from ..actions import Run
-from ..backend import Backend, Problems
-from ..errors import RefusedError, SvmramError, UsageError, whole_number
+from ..backend import Backend, Problems, Words
+from ..errors import RefusedError, UsageError, whole_number
 from ..plan import Step
-from . import planner, record, restore, status
+from . import check, names, planner, record, restore, status
 from .host import (WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
                    wait_for_disks)
-from .intent import Intent, check_array_name
-from .model import IN_SYNC, RECOVERING, SPARE
+from .intent import Intent
+from .names import check_array_name
+from .model import IN_SYNC
 from .script import PRELUDE
-
-_KERNEL_NAME = re.compile(r"md[0-9]{1,9}\Z")
-_DEV_PATH = re.compile(r"/dev/md[0-9]{1,9}\Z")
-_NAMED = re.compile(r"/dev/md/[^/\0]+\Z")
-
-SYNTAX = "name an md array as /dev/mdN, /dev/md/NAME or mdN"
 
 NO_MDADM_ADVICE = (
     "Install mdadm (Debian and Ubuntu: apt install mdadm; Fedora and RHEL: "
     "dnf install mdadm); svmram's Linux backend drives md through it.")
 
 
+WORDS = Words(
+    system="md arrays", target="array", example="/dev/md0",
+    copies="members", ram_copy="RAM member", disk_copy="disk",
+    disk_copies="disks", current="in sync", sync="recovery",
+    service_failed="has failed",
+    state_command="mdadm --detail /dev/{target}",
+    retry_command="systemctl restart svmram@{target}.service",
+    explain_command="systemctl status svmram@{target}.service",
+    hung_command="dmesg, cat /proc/mdstat, the console",
+    serving="/dev/{ram} in sync, the disks write-mostly")
+
+
 class MdBackend(Backend):
-    name = "md"
-    manages = "md arrays"
-    target_help = "the array, e.g. /dev/md0"
+    words = WORDS
     prelude = PRELUDE
     stops = True
-    members_label = "members"
-
-    def __init__(self, root="/"):
-        super().__init__(root)
-        run.set_missing_command(missing_command)
 
     # --- names and options ------------------------------------------------
 
     @classmethod
     def owns(cls, text):
-        return bool(_KERNEL_NAME.match(text) or _DEV_PATH.match(text) or
-                    _NAMED.match(text))
+        return names.owns(text)
 
     def target(self, text):
-        if _KERNEL_NAME.match(text):
+        if names.KERNEL_NAME.match(text):
             return text
-        if _DEV_PATH.match(text):
+        if names.DEV_PATH.match(text):
             return text[len("/dev/"):]
-        if _NAMED.match(text):
+        if names.NAMED.match(text):
             # /dev/md/NAME is a link udev makes to the array's node.
             name = kernel_name(self.root, text)
             try:
                 return check_array_name(name)
             except RefusedError as error:
                 raise UsageError("%s is %s, not an md array; %s" % (
-                    text, name, SYNTAX)) from error
-        raise UsageError("%r is not an md array name: %s" % (text, SYNTAX))
+                    text, name, names.SYNTAX)) from error
+        raise UsageError("%r is not an md array name: %s" % (
+            text, names.SYNTAX))
 
     def add_setup_arguments(self, parser):
         parser.add_argument(
@@ -240,6 +238,12 @@ class MdBackend(Backend):
         return {"wait_disks": 0 if args.dry_run else whole_number(
             args.wait_disks, "wait-disks", 0, 600)}
 
+    def missing_command(self, name, path, reason):
+        return missing_command(name, path, reason)
+
+    def run_by_boot_service(self):
+        return bool(os.environ.get("INVOCATION_ID"))
+
     def stop_aside(self, target):
         if os.path.exists(record.marker_path(self._record(target))):
             return ("a teardown of it is running or was cut short, and "
@@ -272,15 +276,6 @@ class MdBackend(Backend):
         return "but %s is not as it was: %s" % (
             target, state_text(snap, target, intent))
 
-    def state_command(self, target):
-        return "mdadm --detail /dev/%s" % target
-
-    def retry_command(self, target):
-        return "systemctl restart %s" % unit_name(target)
-
-    def explain_command(self, target):
-        return "systemctl status %s" % unit_name(target)
-
     def setup_done(self, intent):
         return "%s: reads are served from the RAM member /dev/%s; the " \
                "disks %s are write-mostly." % (
@@ -298,7 +293,7 @@ class MdBackend(Backend):
         a = snap.array
         ram = a.member(intent.ram) if a is not None else None
         if ram is not None and ram.role != IN_SYNC:
-            percent = status.describe(snap, intent)["recovery_percent"]
+            percent = status.recovery_percent(snap.array)
             return "%s: nothing to do: /dev/%s is recovering%s." % (
                 intent.array, intent.ram, "" if percent is None
                 else " (%d %% done)" % percent)
@@ -315,18 +310,14 @@ class MdBackend(Backend):
             host = self.host(array)
             it = self.recorded_intent(host)
             if it is None:
-                found.append((not_configured(array), Problems()))
+                found.append((status.not_configured(array), Problems()))
                 continue
-            found.append(neutral_status(host.observe(it), it,
-                                        host.boot_service_state()))
+            found.append(status.report(host.observe(it), it,
+                                       host.boot_service_state()))
         return found
 
-    def serving_detail(self, found):
-        return "/dev/%s in sync, the disks write-mostly" % \
-            found["ram_submirror"]
-
     def check(self, target=None):
-        return run_check(self, target)
+        return check.run_check(self, target)
 
 
 def missing_command(name, path, reason):
@@ -348,59 +339,6 @@ def _write_record_step(it, snap):
         why="Teardown and the boot unit read it; it is written before "
             "anything changes.",
         expect=snap)
-
-
-# --- status ------------------------------------------------------------------
-
-def not_configured(array):
-    return {"mirror": array, "configured": False, "verdict": "not_serving",
-            "serving_from_ram": False,
-            "reasons": ["%s is not set up by svmram (no record %s)" % (
-                array, record.record_path(array))]}
-
-
-def neutral_status(snap, it, service_state):
-    """(status, Problems): md/status.py's entry in the neutral schema of
-    backend.py (docs/status-json.md), md's own keys kept beside."""
-    entry = status.describe(snap, it)
-    reasons = list(entry["reasons"])
-    unit = unit_name(it.array)
-    if service_state != "online":
-        reasons.append("its boot unit %s is %s" % (
-            unit, service_state or "missing"))
-    verdict = entry["verdict"]
-    if verdict == "serving" and reasons:
-        verdict = "not_serving"
-    found = dict(entry)
-    found.pop("array")
-    found.update({
-        "mirror": it.array, "verdict": verdict,
-        "serving_from_ram": not reasons, "reasons": reasons,
-        "ram_submirror": it.ram, "method": "create" if it.created else "grow",
-        "read_option": None,
-        "service": {"fmri": unit, "state": service_state}})
-    found.setdefault("disk_redundancy", None)
-    a = snap.array
-    brd = snap.brd
-    found["size_blocks"] = a.component_kib * 2 if a is not None else None
-    found["resync_percent"] = entry.get("recovery_percent")
-    found["submirrors"] = [
-        {"slot": m["slot"], "name": m["name"], "state": m["state"],
-         "ram": m["ram"], "write_mostly": m["write_mostly"]}
-        for m in entry.get("members", [])]
-    found["ramdisk"] = {
-        "name": it.ram, "present": brd.loaded and it.ram in brd.devices,
-        "size_bytes": brd.rd_size_kib * 1024 if brd.loaded else None,
-        "device": None, "recorded_device": None,
-        "device_matches": brd.loaded and brd.rd_size_kib == it.rd_size_kib}
-    problems = Problems(booting=service_state in ("activating", "enabled"),
-                        disks=tuple(it.disks))
-    ram = a.member(it.ram) if a is not None else None
-    for words in reasons:
-        recovering = ram is not None and ram.role in (RECOVERING, SPARE) \
-            and words.startswith(it.ram)
-        problems.add(words, passing=recovering)
-    return found, problems
 
 
 def state_text(snap, target, intent):
@@ -427,53 +365,3 @@ def state_text(snap, target, intent):
         text += "  md is running a %s and goes on without svmram." % (
             a.sync_action)
     return text
-
-
-# --- check -------------------------------------------------------------------
-
-def run_check(backend, target):
-    """(host checks, verdicts) for `svmram check` (commands/check.py)."""
-    checks, verdicts = [], []
-    host = MdHost(target or "md0", backend.root)
-    try:
-        snap = host.observe()
-        planner.check_kernel(snap)
-        checks.append({"check": "kernel", "verdict": "ok",
-                       "detail": "Linux %s" % snap.kernel[3]})
-    except SvmramError as error:
-        checks.append({"check": "kernel", "verdict": "FAIL",
-                       "detail": error.message})
-        return checks, verdicts
-    arrays = [target] if target is not None else sorted(
-        name for name in _listdir(record.under(backend.root, "/sys/block"))
-        if _KERNEL_NAME.match(name))
-    for array in arrays:
-        host = backend.host(array)
-        try:
-            it = backend.recorded_intent(host)
-            if it is not None:
-                verdicts.append({"mirror": array, "verdict": "set up",
-                                 "detail": "recorded in %s" %
-                                 record.record_path(array)})
-                continue
-            snap = host.observe()
-            if snap.array is None:
-                raise RefusedError("there is no array %s" % array,
-                                   advice="cat /proc/mdstat lists them.")
-            _, notes = planner.choose_setup(snap, array)
-            verdicts.append({"mirror": array, "verdict": "ready",
-                             "detail": " ".join(notes)})
-        except SvmramError as error:
-            verdict = {"mirror": array, "verdict": "refused",
-                       "detail": error.message}
-            if error.advice:
-                verdict["advice"] = error.advice
-            verdicts.append(verdict)
-    return checks, verdicts
-
-
-def _listdir(path):
-    try:
-        return os.listdir(path)
-    except OSError:
-        return []

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import FrozenSet, Tuple
 
 from ..errors import RefusedError
+from .names import check_array_name
 
-_ARRAY = re.compile(r"md[0-9]{1,9}\Z")
 _RAM = re.compile(r"ram[0-9]{1,4}\Z")
 
 
@@ -59,10 +59,3 @@ class Intent:
                                       "up again.")
         return it
 
-
-def check_array_name(name):
-    if not _ARRAY.match(name):
-        raise RefusedError(
-            "%r is not an md array name (md0, md1...)" % name,
-            advice="Name the array as /dev/mdN or /dev/md/NAME.")
-    return name

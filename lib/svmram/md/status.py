@@ -1,18 +1,19 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """What `svmram status` says about an md array (pure): which member
-serves reads, the recovery's progress, the write-mostly flags, the bitmap,
-and whether the disks hold a current copy.
+serves reads, the recovery's progress, the write-mostly flags, and
+whether the disks hold a current copy.
 
-The entry follows docs/status-json.md (format 1) where a key means the
-same thing -- verdict, serving_from_ram, reasons, disk_redundancy with
-current/reasons/fixes -- and names md's own facts otherwise (members,
-bitmap, brd).  The status command gets it in the neutral schema through
-backend.neutral_status.
+describe() holds md's own facts (members, bitmap, brd), for md's own
+entry point; report() turns them into the neutral backend.Status of
+docs/status-json.md (format 2), with the Problems that grade it.
 """
 
+from ..backend import Problems, Status
 from ..errors import (EXIT_DEGRADED, EXIT_NOT_SERVING, EXIT_OK,
                       EXIT_ONLY_COPY_IN_RAM)
+from . import record
+from .host import unit_name
 from .model import FAULTY, IN_SYNC, RECOVERING, SPARE
 
 VERDICTS = {"serving": EXIT_OK, "not_serving": EXIT_NOT_SERVING,
@@ -28,7 +29,7 @@ def describe(snap, it):
                 "verdict": "not_serving", "serving_from_ram": False,
                 "reasons": ["%s is not assembled" % it.array]}
     ram = a.member(it.ram)
-    percent = _percent(a)
+    percent = recovery_percent(a)
     reasons = []
     if not a.running:
         reasons.append("%s is %s" % (it.array, a.state))
@@ -77,7 +78,7 @@ def exit_code(entry):
     return VERDICTS[entry["verdict"]]
 
 
-def _percent(a):
+def recovery_percent(a):
     done = a.sync_completed
     if a.sync_action in ("recover", "resync") and isinstance(done, tuple) \
             and done[1]:
@@ -112,3 +113,52 @@ def _redundancy(a, it, ram):
         state = "full"
     return {"state": state, "current": current, "reasons": reasons,
             "fixes": fixes}
+
+
+# --- the neutral status ------------------------------------------------------
+
+def not_configured(array):
+    return Status.unconfigured(array, "%s is not set up by svmram (no "
+                               "record %s)" % (array,
+                                               record.record_path(array)))
+
+
+def report(snap, it, service_state):
+    """(Status, Problems) of a recorded array: describe()'s facts under
+    the neutral names, and the boot unit's state."""
+    entry = describe(snap, it)
+    reasons = list(entry["reasons"])
+    unit = unit_name(it.array)
+    if service_state != "online":
+        reasons.append("its boot unit %s is %s" % (
+            unit, service_state or "missing"))
+    verdict = entry["verdict"]
+    if verdict == "serving" and reasons:
+        verdict = "not_serving"
+    a = snap.array
+    brd = snap.brd
+    found = Status(
+        target=it.array, configured=True, verdict=verdict,
+        serving_from_ram=not reasons, reasons=reasons,
+        disk_redundancy=entry.get("disk_redundancy"),
+        ram_copy=it.ram, method="create" if it.created else "grow",
+        read_policy=None,
+        size_blocks=a.component_kib * 2 if a is not None else None,
+        sync_percent=entry.get("recovery_percent"),
+        copies=[dict(m) for m in entry.get("members", [])],
+        ramdisk={"name": it.ram,
+                 "present": brd.loaded and it.ram in brd.devices,
+                 "size_bytes": brd.rd_size_kib * 1024 if brd.loaded
+                 else None,
+                 "device": None, "recorded_device": None,
+                 "device_matches": brd.loaded and
+                 brd.rd_size_kib == it.rd_size_kib},
+        boot_service={"name": unit, "state": service_state})
+    problems = Problems(booting=service_state in ("activating", "enabled"),
+                        disks=tuple(it.disks))
+    ram = a.member(it.ram) if a is not None else None
+    for words in reasons:
+        recovering = ram is not None and ram.role in (RECOVERING, SPARE) \
+            and words.startswith(it.ram)
+        problems.add(words, passing=recovering)
+    return found, problems

@@ -8,8 +8,10 @@ planners (planner.py, restore.py), checked against the record
 svc:/system/svmram:MIRROR (record.py).
 """
 
+import os
+
 from .. import run
-from ..backend import Backend
+from ..backend import Backend, Words
 from ..errors import RefusedError, SvmramError, whole_number
 from ..execute import StepFailed, execute
 from ..plan import Plan, step_lines
@@ -39,23 +41,28 @@ NO_SVM_ADVICE = (
     "Solaris 11 'pkg install storage/svm' adds it.")
 
 
+WORDS = Words(
+    system="SVM", target="mirror", example="d10", copies="submirrors",
+    ram_copy="RAM submirror", disk_copy="disk submirror",
+    disk_copies="disk submirrors", current="Okay", sync="resync",
+    service_failed="is in maintenance",
+    state_command="metastat {target}",
+    retry_command="svcadm clear svmram:{target}",
+    explain_command="svcs -x svmram:{target}",
+    hung_command="svcs -x, the console, metastat",
+    serving="{ram} in slot 0, read option first")
+
+
 class SvmBackend(Backend):
-    name = "svm"
-    manages = "SVM"
-    target_help = "the mirror, e.g. d10"
+    words = WORDS
     prelude = PRELUDE
     check_predictions = check.PREDICTIONS
-
-    def __init__(self, root="/"):
-        super().__init__(root)
-        run.set_missing_command(missing_command)
 
     # --- names and options ------------------------------------------------
 
     @classmethod
     def owns(cls, text):
-        """dN, and a disk set's set/dN (which target() refuses)."""
-        return names.is_metadevice(text) or names.is_disk_set_name(text)
+        return names.owns(text)
 
     def target(self, text):
         return names.metadevice(text, "mirror")
@@ -249,6 +256,12 @@ class SvmBackend(Backend):
                                          intent=intent)))
         return found
 
+    def missing_command(self, name, path, reason):
+        return missing_command(name, path, reason)
+
+    def run_by_boot_service(self):
+        return bool(os.environ.get("SMF_FMRI"))
+
     def restore_refusal(self, failure, intent):
         if failure.step.key.startswith("open "):
             mirror = intent.mirror
@@ -280,15 +293,6 @@ class SvmBackend(Backend):
             target, ", ".join("%s (%s)" % pair
                               for pair in zip(m.slots, m.states)))
 
-    def state_command(self, target):
-        return "metastat %s" % target
-
-    def retry_command(self, target):
-        return "svcadm clear svmram:%s" % target
-
-    def explain_command(self, target):
-        return "svcs -x svmram:%s" % target
-
     def setup_done(self, intent):
         return "%s: reads are served from the RAM submirror %s (ramdisk " \
                "%s)." % (intent.mirror, intent.ram, intent.ramdisk)
@@ -315,9 +319,6 @@ class SvmBackend(Backend):
     def statuses(self, target=None):
         return status.read_statuses(self.root, target)
 
-    def serving_detail(self, found):
-        return "%s in slot 0, read option first" % found["ram_submirror"]
-
     def check(self, target=None):
         return check.run_check(self.root, target)
 
@@ -330,10 +331,7 @@ def missing_command(name, path, reason):
         return RefusedError(
             "this system has no Solaris Volume Manager (cannot run %s: %s)"
             % (path, reason), advice=NO_SVM_ADVICE)
-    return RefusedError(
-        "cannot run %s: %s" % (path, reason),
-        advice="svmram needs this command from the base system; check "
-               "that it is installed.")
+    return run.missing_command(name, path, reason)
 
 
 def _not_enabled(props, service_state, mirror):

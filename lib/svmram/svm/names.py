@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """Validation of the names and sizes an administrator gives, and the
-choice of free names (pure; the caller supplies what is in use)."""
+choice of free names (pure; the caller supplies what is in use).
+
+registry.py imports this module alone to ask owns(), so that naming an
+md array loads nothing else of SVM's: it imports only errors.py."""
 
 import re
 
@@ -19,6 +22,12 @@ _LINK = re.compile(r"c([0-9]+)t([0-9]+)d([0-9]+)s([0-7])\Z")
 _SIZE = re.compile(r"([1-9][0-9]*)([bkmg]?)\Z")
 _NUMBER = re.compile(r"[0-9]+\Z")
 _UNITS = {"": 1, "b": 512, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
+
+
+def owns(text):
+    """Is `text` written in SVM's target syntax: dN, or a disk set's
+    set/dN (which SvmBackend.target refuses)?"""
+    return is_metadevice(text) or is_disk_set_name(text)
 
 
 def is_number(text):

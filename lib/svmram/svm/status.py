@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""The status of the mirrors svmram set up, in the neutral schema
-backend.py describes (docs/status-json.md, format 1), with the Problems
+"""The status of the mirrors svmram set up, as backend.Status
+(docs/status-json.md, format 2), with the Problems
 that grade them for --nagios.
 
 The host is read once for all mirrors (backend.HostReading): one svcs,
@@ -9,7 +9,7 @@ one svcprop, one `metastat -p`, one `metastat`, one ramdiskadm, however
 many mirrors are configured.
 """
 
-from ..backend import Problems
+from ..backend import Problems, Status
 from ..errors import ParseError, RefusedError
 from ..run import run as run_command
 from . import consistency, names, record
@@ -43,10 +43,8 @@ def configured_mirrors():
 
 def not_a_mirror(name):
     """The status of an instance that svmram cannot have made."""
-    return {"mirror": name, "serving_from_ram": False, "configured": False,
-            "verdict": "not_serving",
-            "reasons": ["%s is not named after a mirror; svmram did not "
-                        "make it" % record.fmri(name)]}
+    return Status.unconfigured(name, "%s is not named after a mirror; "
+                               "svmram did not make it" % record.fmri(name))
 
 
 def describe_state(name, state):
@@ -114,17 +112,13 @@ def mirror_status(mirror, reading, service, found):
     instance's state, `found` its record ({} when incomplete)."""
     reasons, problems = [], Problems(booting(service))
     if service is None:
-        return {"mirror": mirror, "serving_from_ram": False,
-                "verdict": "not_serving",
-                "reasons": ["%s does not exist" % record.fmri(mirror)],
-                "configured": False}, problems
+        return Status.unconfigured(mirror, "%s does not exist" %
+                                   record.fmri(mirror)), problems
     try:
         intent = Intent.from_json(record.to_intent_json(found),
                                   record.fmri(mirror))
     except RefusedError as error:       # a setup stopped while writing it
-        return {"mirror": mirror, "serving_from_ram": False,
-                "verdict": "not_serving",
-                "reasons": [error.message], "configured": False}, problems
+        return Status.unconfigured(mirror, error.message), problems
     problems.disks = intent.disks
     host = reading.host(mirror)
     snap = host.observe(intent, smf=(found, service))
@@ -195,22 +189,22 @@ def mirror_status(mirror, reading, service, found):
         problems.add("disk redundancy degraded (%s)" % ", ".join(
             redundancy["reasons"]),
             passing=resyncing or (problems.booting and m.pending))
-    return {
-        "mirror": mirror, "configured": True,
-        "verdict": verdict(not reasons, redundancy),
-        "serving_from_ram": not reasons, "reasons": reasons,
-        "disk_redundancy": redundancy,
-        "ram_submirror": intent.ram, "method": intent.method,
-        "read_option": m.read_option if m else None,
-        "size_blocks": m.size_blocks if m else None,
-        "resync_percent": m.resync_percent if m else None,
-        "submirrors": submirrors,
-        "ramdisk": {"name": intent.ramdisk, "present": present,
-                    "size_bytes": intent.size_bytes, "device": dev,
-                    "recorded_device": recorded_dev,
-                    "device_matches": present and dev == recorded_dev},
-        "service": {"fmri": record.fmri(mirror), "state": service},
-    }, problems
+    return Status(
+        target=mirror, configured=True,
+        verdict=verdict(not reasons, redundancy),
+        serving_from_ram=not reasons, reasons=reasons,
+        disk_redundancy=redundancy,
+        ram_copy=intent.ram, method=intent.method,
+        read_policy=m.read_option if m else None,
+        size_blocks=m.size_blocks if m else None,
+        sync_percent=m.resync_percent if m else None,
+        copies=submirrors,
+        ramdisk={"name": intent.ramdisk, "present": present,
+                 "size_bytes": intent.size_bytes, "device": dev,
+                 "recorded_device": recorded_dev,
+                 "device_matches": present and dev == recorded_dev},
+        boot_service={"name": record.fmri(mirror), "state": service},
+    ), problems
 
 
 def service_words(mirror, service, booting):

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""`svmram check` on md: whether the kernel is one svmram runs on, then a
+verdict per array (set up, ready with what setup would choose, refused
+and why), changing nothing."""
+
+import os
+
+from ..errors import RefusedError, SvmramError
+from . import names, planner, record
+from .host import MdHost
+
+
+def run_check(backend, target):
+    """(host checks, verdicts) for `svmram check` (commands/check.py)."""
+    checks, verdicts = [], []
+    host = MdHost(target or "md0", backend.root)
+    try:
+        snap = host.observe()
+        planner.check_kernel(snap)
+        checks.append({"check": "kernel", "verdict": "ok",
+                       "detail": "Linux %s" % snap.kernel[3]})
+    except SvmramError as error:
+        checks.append({"check": "kernel", "verdict": "FAIL",
+                       "detail": error.message})
+        return checks, verdicts
+    arrays = [target] if target is not None else sorted(
+        name for name in _block_devices(backend.root)
+        if names.KERNEL_NAME.match(name))
+    for array in arrays:
+        host = backend.host(array)
+        try:
+            it = backend.recorded_intent(host)
+            if it is not None:
+                verdicts.append({"mirror": array, "verdict": "set up",
+                                 "detail": "recorded in %s" %
+                                 record.record_path(array)})
+                continue
+            snap = host.observe()
+            if snap.array is None:
+                raise RefusedError("there is no array %s" % array,
+                                   advice="cat /proc/mdstat lists them.")
+            _, notes = planner.choose_setup(snap, array)
+            verdicts.append({"mirror": array, "verdict": "ready",
+                             "detail": " ".join(notes)})
+        except SvmramError as error:
+            verdict = {"mirror": array, "verdict": "refused",
+                       "detail": error.message}
+            if error.advice:
+                verdict["advice"] = error.advice
+            verdicts.append(verdict)
+    return checks, verdicts
+
+
+def _block_devices(root):
+    """The names under /sys/block; none when it cannot be read."""
+    try:
+        return os.listdir(record.under(root, "/sys/block"))
+    except OSError:
+        return []

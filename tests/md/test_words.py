@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""md's words (issue 19, section 2): what the neutral commands print on
+md, when restore, teardown, stop and the journal fail, and in the help,
+is worded for an md administrator: members, disks, the unit, mdadm;
+never SVM's submirrors, metastat or SMF.  Driven as test_cli.py drives
+the command, on the fake kernel."""
+
+import json
+
+import pytest
+
+import fakekernel
+import faketree
+from test_cli import RECORD, UNIT, Host, env_run, set_up
+
+from svmram import run
+from svmram.errors import SvmramError
+
+SVM_WORDS = ("submirror", "metastat", "metadevice", "metattach", "SMF",
+             "svcs", "svcadm", "ramdisk submirror", "SVM")
+
+
+@pytest.fixture
+def host(tmp_path):
+    return Host(tmp_path)
+
+
+def no_svm_words(text):
+    return [word for word in SVM_WORDS if word in text]
+
+
+def stopped_by_the_unit(host):
+    """Set up, then the unit's stop at shutdown: the RAM member out."""
+    set_up(host)
+    for argv in (["mdadm", "/dev/md0", "--fail", "/dev/ram0", "--remove",
+                  "/dev/ram0"],
+                 ["mdadm", "--grow", "/dev/md0", "--raid-devices=2"],
+                 ["rmmod", "brd"]):
+        env_run(host, argv)
+
+
+def test_a_failed_restore_step_says_disks_and_the_unit(host):
+    stopped_by_the_unit(host)
+    faketree.write(host.root, "/" + fakekernel.FAIL, "mdadm --grow")
+    rc, out, err, _ = host.svmram("restore", "/dev/md0")
+    assert rc == 1
+    assert err.splitlines()[-1] == (
+        "svmram: md0 keeps serving reads from its disks.  Fix the cause, "
+        "then run 'systemctl restart svmram@md0.service' (or 'svmram "
+        "restore md0'); it continues from the state it finds.")
+    assert no_svm_words(err) == []
+
+
+def test_restore_past_its_deadline_says_mdadm_and_recovery(host):
+    stopped_by_the_unit(host)
+    rc, out, err, argvs = host.svmram("restore", "--deadline", "0",
+                                      "/dev/md0")
+    assert (rc, argvs) == (7, [])
+    lines = err.splitlines()
+    assert lines[0] == (
+        "svmram: restore of md0 stopped at its deadline (--deadline 0 "
+        "seconds) before the step: Load brd with one RAM disk of 131072 "
+        "KiB (/dev/ram0).")
+    assert lines[-1] == (
+        "svmram: Nothing is lost: md0 serves reads from its disks.  Once "
+        "'mdadm --detail /dev/md0' shows no recovery in progress, run "
+        "'systemctl restart svmram@md0.service' (or 'svmram restore md0'); "
+        "it continues from the state it finds.")
+    assert no_svm_words(err) == []
+
+
+def test_restore_refused_for_an_unfinished_setup_says_member_and_disks(
+        host):
+    set_up(host)
+    faketree.write(host.root, "/var/svmram/md0.journal", json.dumps({
+        "format": 1, "operation": "teardown", "completed": [],
+        "failed": None, "intent": {"array": "md0"}}))
+    rc, out, err, argvs = host.svmram("restore", "/dev/md0")
+    assert (rc, argvs) == (3, [])
+    assert err.splitlines() == [
+        "svmram: a teardown of md0 has not finished (%s); the RAM member "
+        "is not restored meanwhile" % host.path("/var/svmram/md0.journal"),
+        "svmram: Run 'svmram teardown md0' to finish it; the disks serve "
+        "reads meanwhile."]
+
+
+@pytest.mark.parametrize("command", [("restore",), ("teardown", "-y"),
+                                     ("setup", "-y"), ("stop",)])
+def test_a_damaged_journal_is_checked_with_mdadm(host, command):
+    set_up(host)
+    faketree.write(host.root, "/var/svmram/md0.journal", "garbage")
+    rc, out, err, argvs = host.svmram(*command, "/dev/md0")
+    assert rc == 3
+    assert err.splitlines()[-1] == (
+        "svmram: Check it by hand; remove it only once 'mdadm --detail "
+        "/dev/md0' shows md0 in a state you understand.")
+
+
+def test_a_failed_teardown_and_stop_say_nothing_of_svm(host):
+    set_up(host)
+    faketree.write(host.root, "/" + fakekernel.FAIL, "rmmod")
+    rc, out, err, _ = host.svmram("stop", "/dev/md0")
+    assert rc == 1 and no_svm_words(err) == [], err
+    faketree.write(host.root, "/" + fakekernel.FAIL, "rmmod")
+    rc, out, err, _ = host.svmram("teardown", "-y", "/dev/md0")
+    assert rc == 1 and no_svm_words(err) == [], err
+
+
+def test_status_of_a_degraded_array_says_disks(host):
+    set_up(host)
+    faketree.remove(host.root, "/sys/block/md0/md/dev-vdb")
+    rc, out, err, _ = host.svmram("status", "/dev/md0")
+    assert rc == 5
+    assert out.splitlines()[0] == (
+        "md0: DEGRADED: only 1 of 2 disks holds current data (vdb is not "
+        "in md0).")
+    assert no_svm_words(out) == []
+
+
+def test_the_help_names_arrays_on_md_and_no_svm_command(host):
+    rc, out, err, _ = host.svmram("--help")
+    assert rc == 0 and no_svm_words(out) == [], out
+    for command in ("setup", "teardown", "restore", "stop", "status",
+                    "check"):
+        rc, out, err, _ = host.svmram(command, "/dev/md0", "--help")
+        assert rc == 0 and no_svm_words(out) == [], out
+    rc, out, err, _ = host.svmram("restore", "/dev/md0", "--help")
+    assert "the array, e.g. /dev/md0" in out
+
+
+def test_a_hung_mdadm_is_looked_for_with_md_s_tools(tmp_path, monkeypatch):
+    from svmram.md.backend import MdBackend
+    from svmram.svm.backend import SvmBackend
+    (tmp_path / "mdadm").write_text("#!/bin/sh\nexec sleep 30\n")
+    (tmp_path / "mdadm").chmod(0o755)
+    monkeypatch.setenv("SVMRAM_BINDIR", str(tmp_path))
+    monkeypatch.delenv("SVMRAM_TRACE", raising=False)
+    monkeypatch.setattr(run, "COMMAND_TIMEOUT", 1)
+    md = MdBackend(str(tmp_path))
+    SvmBackend(str(tmp_path))       # constructed last, not used: no effect
+    run.use(md)
+    try:
+        with pytest.raises(SvmramError) as raised:
+            run.run("mdadm", ["--detail", "/dev/md0"])
+    finally:
+        run.use(None)
+    assert raised.value.advice == (
+        "Look for what holds it up (dmesg, cat /proc/mdstat, the console), "
+        "then run svmram again; it continues from the state it finds.")
+
+
+def test_constructing_a_backend_sets_no_process_state(tmp_path,
+                                                      monkeypatch):
+    from svmram.md.backend import MdBackend
+    from svmram.svm.backend import SvmBackend
+    monkeypatch.setenv("SVMRAM_BINDIR", str(tmp_path))
+    MdBackend(str(tmp_path))
+    SvmBackend(str(tmp_path))
+    with pytest.raises(SvmramError) as raised:
+        run.run("mdadm", ["--detail", "/dev/md0"])
+    assert "no Solaris Volume Manager" not in raised.value.message
+    assert raised.value.advice == (
+        "svmram needs this command from the base system; check that it is "
+        "installed.")
+    run.use(MdBackend(str(tmp_path)))
+    try:
+        with pytest.raises(SvmramError) as raised:
+            run.run("mdadm", ["--detail", "/dev/md0"])
+    finally:
+        run.use(None)
+    assert raised.value.message.startswith("this system has no mdadm")
