@@ -71,9 +71,8 @@ def test_setup_rotates_a_mounted_mirror(host):
     assert os.readlink(links) == "/dev/ramdisk/svmram_d10"
 
 
-def test_teardown_after_rotate_restores_the_original(host):
-    assert host.svmram("setup", "-y", "d10").returncode == 0
-    host.clear_trace()
+def test_teardown_after_rotate_restores_the_original(host_after):
+    host = host_after(("svmram", "setup", "-y", "d10"))
     result = host.svmram("teardown", "-y", "d10")
     assert result.returncode == 0, result.stderr
     assert host.trace() == host.article(releases.teardown_commands(host)) + \
