@@ -107,10 +107,10 @@ def test_dry_run_prints_the_plan_and_changes_nothing(host):
     assert host.state_digest() == before
 
 
-def test_status_after_setup_reports_serving(host):
+def test_status_after_setup_reports_serving(host, host_after):
     assert host.svmram("status").stdout == "No mirror is set up for reads " \
                                            "from RAM.\n"
-    assert host.svmram("setup", "-y", "d10").returncode == 0
+    host = host_after(("svmram", "setup", "-y", "d10"))
     result = host.svmram("status")
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines()[0] == (
