@@ -65,9 +65,10 @@ test-suite:
 # The md backend on Debian's kernel under QEMU (TCG), 2 boots for md-cycle
 # and 19 for the power-cut chain (md-faults); about 6.5 minutes on an
 # idle 2-core machine.  Without QEMU or the build tools it skips and says
-# why.
+# why.  pytest.ini's -q is quiet enough: a second -q would hide the
+# summary line ("N passed").
 test-vm:
-	SVMRAM_VM_TESTS=1 $(PYTHON) -m pytest -q -p no:cacheprovider tests/vm
+	SVMRAM_VM_TESTS=1 $(PYTHON) -m pytest -p no:cacheprovider tests/vm
 
 demo:
 	$(PYTHON) demo/article

@@ -26,3 +26,17 @@ if "PYTHONPYCACHEPREFIX" not in os.environ and not os.access(
 SCENARIO = os.path.join(REPO, "tests", "scenario")
 if SCENARIO not in sys.path:
     sys.path.insert(0, SCENARIO)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def base_hosts(tmp_path_factory):
+    """hosts.Bases: emulated hosts built once per session (per xdist
+    worker) and copied for each test that asks for one; the scenario
+    tests' `host`, `host_factory` and `host_after` fixtures, and the
+    bad-input catalogue's hosts, are such copies.  Emulator only: on a
+    real host (SVMRAM_TEST_HOST=real) the fixtures build as they did."""
+    from hosts import Bases
+    return Bases(tmp_path_factory.mktemp)

@@ -14,12 +14,12 @@ article's layout, torn down after it.
 
 import os
 import platform
+import shutil
 
 import pytest
 
 import preflight  # noqa: E402  (tests/scenario is on sys.path)
-from hosts import (EmulatedHost, EmulatorOnly, RealHost,  # noqa: E402
-                   host_file)
+from hosts import EmulatorOnly, RealHost, run_step  # noqa: E402
 
 SCENARIO = os.path.dirname(os.path.abspath(__file__))
 HOST_FIXTURES = {"host", "host_factory"}
@@ -145,15 +145,37 @@ def release():
 
 @pytest.fixture
 def host(tmp_path, request, release):
+    """The article's host: on the emulator a private copy of one built
+    once per session (base_hosts); on a real host built here and torn
+    down after the test."""
     kind, _ = host_kind()
     if kind == "emulator":
-        yield EmulatedHost(tmp_path / "host", release=release)
+        yield request.getfixturevalue("base_hosts").copy(
+            tmp_path / "host", "article", release)
         return
     real = _real_host(tmp_path / "host", "article", request)
     try:
         yield real
     finally:
         _tear_down(real, request)
+
+
+@pytest.fixture
+def host_after(host, request, release):
+    """after(STEP, ...) -> the `host` fixture's host after the steps
+    (hosts.run_step: ("svmram", ARG...) must exit 0 and its trace is
+    cleared; ("reboot", OPTION...) on the emulator only).  On the emulator
+    the host is replaced by a copy of a base host that went through the
+    same steps once per session; on a real host the steps run here."""
+    def after(*steps):
+        if host.kind != "emulator":
+            for step in steps:
+                run_step(host, step)
+            return host
+        shutil.rmtree(host.dir)
+        return request.getfixturevalue("base_hosts").copy(
+            host.dir, "article", release, steps)
+    return after
 
 
 @pytest.fixture
@@ -177,10 +199,8 @@ def host_factory(tmp_path, request, release):
                 raise RuntimeError("a real host holds one layout at a time")
             made[-1] = _real_host(directory, name, request)
             return made[-1]
-        path = host_file(name)
-        if path:
-            return EmulatedHost(directory, host_file=path, release=release)
-        return EmulatedHost(directory, preset=name, release=release)
+        return request.getfixturevalue("base_hosts").copy(
+            directory, name, release)
     yield make
     for real in made:
         if isinstance(real, RealHost):

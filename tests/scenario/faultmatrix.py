@@ -44,7 +44,13 @@ end state is compared with the RAM link names and device numbers left
 out (a restore may land on another number and link).
 
 Steps come from the traces of clean runs, so a new step is covered as soon
-as svmram takes it.  A step is a run of commands that change the host with
+as svmram takes it.  The clean runs of setup and teardown also leave a copy
+of the host after each command (a checkpoint): a kill, reboot, memcap or
+foreign case of setup or teardown starts from the checkpoint of its command
+instead of running svmram up to it and killing it there, which leaves the
+same host (test_faults.py checks that it does).
+
+A step is a run of commands that change the host with
 no read between them; `fail` and `kill` hit several commands of a step (the
 first, second and last, or the first, second-to-last and last), `reboot`
 and `memcap` hit the end of each step.
@@ -57,12 +63,14 @@ import json
 import os
 import re
 import shlex
+import shutil
 import time
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from hosts import (EmulatedHost, _reads_only, clone, host_file,
-                   kill_after_script, killing_bindir, wrapping_bindir)
+from hosts import (READ_ONLY, EmulatedHost, _reads_only, adopt, clone,
+                   host_file, kill_after_script, killing_bindir,
+                   wrapping_bindir)
 
 ORIGINAL = (
     "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
@@ -94,6 +102,12 @@ MULTI_KINDS = {"setup-rotate": ("reboot", "foreign"),
                "teardown": ("reboot", "foreign"),
                "restore": ("fail", "kill", "reboot", "foreign")}
 WORKERS = 3
+# The kinds whose case starts where svmram (setup, teardown) is stopped
+# right after the case's command: such a case starts from a copy of the
+# checkpoint its clean run left there (Clean.checkpoints), instead of
+# running svmram up to that command and killing it, which leaves the
+# same host (see checkpointing_bindir).
+CHECKPOINTED = ("kill", "reboot", "memcap", "foreign")
 # Percent a resync advances at each metastat call: at once in clean runs;
 # over three calls where a run must find (or be stopped in) a resync.
 RESYNC_STEP = "100"
@@ -230,6 +244,63 @@ def multi_host_file(directory, mirrors):
     return path
 
 
+def checkpointing_bindir(host, directory):
+    """A directory of the host's commands in which each call of a command
+    that changes the host, made by svmram, does its work and then copies
+    the host directory to directory/PROG-N (N: which call of PROG by
+    svmram it is).  The copy is the host exactly as svmram killed right
+    after that call would leave it (kill_after_script counts the same
+    calls and kills at the same point), the journal included."""
+    real = os.path.join(host.env["SVMSIM_DIR"], "bin")
+    bindir = os.path.join(host.dir, "ckptbin")
+    os.mkdir(bindir)
+    for prog in sorted(os.listdir(real)):
+        path = os.path.join(bindir, prog)
+        if prog in READ_ONLY:
+            os.symlink(os.path.join(real, prog), path)
+            continue
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(
+                "#!/bin/sh\n"
+                "case \"$(tr '\\0' ' ' < /proc/$PPID/cmdline 2>/dev/null)\" "
+                "in\n"
+                "*/svmram\\ *) ;;\n"
+                "*) exec %(real)s \"$@\" ;;\n"
+                "esac\n"
+                "%(real)s \"$@\"\n"
+                "status=$?\n"
+                "echo x >> %(counter)s\n"
+                "n=$(wc -l < %(counter)s)\n"
+                "if [ $# -gt 0 ] || [ %(prog)s != ramdiskadm ]; then\n"
+                "  cp -a %(host)s %(directory)s/%(prog)s-$((n))\n"
+                "fi\n"
+                "exit $status\n" % {
+                    "real": shlex.quote(os.path.join(real, prog)),
+                    "counter": shlex.quote(os.path.join(bindir,
+                                                        "." + prog)),
+                    "prog": shlex.quote(prog),
+                    "host": shlex.quote(host.dir),
+                    "directory": shlex.quote(str(directory))})
+        os.chmod(path, 0o755)
+    return bindir
+
+
+def checkpointed_run(host, directory, *args):
+    """Run `svmram ARGS` on the host through checkpointing_bindir; the
+    result, and {(PROG, N): the host after svmram's Nth call of PROG}."""
+    os.makedirs(str(directory))
+    bindir = checkpointing_bindir(host, directory)
+    result = host.svmram(*args, env={"SVMRAM_BINDIR": bindir})
+    shutil.rmtree(bindir)
+    points = {}
+    for name in os.listdir(str(directory)):
+        prog, _, nth = name.rpartition("-")
+        path = os.path.join(str(directory), name)
+        shutil.rmtree(os.path.join(path, "ckptbin"))
+        points[(prog, int(nth))] = adopt(host, path)
+    return result, points
+
+
 class Clean:
     """One setup method's pristine host, a set-up copy, and the traces of
     a clean setup, teardown and boot restore.  With mirrors > 1 the host
@@ -261,11 +332,20 @@ class Clean:
         self.original = digest(self.pristine)
         if mirrors == 1:
             assert self.original["metastat -p"] == ORIGINAL
+        # The plan's script, on a copy of its own: the setup below starts
+        # from the pristine state exactly, as its checkpoints must.
+        script = clone(self.pristine, directory / "plan").svmram(
+            "setup", "-n", "d10").stdout
         done = clone(self.pristine, directory / "done")
-        script = done.svmram("setup", "-n", "d10").stdout
-        done.clear_trace()
-        result = done.svmram("setup", "-y", "d10")
+        # The clean runs of setup and teardown leave a checkpoint after
+        # each command (checkpointed_run): where the cases of CHECKPOINTED
+        # kinds start.
+        self.checkpoints = {}
+        result, points = checkpointed_run(done, directory / "points-setup",
+                                          "setup", "-y", "d10")
         assert result.returncode == 0, result.stderr
+        self.checkpoints.update({("setup",) + key: host
+                                 for key, host in points.items()})
         self.setup = commands(done.trace(changes_only=False), script)
         self.set_up = clone(done, directory / "set-up")
         self.set_up_digest = digest(self.set_up)
@@ -278,12 +358,30 @@ class Clean:
         self.restore = commands(booted.trace(changes_only=False))
         assert booted.sim("tick").returncode == 0
         assert is_set_up(booted, self) == []
-        done.clear_trace()
-        result = done.svmram("teardown", "-y", "d10")
+        # Teardown from a copy of the host its cases start from.
+        torn = clone(self.set_up, directory / "torn")
+        result, points = checkpointed_run(
+            torn, directory / "points-teardown", "teardown", "-y", "d10")
         assert result.returncode == 0, result.stderr
-        self.teardown = commands(done.trace(changes_only=False))
-        assert differs(done, self.original) == []
-        assert done.violations() == []
+        self.checkpoints.update({("teardown",) + key: host
+                                 for key, host in points.items()})
+        self.teardown = commands(torn.trace(changes_only=False))
+        assert differs(torn, self.original) == []
+        assert torn.violations() == []
+        # A checkpoint for every changing command of the two runs.
+        for operation in ("setup", "teardown"):
+            for command in getattr(self, operation):
+                assert (operation, command.argv[0], command.nth) in \
+                    self.checkpoints, (operation, str(command))
+
+    def checkpoint(self, case):
+        """The host where the case's svmram is stopped, or None where the
+        case runs svmram itself (fail kinds, and the boot restore)."""
+        operation = case.procedure.split("-")[0]
+        if case.kind not in CHECKPOINTED or operation == "restore":
+            return None
+        return self.checkpoints[(operation, case.command.argv[0],
+                                 case.command.nth)]
 
 
 # --- looking at a host -------------------------------------------------------
@@ -568,8 +666,12 @@ def run_case(clean, case, directory):
     runner = probe_faulted if case.command.probe else \
         RUNNERS[(case.procedure.split("-")[0], case.kind)] \
         if case.mirrors == 1 or case.kind == "foreign" else with_others
-    host = clone(run.pristine if case.procedure.startswith("setup")
-                 else run.set_up, directory)
+    point = run.checkpoint(case)
+    host = clone(point or (run.pristine if case.procedure.startswith("setup")
+                           else run.set_up), directory)
+    # Started from a checkpoint: svmram was stopped right after the
+    # case's command already.
+    host.stopped = point is not None
     try:
         outcome.problems = runner(run, case, host)
     except Exception as error:          # a broken case is a finding too
@@ -704,12 +806,9 @@ def killed(run, case, host):
     """svmram is killed right after the command: a rerun of the same
     command resumes from the journal and converges."""
     operation, command = _operation(case), case.command
-    bindir = killing_bindir(host, command.argv[0], command.nth)
-    result = host.svmram(operation, "-y", "d10",
-                         env={"SVMRAM_BINDIR": bindir})
-    if result.returncode != -9:
-        return ["not killed (exit status %d):\n%s" % (result.returncode,
-                                                        result.stderr)]
+    problems = _stop_after(host, case)
+    if problems:
+        return problems
     if command.afterwards:
         # Killed after the last command: set up, and a rerun says so.
         rerun = host.svmram(operation, "-y", "d10")
@@ -718,7 +817,6 @@ def killed(run, case, host):
             return ["the rerun: exit %d\n%s" % (rerun.returncode,
                                                 rerun.stderr)]
         return []
-    problems = []
     if not os.path.exists(os.path.join(host.root, JOURNAL)):
         problems.append("the killed run left no journal")
     assert host.sim("thaw", "--step", SLOW_RESYNC_STEP).returncode == 0
@@ -737,12 +835,9 @@ def rebooted(run, case, host, memcap=False):
     is rerun; a second reboot hits the middle of the rerun's next resync,
     and the command is rerun once more."""
     operation, command = _operation(case), case.command
-    bindir = killing_bindir(host, command.argv[0], command.nth)
-    result = host.svmram(operation, "-y", "d10",
-                         env={"SVMRAM_BINDIR": bindir})
-    if result.returncode != -9:
-        return ["not stopped (exit status %d):\n%s" % (result.returncode,
-                                                        result.stderr)]
+    problems = _stop_after(host, case)
+    if problems:
+        return problems
     problems = _reboot(host, *(("--boot-ramdisk", HOG) if memcap else ()))
     if command.afterwards:
         # The setup had finished: the boot service restores it, or with
@@ -974,12 +1069,16 @@ def _clear(host):
 def _stop_after(host, case):
     """Make the case's command the last one: svmram (setup, teardown: run
     now) or the boot service's restore (at the next boot) is killed right
-    after it.  Returns the problems of the run, if any."""
+    after it; a host copied from the clean run's checkpoint there
+    (host.stopped) is in that state already.  Returns the problems of the
+    run, if any."""
     command = case.command
     operation = _operation(case)
     if operation == "restore":
         kill_in_place(host, command.argv[0], command.nth)
         return []
+    if getattr(host, "stopped", False):
+        return []       # a copy of the clean run's checkpoint there
     bindir = killing_bindir(host, command.argv[0], command.nth)
     result = host.svmram(operation, "-y", "d10",
                          env={"SVMRAM_BINDIR": bindir})

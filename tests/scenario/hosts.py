@@ -189,6 +189,15 @@ def clone(host, directory):
     (quicker than building that state again with svmram)."""
     directory = str(directory)
     subprocess.run(["cp", "-a", host.dir, directory], check=True)
+    return adopt(host, directory)
+
+
+def adopt(host, directory):
+    """The EmulatedHost in `directory`, a copy of `host`'s directory made
+    with `cp -a` (by clone, or by a checkpoint of the fault matrix): its
+    commands and environment are pointed at `directory`, its trace is
+    cleared."""
+    directory = str(directory)
     bindir = os.path.join(directory, "bin")
     for prog in os.listdir(bindir):
         path = os.path.join(bindir, prog)
@@ -210,6 +219,64 @@ def clone(host, directory):
     copy.root = copy.env["SVMSIM_ROOT"]
     copy.clear_trace()
     return copy
+
+
+def run_step(host, step):
+    """Bring `host` one step further, as a test's preparation would:
+    ("svmram", ARG...) must exit 0, and its trace is cleared after it;
+    ("reboot", OPTION...) and ("sim", ARG...) drive the emulator and must
+    exit 0; (FUNCTION,) runs FUNCTION(host), which asserts what it needs."""
+    what, args = step[0], step[1:]
+    if callable(what):
+        return what(host)
+    if what == "svmram":
+        result = host.svmram(*args)
+        host.clear_trace()
+    elif what == "reboot":
+        result = host.reboot(*args)
+    elif what == "sim":
+        result = host.sim(*args)
+    else:
+        raise ValueError("no such step %r" % (step,))
+    assert result.returncode == 0, (step, result.stdout, result.stderr)
+    return result
+
+
+class Bases:
+    """Emulated hosts built once (per test session, or per xdist worker)
+    and handed out as private copies: building the article's host costs
+    two emulator processes and an SMF import, a `svmram setup -y d10` on
+    it about a hundred emulated processes, and a copy a `cp -a`.
+
+    A base is keyed by (NAME, release, steps): NAME is a host file of
+    tests/scenario/hosts or an emulator preset, release the emulator's
+    profile (None: the default, or SVMRAM_TEST_RELEASE), steps what was
+    done to it after it was built (see run_step); a base with steps is a
+    copy of the base with one step fewer, brought one step further."""
+
+    def __init__(self, mktemp):
+        self._mktemp = mktemp       # name -> a new empty directory
+        self._built = {}
+
+    def get(self, name="article", release=None, steps=()):
+        steps = tuple(tuple(step) for step in steps)
+        key = (name, release, steps)
+        if key not in self._built:
+            directory = os.path.join(str(self._mktemp("base-" + name)),
+                                     "host")
+            if steps:
+                host = clone(self.get(name, release, steps[:-1]), directory)
+                run_step(host, steps[-1])
+            else:
+                path = host_file(name)
+                host = EmulatedHost(directory, preset=name, host_file=path,
+                                    release=release)
+            self._built[key] = host
+        return self._built[key]
+
+    def copy(self, directory, name="article", release=None, steps=()):
+        """A private copy of a base host in `directory`."""
+        return clone(self.get(name, release, steps), directory)
 
 
 def kill_after_script(real, counter, nth, then=""):

@@ -23,12 +23,18 @@ pytestmark = [pytest.mark.skipif(shutil.which("ksh") is None,
                                         "reboots it")]
 
 
-def install_and_set_up(host):
+def install(host):
+    """make install into the emulated root, and the installed manifest
+    imported."""
     done = subprocess.run(["make", "-s", "install", "DESTDIR=" + host.root],
                           cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     host.cmd("svccfg", "import", os.path.join(
         host.root, "lib/svc/manifest/system/svmram.xml"))
+
+
+def install_and_set_up(host):
+    install(host)
     result = host.svmram("setup", "-y", "d10")
     assert result.returncode == 0, result.stderr
     assert service(host) == "online"
@@ -36,8 +42,12 @@ def install_and_set_up(host):
 
 
 @pytest.fixture
-def installed(host):
-    return install_and_set_up(host)
+def installed(host_after):
+    """install_and_set_up(host); on the emulator a copy of a base host
+    that went through it once per session."""
+    host = host_after((install,), ("svmram", "setup", "-y", "d10"))
+    assert service(host) == "online"
+    return host
 
 
 @pytest.fixture

@@ -60,8 +60,8 @@ def test_json_gives_the_verdict_method_and_cost(host):
     assert all(c["verdict"] in ("ok", "warning") for c in report["checks"])
 
 
-def test_a_mirror_set_up_already_is_reported_as_such(host):
-    assert host.svmram("setup", "-y", "d10").returncode == 0
+def test_a_mirror_set_up_already_is_reported_as_such(host_after):
+    host = host_after(("svmram", "setup", "-y", "d10"))
     result = check(host, "d10")
     assert result.returncode == 0
     assert result.stdout.splitlines()[-1] == (

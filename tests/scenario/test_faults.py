@@ -153,3 +153,42 @@ def test_a_failed_rollback_is_finished_by_teardown(clean, tmp_path):
                                        " ".join(back))] = problems
     assert not found, "\n\n".join("%s:\n  %s" % (what, "\n  ".join(p))
                                    for what, p in found.items())
+
+
+# --- the checkpoints the stopped kinds start from ----------------------------
+
+def _whole(host):
+    """Everything in the emulated host that a case can see: the digest,
+    the emulator's state and SMF repository, and the journal's text."""
+    def text(*path):
+        try:
+            with open(os.path.join(*path), encoding="utf-8") as stream:
+                return stream.read()
+        except FileNotFoundError:
+            return None
+    # SMF stamps a state change with the wall clock.
+    smf = re.sub(r'"state_time": [0-9.e+-]+', '"state_time": T',
+                 text(host.dir, "smf.json"))
+    return dict(digest(host), state=text(host.dir, "state.json"), smf=smf,
+                journal_text=text(host.root, JOURNAL))
+
+
+@pytest.mark.parametrize("operation", ["setup", "teardown"])
+def test_a_checkpoint_is_the_host_svmram_killed_there_leaves(
+        clean, operation, tmp_path):
+    """The kill, reboot, memcap and foreign cases of setup and teardown
+    start from a copy of the clean run's checkpoint after their command
+    (faultmatrix.CHECKPOINTED), not from svmram killed there: at the last
+    command of each step (and of the probe), the two hosts are the same."""
+    run = clean("rotate")
+    start = run.pristine if operation == "setup" else run.set_up
+    chosen = [c for c in getattr(run, operation) if c.index == c.size - 1]
+    assert chosen
+    for n, command in enumerate(chosen):
+        host = clone(start, tmp_path / str(n))
+        bindir = fm.killing_bindir(host, command.argv[0], command.nth)
+        result = host.svmram(operation, "-y", "d10",
+                             env={"SVMRAM_BINDIR": bindir})
+        assert result.returncode == -9, (str(command), result.stderr)
+        point = run.checkpoints[(operation, command.argv[0], command.nth)]
+        assert _whole(host) == _whole(point), str(command)

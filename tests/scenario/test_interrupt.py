@@ -240,20 +240,18 @@ def test_sigterm_while_teardown_waits_says_teardown_finishes_it(host):
 
 
 @pytest.fixture
-def rebooted_before_metasync(host):
+def rebooted_before_metasync(host_after):
     """Set up, then rebooted before svc:/system/metasync ran: the boot
     resync of d10 is pending and nothing starts it."""
-    assert host.svmram("setup", "-y", "d10").returncode == 0
-    assert host.reboot("--before-metasync").returncode == 0
-    host.clear_trace()
-    return host
+    return host_after(("svmram", "setup", "-y", "d10"),
+                      ("reboot", "--before-metasync"))
 
 
-def test_sigint_while_restore_waits_for_the_boot_resync(host):
+def test_sigint_while_restore_waits_for_the_boot_resync(host_after):
     """A resync of d12 (detached and attached again by hand) runs when the
     host reboots; restore starts it again at boot and waits for it, frozen,
     until SIGINT."""
-    assert host.svmram("setup", "-y", "d10").returncode == 0
+    host = host_after(("svmram", "setup", "-y", "d10"))
     assert host.sim("freeze").returncode == 0
     assert host.cmd("metadetach", "d10", "d12").returncode == 0
     assert host.cmd("metattach", "d10", "d12").returncode == 0

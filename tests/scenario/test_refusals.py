@@ -24,7 +24,10 @@ def hold_lock(host):
 
 
 def set_up_already(host):
-    assert host.svmram("setup", "-y", "d10").returncode == 0
+    """d10 is set up: test_refusal starts from host_after(*STEPS)."""
+
+
+set_up_already.steps = (("svmram", "setup", "-y", "d10"),)
 
 
 def start_a_resync(host):
@@ -129,7 +132,9 @@ def params(cases):
 
 
 @pytest.mark.parametrize("args, prepare, status, message", params(CASES))
-def test_refusal(host, args, prepare, status, message):
+def test_refusal(host, host_after, args, prepare, status, message):
+    if getattr(prepare, "steps", ()):
+        host = host_after(*prepare.steps)
     prepare(host)
     host.clear_trace()
     before = host.state_digest()

@@ -49,12 +49,14 @@ PASS_0_HOST = {
 }
 
 
+SETUP = ("svmram", "setup", "-y", "d10")
+
+
 @pytest.fixture
-def set_up(host):
-    result = host.svmram("setup", "-y", "d10")
-    assert result.returncode == 0, result.stderr
-    host.clear_trace()
-    return host
+def set_up(host_after):
+    """The article's host after `svmram setup -y d10` (which must exit 0),
+    its trace cleared; on the emulator a copy of one set up once."""
+    return host_after(SETUP)
 
 
 def reboot(host, *options):
@@ -73,9 +75,8 @@ def finish_resyncs(host):
 
 
 @pytest.mark.emulator_only("reboots the host")
-def test_normal_boot(set_up):
-    host = set_up
-    reboot(host)
+def test_normal_boot(host_after):
+    host = host_after(SETUP, ("reboot",))
     state = host.cmd("metastat", "d10").stdout
     assert "Invoke: metareplace d10 c90t0d0s0 <new device>" in state
     assert serving(host)[0] is False
@@ -108,11 +109,10 @@ def test_restore_is_idempotent(set_up):
 
 
 @pytest.mark.emulator_only("reboots the host")
-def test_blank_ramdisk_hazard_forces_the_first_open(set_up):
+def test_blank_ramdisk_hazard_forces_the_first_open(host_after):
     """Before metasync and the mounts, SVM still shows the RAM component
     Okay.  Restore must make SVM fail it before creating the ramdisk."""
-    host = set_up
-    reboot(host, "--before-metasync")
+    host = host_after(SETUP, ("reboot", "--before-metasync"))
     assert RAM_ROW_OKAY in host.cmd("metastat", "d10").stdout
     result = host.svmram("restore", "d10")
     # metasync has not run: the boot resync is pending.  Restore forces
@@ -148,9 +148,8 @@ def test_blank_ramdisk_hazard_on_a_pass_0_mirror(tmp_path):
 
 
 @pytest.mark.emulator_only("reboots the host")
-def test_refuses_when_the_component_stays_okay(set_up):
-    host = set_up
-    reboot(host, "--before-metasync")
+def test_refuses_when_the_component_stays_okay(host_after):
+    host = host_after(SETUP, ("reboot", "--before-metasync"))
     # An open that does not fail the component (a stand-in for an SVM
     # that behaves otherwise): dd "succeeds" and changes nothing.
     assert host.sim("faults", "add", "dd", "--nth", "1", "--exit", "0",
@@ -166,9 +165,8 @@ def test_refuses_when_the_component_stays_okay(set_up):
 
 
 @pytest.mark.emulator_only("reboots the host")
-def test_changed_device_number_replaces_onto_a_new_link(set_up):
-    host = set_up
-    reboot(host)
+def test_changed_device_number_replaces_onto_a_new_link(host_after):
+    host = host_after(SETUP, ("reboot",))
     assert host.cmd("ramdiskadm", "-a", "other", "1m").returncode == 0
     host.clear_trace()
     result = host.svmram("restore", "d10")
@@ -216,9 +214,8 @@ def test_a_failed_restore_names_the_step_as_the_run_counts_it(set_up):
 
 
 @pytest.mark.emulator_only("reboots the host")
-def test_too_little_memory_after_boot(set_up):
-    host = set_up
-    reboot(host)
+def test_too_little_memory_after_boot(host_after):
+    host = host_after(SETUP, ("reboot",))
     assert host.cmd("ramdiskadm", "-a", "hog", "100m").returncode == 0
     host.clear_trace()
     before = host.metastat_p()
@@ -232,9 +229,8 @@ def test_too_little_memory_after_boot(set_up):
 
 
 @pytest.mark.emulator_only("reboots the host")
-def test_reboot_in_the_middle_of_the_restore_resync(set_up):
-    host = set_up
-    reboot(host)
+def test_reboot_in_the_middle_of_the_restore_resync(host_after):
+    host = host_after(SETUP, ("reboot",))
     host.sim("freeze")
     assert host.svmram("restore", "d10").returncode == 0
     assert host.sim("tick", "4").returncode == 0
@@ -247,9 +243,8 @@ def test_reboot_in_the_middle_of_the_restore_resync(set_up):
 
 
 @pytest.mark.emulator_only("reboots the host")
-def test_two_reboots_in_a_row(set_up):
-    host = set_up
-    reboot(host)
+def test_two_reboots_in_a_row(host_after):
+    host = host_after(SETUP, ("reboot",))
     reboot(host)
     assert host.svmram("restore", "d10").returncode == 0
     finish_resyncs(host)

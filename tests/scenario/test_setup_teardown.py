@@ -71,9 +71,8 @@ def test_setup_rotates_a_mounted_mirror(host):
     assert os.readlink(links) == "/dev/ramdisk/svmram_d10"
 
 
-def test_teardown_after_rotate_restores_the_original(host):
-    assert host.svmram("setup", "-y", "d10").returncode == 0
-    host.clear_trace()
+def test_teardown_after_rotate_restores_the_original(host_after):
+    host = host_after(("svmram", "setup", "-y", "d10"))
     result = host.svmram("teardown", "-y", "d10")
     assert result.returncode == 0, result.stderr
     assert host.trace() == host.article(releases.teardown_commands(host)) + \
@@ -108,10 +107,10 @@ def test_dry_run_prints_the_plan_and_changes_nothing(host):
     assert host.state_digest() == before
 
 
-def test_status_after_setup_reports_serving(host):
+def test_status_after_setup_reports_serving(host, host_after):
     assert host.svmram("status").stdout == "No mirror is set up for reads " \
                                            "from RAM.\n"
-    assert host.svmram("setup", "-y", "d10").returncode == 0
+    host = host_after(("svmram", "setup", "-y", "d10"))
     result = host.svmram("status")
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines()[0] == (

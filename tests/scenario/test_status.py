@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from hosts import EmulatedHost, clone
+from hosts import EmulatedHost
 
 FMRI = "svc:/system/svmram:d10"
 NOT_SERVING = 4
@@ -45,17 +45,12 @@ SERVING = {
 }
 
 
-@pytest.fixture(scope="module")
-def set_up_template(tmp_path_factory):
-    host = EmulatedHost(tmp_path_factory.mktemp("status") / "host")
-    result = host.svmram("setup", "-y", "d10")
-    assert result.returncode == 0, result.stderr
-    return host
-
-
 @pytest.fixture
-def set_up(set_up_template, tmp_path):
-    return clone(set_up_template, tmp_path / "host")
+def set_up(base_hosts, tmp_path):
+    """A copy of the session's article host set up by `svmram setup -y
+    d10` (which exited 0)."""
+    return base_hosts.copy(tmp_path / "host", "article", None,
+                           [("svmram", "setup", "-y", "d10")])
 
 
 def status_json(host, *args):

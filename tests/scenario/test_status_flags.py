@@ -46,14 +46,6 @@ THREE_MIRRORS_HOST = {
 
 
 @pytest.fixture(scope="module")
-def one_template(tmp_path_factory):
-    host = EmulatedHost(tmp_path_factory.mktemp("flags") / "host")
-    result = host.svmram("setup", "-y", "d10")
-    assert result.returncode == 0, result.stderr
-    return host
-
-
-@pytest.fixture(scope="module")
 def three_template(tmp_path_factory):
     directory = tmp_path_factory.mktemp("three")
     path = directory / "three.json"
@@ -66,8 +58,11 @@ def three_template(tmp_path_factory):
 
 
 @pytest.fixture
-def one(one_template, tmp_path):
-    return clone(one_template, tmp_path / "host")
+def one(base_hosts, tmp_path):
+    """A copy of the session's article host set up by `svmram setup -y
+    d10` (which exited 0)."""
+    return base_hosts.copy(tmp_path / "host", "article", None,
+                           [("svmram", "setup", "-y", "d10")])
 
 
 @pytest.fixture

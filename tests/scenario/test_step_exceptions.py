@@ -210,9 +210,8 @@ def test_svmram_debug_adds_the_traceback_of_a_steps_bug(swap_host):
     rolled_back(host)
 
 
-def test_an_oserror_removing_a_link_in_teardown_is_journaled(host):
-    assert host.svmram("setup", "-y", "d10").returncode == 0
-    host.clear_trace()
+def test_an_oserror_removing_a_link_in_teardown_is_journaled(host_after):
+    host = host_after(("svmram", "setup", "-y", "d10"))
     spec = {"target": "os:unlink", "match": "/dev/rdsk/c90t0d0s0",
             "nth": 1, "error": ["PermissionError", 13, "Permission denied",
                                 "/dev/rdsk/c90t0d0s0"]}
@@ -286,12 +285,11 @@ def test_an_oserror_in_the_rollback_leaves_the_log_of_both(swap_host):
     rolled_back(host)
 
 
-def test_an_oserror_reading_the_device_number_at_restore(host):
+def test_an_oserror_reading_the_device_number_at_restore(host_after):
     """restore's replace step records the new ramdisk's device number:
     an OSError there stops restore with svmram's message; the disks serve
     reads, and `svmram restore` finishes once the cause is gone."""
-    assert host.svmram("setup", "-y", "d10").returncode == 0
-    assert host.reboot().returncode == 0
+    host = host_after(("svmram", "setup", "-y", "d10"), ("reboot",))
     assert host.cmd("ramdiskadm", "-a", "other", "1m").returncode == 0
     host.clear_trace()
     spec = {"target": "svmram.actions:device_number",
@@ -352,13 +350,11 @@ def test_a_bug_in_the_rollback_planner_is_reported_and_teardown_finishes(
     rolled_back(host)
 
 
-def test_a_bug_between_restore_steps_is_reported_with_the_state(host):
+def test_a_bug_between_restore_steps_is_reported_with_the_state(host_after):
     """restore plans each next step after the last: a bug there (the
     re-plan after the ramdisk is created raises) is reported in svmram's
     words, with the mirror's state; a rerun finishes."""
-    assert host.svmram("setup", "-y", "d10").returncode == 0
-    assert host.reboot().returncode == 0
-    host.clear_trace()
+    host = host_after(("svmram", "setup", "-y", "d10"), ("reboot",))
     spec = {"target": "svmram.svm.backend:plan_restore_steps", "match": "",
             "nth": 2, "error": ["AssertionError", "injected"]}
     result = raising(host, spec, "restore", "d10")
