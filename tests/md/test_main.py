@@ -18,7 +18,8 @@ import pytest
 from svmram.execute import Polling, ResyncStatus
 from svmram.commands import stop
 from svmram.md import main
-from svmram.md.model import Array, Brd, Disk, Member, Snapshot
+from svmram.md.model import Array, Brd, Disk, Member
+from svmram.md.snapshot import Snapshot
 
 KERNEL = (6, 1, 0, "6.1.0-56-cloud-amd64")
 

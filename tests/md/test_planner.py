@@ -12,7 +12,8 @@ from svmram.actions import Run
 from svmram.errors import RefusedError
 from svmram.md import planner, restore
 from svmram.md.intent import Intent
-from svmram.md.model import Array, Brd, Disk, Member, Snapshot, differences
+from svmram.md.model import Array, Brd, Disk, Member
+from svmram.md.snapshot import Snapshot, differences
 
 KERNEL = (6, 1, 0, "6.1.0-56-cloud-amd64")
 GIB = 1024 * 1024

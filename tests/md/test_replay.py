@@ -14,7 +14,8 @@ from svmram.execute import Polling, execute
 from svmram.md import parse, planner, restore
 from svmram.md.host import MdHost
 from svmram.md.intent import Intent
-from svmram.md.model import Brd, differences
+from svmram.md.model import Brd
+from svmram.md.snapshot import differences
 from svmram.progress import Progress
 
 import fakekernel

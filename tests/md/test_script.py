@@ -7,7 +7,8 @@ import subprocess
 
 from svmram.md import planner, programs, script
 from svmram.md.intent import Intent
-from svmram.md.model import Array, Member, Snapshot
+from svmram.md.model import Array, Member
+from svmram.md.snapshot import Snapshot
 
 KERNEL = (6, 1, 0, "6.1.0-56-cloud-amd64")
 

@@ -18,8 +18,8 @@ from ..backend import Host
 from ..errors import RefusedError, SvmramError
 from ..execute import ResyncStatus
 from . import programs, parse
-from .model import (RECOVERING, SPARE, Array, Brd, Disk, Member, Snapshot,
-                    differences)
+from .model import RECOVERING, SPARE, Array, Brd, Disk, Member
+from .snapshot import Snapshot, differences
 
 # How long md may leave a degraded array with a spare idle before the
 # wait gives up (md's thread normally starts a recovery within a second).
