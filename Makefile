@@ -45,7 +45,8 @@ all:
 	@echo "nothing to build; try 'make test', 'make demo' or 'make install'"
 
 # With pytest-xdist (tests/requirements.txt) the suite runs on every core,
-# each test file in one worker (the fault matrix shares its clean runs);
+# test by test, except that each release profile's fault matrix stays on
+# one worker (its xdist_group), which shares that profile's clean runs;
 # then the VM tests, alone (they want both cores).
 test: test-suite test-vm
 
@@ -55,8 +56,8 @@ check:
 
 test-suite:
 	@if $(PYTHON) -c 'import xdist' 2>/dev/null; then \
-		echo "$(PYTHON) -m pytest -n auto --dist loadfile"; \
-		$(PYTHON) -m pytest -n auto --dist loadfile; \
+		echo "$(PYTHON) -m pytest -n auto --dist loadgroup"; \
+		$(PYTHON) -m pytest -n auto --dist loadgroup; \
 	else \
 		echo "$(PYTHON) -m pytest  (no pytest-xdist: one process)"; \
 		$(PYTHON) -m pytest; \
