@@ -9,7 +9,7 @@ observes and words what is specific to it."""
 import os
 import sys
 
-from .. import interrupt, registry, run
+from .. import actions, interrupt, registry, run
 from ..errors import EXIT_OK, EXIT_SIGNAL_BASE, RefusedError, SvmramError
 from ..execute import Polling, StepFailed, execute, reason_of
 from ..interrupt import Interrupted
@@ -29,7 +29,7 @@ def host_root():
 
 
 def under_root(path):
-    return os.path.join(host_root(), path.lstrip("/"))
+    return actions.under(host_root(), path)
 
 
 def backend_for(target):

@@ -24,6 +24,7 @@ command (an inactive array hides its shape until it runs).
 import os
 import sys
 
+from .. import actions
 from ..actions import Run
 from ..backend import Backend, Problems, Words
 from ..errors import RefusedError, UsageError, whole_number
@@ -111,7 +112,7 @@ class MdBackend(Backend):
         return record.record_path(target)
 
     def _record(self, target):
-        return record.under(self.root, record.record_path(target))
+        return actions.under(self.root, record.record_path(target))
 
     def recorded_intent(self, host):
         it = record.read_record(self._record(host.array))

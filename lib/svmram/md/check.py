@@ -6,6 +6,7 @@ and why), changing nothing."""
 
 import os
 
+from ..actions import under
 from ..errors import RefusedError, SvmramError
 from . import names, planner, record
 from .host import MdHost
@@ -55,6 +56,6 @@ def run_check(backend, target):
 def _block_devices(root):
     """The names under /sys/block; none when it cannot be read."""
     try:
-        return os.listdir(record.under(root, "/sys/block"))
+        return os.listdir(under(root, "/sys/block"))
     except OSError:
         return []

@@ -29,10 +29,6 @@ WAIT_DISKS_SECONDS = 20
 SYNCING = ("resync", "recover", "reshape", "check", "repair")
 
 
-def root_path(root, path):
-    return os.path.join(root, path.lstrip("/"))
-
-
 def kernel_name(root, path):
     """The kernel name (md0, sdb1) of a block device the admin named by a
     path (/dev/md0, /dev/md/data, /dev/disk/by-id/...); RefusedError for
@@ -40,11 +36,11 @@ def kernel_name(root, path):
     if not path.startswith("/dev/") or "\0" in path:
         raise RefusedError("%r is not a device path" % path,
                            advice="Name devices as /dev/... paths.")
-    real = os.path.realpath(root_path(root, path))
-    dev = root_path(root, "/dev")
+    real = os.path.realpath(actions.under(root, path))
+    dev = actions.under(root, "/dev")
     name = os.path.basename(real)
     if os.path.dirname(real) != os.path.realpath(dev) or not \
-            os.path.exists(root_path(root, "/sys/class/block/" + name)):
+            os.path.exists(actions.under(root, "/sys/class/block/" + name)):
         raise RefusedError("%s is not a block device" % path,
                            advice="lsblk lists the block devices.")
     return name
@@ -82,7 +78,7 @@ class MdHost(Host):
         if path.startswith("/sys/"):
             return self._read_once(path)
         try:
-            with open(root_path(self.root, path), encoding="utf-8",
+            with open(actions.under(self.root, path), encoding="utf-8",
                       errors="surrogateescape") as stream:
                 return stream.read()
         except FileNotFoundError:
@@ -92,7 +88,7 @@ class MdHost(Host):
 
     def _read_once(self, path):
         try:
-            fd = os.open(root_path(self.root, path), os.O_RDONLY)
+            fd = os.open(actions.under(self.root, path), os.O_RDONLY)
         except FileNotFoundError:
             return None
         except OSError as exc:
@@ -107,14 +103,14 @@ class MdHost(Host):
 
     def _list(self, path):
         try:
-            return sorted(os.listdir(root_path(self.root, path)))
+            return sorted(os.listdir(actions.under(self.root, path)))
         except (FileNotFoundError, NotADirectoryError):
             return []
         except OSError as exc:
             raise _unreadable(path, exc) from exc
 
     def _exists(self, path):
-        return os.path.exists(root_path(self.root, path))
+        return os.path.exists(actions.under(self.root, path))
 
     def observe(self, intent=None, disks=()):
         """The array as a Snapshot, with the disks the constructor, the
@@ -252,7 +248,7 @@ class MdHost(Host):
             fields = line.split(" ")
             if len(fields) < 2 or not fields[0].startswith("/dev/"):
                 continue
-            path = root_path(self.root, fields[0])
+            path = actions.under(self.root, fields[0])
             name = os.path.basename(os.path.realpath(path)) \
                 if os.path.exists(path) else os.path.basename(fields[0])
             found.setdefault(name, fields[1])

@@ -20,6 +20,7 @@ import os
 import shlex
 from dataclasses import dataclass
 
+from ..actions import under
 from ..errors import SvmramError
 from .intent import Intent
 
@@ -33,10 +34,6 @@ def record_path(array, directory=RECORD_DIR):
 
 def marker_path(path):
     return path + ".teardown"
-
-
-def under(root, path):
-    return os.path.join(root, path.lstrip("/"))
 
 
 def recorded_arrays(root="/", directory=RECORD_DIR):

@@ -12,29 +12,25 @@ import os
 import posixpath
 import re
 
-from .. import actions, run
+from .. import actions
 from ..run import CommandError
 from ..errors import ParseError, RefusedError, SvmramError
 from ..backend import Host
 from ..execute import ResyncStatus
-from . import labels, listings, metastat, metastat_p, names, probe, record
+from . import (labels, listings, metastat, metastat_p, names, probe,
+               programs, record)
 from .snapshot import MirrorView, Snapshot, StripeView, differences
 
 PAGE_KSTATS = ("unix:0:system_pages:physmem", "unix:0:system_pages:freemem")
 _CONTROLLER = re.compile(r"c([0-9]+)")
 _NO_DATABASE = "there are no existing databases"
-_NOT_SET_UP = "unit not set up"
-
-
-def root_path(root, path):
-    return os.path.join(root, path.lstrip("/"))
 
 
 class SvmHost(Host):
     """One mirror on the host (backend.Host): what execute.py and the
     SVM planners' callers read and change."""
 
-    def __init__(self, mirror, root="/", runner=run.run):
+    def __init__(self, mirror, root="/", runner=programs.run_command):
         self.mirror = mirror
         self.root = root
         self._run = runner
@@ -95,7 +91,7 @@ class SvmHost(Host):
         if memory:
             physmem, freemem = self._memory()
             snap = snap.evolve(physmem_bytes=physmem, freemem_bytes=freemem)
-            if os.path.isdir(root_path(self.root, "/etc/driver/drv")):
+            if os.path.isdir(actions.under(self.root, "/etc/driver/drv")):
                 snap = snap.evolve(
                     ramdisk_conf="/etc/driver/drv/ramdisk.conf")
         return snap.evolve(services_not_online=self.services_not_online)
@@ -183,7 +179,7 @@ class SvmHost(Host):
         if self.slot_probe is not None:
             return self.slot_probe
         try:
-            with open(root_path(self.root, "/etc/release"),
+            with open(actions.under(self.root, "/etc/release"),
                       encoding="utf-8", errors="replace") as stream:
                 release = stream.read(4096)
         except OSError:
@@ -257,7 +253,7 @@ class SvmHost(Host):
         for disk in listings.parse_ramdiskadm(result.stdout):
             ramdisks[disk.name] = disk.size_bytes
             try:
-                rdev = os.stat(root_path(self.root, disk.device)).st_rdev
+                rdev = os.stat(actions.under(self.root, disk.device)).st_rdev
                 devs[disk.name] = "%d,%d" % (os.major(rdev), os.minor(rdev))
             except OSError:
                 pass
@@ -269,7 +265,7 @@ class SvmHost(Host):
         links = {}
         wanted = {intent.link} if intent else set()
         for kind in ("dsk", "rdsk"):
-            directory = root_path(self.root, "/dev/" + kind)
+            directory = actions.under(self.root, "/dev/" + kind)
             for name in _listdir(directory):
                 path = os.path.join(directory, name)
                 if not os.path.islink(path):
@@ -283,7 +279,7 @@ class SvmHost(Host):
     def _controllers(self):
         used = set()
         for kind in ("dsk", "rdsk"):
-            for name in _listdir(root_path(self.root, "/dev/" + kind)):
+            for name in _listdir(actions.under(self.root, "/dev/" + kind)):
                 match = _CONTROLLER.match(name)
                 if match:
                     used.add(int(match.group(1)))
@@ -292,7 +288,7 @@ class SvmHost(Host):
     def _mount_point(self):
         special = "/dev/md/dsk/%s" % self.mirror
         try:
-            with open(root_path(self.root, "/etc/mnttab"),
+            with open(actions.under(self.root, "/etc/mnttab"),
                       encoding="utf-8") as mnttab:
                 for line in mnttab:
                     fields = line.split("\t")
@@ -430,7 +426,7 @@ class HostReading:
     backend(mirror) gives an SvmHost whose observe() takes them from
     here and returns the Snapshot it would have read on its own."""
 
-    def __init__(self, root="/", runner=run.run):
+    def __init__(self, root="/", runner=programs.run_command):
         self.root = root
         self.runner = runner
         self.mirrors = ()       # the mirrors the one `metastat` names
@@ -503,7 +499,7 @@ class HostReading:
         def read():
             links = {}
             for kind in ("dsk", "rdsk"):
-                directory = root_path(self.root, "/dev/" + kind)
+                directory = actions.under(self.root, "/dev/" + kind)
                 for name in _listdir(directory):
                     path = os.path.join(directory, name)
                     if os.path.islink(path):
