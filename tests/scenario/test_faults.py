@@ -45,16 +45,17 @@ def test_teardown_is_the_same_after_either_method(clean):
 
 
 # The matrix is most of the suite's time: make test (--dist loadgroup)
-# gives each release profile's cases to one worker, which builds that
-# profile's clean runs once, and the rest of this file to another.
+# gives each (release profile, procedure) group of cases to one worker,
+# which builds that profile's clean runs once (module scope), and keeps
+# the rest of this file together on one worker.
 pytestmark = pytest.mark.xdist_group("faults")
 
 
 @pytest.mark.parametrize("kind", fm.KINDS)
-@pytest.mark.parametrize("procedure", fm.PROCEDURES)
-@pytest.mark.parametrize("release", [
-    pytest.param(release, marks=pytest.mark.xdist_group("faults-" + release))
-    for release in fm.RELEASES])
+@pytest.mark.parametrize("release,procedure", [
+    pytest.param(release, procedure, marks=pytest.mark.xdist_group(
+        "faults-%s-%s" % (release, procedure)))
+    for release in fm.RELEASES for procedure in fm.PROCEDURES])
 def test_fault_matrix(clean, release, procedure, kind, tmp_path):
     """Release profiles of the emulator (docs/emulator-profiles.md): on
     solaris11 and solaris10 setup first tests the slot behaviour on a
