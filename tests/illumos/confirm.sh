@@ -719,7 +719,7 @@ function after_reboot {
 	# CHECK 3 ---------------------------------------------------------------
 	check_header 3 "the ramdisk submirror after a reboot" \
 	    "section 9.1 [inferred], 9.6 item 3" \
-	    "lib/svmsim/cli.py cmd_reboot(); programs/metasync.py boot_resync(); svm.py snarf(), first_open() (GUESS: Last Erred when no other source), sm_state_name()"
+	    "lib/svmsim/cli.py cmd_reboot(); programs/metasync.py boot_resync(); svm.py snarf(), sm_state_name(); units.py first_open() (GUESS: Last Erred when no other source)"
 	say "(waiting for svc:/system/metasync to be online)"
 	while metasync=$($SVCS -H -o state svc:/system/metasync:default 2>/dev/null) &&
 	    [[ $metasync != online ]] && (( waited < 300 )); do
