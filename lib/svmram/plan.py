@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Tuple
 
 from .actions import Run
+from .errors import RefusedError
 
 
 @dataclass(frozen=True)
@@ -193,3 +194,14 @@ def converge(plan, snap, intent, next_step, too_many, limit):
         if len(plan.steps) > limit:
             raise too_many(plan)
         snap = step.expect
+
+
+def looping(plan, target, state_command):
+    """The refusal of a planner that keeps planning (converge's
+    too_many): nothing was changed; `state_command` shows the state."""
+    return RefusedError(
+        "svmram cannot plan the %s of %s from its present state (it keeps "
+        "planning: %s)" % (plan.operation, target, ", ".join(
+            s.key for s in plan.steps[-3:])),
+        advice="Nothing was changed.  Check %s by hand and report this "
+               "state as a bug." % state_command)

@@ -186,3 +186,31 @@ def run(name: str, args: List[str], check: bool = True) -> Result:
     if check and not result.ok:
         raise CommandError(result)
     return result
+
+
+class Programs:
+    """The commands one backend may run: a part of COMMANDS, by name.
+    `run` and `path` refuse (KeyError) a command outside it, so that a
+    backend cannot run another's commands by mistake."""
+
+    def __init__(self, owner, names):
+        self.owner = owner
+        self.names = tuple(names)
+        for name in self.names:
+            COMMANDS[name]          # KeyError: not in the one table
+
+    def _check(self, name):
+        if name not in self.names:
+            raise KeyError("not in the %s command table: %s" % (
+                self.owner, name))
+
+    def path(self, name):
+        """The path a -n script prints for `name`."""
+        self._check(name)
+        return command_path(name)
+
+    def run(self, name, args, check=True):
+        """Run `name` through run() (argv list, LC_ALL=C, the per-command
+        timeout, SVMRAM_TRACE and SVMRAM_BINDIR for tests)."""
+        self._check(name)
+        return run(name, list(args), check=check)

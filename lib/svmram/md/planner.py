@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 
 from ..errors import RefusedError
-from ..plan import Plan, converge
+from ..plan import Plan, converge, looping
 from . import steps
 from .consistency import check_brd_free, refuse_foreign
 from .intent import Intent, check_array_name
@@ -227,12 +227,8 @@ def plan_stop(snap, it):
 
 def converge_plan(plan, snap, it, next_step):
     """plan.converge with md's refusal of a planner that loops."""
-    converge(plan, snap, it, next_step, lambda plan: RefusedError(
-        "svmram cannot plan the %s of %s from its present state (it keeps "
-        "planning: %s)" % (plan.operation, it.array, ", ".join(
-            s.key for s in plan.steps[-3:])),
-        advice="Nothing was changed.  Check mdadm --detail /dev/%s by hand "
-               "and report this state as a bug." % it.array), MAX_STEPS)
+    converge(plan, snap, it, next_step, lambda plan: looping(
+        plan, it.array, "mdadm --detail /dev/%s" % it.array), MAX_STEPS)
 
 
 def disks_in_sync(a, it):

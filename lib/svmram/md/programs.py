@@ -6,20 +6,6 @@ processes."""
 
 from .. import run
 
-NAMES = ("mdadm", "modprobe", "rmmod", "systemctl")
-COMMANDS = {name: run.COMMANDS[name] for name in NAMES}
-
-
-def command_path(name):
-    """The path a -n script prints for `name`."""
-    if name not in COMMANDS:
-        raise KeyError("not in the md command table: %s" % name)
-    return run.command_path(name)
-
-
-def run_command(name, args, check=True):
-    """Run `name` through run.run (argv list, LC_ALL=C, the per-command
-    timeout, SVMRAM_TRACE and SVMRAM_BINDIR for tests)."""
-    if name not in COMMANDS:
-        raise KeyError("not in the md command table: %s" % name)
-    return run.run(name, list(args), check=check)
+PROGRAMS = run.Programs("md", ("mdadm", "modprobe", "rmmod", "systemctl"))
+command_path = PROGRAMS.path
+run_command = PROGRAMS.run

@@ -3,7 +3,7 @@
 """An md plan as the POSIX sh script that -n prints (pure).
 
 plan.render_script writes it, as for SVM, from each step's actions (Run
-with programs.COMMANDS' paths, WriteFile for sysfs), the same ones the
+with the paths of programs.PROGRAMS, WriteFile for sysfs), the same ones the
 host carries out.  This module gives the interpreter line and the wait.
 """
 
@@ -43,5 +43,5 @@ PRELUDE = Prelude("#!/bin/sh", lambda command_path: _WAIT_FUNCTION)
 
 def render_script(plan, command_path, host_path=None):
     """The plan as a runnable POSIX sh script.  command_path maps a name
-    from programs.COMMANDS to the path to print."""
+    from programs.PROGRAMS to the path to print."""
     return plans.render_script(plan, command_path, PRELUDE, host_path)

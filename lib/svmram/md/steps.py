@@ -4,7 +4,7 @@
 step and the intent, and returns a Step whose ``expect`` is the Snapshot
 after it, so a planner can chain them and the executor can check them.
 
-A step runs commands (actions.Run of argv naming programs.COMMANDS) or
+A step runs commands (actions.Run of argv naming programs.PROGRAMS) or
 writes sysfs attributes (actions.WriteFile); each action gives both what
 the host does and the -n script's line, so the two cannot drift.
 """

@@ -12,7 +12,7 @@ teardown plan.
 import heapq
 
 from ..errors import RefusedError
-from ..plan import Plan, converge
+from ..plan import Plan, converge, looping
 from . import consistency, labels, names, record, steps
 from .intent import Intent
 from .names import NMIRROR
@@ -422,12 +422,8 @@ def _from_one_disk_note(it):
 
 def _converge(plan, snap, intent, next_step):
     _refuse_foreign_submirrors(snap, intent)
-    converge(plan, snap, intent, next_step, lambda plan: RefusedError(
-        "svmram cannot plan the %s of %s from its present state (it keeps "
-        "planning: %s)" % (plan.operation, intent.mirror, ", ".join(
-            s.key for s in plan.steps[-3:])),
-        advice="Nothing was changed.  Check metastat %s by hand and report "
-               "this state as a bug." % intent.mirror), MAX_STEPS)
+    converge(plan, snap, intent, next_step, lambda plan: looping(
+        plan, intent.mirror, "metastat %s" % intent.mirror), MAX_STEPS)
 
 
 def _refuse_foreign_submirrors(snap, it):

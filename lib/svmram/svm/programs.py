@@ -7,23 +7,10 @@ processes."""
 
 from .. import run
 
-NAMES = ("metadb", "metainit", "metattach", "metadetach", "metaclear",
-         "metaparam", "metareplace", "metasync", "metaoffline", "metaonline",
-         "metastat", "ramdiskadm", "svcadm", "svccfg", "svcprop", "svcs",
-         "kstat", "dd", "fuser", "prtvtoc")
-COMMANDS = {name: run.COMMANDS[name] for name in NAMES}
-
-
-def command_path(name):
-    """The path a -n script prints for `name`."""
-    if name not in COMMANDS:
-        raise KeyError("not in the SVM command table: %s" % name)
-    return run.command_path(name)
-
-
-def run_command(name, args, check=True):
-    """Run `name` through run.run (argv list, LC_ALL=C, the per-command
-    timeout, SVMRAM_TRACE and SVMRAM_BINDIR for tests)."""
-    if name not in COMMANDS:
-        raise KeyError("not in the SVM command table: %s" % name)
-    return run.run(name, list(args), check=check)
+PROGRAMS = run.Programs("SVM", (
+    "metadb", "metainit", "metattach", "metadetach", "metaclear",
+    "metaparam", "metareplace", "metasync", "metaoffline", "metaonline",
+    "metastat", "ramdiskadm", "svcadm", "svccfg", "svcprop", "svcs",
+    "kstat", "dd", "fuser", "prtvtoc"))
+command_path = PROGRAMS.path
+run_command = PROGRAMS.run
