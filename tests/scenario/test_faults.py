@@ -24,7 +24,9 @@ from faultmatrix import (FMRI, JOURNAL, arm, clone, differs, digest,
                          fault_text, is_set_up, no_traceback)
 
 
-@pytest.fixture(scope="module")
+# Session scope: a worker builds each clean run once, whichever of the
+# matrix's groups (below) it is given, in whatever order.
+@pytest.fixture(scope="session")
 def clean(tmp_path_factory):
     made = {}
 
@@ -46,7 +48,7 @@ def test_teardown_is_the_same_after_either_method(clean):
 
 # The matrix is most of the suite's time: make test (--dist loadgroup)
 # gives each (release profile, procedure) group of cases to one worker,
-# which builds that profile's clean runs once (module scope), and keeps
+# which builds the clean runs it needs once (session scope), and keeps
 # the rest of this file together on one worker.
 pytestmark = pytest.mark.xdist_group("faults")
 
