@@ -153,6 +153,25 @@ def use(backend):
                       hung=backend.words.hung_command)
 
 
+def start_process(argv, env, timeout):
+    """Run argv with stdin from /dev/null and wait for it: (exit status,
+    stdout, stderr), the last two as bytes.  A session of its own: a
+    Ctrl-C at the terminal reaches svmram, which lets a step's commands
+    finish (see interrupt.py), not them."""
+    proc = subprocess.run(argv, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=env, check=False, timeout=timeout,
+                          start_new_session=True)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+# The test seam (as pkg5's smf.py has one): every command svmram runs
+# goes through run.start(argv, env, timeout).  The test suite puts the
+# SVM emulator here to run its commands inside the test's own process
+# (tests/scenario/inprocess.py); nothing else changes it.
+start = start_process
+
+
 def run(name: str, args: List[str], check: bool = True) -> Result:
     """Run command `name` from the table with `args`; never via a shell.
 
@@ -163,12 +182,7 @@ def run(name: str, args: List[str], check: bool = True) -> Result:
     _trace([name] + list(args))
     timeout = _timeout()
     try:
-        # A session of its own: a Ctrl-C at the terminal reaches svmram,
-        # which lets a step's commands finish (see interrupt.py), not them.
-        proc = subprocess.run(argv, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              env=_environment(), check=False,
-                              timeout=timeout, start_new_session=True)
+        returncode, stdout, stderr = start(argv, _environment(), timeout)
     except subprocess.TimeoutExpired as exc:
         raise SvmramError(
             "%s did not finish within %d seconds and was killed" % (
@@ -180,9 +194,9 @@ def run(name: str, args: List[str], check: bool = True) -> Result:
         # Nothing ran: a missing command is a precondition, not a failure.
         # (A step that hits this fails as a step; see execute.py.)
         raise _words["refusal"](name, argv[0], exc.strerror) from exc
-    result = Result(tuple(argv), proc.returncode,
-                    proc.stdout.decode("utf-8", "replace"),
-                    proc.stderr.decode("utf-8", "replace"))
+    result = Result(tuple(argv), returncode,
+                    stdout.decode("utf-8", "replace"),
+                    stderr.decode("utf-8", "replace"))
     if check and not result.ok:
         raise CommandError(result)
     return result

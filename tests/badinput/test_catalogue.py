@@ -23,9 +23,6 @@ host is exactly as before (SVM, ramdisks, links, SMF, journals), that the
 data-safety monitor saw nothing, and that every fault armed did fire.
 """
 
-import contextlib
-import fcntl
-import io
 import json
 import os
 import shutil
@@ -34,8 +31,8 @@ import sys
 
 import pytest
 
-from hosts import LIB, REPO, SVMRAM  # noqa: E402  (on sys.path)
-from svmsim import cli as simcli, dispatch
+import inprocess  # noqa: E402  (on sys.path)
+from hosts import LIB, REPO, SVMRAM, LockHolder  # noqa: E402
 
 FAILED, USAGE, REFUSED, NOT_SERVING = 1, 2, 3, 4
 SMF_FATAL, SMF_CONFIG, SMF_NOSMF = 95, 96, 99     # smf_include.sh
@@ -78,10 +75,7 @@ def rebooted(host):
 
 
 def hold_lock(host):
-    path = os.path.join(host.root, "var", "run", "svmram.lock")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    host.held = open(path, "w")
-    fcntl.lockf(host.held, fcntl.LOCK_EX)
+    host.held = LockHolder(host)
 
 
 @on("set_up")
@@ -472,6 +466,11 @@ def run_entry(host, args):
     else:
         argv = [python, SVMRAM] + list(args)
     stdin = host.stdin
+    if preexec is None and args[0] not in ("parse", "smf") and \
+            inprocess.enabled():
+        if isinstance(stdin, bytes):
+            stdin = stdin.decode("utf-8", "surrogateescape")
+        return inprocess.svmram(args, env, stdin or "")
     if isinstance(stdin, str):
         stdin = stdin.encode("utf-8")
     proc = subprocess.run(argv, env=env, input=stdin, preexec_fn=preexec,
@@ -484,13 +483,12 @@ def emulated(host, prog, *args):
     """(status, stdout) of an emulated command, run in this process: the
     same code as DIR/bin/PROG without starting a Python for it (the
     catalogue looks at the host four times per case)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        if prog == "svmsim":
-            code = simcli.main([args[0], host.dir] + list(args[1:]))
-        else:
-            code = dispatch.main(prog, list(args), host.dir)
-    return code, out.getvalue()
+    if prog == "svmsim":
+        result = inprocess.simulate([args[0], host.dir] + list(args[1:]),
+                                    host.env)
+    else:
+        result = inprocess.command(prog, args, host.env)
+    return result[:2]
 
 
 def digest(host):
@@ -572,7 +570,7 @@ def test_bad_input(host_from, args, prepare, status, message):
         faults = emulated(host, "svmsim", "faults", "list")[1]
         assert "armed" not in faults, "a fault did not fire:\n" + faults
     if getattr(host, "held", None):
-        host.held.close()
+        host.held.release()
 
 
 def test_the_catalogue_covers_every_entry_point():

@@ -68,6 +68,7 @@ import time
 from dataclasses import dataclass, field
 from typing import List, Optional
 
+import inprocess
 from hosts import (READ_ONLY, EmulatedHost, _reads_only, adopt, clone,
                    host_file, kill_after_script, killing_bindir,
                    wrapping_bindir)
@@ -697,8 +698,13 @@ def run_case(clean, case, directory):
 
 
 def run_cases(clean, found, directory, workers=WORKERS):
-    """Run cases a few at a time, each on its own emulated host."""
+    """Run cases, each on its own emulated host: one after the other when
+    svmram runs in this process (inprocess.py: one svmram at a time, in
+    the main thread), else a few at a time."""
     directory.mkdir(parents=True, exist_ok=True)
+    if inprocess.enabled():
+        return [run_case(clean, case, directory / str(n))
+                for n, case in enumerate(found)]
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
         futures = [pool.submit(run_case, clean, case, directory / str(n))
                    for n, case in enumerate(found)]

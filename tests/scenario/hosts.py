@@ -19,6 +19,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+import inprocess
 import preflight
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
@@ -89,6 +90,12 @@ class EmulatedHost:
     # --- running things ---------------------------------------------------
 
     def svmram(self, *args, stdin=None, env=None):
+        """svmram ARGS: in the test's process (inprocess.py) unless the
+        test gives it a command directory of its own (SVMRAM_BINDIR), as
+        the tests that kill or stop svmram do; then as a process."""
+        if inprocess.enabled() and "SVMRAM_BINDIR" not in (env or {}):
+            return Result(*inprocess.svmram(
+                args, dict(self.env, **(env or {})), stdin or ""))
         proc = subprocess.run(PYTHON + [SVMRAM] + list(args),
                               env=dict(self.env, **(env or {})),
                               input=stdin or "", text=True,
@@ -97,6 +104,8 @@ class EmulatedHost:
 
     def cmd(self, prog, *args):
         """Run an (emulated) system command as an administrator would."""
+        if inprocess.enabled():
+            return Result(*inprocess.command(prog, args, self.env))
         proc = subprocess.run(
             [os.path.join(self.env["SVMSIM_DIR"], "bin", prog)] + list(args),
             env=self.env, text=True, stdout=subprocess.PIPE,
@@ -104,8 +113,10 @@ class EmulatedHost:
         return Result(proc.returncode, proc.stdout, proc.stderr)
 
     def sim(self, *args):
-        proc = subprocess.run(PYTHON + ["-m", "svmsim"] + list(args)
-                              [:1] + [self.dir] + list(args)[1:],
+        argv = list(args)[:1] + [self.dir] + list(args)[1:]
+        if inprocess.enabled():
+            return Result(*inprocess.simulate(argv, self.env))
+        proc = subprocess.run(PYTHON + ["-m", "svmsim"] + argv,
                               env=self.env, text=True, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE)
         return Result(proc.returncode, proc.stdout, proc.stderr)
@@ -219,6 +230,39 @@ def adopt(host, directory):
     copy.root = copy.env["SVMSIM_ROOT"]
     copy.clear_trace()
     return copy
+
+
+_HOLDER = """
+import fcntl, sys
+with open(sys.argv[1], "a") as held:
+    fcntl.lockf(held, fcntl.LOCK_EX)
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+class LockHolder:
+    """Another process holds svmram's host lock, as another svmram run
+    would, until release() (or until the test drops this object): a lock
+    taken in the test's own process would not stop svmram run in it
+    (POSIX record locks belong to a process)."""
+
+    def __init__(self, host):
+        path = os.path.join(host.root, "var", "run", "svmram.lock")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        self.proc = subprocess.Popen([sys.executable, "-S", "-c", _HOLDER,
+                                      path], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout.readline() == "held\n"
+
+    def release(self):
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            self.proc.wait()
+            self.proc.stdout.close()
+
+    def __del__(self):
+        self.release()
 
 
 def run_step(host, step):

@@ -4,10 +4,9 @@
 and nothing changed on the host.  One line per case; the cases that depend
 on the emulator's disks, memory, controllers or clock are emulator-only."""
 
-import fcntl
-import os
-
 import pytest
+
+from hosts import LockHolder
 
 USAGE, REFUSED = 2, 3
 
@@ -17,10 +16,7 @@ def prepare_nothing(host):
 
 
 def hold_lock(host):
-    path = os.path.join(host.root, "var", "run", "svmram.lock")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    host.held = open(path, "w")
-    fcntl.lockf(host.held, fcntl.LOCK_EX)
+    host.held = LockHolder(host)
 
 
 def set_up_already(host):

@@ -6,13 +6,11 @@ numbers, -x problems only, -q the exit status alone, -j, the Nagios mode
 state a mirror goes through, and the host read once however many mirrors
 there are (the same processes for one mirror and for three)."""
 
-import fcntl
 import json
-import os
 
 import pytest
 
-from hosts import EmulatedHost, clone, killing_bindir
+from hosts import EmulatedHost, LockHolder, clone, killing_bindir
 
 FMRI = "svc:/system/svmram:d10"
 USAGE, NOT_SERVING, DEGRADED, ONLY_COPY_IN_RAM = 2, 4, 5, 6
@@ -304,13 +302,11 @@ def test_nagios_a_setup_in_progress_is_a_warning(host):
     result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
     assert result.returncode != 0            # killed, its journal left
     # While another svmram holds the host lock, the setup is running.
-    lock = os.path.join(host.root, "var", "run", "svmram.lock")
-    with open(lock, "r+") as held:
-        fcntl.lockf(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        assert nagios(host, "d10") == (
-            NAGIOS_WARNING, "SVMRAM WARNING - d10: a setup of d10 is running "
-            "| serving=0;;;0;1")
-        fcntl.lockf(held, fcntl.LOCK_UN)
+    held = LockHolder(host)
+    assert nagios(host, "d10") == (
+        NAGIOS_WARNING, "SVMRAM WARNING - d10: a setup of d10 is running "
+        "| serving=0;;;0;1")
+    held.release()
     assert nagios(host, "d10") == (
         NAGIOS_CRITICAL, "SVMRAM CRITICAL - d10: %s does not exist, a setup "
         "of d10 has not finished (svmram setup d10 finishes it) | "

@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""svmram and the SVM emulator's commands, run inside the test's process.
+
+A scenario test's `svmram setup -y d10` starts about a hundred emulated
+commands, each a Python process that imports the emulator: most of the
+suite's time went into starting them.  Here svmram's cli.main runs in the
+test's process, and its one seam for processes (run.start) calls the
+emulator's dispatch.main in the same process, with what a process would
+have had: the environment svmram gives a command, stdin from nothing,
+its own stdout and stderr, and the SMF stand-ins' per-process state
+(the start hook that only svcadm and svccfg install, the causes of starts
+begun in this process) as a new process has it.
+
+What stays a process: a command outside the emulator's bin/ (a test's
+wrapper that kills svmram or fails a command, a start method's ksh, the
+boot service's svmram, a -n script), and every svmram run whose test
+gives it another command directory, as the kill and signal tests do.
+SVMRAM_TEST_PROCESSES=1 runs every svmram and every command as a process,
+as before, to show that both ways give the same results.
+"""
+
+import contextlib
+import io
+import os
+import sys
+import threading
+
+from svmram import cli, run
+from svmsim import cli as svmsim_cli
+from svmsim import dispatch
+from svmsim.smf import restarter
+
+# The commands whose process installs the SMF start hook (their scripts in
+# bin/ do, see svmsim/cli.py STARTD); the others run instances' methods
+# never.
+_STARTING = ("svcadm", "svccfg")
+
+
+def enabled():
+    """False when SVMRAM_TEST_PROCESSES asks for processes throughout, and
+    outside the main thread: svmram sets signal handlers, and the
+    environment and standard streams are the process's, one at a time."""
+    return os.environ.get("SVMRAM_TEST_PROCESSES", "") in ("", "0") and \
+        threading.current_thread() is threading.main_thread()
+
+
+@contextlib.contextmanager
+def _environment(env):
+    """os.environ is `env` while inside (changing only what differs:
+    each change is a putenv)."""
+    saved = dict(os.environ)
+    _become(saved, env)
+    try:
+        yield
+    finally:
+        _become(dict(os.environ), saved)
+
+
+def _become(current, wanted):
+    for name in current.keys() - wanted.keys():
+        del os.environ[name]
+    for name, value in wanted.items():
+        if current.get(name) != value:
+            os.environ[name] = value
+
+
+class _Output:
+    """A text stream written as bytes, as a pipe from a process is."""
+
+    def __init__(self):
+        self.raw = io.BytesIO()
+        self.text = io.TextIOWrapper(self.raw, encoding="utf-8",
+                                     errors="backslashreplace",
+                                     write_through=True)
+
+    def value(self):
+        self.text.flush()
+        return self.raw.getvalue()
+
+
+@contextlib.contextmanager
+def _streams(stdin):
+    """sys.stdin reads `stdin`; sys.stdout and sys.stderr are captured."""
+    out, err = _Output(), _Output()
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin = io.StringIO(stdin)
+    sys.stdout, sys.stderr = out.text, err.text
+    try:
+        yield out, err
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+
+
+def _exit_status(code):
+    """What a process's exit status is for SystemExit(code)."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    sys.stderr.write("%s\n" % code)
+    return 1
+
+
+def start(argv, env, timeout):
+    """run.start for the emulator: a command of the emulator's bin/ runs
+    here, any other as a process."""
+    simdir = env.get("SVMSIM_DIR")
+    prog = os.path.basename(argv[0])
+    if not simdir or prog not in dispatch.PROGRAMS or \
+            os.path.dirname(argv[0]) != os.path.join(simdir, "bin"):
+        return run.start_process(argv, env, timeout)
+    if prog in _STARTING:
+        hook = dispatch.install_start_hook
+    else:
+        hook = None
+    return _as_process(env, lambda: dispatch.main(prog, list(argv[1:]),
+                                                  simdir), hook)
+
+
+def _as_process(env, main, hook=None):
+    """main() as the emulator's process would run it: (exit status,
+    stdout, stderr), the last two as bytes."""
+    with _environment(env), _streams("") as (out, err):
+        restarter._pending_cause.clear()
+        restarter.set_start_hook(None)
+        if hook is not None:
+            hook()
+        try:
+            status = main()
+        except SystemExit as stop:
+            status = _exit_status(stop.code)
+        finally:
+            restarter.set_start_hook(None)
+        return status, out.value(), err.value()
+
+
+def svmram(args, env, stdin=""):
+    """`svmram ARGS` with environment `env`: (status, stdout, stderr)."""
+    with _environment(env), _streams(stdin) as (out, err):
+        run.start = start
+        try:
+            status = cli.main(list(args))
+        except SystemExit as stop:
+            status = _exit_status(stop.code)
+        finally:
+            run.start = run.start_process
+            run.use(None)
+            run.set_deadline(None)
+        return (status, out.value().decode("utf-8", "replace"),
+                err.value().decode("utf-8", "replace"))
+
+
+def command(prog, args, env):
+    """An emulated command run by the test itself (as an administrator
+    would): (status, stdout, stderr) as text."""
+    argv = [os.path.join(env["SVMSIM_DIR"], "bin", prog)] + list(args)
+    status, out, err = start(argv, env, None)
+    return (status, out.decode("utf-8", "replace"),
+            err.decode("utf-8", "replace"))
+
+
+def simulate(args, env):
+    """`python3 -m svmsim ARGS` (a reboot, the monitor...): (status,
+    stdout, stderr) as text."""
+    status, out, err = _as_process(env, lambda: svmsim_cli.main(list(args)))
+    return (status, out.decode("utf-8", "replace"),
+            err.decode("utf-8", "replace"))
