@@ -484,3 +484,31 @@ def test_a_failed_restore_names_the_step_as_the_run_counts_it(host):
         "svmram: step 3 failed (Grow md0 to 3 raid devices, adding ram0): "
         "%s/mdadm --grow /dev/md0 --raid-devices=3 --add /dev/ram0 failed: "
         "mdadm: injected failure" % host.bindir]
+
+
+def enodev_reads(host):
+    path = host.path("/" + fakekernel.ENODEV_READS)
+    if not os.path.exists(path):
+        return 0
+    with open(path) as stream:
+        return int(stream.read())
+
+
+def test_a_removed_member_whose_attributes_read_enodev_is_gone(host):
+    """After `mdadm --remove`, md deletes the member's sysfs directory a
+    moment later, and meanwhile its attributes fail with ENODEV (md.c
+    rdev_attr_show once rdev->mddev is NULL).  The step after the
+    removal reads the array then: the member is gone, not a failure.
+    stop, teardown and a setup's rollback all read it so."""
+    set_up(host)
+    rc, out, err, argvs = host.svmram("stop", "/dev/md0")
+    assert (rc, argvs) == (0, STOP_ARGVS), err
+    assert "svmram:" not in err
+    assert enodev_reads(host) > 0
+    rc, _, err, _ = host.svmram("restore", "/dev/md0")
+    assert rc == 0, err
+    os.unlink(host.path("/" + fakekernel.ENODEV_READS))
+    rc, out, err, argvs = host.svmram("teardown", "-y", "/dev/md0")
+    assert rc == 0, err
+    assert enodev_reads(host) > 0
+    assert not os.path.exists(host.path(RECORD))

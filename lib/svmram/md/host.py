@@ -10,6 +10,7 @@ on a real host, a fake tree in tests).  The backend never opens
 (research 2a).
 """
 
+import errno
 import os
 import time
 
@@ -27,6 +28,12 @@ START_GRACE_SECONDS = 60
 # How long a boot restore waits for udev to add the recorded disks.
 WAIT_DISKS_SECONDS = 20
 SYNCING = ("resync", "recover", "reshape", "check", "repair")
+# What a read of a sysfs file that is going away fails with: ENOENT once
+# it is gone, ENODEV while md deletes it (a member `mdadm --remove` took
+# out: md.c unbind_rdev_from_array clears rdev->mddev at once and
+# deletes the member's directory later from a work queue; meanwhile
+# rdev_attr_show returns -ENODEV).
+GONE = (errno.ENOENT, errno.ENODEV)
 
 
 def kernel_name(root, path):
@@ -67,7 +74,8 @@ class MdHost(Host):
     # --- reading ----------------------------------------------------------
 
     def _read(self, path):
-        """The text of a file under root, None if it does not exist.
+        """The text of a file under root, None if it does not exist (or,
+        in /sys, reads ENODEV: it is being deleted).
 
         md's sysfs attributes are "prealloc" files (__ATTR_PREALLOC, e.g.
         array_state): every read(2) calls their show() again and returns
@@ -89,13 +97,15 @@ class MdHost(Host):
     def _read_once(self, path):
         try:
             fd = os.open(actions.under(self.root, path), os.O_RDONLY)
-        except FileNotFoundError:
-            return None
         except OSError as exc:
+            if exc.errno in GONE:
+                return None
             raise _unreadable(path, exc) from exc
         try:
             data = os.read(fd, 65536)
         except OSError as exc:
+            if exc.errno in GONE:
+                return None
             raise _unreadable(path, exc) from exc
         finally:
             os.close(fd)
@@ -155,9 +165,9 @@ class MdHost(Host):
             required[attr] = text
         state = parse.array_state(required["array_state"])
         metadata = parse.metadata_version(required["metadata_version"])
-        members = tuple(self._member(md, entry[4:])
-                        for entry in self._list(md)
-                        if entry.startswith("dev-"))
+        members = tuple(member for member in (
+            self._member(md, entry[4:]) for entry in self._list(md)
+            if entry.startswith("dev-")) if member is not None)
 
         def optional(attr, parser, default, *args):
             text = self._read("%s/%s" % (md, attr))
@@ -184,19 +194,26 @@ class MdHost(Host):
                                (200000, False), "md/sync_speed_max"))
 
     def _member(self, md, name):
+        """The member `name`, None when it has left the array: md lists
+        a removed member's directory for a moment after `mdadm --remove`
+        and its files read ENODEV, then it is gone.  `state` is read
+        last: a member that left while svmram read it reads as gone
+        there, whatever the attributes before it said."""
         base = "%s/dev-%s" % (md, name)
-        state = self._read(base + "/state")
         slot = self._read(base + "/slot")
-        if state is None or slot is None:
-            raise SvmramError("%s vanished while svmram read it" % base,
+        offset = self._read(base + "/offset")
+        recovery = self._read(base + "/recovery_start")
+        state = self._read(base + "/state")
+        if state is None:
+            return None
+        if slot is None:
+            raise SvmramError("%s/slot is missing" % base,
                               advice="Run svmram again.")
         slot = parse.slot(slot)
         if slot == "journal":
             raise RefusedError("%s has a journal device (%s)" % (
                 self.array, name), advice="svmram only handles RAID-1 "
                                           "arrays without a journal.")
-        offset = self._read(base + "/offset")
-        recovery = self._read(base + "/recovery_start")
         return Member(
             name=name, slot=slot, flags=parse.member_state(state),
             offset_sectors=0 if offset is None else parse.uint_attr(
