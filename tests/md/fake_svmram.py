@@ -42,5 +42,14 @@ def _sysfs_read(fd, size):
 
 
 os.read = _sysfs_read
+if os.environ.get("SVMRAM_TEST_MODULES"):
+    # The modules the run imported, written as it exits (test_entropy.py).
+    import atexit
+
+    def _dump_modules(path=os.environ["SVMRAM_TEST_MODULES"]):
+        with open(path, "w") as stream:
+            stream.write("\n".join(sorted(sys.modules)) + "\n")
+    atexit.register(_dump_modules)
+
 sys.argv = [SBIN] + sys.argv[1:]
 runpy.run_path(SBIN, run_name="__main__")
