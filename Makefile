@@ -13,7 +13,8 @@
 #   make install-linux DESTDIR=/tmp/x
 #                                 install for Linux md: the command (run by
 #                                 /usr/bin/python3, LINUX_PYTHON), the
-#                                 package and the boot unit svmram@.service
+#                                 package and the boot units svmram@.service
+#                                 and svmram-copy@.service
 #   make demo-md                  the article on a real Linux kernel in QEMU
 #   make package                  install into build/proto and write the IPS
 #                                 manifest build/svmram.p5m (and, where the
@@ -108,7 +109,9 @@ install-linux:
 	mkdir -p $(DESTDIR)$(UNITDIR)
 	sed -e 's,@PKGLIBDIR@,$(PKGLIBDIR),g' -e 's,@SBINDIR@,$(SBINDIR),g' \
 		systemd/svmram@.service > $(DESTDIR)$(UNITDIR)/svmram@.service
-	chmod 0444 $(DESTDIR)$(UNITDIR)/svmram@.service
+	cp -f systemd/svmram-copy@.service $(DESTDIR)$(UNITDIR)/
+	chmod 0444 $(DESTDIR)$(UNITDIR)/svmram@.service \
+		$(DESTDIR)$(UNITDIR)/svmram-copy@.service
 
 install-common:
 	mkdir -p $(DESTDIR)$(SBINDIR) $(DESTDIR)$(PKGLIBDIR) \
@@ -134,7 +137,8 @@ install-common:
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/svmram $(DESTDIR)$(MANDIR)/svmram.8 \
 		$(DESTDIR)$(METHODDIR)/svmram $(DESTDIR)$(MANIFESTDIR)/svmram.xml \
-		$(DESTDIR)$(UNITDIR)/svmram@.service
+		$(DESTDIR)$(UNITDIR)/svmram@.service \
+		$(DESTDIR)$(UNITDIR)/svmram-copy@.service
 	rm -rf $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DOCDIR)
 
 # PKGDIR: where the proto tree and the manifest go (tests point it at a
