@@ -137,7 +137,29 @@ def mdadm(args):
             and args[2] == args[4]:
         remove_member(args[0][len("/dev/"):], args[2][len("/dev/"):])
         return 0
+    if len(args) == 3 and args[1] == "--fail":
+        # A member md recovers: md stops the recovery and takes the
+        # faulty member out of its slot; it stays listed until removed.
+        array, dev = args[0][len("/dev/"):], args[2][len("/dev/"):]
+        for attr, value in (("dev-%s/state" % dev, "faulty"),
+                            ("dev-%s/slot" % dev, "none"),
+                            ("sync_action", "idle"),
+                            ("sync_completed", "none")):
+            faketree.write(root(), md(array, attr), value)
+        stale_mdstat()
+        return 0
+    if len(args) == 3 and args[1] == "--remove":
+        remove_member(args[0][len("/dev/"):], args[2][len("/dev/"):])
+        return 0
     return usage(args)
+
+
+def stale_mdstat():
+    """The fake keeps no /proc/mdstat; one a test wrote goes when a
+    command changes what it shows."""
+    path = faketree.path_in(root(), "/proc/mdstat")
+    if os.path.exists(path):
+        os.unlink(path)
 
 
 def modprobe(args):

@@ -52,7 +52,9 @@ DEFAULT_FIELDS = ("mirror", "verdict", "health", "ram", "ramstate", "resync",
 
 
 def add_arguments(parser, argv=()):
-    parser.add_argument("mirror", nargs="?", help="only this mirror")
+    target = common.arguments_backend(argv).words.target
+    parser.add_argument("mirror", nargs="?", metavar=target,
+                        help="only this %s" % target)
     parser.add_argument("-j", "--json", action="store_true",
                         help="machine-readable output (docs/status-json.md)")
     parser.add_argument("-H", dest="scripted", action="store_true",
@@ -64,7 +66,8 @@ def add_arguments(parser, argv=()):
     parser.add_argument("-p", dest="parsable", action="store_true",
                         help="exact numbers: bytes, percent without %%")
     parser.add_argument("-x", dest="problems", action="store_true",
-                        help="only the mirrors that are not serving from RAM")
+                        help="only the %ss that are not serving from RAM"
+                        % target)
     parser.add_argument("-q", dest="quiet", action="store_true",
                         help="print nothing; the exit status says it")
     parser.add_argument("--nagios", action="store_true",
@@ -146,11 +149,11 @@ def _unfinished(mirror, backend):
         return data["operation"], True
 
 
-def nagios_line(graded):
+def nagios_line(graded, words):
     """(grade, the one line) for --nagios."""
     if not graded:
-        return UNKNOWN, "%s UNKNOWN - no mirror is set up for reads from " \
-            "RAM" % NAGIOS_NAME
+        return UNKNOWN, "%s UNKNOWN - no %s is set up for reads from " \
+            "RAM" % (NAGIOS_NAME, words.target)
     worst = max(grade for _, grade, _ in graded)
     bad = [words for _, grade, words in graded if grade != OK]
     good = [status.target for status, grade, _ in graded if grade == OK]
@@ -160,7 +163,8 @@ def nagios_line(graded):
     perf = ["serving=%d;;;0;%d" % (
         sum(1 for status, _, _ in graded if status.serving_from_ram),
         len(graded))]
-    perf += ["%s_resync=%d%%;;;0;100" % (status.target, status.sync_percent)
+    perf += ["%s_%s=%d%%;;;0;100" % (status.target, words.sync,
+                                     status.sync_percent)
              for status, _, _ in graded if status.sync_percent is not None]
     return worst, "%s %s - %s | %s" % (NAGIOS_NAME, GRADES[worst],
                                        "; ".join(bad), " ".join(perf))
@@ -173,7 +177,7 @@ def run_nagios(args):
         for status, problems in pairs:
             grade, words = health(status, problems, backend)
             graded.append((status, grade, words))
-        grade, line = nagios_line(graded)
+        grade, line = nagios_line(graded, backend.words)
     except UsageError:
         raise
     except SvmramError as error:

@@ -16,10 +16,10 @@ import time
 
 from .. import actions
 from ..backend import Host
-from ..errors import RefusedError, SvmramError
+from ..errors import ParseError, RefusedError, SvmramError
 from ..execute import ResyncStatus
 from . import programs, parse
-from .model import RECOVERING, SPARE, Array, Brd, Disk, Member
+from .model import FAULTY, RECOVERING, SPARE, Array, Brd, Disk, Member
 from .snapshot import Snapshot, differences
 
 # How long md may leave a degraded array with a spare idle before the
@@ -191,7 +191,23 @@ class MdHost(Host):
             speed_min=optional("sync_speed_min", parse.sync_speed,
                                (1000, False), "md/sync_speed_min"),
             speed_max=optional("sync_speed_max", parse.sync_speed,
-                               (200000, False), "md/sync_speed_max"))
+                               (200000, False), "md/sync_speed_max"),
+            mdstat_percent=self._mdstat_percent(name))
+
+    def _mdstat_percent(self, name):
+        """The percent /proc/mdstat shows for the array's resync or
+        recovery, which status reports (md's sync_completed moves in
+        steps of a sixteenth of the array: md.c md_do_sync).  None when
+        it shows none, or when svmram cannot read it: it is for the
+        report only, and sync_completed still says how far md is."""
+        text = self._read("/proc/mdstat")
+        if text is None:
+            return None
+        try:
+            entry = parse.mdstat(text).get(name)
+        except ParseError:
+            return None
+        return None if entry is None else entry["percent"]
 
     def _member(self, md, name):
         """The member `name`, None when it has left the array: md lists
@@ -296,7 +312,11 @@ class MdHost(Host):
                                for m in a.members))
         if not pending:
             self._idle_since = None
-            return ResyncStatus(False)
+            # A member md failed (or svmram failed, as stop and teardown
+            # do while md recovers the RAM member): the recovery stopped
+            # short instead of ending.
+            return ResyncStatus(False, stopped=any(
+                m.role == FAULTY for m in a.members))
         now = self._clock()
         if self._idle_since is None:
             self._idle_since = now
