@@ -11,8 +11,10 @@
 #   make demo                     the article's scenario on the SVM emulator
 #   make install DESTDIR=/tmp/x   install the Solaris/illumos file layout
 #   make install-linux DESTDIR=/tmp/x
-#                                 install for Linux md: the command, the
-#                                 package and the boot unit svmram@.service
+#                                 install for Linux md: the command (run by
+#                                 /usr/bin/python3, LINUX_PYTHON), the
+#                                 package and the boot units svmram@.service
+#                                 and svmram-copy@.service
 #   make demo-md                  the article on a real Linux kernel in QEMU
 #   make package                  install into build/proto and write the IPS
 #                                 manifest build/svmram.p5m (and, where the
@@ -26,8 +28,14 @@
 # PYTHON is the interpreter svmram runs with once installed: its versioned
 # path (e.g. /usr/bin/python3.9) becomes the #! line of the installed
 # command, so the IPS python mediator cannot switch it to another version.
+# On Linux (install-linux) the #! line is LINUX_PYTHON instead, the
+# python3 that Debian's (and every distribution's) python3 package
+# provides, never the build host's own path; PYTHON only byte-compiles.
 
 PYTHON = python3
+LINUX_PYTHON = /usr/bin/python3
+# The #! line install-common writes; empty: PYTHON's real path.
+SHEBANG =
 DESTDIR =
 PREFIX = /usr
 SBINDIR = $(PREFIX)/sbin
@@ -99,17 +107,22 @@ install: install-common
 
 # Linux: the unit runs the md backend with the interpreter and the
 # package installed here (systemctl daemon-reload afterwards).
-install-linux: install-common
+install-linux:
+	$(MAKE) install-common SHEBANG=$(LINUX_PYTHON) PYTHON=$(PYTHON) \
+		DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) SBINDIR=$(SBINDIR) \
+		PKGLIBDIR=$(PKGLIBDIR) MANDIR=$(MANDIR) DOCDIR=$(DOCDIR)
 	mkdir -p $(DESTDIR)$(UNITDIR)
-	python=`$(PYTHON) -c 'import os, sys; print(os.path.realpath(sys.executable))'` \
-		&& sed -e "s,@PYTHON@,$$python,g" -e 's,@PKGLIBDIR@,$(PKGLIBDIR),g' \
-		-e 's,@SBINDIR@,$(SBINDIR),g' systemd/svmram@.service > $(DESTDIR)$(UNITDIR)/svmram@.service
-	chmod 0444 $(DESTDIR)$(UNITDIR)/svmram@.service
+	sed -e 's,@PKGLIBDIR@,$(PKGLIBDIR),g' -e 's,@SBINDIR@,$(SBINDIR),g' \
+		systemd/svmram@.service > $(DESTDIR)$(UNITDIR)/svmram@.service
+	cp -f systemd/svmram-copy@.service $(DESTDIR)$(UNITDIR)/
+	chmod 0444 $(DESTDIR)$(UNITDIR)/svmram@.service \
+		$(DESTDIR)$(UNITDIR)/svmram-copy@.service
 
 install-common:
 	mkdir -p $(DESTDIR)$(SBINDIR) $(DESTDIR)$(PKGLIBDIR) \
 		$(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
-	python=`$(PYTHON) -c 'import os, sys; print(os.path.realpath(sys.executable))'` \
+	python="$(SHEBANG)" && { test -n "$$python" || \
+		python=`$(PYTHON) -c 'import os, sys; print(os.path.realpath(sys.executable))'`; } \
 		&& { echo "#!$$python"; sed 1d sbin/svmram; } \
 		> $(DESTDIR)$(SBINDIR)/svmram
 	chmod 0555 $(DESTDIR)$(SBINDIR)/svmram
@@ -129,7 +142,8 @@ install-common:
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/svmram $(DESTDIR)$(MANDIR)/svmram.8 \
 		$(DESTDIR)$(METHODDIR)/svmram $(DESTDIR)$(MANIFESTDIR)/svmram.xml \
-		$(DESTDIR)$(UNITDIR)/svmram@.service
+		$(DESTDIR)$(UNITDIR)/svmram@.service \
+		$(DESTDIR)$(UNITDIR)/svmram-copy@.service
 	rm -rf $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DOCDIR)
 
 # PKGDIR: where the proto tree and the manifest go (tests point it at a

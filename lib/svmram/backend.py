@@ -134,6 +134,7 @@ class Words:
     disk_copy: str          # "disk submirror", "disk"
     disk_copies: str        # "disk submirrors", "disks"
     current: str            # the state of a current copy: "Okay", "in sync"
+    current_state: str      # that state in Status.copies: "Okay", "in_sync"
     sync: str               # the copy onto a new one: "resync", "recovery"
     service_failed: str     # the boot service gave up: "is in maintenance"
     state_command: str      # shows the target: "metastat {target}"

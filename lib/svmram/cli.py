@@ -14,9 +14,9 @@ import signal
 import sys
 import traceback
 
-from . import __version__, interrupt
-from .errors import (BUG_ADVICE, EXIT_FAILED, EXIT_SIGNAL_BASE, EXIT_USAGE,
-                     SvmramError, bug_text)
+from . import __version__, interrupt, run
+from .errors import (EXIT_FAILED, EXIT_SIGNAL_BASE, EXIT_USAGE, SvmramError,
+                     bug_advice, bug_text)
 
 PROG = "svmram"
 
@@ -109,8 +109,9 @@ def main(argv):
         if interrupt.changed():
             sys.stderr.write(
                 "%s: stopped by %s\n%s: 'svmram status' shows the state of "
-                "the mirrors; run the same command again to finish it.\n" % (
-                    PROG, interrupt.signal_name(signum), PROG))
+                "the %s; run the same command again to finish it.\n" % (
+                    PROG, interrupt.signal_name(signum), PROG,
+                    run.targets()))
         else:
             sys.stderr.write("%s: stopped by %s before anything was "
                              "changed\n" % (PROG,
@@ -131,6 +132,6 @@ def report_bug(bug):
     """The last resort: an error svmram did not expect is a bug.  One
     line says what and where; the traceback only with SVMRAM_DEBUG=1."""
     sys.stderr.write("%s: %s\n" % (PROG, bug_text(bug)))
-    sys.stderr.write("%s: %s\n" % (PROG, BUG_ADVICE))
+    sys.stderr.write("%s: %s\n" % (PROG, bug_advice(run.targets())))
     if os.environ.get("SVMRAM_DEBUG"):
         traceback.print_exception(type(bug), bug, bug.__traceback__)

@@ -22,10 +22,16 @@ EXIT_DEADLINE = 7     # restore: its deadline passed; stopped at a safe point
 # Stopped by a signal: 128 + the signal's number (130 SIGINT, 143 SIGTERM).
 EXIT_SIGNAL_BASE = 128
 
-# The advice that goes with an internal error (a bug), here and in cli.py.
+# The advice that goes with an internal error (a bug), in cli.py and
+# restore; {targets} is the backend's (run.targets(): mirrors, arrays).
 BUG_ADVICE = ("this is a bug in svmram; please report it with this output.  "
-              "'svmram status' shows the state of the mirrors; "
+              "'svmram status' shows the state of the {targets}; "
               "SVMRAM_DEBUG=1 prints the traceback.")
+
+
+def bug_advice(targets):
+    """BUG_ADVICE for the targets of the backend in use."""
+    return BUG_ADVICE.format(targets=targets)
 
 
 class SvmramError(Exception):

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Optional
 
-from . import interrupt
+from . import interrupt, run
 from .errors import EXIT_DEADLINE, SvmramError, bug_text, os_error_text
 from .plan import Plan
 
@@ -21,6 +21,10 @@ class ResyncStatus:
     active: bool                 # still copying (or about to)
     percent: Optional[int] = None
     problem: Optional[str] = None  # it will not finish by itself: why
+    # Not active: the copy ended short of making every copy current (md
+    # stopped a recovery, e.g. for a member that was failed), so the
+    # progress says "stopped", not "done".
+    stopped: bool = False
 
 
 class StepFailed(SvmramError):
@@ -155,28 +159,30 @@ def _log(journal, what, *args, stopping=False, failing=False):
 
 
 def wait_for_resync(backend, mirror, progress, polling, sleep=time.sleep):
-    """Poll until `mirror` has no resync active or pending."""
+    """Poll until `mirror` has no resync active or pending (the backend's
+    word for it: run.sync_word(), SVM's resync, md's recovery)."""
     delay = polling.first
-    what = "%s resync" % mirror
+    sync = run.sync_word()
+    what = "%s %s" % (mirror, sync)
     started = time.monotonic()
     while True:
         status = backend.resync_status(mirror)
         if status.problem:
             raise SvmramError(status.problem)
         if not status.active:
-            progress.done(what)
+            progress.done(what, "stopped" if status.stopped else "done")
             return
         if status.percent is not None:
             progress.update(what, status.percent)
         now = time.monotonic()
         if polling.deadline is not None and now >= polling.deadline:
             raise DeadlinePassed(
-                "the deadline passed while svmram waited for the resync of "
-                "%s%s" % (mirror, _done(status.percent)), mirror,
+                "the deadline passed while svmram waited for the %s of "
+                "%s%s" % (sync, mirror, _done(status.percent)), mirror,
                 status.percent)
         if polling.limit is not None and now - started > polling.limit:
             raise SvmramError("gave up after %d seconds of waiting for the "
-                              "resync of %s" % (polling.limit, mirror))
+                              "%s of %s" % (polling.limit, sync, mirror))
         if polling.deadline is not None:
             delay = max(0.0, min(delay, polling.deadline - now))
         sleep(delay)

@@ -26,12 +26,14 @@ class Progress:
             return
         self.stream.flush()
 
-    def done(self, what):
+    def done(self, what, word="done"):
+        """The wait is over: "done", or "stopped" for a copy that ended
+        short (execute.ResyncStatus.stopped)."""
         if self.tty:
-            self.stream.write("\r%s: done%s\n" % (what, " " * 36))
+            self.stream.write("\r%s: %s%s\n" % (what, word, " " * 36))
             self._bar = False
         else:
-            self.stream.write("%s: done\n" % what)
+            self.stream.write("%s: %s\n" % (what, word))
         self.stream.flush()
         self._last = None
 

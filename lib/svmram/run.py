@@ -139,7 +139,7 @@ def missing_command(name, path, reason):
 # the refusal for a command that cannot be started, which names the
 # package it comes in, and where to look when one hangs.
 _DEFAULT = {"refusal": missing_command,
-            "hung": "the console, the system log"}
+            "hung": "the console, the system log", "words": None}
 _words = dict(_DEFAULT)
 
 
@@ -150,7 +150,30 @@ def use(backend):
     _words.update(_DEFAULT)
     if backend is not None:
         _words.update(refusal=backend.missing_command,
-                      hung=backend.words.hung_command)
+                      hung=backend.words.hung_command,
+                      words=backend.words)
+
+
+def words():
+    """The backend.Words of the backend the running subcommand picked
+    (run.use), for the neutral messages that do not hold a backend
+    (execute.py's waits, cli.py's last resort); None before one is
+    picked."""
+    return _words["words"]
+
+
+def targets():
+    """The targets of the backend in use, plural, for a neutral message:
+    "mirrors", "arrays"; "mirrors or arrays" before one is picked."""
+    used = words()
+    return "mirrors or arrays" if used is None else used.target + "s"
+
+
+def sync_word():
+    """What the backend in use calls the copy onto a copy: "resync",
+    "recovery"; "resync" before one is picked."""
+    used = words()
+    return "resync" if used is None else used.sync
 
 
 def start_process(argv, env, timeout):

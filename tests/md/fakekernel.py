@@ -12,6 +12,15 @@ knows only the array the VM created (md0 of ram0, vda and vdb), and
 only the commands svmram's md plans use are known; anything else exits
 2.
 
+A member that `mdadm --remove` took out lingers as md leaves it on a
+real kernel for a moment (drivers/md/md.c: unbind_rdev_from_array sets
+rdev->mddev to NULL at once and deletes the member's sysfs directory
+later, from a work queue; meanwhile rdev_attr_show answers -ENODEV): its
+directory stays, marked with the file REMOVED, until the next fake
+command starts, and fake_svmram.py makes every read of a file there
+fail with ENODEV, as the kernel's show does (the open succeeds).  Each
+such read is counted in the file ENODEV_READS (under the root).
+
 Failure injection: a file FAIL (under the root) holding a command line
 prefix ("mdadm --grow") makes the first matching command fail, with
 exit 1 and a message, changing nothing; the file is then removed.
@@ -27,6 +36,8 @@ import sys
 import faketree
 
 FAIL = "FAIL"
+REMOVED = ".removed"      # marks a member directory md is deleting
+ENODEV_READS = "ENODEV_READS"
 UNIT_FILE = "/lib/systemd/system/svmram@.service"
 
 
@@ -63,8 +74,40 @@ def add_member(array, dev):
 
 
 def remove_member(array, dev):
-    faketree.remove(root(), md(array, "dev-" + dev))
+    """The member leaves the array at once; its directory lingers (see
+    the module's docstring) until delete_removed() runs."""
+    faketree.write(root(), md(array, "dev-%s/%s" % (dev, REMOVED)), "")
     faketree.remove(root(), "/sys/block/%s/holders/%s" % (dev, array))
+
+
+def delete_removed():
+    """md's work queue catching up: the directories of the members
+    removed earlier go."""
+    top = faketree.path_in(root(), "/sys/block")
+    for array in os.listdir(top) if os.path.isdir(top) else ():
+        base = os.path.join(top, array, "md")
+        if not os.path.isdir(base):
+            continue
+        for entry in os.listdir(base):
+            if entry.startswith("dev-") and os.path.exists(
+                    os.path.join(base, entry, REMOVED)):
+                faketree.remove(root(), md(array, entry))
+
+
+def is_removed(path):
+    """Whether `path` (a real path) is an attribute of a member md is
+    deleting: reading it fails with ENODEV."""
+    return os.path.exists(os.path.join(os.path.dirname(path), REMOVED))
+
+
+def count_enodev():
+    path = faketree.path_in(root(), "/" + ENODEV_READS)
+    count = 0
+    if os.path.exists(path):
+        with open(path) as stream:
+            count = int(stream.read())
+    with open(path, "w") as stream:
+        stream.write("%d\n" % (count + 1))
 
 
 def mdadm(args):
@@ -94,7 +137,29 @@ def mdadm(args):
             and args[2] == args[4]:
         remove_member(args[0][len("/dev/"):], args[2][len("/dev/"):])
         return 0
+    if len(args) == 3 and args[1] == "--fail":
+        # A member md recovers: md stops the recovery and takes the
+        # faulty member out of its slot; it stays listed until removed.
+        array, dev = args[0][len("/dev/"):], args[2][len("/dev/"):]
+        for attr, value in (("dev-%s/state" % dev, "faulty"),
+                            ("dev-%s/slot" % dev, "none"),
+                            ("sync_action", "idle"),
+                            ("sync_completed", "none")):
+            faketree.write(root(), md(array, attr), value)
+        stale_mdstat()
+        return 0
+    if len(args) == 3 and args[1] == "--remove":
+        remove_member(args[0][len("/dev/"):], args[2][len("/dev/"):])
+        return 0
     return usage(args)
+
+
+def stale_mdstat():
+    """The fake keeps no /proc/mdstat; one a test wrote goes when a
+    command changes what it shows."""
+    path = faketree.path_in(root(), "/proc/mdstat")
+    if os.path.exists(path):
+        os.unlink(path)
 
 
 def modprobe(args):
@@ -177,6 +242,7 @@ COMMANDS = {"mdadm": mdadm, "modprobe": modprobe, "rmmod": rmmod,
 
 
 def main(name, args):
+    delete_removed()
     fail = faketree.path_in(root(), FAIL)
     if os.path.exists(fail):
         with open(fail) as stream:

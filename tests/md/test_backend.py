@@ -264,3 +264,34 @@ def test_device_paths_resolve_to_kernel_names(tmp_path):
     for bad in ("md0", "/dev/vdz", "/etc/passwd", "/dev/md/../../etc"):
         with pytest.raises(SvmramError):
             kernel_name(root, bad)
+
+
+@pytest.mark.parametrize("gone", ["enodev", "deleted"])
+def test_a_member_that_leaves_while_it_is_read_is_gone(tmp_path, monkeypatch,
+                                                       gone):
+    """After `mdadm --remove` md lists the member's directory for a
+    moment and its attributes read ENODEV (md.c rdev_attr_show), then
+    the directory goes, perhaps between the listing and the reads: the
+    member has left the array either way, not an error."""
+    import errno
+    root = tree(tmp_path, "vm-after-setup-new.sysfs.txt")
+    member = faketree.path_in(root, "/sys/block/md0/md/dev-ram0")
+    if gone == "deleted":
+        real_list = MdHost._list
+
+        def listed_then_deleted(self, path):
+            names = real_list(self, path)
+            if path == "/sys/block/md0/md" and os.path.isdir(member):
+                faketree.remove(root, "/sys/block/md0/md/dev-ram0")
+            return names
+        monkeypatch.setattr(MdHost, "_list", listed_then_deleted)
+    else:
+        real_read = os.read
+
+        def show(fd, size):
+            if os.readlink("/proc/self/fd/%d" % fd).startswith(member):
+                raise OSError(errno.ENODEV, "No such device")
+            return real_read(fd, size)
+        monkeypatch.setattr(os, "read", show)
+    a = MdHost("md0", root=root).observe().array
+    assert [m.name for m in a.members] == ["vda", "vdb"]

@@ -47,16 +47,17 @@ class Host:
     def path(self, path):
         return faketree.path_in(self.root, path)
 
-    def svmram(self, *args):
+    def svmram(self, *args, python=(), env=None):
         """(exit status, stdout, stderr, the argvs run); the trace is
-        emptied for the next call."""
+        emptied for the next call.  `python`: options for the
+        interpreter; `env`: more environment."""
         env = dict(os.environ, SVMRAM_ROOT=self.root,
                    SVMRAM_BINDIR=self.bindir, SVMRAM_TRACE=self.trace,
-                   SVMRAM_POLL_SECONDS="0.01")
+                   SVMRAM_POLL_SECONDS="0.01", **(env or {}))
         env.pop("SVMRAM_DEBUG", None)
         proc = subprocess.run(
-            [sys.executable, os.path.join(HERE, "fake_svmram.py")] +
-            list(args), stdin=subprocess.DEVNULL, capture_output=True,
+            [sys.executable] + list(python) +
+            [os.path.join(HERE, "fake_svmram.py")] + list(args), stdin=subprocess.DEVNULL, capture_output=True,
             text=True, env=env, timeout=120, check=False)
         argvs = []
         if os.path.exists(self.trace):
@@ -484,3 +485,31 @@ def test_a_failed_restore_names_the_step_as_the_run_counts_it(host):
         "svmram: step 3 failed (Grow md0 to 3 raid devices, adding ram0): "
         "%s/mdadm --grow /dev/md0 --raid-devices=3 --add /dev/ram0 failed: "
         "mdadm: injected failure" % host.bindir]
+
+
+def enodev_reads(host):
+    path = host.path("/" + fakekernel.ENODEV_READS)
+    if not os.path.exists(path):
+        return 0
+    with open(path) as stream:
+        return int(stream.read())
+
+
+def test_a_removed_member_whose_attributes_read_enodev_is_gone(host):
+    """After `mdadm --remove`, md deletes the member's sysfs directory a
+    moment later, and meanwhile its attributes fail with ENODEV (md.c
+    rdev_attr_show once rdev->mddev is NULL).  The step after the
+    removal reads the array then: the member is gone, not a failure.
+    stop, teardown and a setup's rollback all read it so."""
+    set_up(host)
+    rc, out, err, argvs = host.svmram("stop", "/dev/md0")
+    assert (rc, argvs) == (0, STOP_ARGVS), err
+    assert "svmram:" not in err
+    assert enodev_reads(host) > 0
+    rc, _, err, _ = host.svmram("restore", "/dev/md0")
+    assert rc == 0, err
+    os.unlink(host.path("/" + fakekernel.ENODEV_READS))
+    rc, out, err, argvs = host.svmram("teardown", "-y", "/dev/md0")
+    assert rc == 0, err
+    assert enodev_reads(host) > 0
+    assert not os.path.exists(host.path(RECORD))

@@ -13,10 +13,8 @@ import json
 import os
 from dataclasses import replace
 
-import pytest
 
 from svmram.execute import Polling, ResyncStatus
-from svmram.commands import stop
 from svmram.md import main
 from svmram.md.model import Array, Brd, Disk, Member
 from svmram.md.snapshot import Snapshot
@@ -214,64 +212,6 @@ def test_the_command_line(capsys):
     assert "usage:" in capsys.readouterr().err
 
 
-# --- the unit ------------------------------------------------------------------
-
-UNIT = os.path.join(os.path.dirname(__file__), "..", "..", "systemd",
-                    "svmram@.service")
-
-
-def unit():
-    entries = {}
-    with open(UNIT, encoding="utf-8") as stream:
-        for line in stream:
-            if "=" in line and not line.startswith("#"):
-                key, _, value = line.rstrip("\n").partition("=")
-                entries.setdefault(key, []).append(value)
-    return entries
-
-
-def test_the_unit_is_a_oneshot_that_stays_and_runs_early():
-    u = unit()
-    assert u["Type"] == ["oneshot"] and u["RemainAfterExit"] == ["yes"]
-    assert u["DefaultDependencies"] == ["no"]
-    assert u["Conflicts"] == ["shutdown.target"]
-    assert set(u["Before"][0].split()) == {
-        "local-fs-pre.target", "mdmonitor.service", "shutdown.target"}
-    assert "systemd-udev-trigger.service" in u["After"][0]
-    assert u["ConditionPathExists"] == [main.RECORD_DIR + "/%i.json"]
-
-
-def test_the_unit_runs_the_svmram_command_s_restore_and_stop():
-    u = unit()
-    assert u["ExecStart"] == ["@SBINDIR@/svmram restore --deadline 100 %i"]
-    assert u["ExecStop"] == ["@SBINDIR@/svmram stop %i"]
-    assert "Environment" not in u
-    # restore's wait for the disks fits well inside its deadline, and the
-    # deadline inside the start timeout, so svmram says what happened
-    assert main.WAIT_DISKS_SECONDS * 3 <= 100 < int(u["TimeoutStartSec"][0])
-    assert stop.LOCK_WAIT < int(u["TimeoutStopSec"][0])
-
-
-def test_make_install_linux_fills_in_the_paths(tmp_path):
-    import subprocess
-    import sys
-    repo = os.path.join(os.path.dirname(__file__), "..", "..")
-    subprocess.run(["make", "-s", "install-linux", "DESTDIR=%s" % tmp_path,
-                    "PREFIX=/opt/sv", "PYTHON=%s" % sys.executable],
-                   cwd=repo, check=True, capture_output=True)
-    text = (tmp_path / "opt/sv/lib/systemd/system/svmram@.service") \
-        .read_text()
-    assert "@" not in text.replace("svmram@", "").replace("%i", "")
-    assert "ExecStart=/opt/sv/sbin/svmram restore --deadline 100 %i\n" \
-        in text
-    assert "ExecStop=/opt/sv/sbin/svmram stop %i\n" in text
-    python = os.path.realpath(sys.executable)
-    with open(tmp_path / "opt/sv/sbin/svmram", encoding="utf-8") as stream:
-        assert stream.readline() == "#!%s\n" % python
-    assert (tmp_path / "opt/sv/lib/svmram/svmram/md/main.py").exists()
-    assert not (tmp_path / "lib/svc").exists()
-
-
 def test_a_failed_step_says_how_to_continue(tmp_path):
     kernel = Kernel(plain())
     kernel.perform = lambda step: (_ for _ in ()).throw(OSError(5, "EIO"))
@@ -291,25 +231,6 @@ def test_a_teardown_refused_before_its_first_step_leaves_no_marker(tmp_path):
     assert rc == 3 and "lose the only copy" in err
     assert not (tmp_path / "md0.json.teardown").exists()
     assert (tmp_path / "md0.json").exists()
-
-
-def test_systemd_analyze_verify_finds_nothing_to_say_about_the_unit(
-        tmp_path):
-    import shutil
-    import subprocess
-    if shutil.which("systemd-analyze") is None:
-        pytest.skip("systemd-analyze is not installed")
-    with open(UNIT, encoding="utf-8") as stream:
-        # systemd-analyze checks that the command exists: the tree's own.
-        text = stream.read().replace("@SBINDIR@", os.path.abspath(
-            os.path.join(os.path.dirname(__file__), "..", "..", "sbin")))
-    (tmp_path / "svmram@.service").write_text(text)
-    proc = subprocess.run(
-        ["systemd-analyze", "verify", "--man=no", "svmram@md0.service"],
-        cwd=str(tmp_path), capture_output=True, text=True, check=False,
-        env=dict(os.environ, SYSTEMD_UNIT_PATH="%s:" % tmp_path))
-    assert proc.returncode == 0
-    assert "svmram@" not in proc.stdout + proc.stderr
 
 
 def test_a_sysfs_attribute_is_read_with_one_read_call(tmp_path, monkeypatch):

@@ -93,3 +93,83 @@ def test_a_failed_disk_is_degraded_and_no_disk_is_the_only_copy(tmp_path):
     assert status.exit_code(entry) == 6
     assert entry["disk_redundancy"]["fixes"][0] == "mdadm /dev/md0 --add " \
                                                    "/dev/vda"
+
+
+# --- status --prometheus on md, through the command (test_cli.py's fake
+# kernel) ------------------------------------------------------------------
+
+PROMETHEUS_HELP = {
+    "svmram_serving_from_ram":
+        "1 when the target serves its reads from RAM, else 0.",
+    "svmram_ram_copy_sync_ratio":
+        "How much of the RAM copy holds current data, 0 to 1: 1 once it "
+        "is current, the copy's progress while it is filled, 0 without "
+        "one.",
+    "svmram_disks_current":
+        "The recorded disk copies that hold current data.",
+    "svmram_disks": "The disk copies setup recorded.",
+}
+
+
+def prometheus(samples):
+    """The exposition text for {metric: [sample line, ...]}."""
+    lines = []
+    for name, text in PROMETHEUS_HELP.items():
+        lines += ["# HELP %s %s" % (name, text), "# TYPE %s gauge" % name]
+        lines += samples.get(name, [])
+    return "\n".join(lines) + "\n"
+
+
+def test_prometheus_metrics_of_a_set_up_array(tmp_path):
+    from test_cli import Host, set_up
+    host = Host(tmp_path)
+    rc, out, err, _ = host.svmram("status", "--prometheus")
+    assert (rc, out, err) == (0, prometheus({}), "")
+    set_up(host)
+    rc, out, err, _ = host.svmram("status", "--prometheus")
+    assert (rc, err) == (0, "")
+    assert out == prometheus({
+        "svmram_serving_from_ram": ['svmram_serving_from_ram{target="md0"} 1'],
+        "svmram_ram_copy_sync_ratio": [
+            'svmram_ram_copy_sync_ratio{target="md0"} 1'],
+        "svmram_disks_current": ['svmram_disks_current{target="md0"} 2'],
+        "svmram_disks": ['svmram_disks{target="md0"} 2']})
+    # After the unit's stop: no RAM member, exit 0 all the same (status
+    # itself exits 4).
+    rc, _, err, _ = host.svmram("stop", "md0")
+    assert rc == 0, err
+    rc, out, err, _ = host.svmram("status", "--prometheus", "/dev/md0")
+    assert (rc, err) == (0, "")
+    assert out == prometheus({
+        "svmram_serving_from_ram": ['svmram_serving_from_ram{target="md0"} 0'],
+        "svmram_ram_copy_sync_ratio": [
+            'svmram_ram_copy_sync_ratio{target="md0"} 0'],
+        "svmram_disks_current": ['svmram_disks_current{target="md0"} 2'],
+        "svmram_disks": ['svmram_disks{target="md0"} 2']})
+    rc, out, err, _ = host.svmram("status", "--prometheus", "/dev/md1")
+    assert (rc, err) == (0, "")
+    assert out == prometheus({"svmram_serving_from_ram": [
+        'svmram_serving_from_ram{target="md1"} 0']})
+    rc, out, err, _ = host.svmram("status", "--prometheus", "--json")
+    assert rc == 2 and out == ""
+
+
+def test_prometheus_while_md_recovers_the_ram_member(tmp_path):
+    from test_cli import Host, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    md = "/sys/block/md0/md/"
+    for attr, value in (("dev-ram0/state", ""),
+                        ("dev-ram0/recovery_start", "65024"),
+                        ("sync_action", "recover"),
+                        ("sync_completed", "65024 / 260096"),
+                        ("degraded", "1")):
+        faketree.write(host.root, md + attr, value)
+    rc, out, err, _ = host.svmram("status", "--prometheus")
+    assert (rc, err) == (0, "")
+    assert out == prometheus({
+        "svmram_serving_from_ram": ['svmram_serving_from_ram{target="md0"} 0'],
+        "svmram_ram_copy_sync_ratio": [
+            'svmram_ram_copy_sync_ratio{target="md0"} 0.25'],
+        "svmram_disks_current": ['svmram_disks_current{target="md0"} 2'],
+        "svmram_disks": ['svmram_disks{target="md0"} 2']})

@@ -127,6 +127,10 @@ def test_the_help_names_arrays_on_md_and_no_svm_command(host):
         assert rc == 0 and no_svm_words(out) == [], out
     rc, out, err, _ = host.svmram("restore", "/dev/md0", "--help")
     assert "the array, e.g. /dev/md0" in out
+    rc, out, err, _ = host.svmram("status", "--help")
+    assert "only this array" in out and "only the arrays that" in out, out
+    rc, out, err, _ = host.svmram("check", "--help")
+    assert "only this array (default: every array)" in out, out
 
 
 def test_a_hung_mdadm_is_looked_for_with_md_s_tools(tmp_path, monkeypatch):
@@ -170,3 +174,97 @@ def test_constructing_a_backend_sets_no_process_state(tmp_path,
     finally:
         run.use(None)
     assert raised.value.message.startswith("this system has no mdadm")
+
+
+# --- issue 21: neutral texts in md's words, md's recovery called so ----------
+
+def test_nothing_set_up_is_said_of_arrays(tmp_path):
+    host = Host(tmp_path, dump="vm-before.sysfs.txt")
+    rc, out, err, _ = host.svmram("check")
+    assert out.splitlines()[-1] == "There is no array to check.", out
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert (rc, out) == (3, "SVMRAM UNKNOWN - no array is set up for reads "
+                            "from RAM\n")
+
+
+def test_a_bug_on_md_points_at_the_state_of_the_arrays(host, monkeypatch,
+                                                       capsys):
+    """An internal error on md: the advice names arrays (errors.py's
+    BUG_ADVICE said mirrors to everyone)."""
+    from svmram import cli
+    from svmram.md.backend import MdBackend
+    monkeypatch.setenv("SVMRAM_ROOT", host.root)
+    monkeypatch.delenv("SVMRAM_DEBUG", raising=False)
+
+    def broken(self, target=None):
+        raise TypeError("unsupported operand")
+    monkeypatch.setattr(MdBackend, "statuses", broken)
+    try:
+        assert cli.main(["status", "/dev/md0"]) == 1
+    finally:
+        run.use(None)
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == (
+        "svmram: this is a bug in svmram; please report it with this "
+        "output.  'svmram status' shows the state of the arrays; "
+        "SVMRAM_DEBUG=1 prints the traceback.")
+
+
+def test_md_s_recovery_is_called_recovery_and_stopped_when_it_stops(host):
+    """Setup waits for md's recovery into RAM: the progress says
+    recovery (never resync), and 'done'; a stop that fails the RAM
+    member while md recovers it waits until md has stopped the recovery,
+    and says stopped, not done."""
+    rc, out, err, _ = host.svmram("setup", "-y", "/dev/md0")
+    assert rc == 0, err
+    assert "md0 recovery: done" in err.splitlines(), err
+    assert "resync" not in out + err
+    md = "/sys/block/md0/md/"
+    for attr, value in (("dev-ram0/state", ""),
+                        ("dev-ram0/recovery_start", "65024"),
+                        ("sync_action", "recover"),
+                        ("sync_completed", "65024 / 260096"),
+                        ("degraded", "1")):
+        faketree.write(host.root, md + attr, value)
+    write_mdstat(host, MDSTAT_RECOVERING)
+    rc, out, err, argvs = host.svmram("stop", "/dev/md0")
+    assert rc == 0, err
+    assert "md0 recovery: stopped" in err.splitlines(), err
+    assert "md0 recovery: done" not in err
+    assert "resync" not in out + err
+
+
+def write_mdstat(host, text):
+    with open(host.path("/proc/mdstat"), "w") as stream:
+        stream.write(text)
+
+
+MDSTAT_RECOVERING = """\
+Personalities : [raid1] 
+md0 : active raid1 ram0[3] vdb[2](W) vda[1](W)
+      130048 blocks super 1.2 [3/2] [_UU]
+      [====>................]  recovery = 23.1% (30592/130048) finish=0.0min speed=30592K/sec
+      bitmap: 0/1 pages [0KB], 65536KB chunk
+
+unused devices: <none>
+"""
+
+
+def test_status_s_recovery_percent_is_proc_mdstat_s(host):
+    """md's sync_completed moves in steps of a sixteenth of the array
+    (md.c md_do_sync updates curr_resync_completed so), so status showed
+    0 % while /proc/mdstat showed 3-5 %: the percent is mdstat's."""
+    set_up(host)
+    md = "/sys/block/md0/md/"
+    for attr, value in (("dev-ram0/state", ""),
+                        ("dev-ram0/recovery_start", "0"),
+                        ("sync_action", "recover"),
+                        ("sync_completed", "0 / 260096"),
+                        ("degraded", "1")):
+        faketree.write(host.root, md + attr, value)
+    write_mdstat(host, MDSTAT_RECOVERING)
+    rc, out, err, _ = host.svmram("status", "/dev/md0")
+    assert "    recovery:   23 % done" in out.splitlines(), out
+    assert "ram0 is recovering (23% done)" in out
+    rc, out, err, _ = host.svmram("status", "--json", "/dev/md0")
+    assert json.loads(out)["targets"][0]["sync_percent"] == 23

@@ -131,6 +131,24 @@ def test_the_installed_command_names_a_versioned_interpreter(tmp_path):
     assert re.search(r"/python3\.\d+$", first.strip())
 
 
+def test_install_linux_names_the_distribution_s_python3(tmp_path):
+    """Linux: the #! line is /usr/bin/python3, what Debian's python3
+    package provides, never the build host's interpreter (PYTHON only
+    byte-compiles); LINUX_PYTHON names another."""
+    def first_line(*variables):
+        dest = tmp_path / str(len(variables))
+        done = subprocess.run(
+            ["make", "-s", "install-linux", "DESTDIR=%s" % dest,
+             "PYTHON=%s" % sys.executable] + list(variables), cwd=REPO,
+            capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        with open(dest / "usr/sbin/svmram", encoding="utf-8") as command:
+            return command.readline()
+    assert first_line() == "#!/usr/bin/python3\n"
+    assert first_line("LINUX_PYTHON=/opt/py/bin/python3.12") == \
+        "#!/opt/py/bin/python3.12\n"
+
+
 def test_a_run_writes_no_bytecode_into_the_installed_tree(tmp_path):
     dest = install(tmp_path / "root")
     before = files_under(dest)

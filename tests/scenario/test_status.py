@@ -374,3 +374,49 @@ def test_disks_in_any_state_but_okay_are_not_current(set_up, state):
     assert code == ONLY_COPY_IN_RAM
     assert status["targets"][0]["disk_redundancy"]["reasons"] == [
         "d11 is %s" % state.lower(), "d12 is %s" % state.lower()]
+
+
+PROMETHEUS_HELP = (
+    ("svmram_serving_from_ram",
+     "1 when the target serves its reads from RAM, else 0."),
+    ("svmram_ram_copy_sync_ratio",
+     "How much of the RAM copy holds current data, 0 to 1: 1 once it is "
+     "current, the copy's progress while it is filled, 0 without one."),
+    ("svmram_disks_current",
+     "The recorded disk copies that hold current data."),
+    ("svmram_disks", "The disk copies setup recorded."),
+)
+
+
+def prometheus(serving, ratio, current, disks, target="d10"):
+    lines = []
+    for (name, text), value in zip(PROMETHEUS_HELP,
+                                   (serving, ratio, current, disks)):
+        lines += ["# HELP %s %s" % (name, text), "# TYPE %s gauge" % name,
+                  '%s{target="%s"} %s' % (name, target, value)]
+    return "\n".join(lines) + "\n"
+
+
+def test_prometheus_metrics_after_setup_a_reboot_and_a_disk_resync(set_up):
+    """status --prometheus (node_exporter's textfile collector): the
+    same metrics as on md, exit 0 whatever they say."""
+    host = set_up
+    result = host.svmram("status", "--prometheus")
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == prometheus(1, 1, 2, 2)
+    assert host.sim("freeze").returncode == 0
+    assert host.cmd("metadetach", "d10", "d12").returncode == 0
+    assert host.cmd("metattach", "d10", "d12").returncode == 0
+    assert host.sim("tick", "3").returncode == 0
+    result = host.svmram("status", "--prometheus", "d10")
+    assert (result.returncode, result.stderr) == (0, "")
+    # The RAM submirror stays current while d12 resyncs.
+    assert result.stdout == prometheus(1, 1, 1, 2)
+
+
+def test_prometheus_after_a_reboot(set_up):
+    host = set_up
+    assert host.reboot().returncode == 0
+    result = host.svmram("status", "--prometheus")
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == prometheus(0, 0, 2, 2)

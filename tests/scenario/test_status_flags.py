@@ -353,7 +353,7 @@ def test_nagios_a_bug_in_svmram_is_unknown_not_warning(monkeypatch, capsys):
     monkeypatch.setattr(status, "read_statuses", broken)
     args = argparse.Namespace(mirror=None, json=False, scripted=False,
                               fields=None, parsable=False, problems=False,
-                              quiet=False, nagios=True)
+                              quiet=False, nagios=True, prometheus=False)
     assert status.run(args) == NAGIOS_UNKNOWN
     assert capsys.readouterr().out == (
         "SVMRAM UNKNOWN - internal error: TypeError: unsupported operand (a "

@@ -33,8 +33,8 @@ def test_an_unexpected_exception_is_one_line_and_a_report_request(
                              "line ")
     assert err[1] == (
         "svmram: this is a bug in svmram; please report it with this output."
-        "  'svmram status' shows the state of the mirrors; SVMRAM_DEBUG=1 "
-        "prints the traceback.")
+        "  'svmram status' shows the state of the mirrors or arrays; "
+        "SVMRAM_DEBUG=1 prints the traceback.")
     assert len(err) == 2
 
 

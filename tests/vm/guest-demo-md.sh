@@ -56,7 +56,7 @@ case $LAB_BOOT in
   say "# (md's recovery is capped at 8 MB/s in this demo, so that the transcript"
   say "# catches it; svmram leaves a limit the administrator set alone)"
   echo 8000 > /proc/sys/dev/raid/speed_limit_max
-  say "# systemd starts svmram@md0.service early (before local-fs-pre.target):"
+  say "# systemd starts svmram@md0.service early (before the mounts of /dev/md0):"
   say "#   $(unit_line ExecStart)"
   run systemctl start svmram@md0.service
   say "# It does not wait for the recovery; reads ahead of it come from vda:"

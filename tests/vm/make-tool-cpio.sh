@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 # make-tool-cpio.sh OUT.cpio - svmram as `make install-linux` lays it out
-# (PREFIX=/usr, the guest's /usr/bin/python3.11: the unit's ExecStart and
+# (PREFIX=/usr; the command's #! line is /usr/bin/python3, the guest's
+# python3.11, which also byte-compiles it: the unit's ExecStart and
 # ExecStop run as written), plus the guest drivers under /opt/svmram.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -23,13 +23,16 @@ FAIL = "FAIL"
 
 
 def add_arguments(parser, argv=()):
-    parser.add_argument("mirror", nargs="?",
-                        help="only this mirror (default: every mirror)")
+    target = common.arguments_backend(argv).words.target
+    parser.add_argument("mirror", nargs="?", metavar=target,
+                        help="only this %s (default: every %s)" % (
+                            target, target))
     parser.add_argument("--json", action="store_true",
                         help="machine-readable output")
 
 
-def render_text(checks, verdicts, predictions=("slots", "label")):
+def render_text(checks, verdicts, predictions=("slots", "label"),
+                target="mirror"):
     lines = ["%-8s %-9s %s" % (c["verdict"], c["check"], c["detail"])
              for c in checks]
     for v in verdicts:
@@ -40,7 +43,7 @@ def render_text(checks, verdicts, predictions=("slots", "label")):
             if v.get(what):
                 lines.append("    %s: %s" % (what, v[what]["text"]))
     if not verdicts and all(c["verdict"] != FAIL for c in checks):
-        lines.append("There is no mirror to check.")
+        lines.append("There is no %s to check." % target)
     return lines
 
 
@@ -60,7 +63,8 @@ def run(args):
         sys.stdout.write("".join(line + "\n"
                                  for line in render_text(
                                      checks, verdicts,
-                                     backend.check_predictions)))
+                                     backend.check_predictions,
+                                     backend.words.target)))
     failed = any(c["verdict"] == FAIL for c in checks) or any(
         v["verdict"] not in ("ready", "set up") for v in verdicts)
     return EXIT_REFUSED if failed else EXIT_OK

@@ -236,7 +236,8 @@ def stopped(stop, plan, backend, host, journal, rollback=None,
             "in" if stop.waiting else "before" if stop.before else "after",
             "step %d of %d " % (stop.number, len(running.steps))
             if counted else "the step ", stop.step.summary.rstrip("."),
-            ", while waiting for the resync of %s" % stop.waiting
+            ", while waiting for the %s of %s" % (backend.words.sync,
+                                                 stop.waiting)
             if stop.waiting else "")
     resumes = " (it resumes from %s)" % journal.path if journal else ""
     if rollback is not None:

@@ -15,7 +15,7 @@ import sys
 import time
 
 from .. import run as run_module
-from ..errors import (BUG_ADVICE, EXIT_OK, RefusedError, SvmramError,
+from ..errors import (EXIT_OK, RefusedError, SvmramError, bug_advice,
                       bug_text, whole_number)
 from ..execute import DeadlinePassed, StepFailed, carry_out, execute
 from ..interrupt import Interrupted
@@ -125,7 +125,7 @@ def run(args):
                 advice="%s keeps serving reads from its %s.  Run '%s' (or "
                        "'svmram restore %s') to try again; %s"
                 % (mirror, words.disk_copies, words.retry(mirror), mirror,
-                   BUG_ADVICE)) from bug
+                   bug_advice(words.target + "s"))) from bug
         finally:
             run_module.set_deadline(None)
     sys.stdout.write(backend.restore_done(intent) + "\n")
@@ -143,8 +143,8 @@ def _failed(failure, plan, backend, host, until, deadline):
     step = failure.step.summary.rstrip(".")
     if isinstance(failure.error, DeadlinePassed):
         return _deadline_error(
-            "while waiting for the resync of %s%s, in the step: %s" % (
-                failure.error.mirror, "" if failure.error.percent is None
+            "while waiting for the %s of %s%s, in the step: %s" % (
+                backend.words.sync, failure.error.mirror, "" if failure.error.percent is None
                 else " (%d %% done)" % failure.error.percent, step),
             deadline, backend, host, plan)
     if failure.error is not None and time.monotonic() >= until:
@@ -155,7 +155,8 @@ def _failed(failure, plan, backend, host, until, deadline):
              "state it finds." % (mirror, backend.words.disk_copies,
                                   backend.words.retry(mirror), mirror)
     if failure.bug:
-        advice += "  " + BUG_ADVICE[:1].upper() + BUG_ADVICE[1:]
+        bug = bug_advice(backend.words.target + "s")
+        advice += "  " + bug[:1].upper() + bug[1:]
     return SvmramError(failure.message, advice=advice)
 
 

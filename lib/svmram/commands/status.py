@@ -11,6 +11,9 @@ ramdisk holds the only current copy.  --json prints the documented schema
 (format 2, docs/status-json.md); -H and -o print fields for scripts; -x
 only the mirrors that are not serving; -q nothing.
 
+--prometheus prints the metrics for node_exporter's textfile collector
+(prometheus_lines(), the names in svmram(8)) and exits 0 once it has.
+
 --nagios follows the Nagios plugin convention instead: one line, exit 0
 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; each mirror gets a grade (health())
 that tells a boot's copy into RAM (WARNING) from a failure (CRITICAL).
@@ -49,7 +52,9 @@ DEFAULT_FIELDS = ("mirror", "verdict", "health", "ram", "ramstate", "resync",
 
 
 def add_arguments(parser, argv=()):
-    parser.add_argument("mirror", nargs="?", help="only this mirror")
+    target = common.arguments_backend(argv).words.target
+    parser.add_argument("mirror", nargs="?", metavar=target,
+                        help="only this %s" % target)
     parser.add_argument("-j", "--json", action="store_true",
                         help="machine-readable output (docs/status-json.md)")
     parser.add_argument("-H", dest="scripted", action="store_true",
@@ -61,12 +66,16 @@ def add_arguments(parser, argv=()):
     parser.add_argument("-p", dest="parsable", action="store_true",
                         help="exact numbers: bytes, percent without %%")
     parser.add_argument("-x", dest="problems", action="store_true",
-                        help="only the mirrors that are not serving from RAM")
+                        help="only the %ss that are not serving from RAM"
+                        % target)
     parser.add_argument("-q", dest="quiet", action="store_true",
                         help="print nothing; the exit status says it")
     parser.add_argument("--nagios", action="store_true",
                         help="one line and exit 0 OK, 1 WARNING, 2 CRITICAL, "
                              "3 UNKNOWN (a Nagios plugin)")
+    parser.add_argument("--prometheus", action="store_true",
+                        help="metrics for node_exporter's textfile "
+                             "collector; exit 0 once printed")
 
 
 def read_statuses(mirror=None):
@@ -140,11 +149,11 @@ def _unfinished(mirror, backend):
         return data["operation"], True
 
 
-def nagios_line(graded):
+def nagios_line(graded, words):
     """(grade, the one line) for --nagios."""
     if not graded:
-        return UNKNOWN, "%s UNKNOWN - no mirror is set up for reads from " \
-            "RAM" % NAGIOS_NAME
+        return UNKNOWN, "%s UNKNOWN - no %s is set up for reads from " \
+            "RAM" % (NAGIOS_NAME, words.target)
     worst = max(grade for _, grade, _ in graded)
     bad = [words for _, grade, words in graded if grade != OK]
     good = [status.target for status, grade, _ in graded if grade == OK]
@@ -154,7 +163,8 @@ def nagios_line(graded):
     perf = ["serving=%d;;;0;%d" % (
         sum(1 for status, _, _ in graded if status.serving_from_ram),
         len(graded))]
-    perf += ["%s_resync=%d%%;;;0;100" % (status.target, status.sync_percent)
+    perf += ["%s_%s=%d%%;;;0;100" % (status.target, words.sync,
+                                     status.sync_percent)
              for status, _, _ in graded if status.sync_percent is not None]
     return worst, "%s %s - %s | %s" % (NAGIOS_NAME, GRADES[worst],
                                        "; ".join(bad), " ".join(perf))
@@ -167,7 +177,7 @@ def run_nagios(args):
         for status, problems in pairs:
             grade, words = health(status, problems, backend)
             graded.append((status, grade, words))
-        grade, line = nagios_line(graded)
+        grade, line = nagios_line(graded, backend.words)
     except UsageError:
         raise
     except SvmramError as error:
@@ -181,6 +191,67 @@ def run_nagios(args):
     if not args.quiet:
         sys.stdout.write(line + "\n")
     return grade
+
+
+# --- Prometheus --------------------------------------------------------------
+
+# name -> (help, value of a configured Status (and the backend's Words));
+# svmram(8) lists them.  Every metric is a gauge with the label target.
+METRICS = (
+    ("svmram_serving_from_ram",
+     "1 when the target serves its reads from RAM, else 0.",
+     lambda s, w: 1 if s.serving_from_ram else 0),
+    ("svmram_ram_copy_sync_ratio",
+     "How much of the RAM copy holds current data, 0 to 1: 1 once it is "
+     "current, the copy's progress while it is filled, 0 without one.",
+     lambda s, w: ram_copy_ratio(s, w)),
+    ("svmram_disks_current",
+     "The recorded disk copies that hold current data.",
+     lambda s, w: len(s.disk_redundancy["current"])
+     if s.disk_redundancy else 0),
+    ("svmram_disks",
+     "The disk copies setup recorded.",
+     lambda s, w: len(s.disk_redundancy["current"]) +
+     len(s.disk_redundancy["reasons"]) if s.disk_redundancy else None),
+)
+
+
+def ram_copy_ratio(status, words):
+    """1 when the RAM copy is current, the copy's progress (0 to 1) while
+    one runs, else 0."""
+    ram = next((c for c in status.copies if c["ram"]), None)
+    if ram is not None and ram["state"] == words.current_state:
+        return 1
+    if ram is not None and status.sync_percent is not None:
+        return status.sync_percent / 100
+    return 0
+
+
+def _label(value):
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace(
+        "\n", "\\n")
+
+
+def _number(value):
+    return "%d" % value if value == int(value) else "%g" % value
+
+
+def prometheus_lines(statuses, words):
+    """The text exposition format (version 0.0.4) of every target: for
+    each metric its HELP and TYPE lines, then one sample per target.  A
+    target named that svmram did not set up has only
+    svmram_serving_from_ram (0)."""
+    lines = []
+    for name, text, value_of in METRICS:
+        lines += ["# HELP %s %s" % (name, text), "# TYPE %s gauge" % name]
+        for status in statuses:
+            if not status.configured and name != METRICS[0][0]:
+                continue
+            value = value_of(status, words) if status.configured else 0
+            if value is not None:
+                lines.append('%s{target="%s"} %s' % (
+                    name, _label(status.target), _number(value)))
+    return lines
 
 
 # --- text, fields and JSON ---------------------------------------------------
@@ -364,6 +435,11 @@ def check_options(args):
     if args.nagios and (columns or args.json or args.problems):
         raise UsageError("--nagios prints one line; it takes none of -H, "
                          "-o, -p, -j (--json) or -x")
+    if args.prometheus and (columns or args.json or args.problems or
+                            args.nagios or args.quiet):
+        raise UsageError("--prometheus prints every target's metrics; it "
+                         "takes none of -H, -o, -p, -j (--json), -x, -q or "
+                         "--nagios")
     if args.json and columns:
         raise UsageError("-j (--json) prints every field; it takes none of "
                          "-H, -o or -p")
@@ -375,6 +451,14 @@ def run(args):
     if args.nagios:
         return run_nagios(args)
     backend, pairs = read_statuses(args.mirror)
+    if args.prometheus:
+        # Exit 0: `svmram status --prometheus > F.$$ && mv F.$$ F` keeps
+        # the metrics whatever they say.
+        sys.stdout.write("\n".join(prometheus_lines(
+            sorted((status for status, _ in pairs),
+                   key=lambda status: status.target),
+            backend.words)) + "\n")
+        return EXIT_OK
     code = max((VERDICT_EXIT[status.verdict] for status, _ in pairs),
                default=EXIT_OK)
     if args.quiet:

@@ -45,7 +45,8 @@ NO_MDADM_ADVICE = (
 WORDS = Words(
     system="md arrays", target="array", example="/dev/md0",
     copies="members", ram_copy="RAM member", disk_copy="disk",
-    disk_copies="disks", current="in sync", sync="recovery",
+    disk_copies="disks", current="in sync", current_state="in_sync",
+    sync="recovery",
     service_failed="has failed",
     state_command="mdadm --detail /dev/{target}",
     retry_command="systemctl restart svmram@{target}.service",

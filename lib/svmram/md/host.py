@@ -10,15 +10,16 @@ on a real host, a fake tree in tests).  The backend never opens
 (research 2a).
 """
 
+import errno
 import os
 import time
 
 from .. import actions
 from ..backend import Host
-from ..errors import RefusedError, SvmramError
+from ..errors import ParseError, RefusedError, SvmramError
 from ..execute import ResyncStatus
 from . import programs, parse
-from .model import RECOVERING, SPARE, Array, Brd, Disk, Member
+from .model import FAULTY, RECOVERING, SPARE, Array, Brd, Disk, Member
 from .snapshot import Snapshot, differences
 
 # How long md may leave a degraded array with a spare idle before the
@@ -27,6 +28,12 @@ START_GRACE_SECONDS = 60
 # How long a boot restore waits for udev to add the recorded disks.
 WAIT_DISKS_SECONDS = 20
 SYNCING = ("resync", "recover", "reshape", "check", "repair")
+# What a read of a sysfs file that is going away fails with: ENOENT once
+# it is gone, ENODEV while md deletes it (a member `mdadm --remove` took
+# out: md.c unbind_rdev_from_array clears rdev->mddev at once and
+# deletes the member's directory later from a work queue; meanwhile
+# rdev_attr_show returns -ENODEV).
+GONE = (errno.ENOENT, errno.ENODEV)
 
 
 def kernel_name(root, path):
@@ -67,7 +74,8 @@ class MdHost(Host):
     # --- reading ----------------------------------------------------------
 
     def _read(self, path):
-        """The text of a file under root, None if it does not exist.
+        """The text of a file under root, None if it does not exist (or,
+        in /sys, reads ENODEV: it is being deleted).
 
         md's sysfs attributes are "prealloc" files (__ATTR_PREALLOC, e.g.
         array_state): every read(2) calls their show() again and returns
@@ -89,13 +97,15 @@ class MdHost(Host):
     def _read_once(self, path):
         try:
             fd = os.open(actions.under(self.root, path), os.O_RDONLY)
-        except FileNotFoundError:
-            return None
         except OSError as exc:
+            if exc.errno in GONE:
+                return None
             raise _unreadable(path, exc) from exc
         try:
             data = os.read(fd, 65536)
         except OSError as exc:
+            if exc.errno in GONE:
+                return None
             raise _unreadable(path, exc) from exc
         finally:
             os.close(fd)
@@ -155,9 +165,9 @@ class MdHost(Host):
             required[attr] = text
         state = parse.array_state(required["array_state"])
         metadata = parse.metadata_version(required["metadata_version"])
-        members = tuple(self._member(md, entry[4:])
-                        for entry in self._list(md)
-                        if entry.startswith("dev-"))
+        members = tuple(member for member in (
+            self._member(md, entry[4:]) for entry in self._list(md)
+            if entry.startswith("dev-")) if member is not None)
 
         def optional(attr, parser, default, *args):
             text = self._read("%s/%s" % (md, attr))
@@ -181,22 +191,45 @@ class MdHost(Host):
             speed_min=optional("sync_speed_min", parse.sync_speed,
                                (1000, False), "md/sync_speed_min"),
             speed_max=optional("sync_speed_max", parse.sync_speed,
-                               (200000, False), "md/sync_speed_max"))
+                               (200000, False), "md/sync_speed_max"),
+            mdstat_percent=self._mdstat_percent(name))
+
+    def _mdstat_percent(self, name):
+        """The percent /proc/mdstat shows for the array's resync or
+        recovery, which status reports (md's sync_completed moves in
+        steps of a sixteenth of the array: md.c md_do_sync).  None when
+        it shows none, or when svmram cannot read it: it is for the
+        report only, and sync_completed still says how far md is."""
+        text = self._read("/proc/mdstat")
+        if text is None:
+            return None
+        try:
+            entry = parse.mdstat(text).get(name)
+        except ParseError:
+            return None
+        return None if entry is None else entry["percent"]
 
     def _member(self, md, name):
+        """The member `name`, None when it has left the array: md lists
+        a removed member's directory for a moment after `mdadm --remove`
+        and its files read ENODEV, then it is gone.  `state` is read
+        last: a member that left while svmram read it reads as gone
+        there, whatever the attributes before it said."""
         base = "%s/dev-%s" % (md, name)
-        state = self._read(base + "/state")
         slot = self._read(base + "/slot")
-        if state is None or slot is None:
-            raise SvmramError("%s vanished while svmram read it" % base,
+        offset = self._read(base + "/offset")
+        recovery = self._read(base + "/recovery_start")
+        state = self._read(base + "/state")
+        if state is None:
+            return None
+        if slot is None:
+            raise SvmramError("%s/slot is missing" % base,
                               advice="Run svmram again.")
         slot = parse.slot(slot)
         if slot == "journal":
             raise RefusedError("%s has a journal device (%s)" % (
                 self.array, name), advice="svmram only handles RAID-1 "
                                           "arrays without a journal.")
-        offset = self._read(base + "/offset")
-        recovery = self._read(base + "/recovery_start")
         return Member(
             name=name, slot=slot, flags=parse.member_state(state),
             offset_sectors=0 if offset is None else parse.uint_attr(
@@ -279,7 +312,11 @@ class MdHost(Host):
                                for m in a.members))
         if not pending:
             self._idle_since = None
-            return ResyncStatus(False)
+            # A member md failed (or svmram failed, as stop and teardown
+            # do while md recovers the RAM member): the recovery stopped
+            # short instead of ending.
+            return ResyncStatus(False, stopped=any(
+                m.role == FAULTY for m in a.members))
         now = self._clock()
         if self._idle_since is None:
             self._idle_since = now

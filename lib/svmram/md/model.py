@@ -50,6 +50,9 @@ class Array:
     degraded: int = 0
     sync_action: str = "idle"
     sync_completed: object = None   # None, "delayed" or (done, total)
+    # The whole percent /proc/mdstat prints for the array's resync or
+    # recovery (md's own figure; sync_completed lags), None without one.
+    mdstat_percent: Optional[int] = None
     resync_start: Optional[int] = None   # None: no resync needed
     bitmap: str = "none"            # md/bitmap/location
     backlog: int = 0                # md/bitmap/backlog (write-behind)

@@ -315,7 +315,13 @@ def mdstat(text):
     "read-only" or "auto-read-only", "level": str or None, "members":
     {name: {"number": n, "flags": "WF"...}}, "blocks": n, "super": "1.2"
     or None, "raid": (disks, working, "UU_") or None, "progress": (kind,
-    done, total) or "DELAYED"/"PENDING"/"REMOTE" or None, "bitmap": bool}}.
+    done, total) or "DELAYED"/"PENDING"/"REMOTE" or None, "percent": the
+    whole percent the progress line prints ("23.1%": 23) or None,
+    "bitmap": bool}}.
+
+    The percent is md's own (md.c status_resync, per mille of the
+    position md has reached), which `svmram status` reports: md's
+    md/sync_completed lags behind it by up to a sixteenth of the array.
     """
     what = "/proc/mdstat"
     if not text.endswith("\n"):
@@ -354,7 +360,7 @@ def mdstat(text):
             current = {"active": active, "readonly": match.group("ro"),
                        "level": match.group("level"), "members": members,
                        "blocks": None, "super": None, "raid": None,
-                       "progress": None, "bitmap": False}
+                       "progress": None, "percent": None, "bitmap": False}
             arrays[match.group("name")] = current
             stage = "blocks"
             continue
@@ -389,6 +395,7 @@ def mdstat(text):
             if done > total:
                 raise ParseError("done beyond the total", lineno, line, what)
             current["progress"] = (match.group("kind"), done, total)
+            current["percent"] = int(match.group("permille").split(".")[0])
             continue
         match = _WAITING.match(line)
         if match and stage == "after" and current["progress"] is None:

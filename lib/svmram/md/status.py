@@ -79,6 +79,12 @@ def exit_code(entry):
 
 
 def recovery_percent(a):
+    """The resync's or recovery's percent as /proc/mdstat shows it (md's
+    own figure, which the administrator compares with); from
+    md/sync_completed only when mdstat shows none (it lags by up to a
+    sixteenth of the array)."""
+    if a.mdstat_percent is not None:
+        return a.mdstat_percent
     done = a.sync_completed
     if a.sync_action in ("recover", "resync") and isinstance(done, tuple) \
             and done[1]:

@@ -44,7 +44,8 @@ NO_SVM_ADVICE = (
 WORDS = Words(
     system="SVM", target="mirror", example="d10", copies="submirrors",
     ram_copy="RAM submirror", disk_copy="disk submirror",
-    disk_copies="disk submirrors", current="Okay", sync="resync",
+    disk_copies="disk submirrors", current="Okay", current_state="Okay",
+    sync="resync",
     service_failed="is in maintenance",
     state_command="metastat {target}",
     retry_command="svcadm clear svmram:{target}",

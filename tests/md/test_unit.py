@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""The boot unit systemd/svmram@.service: its keys, what `make
+install-linux` fills in, and `systemd-analyze verify`."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from svmram.commands import stop
+from svmram.md import record
+from svmram.md.host import WAIT_DISKS_SECONDS
+
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+UNIT = os.path.join(TOP, "systemd", "svmram@.service")
+COPY = os.path.join(TOP, "systemd", "svmram-copy@.service")
+
+
+def unit(path=UNIT):
+    entries = {}
+    with open(path, encoding="utf-8") as stream:
+        for line in stream:
+            if "=" in line and not line.startswith("#"):
+                key, _, value = line.rstrip("\n").partition("=")
+                entries.setdefault(key, []).append(value)
+    return entries
+
+
+def test_the_unit_is_a_oneshot_that_stays_and_runs_early():
+    u = unit()
+    assert u["Type"] == ["oneshot"] and u["RemainAfterExit"] == ["yes"]
+    assert u["DefaultDependencies"] == ["no"]
+    assert u["Conflicts"] == ["shutdown.target"]
+    assert "systemd-udev-trigger.service" in u["After"][0]
+    assert u["ConditionPathExists"] == [record.RECORD_DIR + "/%i.json"]
+
+
+def test_the_unit_holds_up_the_array_s_mounts_and_nothing_else():
+    """systemd-fstab-generator orders a mount of /dev/mdN after
+    blockdev@dev-mdN.target: the unit is before that target and before
+    no other (not local-fs-pre.target, which every local mount waits
+    for), and not before mdmonitor (which then looked while md copied
+    into RAM and mailed DegradedArray)."""
+    u = unit()
+    assert set(u["Before"][0].split()) == {
+        "blockdev@dev-%i.target", "shutdown.target"}
+    assert set(u["Wants"][0].split()) == {
+        "blockdev@dev-%i.target", "svmram-copy@%i.service"}
+    assert "local-fs" not in " ".join(u["Before"] + u["Wants"])
+    assert "WantedBy" in u and u["WantedBy"] == ["sysinit.target"]
+
+
+def test_mdmonitor_starts_once_md_has_copied_the_array_into_ram():
+    """mdadm's monitor reports DegradedArray when its first look finds a
+    member missing (Monitor.c check_array: a '_' in /proc/mdstat's
+    pattern), which a RAM member still recovering is: svmram-copy@ waits
+    for the recovery (mdadm --wait, at most 30 minutes) and mdmonitor is
+    ordered after it."""
+    c = unit(COPY)
+    assert c["DefaultDependencies"] == ["no"]
+    assert c["After"] == ["svmram@%i.service"]
+    assert set(c["Before"][0].split()) == {"mdmonitor.service",
+                                           "shutdown.target"}
+    assert c["Conflicts"] == ["shutdown.target"]
+    assert c["Type"] == ["oneshot"] and "RemainAfterExit" not in c
+    assert c["ExecStart"] == [
+        "-/usr/bin/timeout 1800 /sbin/mdadm --wait /dev/%i"]
+    assert int(c["TimeoutStartSec"][0]) > 1800
+    assert c["ConditionPathExists"] == [record.RECORD_DIR + "/%i.json"]
+    assert "WantedBy" not in c      # pulled in by svmram@, never enabled
+
+
+def test_the_unit_runs_the_svmram_command_s_restore_and_stop():
+    u = unit()
+    assert u["ExecStart"] == ["@SBINDIR@/svmram restore --deadline 100 %i"]
+    assert u["ExecStop"] == ["@SBINDIR@/svmram stop %i"]
+    # restore's wait for the disks fits well inside its deadline, and the
+    # deadline inside the start timeout, so svmram says what happened
+    assert WAIT_DISKS_SECONDS * 3 <= 100 < int(u["TimeoutStartSec"][0])
+    assert stop.LOCK_WAIT < int(u["TimeoutStopSec"][0])
+
+
+def test_make_install_linux_fills_in_the_paths(tmp_path):
+    subprocess.run(["make", "-s", "install-linux", "DESTDIR=%s" % tmp_path,
+                    "PREFIX=/opt/sv", "PYTHON=%s" % sys.executable],
+                   cwd=TOP, check=True, capture_output=True)
+    installed = tmp_path / "opt/sv/lib/systemd/system/svmram@.service"
+    text = installed.read_text()
+    assert re.findall(r"@[A-Z]+@", text) == []
+    assert "ExecStart=/opt/sv/sbin/svmram restore --deadline 100 %i\n" \
+        in text
+    assert "ExecStop=/opt/sv/sbin/svmram stop %i\n" in text
+    assert unit(str(installed))["Environment"] == ["PYTHONHASHSEED=0"]
+    with open(COPY, encoding="utf-8") as stream:
+        assert (tmp_path / "opt/sv/lib/systemd/system/svmram-copy@.service"
+                ).read_text() == stream.read()
+    with open(tmp_path / "opt/sv/sbin/svmram", encoding="utf-8") as stream:
+        assert stream.readline() == "#!/usr/bin/python3\n"
+    assert (tmp_path / "opt/sv/lib/svmram/svmram/md/host.py").exists()
+    assert not (tmp_path / "lib/svc").exists()
+
+
+def test_systemd_analyze_verify_finds_nothing_to_say_about_the_unit(
+        tmp_path):
+    if shutil.which("systemd-analyze") is None:
+        pytest.skip("systemd-analyze is not installed")
+    with open(UNIT, encoding="utf-8") as stream:
+        # systemd-analyze checks that the command exists: the tree's own.
+        text = stream.read().replace("@SBINDIR@", os.path.abspath(
+            os.path.join(TOP, "sbin")))
+    (tmp_path / "svmram@.service").write_text(text)
+    shutil.copy(COPY, str(tmp_path))
+    proc = subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", "svmram@md0.service",
+         "svmram-copy@md0.service"],
+        cwd=str(tmp_path), capture_output=True, text=True, check=False,
+        env=dict(os.environ, SYSTEMD_UNIT_PATH="%s:" % tmp_path))
+    assert proc.returncode == 0
+    assert "svmram@" not in proc.stdout + proc.stderr
