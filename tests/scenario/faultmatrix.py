@@ -64,6 +64,7 @@ import os
 import re
 import shlex
 import shutil
+import subprocess
 import time
 from dataclasses import dataclass, field
 from typing import List, Optional
@@ -287,17 +288,33 @@ def checkpointing_bindir(host, directory):
 
 
 def checkpointed_run(host, directory, *args):
-    """Run `svmram ARGS` on the host through checkpointing_bindir; the
-    result, and {(PROG, N): the host after svmram's Nth call of PROG}."""
+    """Run `svmram ARGS` on the host, copying the host after each command
+    that changes it (as checkpointing_bindir does, in this process when
+    svmram runs here); the result, and {(PROG, N): the host after
+    svmram's Nth call of PROG}."""
     os.makedirs(str(directory))
-    bindir = checkpointing_bindir(host, directory)
-    result = host.svmram(*args, env={"SVMRAM_BINDIR": bindir})
-    shutil.rmtree(bindir)
+    if inprocess.enabled():
+        calls = {}
+
+        def checkpoint(argv):
+            prog = os.path.basename(argv[0])
+            if prog in READ_ONLY:
+                return
+            calls[prog] = calls.get(prog, 0) + 1
+            if argv[1:] or prog != "ramdiskadm":
+                subprocess.run(["cp", "-a", host.dir, os.path.join(
+                    str(directory), "%s-%d" % (prog, calls[prog]))],
+                    check=True)
+        result = host.svmram(*args, after=checkpoint)
+    else:
+        bindir = checkpointing_bindir(host, directory)
+        result = host.svmram(*args, env={"SVMRAM_BINDIR": bindir})
+        shutil.rmtree(bindir)
     points = {}
     for name in os.listdir(str(directory)):
         prog, _, nth = name.rpartition("-")
         path = os.path.join(str(directory), name)
-        shutil.rmtree(os.path.join(path, "ckptbin"))
+        shutil.rmtree(os.path.join(path, "ckptbin"), ignore_errors=True)
         points[(prog, int(nth))] = adopt(host, path)
     return result, points
 

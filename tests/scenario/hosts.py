@@ -89,13 +89,16 @@ class EmulatedHost:
 
     # --- running things ---------------------------------------------------
 
-    def svmram(self, *args, stdin=None, env=None):
+    def svmram(self, *args, stdin=None, env=None, after=None):
         """svmram ARGS: in the test's process (inprocess.py) unless the
         test gives it a command directory of its own (SVMRAM_BINDIR), as
-        the tests that kill or stop svmram do; then as a process."""
+        the tests that kill or stop svmram do; then as a process.
+        after(argv) runs after each command svmram runs (in process
+        only)."""
         if inprocess.enabled() and "SVMRAM_BINDIR" not in (env or {}):
             return Result(*inprocess.svmram(
-                args, dict(self.env, **(env or {})), stdin or ""))
+                args, dict(self.env, **(env or {})), stdin or "", after))
+        assert after is None, "after= needs svmram in the test's process"
         proc = subprocess.run(PYTHON + [SVMRAM] + list(args),
                               env=dict(self.env, **(env or {})),
                               input=stdin or "", text=True,

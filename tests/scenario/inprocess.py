@@ -26,10 +26,8 @@ import os
 import sys
 import threading
 
-from svmram import cli, run
-from svmsim import cli as svmsim_cli
-from svmsim import dispatch
-from svmsim.smf import restarter
+# svmram and svmsim (lib/) are imported when first used: hosts.py, which
+# imports this, also serves tests/illumos/reboot_check.py on a real host.
 
 # The commands whose process installs the SMF start hook (their scripts in
 # bin/ do, see svmsim/cli.py STARTD); the others run instances' methods
@@ -102,25 +100,29 @@ def _exit_status(code):
     return 1
 
 
-def start(argv, env, timeout):
+def start(argv, env, timeout, after=None):
     """run.start for the emulator: a command of the emulator's bin/ runs
-    here, any other as a process."""
+    here, any other as a process; then after(argv), if given."""
+    from svmram import run
+    from svmsim import dispatch
     simdir = env.get("SVMSIM_DIR")
     prog = os.path.basename(argv[0])
     if not simdir or prog not in dispatch.PROGRAMS or \
             os.path.dirname(argv[0]) != os.path.join(simdir, "bin"):
-        return run.start_process(argv, env, timeout)
-    if prog in _STARTING:
-        hook = dispatch.install_start_hook
+        result = run.start_process(argv, env, timeout)
     else:
-        hook = None
-    return _as_process(env, lambda: dispatch.main(prog, list(argv[1:]),
-                                                  simdir), hook)
+        result = _as_process(
+            env, lambda: dispatch.main(prog, list(argv[1:]), simdir),
+            dispatch.install_start_hook if prog in _STARTING else None)
+    if after is not None:
+        after(argv)
+    return result
 
 
 def _as_process(env, main, hook=None):
     """main() as the emulator's process would run it: (exit status,
     stdout, stderr), the last two as bytes."""
+    from svmsim.smf import restarter
     with _environment(env), _streams("") as (out, err):
         restarter._pending_cause.clear()
         restarter.set_start_hook(None)
@@ -135,10 +137,13 @@ def _as_process(env, main, hook=None):
         return status, out.value(), err.value()
 
 
-def svmram(args, env, stdin=""):
-    """`svmram ARGS` with environment `env`: (status, stdout, stderr)."""
+def svmram(args, env, stdin="", after=None):
+    """`svmram ARGS` with environment `env`: (status, stdout, stderr);
+    after(argv) is called after each command svmram runs."""
+    from svmram import cli, run
     with _environment(env), _streams(stdin) as (out, err):
-        run.start = start
+        run.start = lambda argv, env, timeout: start(argv, env, timeout,
+                                                     after)
         try:
             status = cli.main(list(args))
         except SystemExit as stop:
@@ -163,6 +168,7 @@ def command(prog, args, env):
 def simulate(args, env):
     """`python3 -m svmsim ARGS` (a reboot, the monitor...): (status,
     stdout, stderr) as text."""
+    from svmsim import cli as svmsim_cli
     status, out, err = _as_process(env, lambda: svmsim_cli.main(list(args)))
     return (status, out.decode("utf-8", "replace"),
             err.decode("utf-8", "replace"))

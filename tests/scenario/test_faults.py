@@ -71,8 +71,10 @@ def test_fault_matrix(clean, release, procedure, kind, tmp_path):
     assert all(o.ok for o in outcomes), fm.report(outcomes)
 
 
-@pytest.mark.parametrize("procedure", sorted(fm.MULTI_KINDS))
-@pytest.mark.parametrize("mirrors", fm.OTHER_MIRRORS)
+@pytest.mark.parametrize("mirrors,procedure", [
+    pytest.param(mirrors, procedure, marks=pytest.mark.xdist_group(
+        "faults-%d-%s" % (mirrors, procedure)))
+    for mirrors in fm.OTHER_MIRRORS for procedure in sorted(fm.MULTI_KINDS)])
 def test_fault_matrix_with_other_mirrors(clean, mirrors, procedure, tmp_path):
     """d10's procedures while d20 (and d30) are set up too, all closed at
     boot: every boot restores them all, in SMF's order."""
