@@ -121,10 +121,21 @@ def driver_init(st, root):
 
 def boot(st, root):
     """What an emulated boot does here: the boot time kstat shows
-    (unix:0:system_misc:boot_time, whole seconds: the wall clock rounded
-    up, so that a file written before the reboot is older), then the
-    driver's initialisation."""
-    st["boot_time"] = int(math.ceil(time.time()))
+    (unix:0:system_misc:boot_time, whole seconds), then the driver's
+    initialisation.  A real boot takes far longer than a second, so a
+    conf file written before it is older than its boot time and one
+    written after is newer: when a conf file was written in the current
+    second, the emulated boot waits for the next one."""
+    now = time.time()
+    for path in conf_files(st):
+        try:
+            mtime = os.stat(devices.host_path(root, path)).st_mtime
+        except FileNotFoundError:
+            continue
+        if mtime >= math.floor(now):
+            time.sleep(math.floor(now) + 1.01 - now)
+            break
+    st["boot_time"] = int(math.floor(time.time()))
     driver_init(st, root)
 
 
@@ -136,3 +147,5 @@ def install_shipped(root, extra=None):
     with open(path, "w") as f:
         f.write(SHIPPED + ("" if extra is None else extra.rstrip("\n")
                            + "\n"))
+    installed = time.time() - 86400          # installed long before boot
+    os.utime(path, (installed, installed))

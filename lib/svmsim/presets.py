@@ -32,6 +32,7 @@ full set of switches; the host's ``switches`` override them one by one.
 
 import copy
 import json
+import os
 
 from svmsim import devices, drvconf, svm
 from svmsim.programs import Ctx, Exit, metainit
@@ -223,6 +224,10 @@ def build(desc, simdir, release=None):
     devices.ensure_root(root)
     devices.add_ramdisk_ctl(root)
     drvconf.install_shipped(root, desc.get("ramdisk_conf"))
+    if st["switches"]["driver_conf_local"]:
+        # Oracle Solaris 11's directory for local driver settings (empty).
+        os.makedirs(devices.host_path(root, "/etc/driver/drv"),
+                    exist_ok=True)
     drvconf.boot(st, root)
     for index, (ctd, d) in enumerate(sorted(desc.get("disks", {}).items())):
         disk = {"index": d.get("index", index), "nhead": d["nhead"],

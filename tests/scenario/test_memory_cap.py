@@ -114,9 +114,10 @@ def test_percent_physmem_of_100_or_more_is_ignored(host, value):
 
 
 def advised_percent(text):
-    found = re.findall(r'percent_physmem="(\d+)";', text)
+    """(value, file) of the advice 'Set percent_physmem="N"; in FILE'."""
+    found = re.findall(r'percent_physmem="(\d+)"; in (/\S+) ', text)
     assert found, text
-    return int(found[0])
+    return int(found[0][0]), found[0][1]
 
 
 def test_the_advised_value_works_when_followed(host):
@@ -124,10 +125,14 @@ def test_the_advised_value_works_when_followed(host):
         .returncode == 0
     outcome, text = setup_outcome(host)
     assert outcome == "refused"
-    percent = advised_percent(text)
+    percent, path = advised_percent(text)
     assert 1 <= percent <= 99
     assert "and reboot" in text
-    write_conf(host, 'percent_physmem="%d";' % percent)
+    # Oracle Solaris 11 keeps local driver settings in /etc/driver/drv.
+    assert path == ("/etc/driver/drv/ramdisk.conf"
+                    if host.release() == "solaris11"
+                    else "/kernel/drv/ramdisk.conf")
+    write_conf(host, 'percent_physmem="%d";' % percent, path=path[1:])
     # Before the reboot the driver still has its old cap.
     outcome, text = setup_outcome(host)
     assert outcome == "refused"

@@ -127,6 +127,9 @@ def test_percent_physmem_takes_effect_at_the_next_boot(make_sim, release):
     assert sim.sim("reboot").returncode == 0
     assert largest(sim, 479, 481) == 480
     assert sim.state()["ramdisk_percent"] == 50
+    # Written before the boot, the file is older than the boot time.
+    conf = os.path.join(sim.root, "kernel/drv/ramdisk.conf")
+    assert os.stat(conf).st_mtime < sim.state()["boot_time"]
 
 
 @pytest.mark.parametrize("release", RELEASES)
