@@ -138,7 +138,7 @@ def conf_setting(confs):
             where = (path,) + props["percent_physmem"]
     if where is None:
         return DEFAULT_PERCENT, None, (
-            "percent_physmem is not set: the driver's default")
+            "the driver's default, as ramdisk.conf sets no percent_physmem")
     path, value, quoted = where
     if not quoted:
         return DEFAULT_PERCENT, where, (
@@ -213,8 +213,8 @@ class MemoryCap:
                 "ramdisks' pages, a lower bound")
 
     def describe(self):
-        """'240 MiB (25% of availrmem at boot, at least 960 MiB: ...)'."""
-        return "%s (%d%% of availrmem at boot, at least %s: %s)" % (
+        """'240 MiB (25% of availrmem at boot, at least 960 MiB; ...)'."""
+        return "%s (%d%% of availrmem at boot, at least %s; %s)" % (
             mib_text(self.cap), self.percent, mib_text(self.basis),
             self.note)
 
