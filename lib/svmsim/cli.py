@@ -25,8 +25,8 @@ import sys
 # startd (subprocess, signal, shlex, json...), shutil and json are imported
 # by the subcommands that use them: the tests run `svmsim monitor`, `tick`
 # or `faults add` far more often than `init` and `reboot`.
-from svmsim import (dispatch, devices, faults, monitor, presets, resync,
-                    state, svm)
+from svmsim import (dispatch, devices, drvconf, faults, monitor, presets,
+                    resync, state, svm)
 from svmsim.programs.metasync import boot_resync
 from svmsim.messages import SvmError
 
@@ -223,6 +223,7 @@ def cmd_reboot(args, simdir):
             st["devdata"].pop(devices.devkey(
                 [devices.RAMDISK_MAJOR, rd["minor"]]), None)
         st["ramdisks"] = {}
+        drvconf.boot(st, root)                    # ramdisk rd_attach
         st["opens"] = {}
         st["opened_since_boot"] = []
         svm.load_replicas(st)
@@ -238,6 +239,9 @@ def cmd_reboot(args, simdir):
             _boot_ramdisk(st, simdir, spec)
         monitor.check(st)       # a boot ramdisk can take a recorded minor
         svm.write_tab_files(st, root)
+        warning = st.get("ramdisk_warning")
+    if warning:                                   # cmn_err(CE_WARN, ...)
+        sys.stderr.write(warning + "\n")
     # SMF: svc.startd starts the enabled instances (svmsim/startd.py); the
     # emulated SVM boot services above count as online.
     startd.boot(simdir, before_metasync=args.before_metasync,

@@ -8,6 +8,9 @@ A host description is a dict (or JSON file)::
      "release": "illumos-2016",          # a profile of PROFILES
      "switches": {"detach_compacts": false},   # each overrides the profile
      "availrmem_initial": 1006632960,      # bytes; default 15/16 of physmem
+     "freemem": 805306368,                 # bytes free at boot; default 3/4
+     "ramdisk_conf": "percent_physmem=\"50\";",  # lines added to
+                                           # /kernel/drv/ramdisk.conf
      "disks": {"c0d1": {"nhead": 15, "nsect": 63,
                         "devid": "id1,cmdk@AQEMU_HARDDISK=QM00002",
                         "slices": {"0": 465885},
@@ -29,8 +32,9 @@ full set of switches; the host's ``switches`` override them one by one.
 
 import copy
 import json
+import os
 
-from svmsim import devices, svm
+from svmsim import devices, drvconf, svm
 from svmsim.programs import Ctx, Exit, metainit
 from svmsim.messages import SvmError
 from svmsim.state import REGIONS, new_state
@@ -65,6 +69,10 @@ _ILLUMOS = {
     "late_services": LATE_SERVICES,
     # ramdisk.c rd_init_tuneables: availrmem_initial * rd_percent_physmem
     "ramdisk_cap_basis": "availrmem_initial",
+    # Whether the driver also reads /etc/driver/drv/ramdisk.conf (its
+    # properties winning over /kernel/drv's): Oracle Solaris 11's local
+    # driver configuration (driver.conf(5)); illumos has only /kernel/drv.
+    "driver_conf_local": False,
     # illumos smf_include.sh defines no SMF_EXIT_DEGRADED; a start method
     # cannot put its instance in degraded (explain.c knows only "Degraded
     # by an administrator").
@@ -79,7 +87,8 @@ PROFILES = {
     # Oracle Solaris 11.4's smf_include.sh defines SMF_EXIT_DEGRADED, and
     # a start method exiting with it leaves the instance degraded
     # (Oracle's smf_method(7); methods such as check-bind use it).
-    "solaris11": dict(_ILLUMOS, smf_exit_degraded=True),
+    "solaris11": dict(_ILLUMOS, smf_exit_degraded=True,
+                      driver_conf_local=True),
     # GUESS: Solaris 10 is taken to keep the 2006 OpenSolaris
     # mirror_detach, which leaves a hole in the slots (andreiw/polaris
     # mirror_ioctl.c); which update changed it, if any, is unknown.
@@ -210,9 +219,16 @@ def build(desc, simdir, release=None):
     st = new_state(desc.get("nodename", "myhost"), physmem,
                    desc.get("availrmem_initial", physmem * 15 // 16))
     st["release"], st["switches"] = host_switches(desc, release)
+    st["freemem_boot"] = desc.get("freemem", physmem * 3 // 4)
     root = simdir + "/root"
     devices.ensure_root(root)
     devices.add_ramdisk_ctl(root)
+    drvconf.install_shipped(root, desc.get("ramdisk_conf"))
+    if st["switches"]["driver_conf_local"]:
+        # Oracle Solaris 11's directory for local driver settings (empty).
+        os.makedirs(devices.host_path(root, "/etc/driver/drv"),
+                    exist_ok=True)
+    drvconf.boot(st, root)
     for index, (ctd, d) in enumerate(sorted(desc.get("disks", {}).items())):
         disk = {"index": d.get("index", index), "nhead": d["nhead"],
                 "nsect": d["nsect"], "devid": d.get("devid"),

@@ -132,7 +132,8 @@ def test_setup_reads_each_source_once_before_it_plans(host):
         ["prtvtoc", "-h", "/dev/rdsk/c0d1s0"],
         ["prtvtoc", "-h", "/dev/rdsk/c1d0s0"],
         ["kstat", "-p", "unix:0:system_pages:physmem",
-         "unix:0:system_pages:freemem"],
+         "unix:0:system_pages:freemem", "unix:0:system_pages:availrmem",
+         "unix:0:system_misc:boot_time"],
         ["svcprop", "-p", "general/entity_stability", "svc:/system/svmram"]]
         # Where the slots must be tested first: what is there before it.
         + releases.on(host, [], [["metastat", "-p"], ["ramdiskadm"]]))

@@ -434,22 +434,25 @@ def test_a_rollback_says_as_it_was_only_when_metastat_shows_it():
 
 
 def test_the_memory_cap_advice_names_the_tunable_file_and_the_value():
-    """Issue 9: where the tunable lives on this release, and the value
-    that makes the ramdisk fit (300m of 1 GiB needs 30 %)."""
+    """Issue 9, issue 20: where the tunable lives on this release, and a
+    valid value that makes the ramdisk fit, written as the driver reads
+    it (a string).  Without kstat's availrmem, availrmem at boot is taken
+    as 15/16 of 1 GiB: 300m needs 31.25 %, so 32."""
     from svmram.errors import RefusedError as Refused
     from svmram.svm.planner import check_memory
     from svmram.svm.snapshot import Snapshot
     gib = 1 << 30
     snap = Snapshot("d10", None, physmem_bytes=gib, freemem_bytes=gib)
     cases = [
-        (snap, {}, "Set percent_physmem=30 (or more) in "
-                   "/kernel/drv/ramdisk.conf and reboot, or use a smaller "
-                   "mirror."),
+        (snap, {}, 'Set percent_physmem="32"; in /kernel/drv/ramdisk.conf '
+                   "(the driver reads it as a string when it initialises "
+                   "at boot) and reboot, then run 'svmram setup d10'."),
         (snap.evolve(ramdisk_conf="/etc/driver/drv/ramdisk.conf"),
          {"restoring": "d10"},
-         "Set percent_physmem=30 (or more) in /etc/driver/drv/ramdisk.conf "
-         "and reboot; until then d10 serves reads from its disk "
-         "submirrors."),
+         'Set percent_physmem="32"; in /etc/driver/drv/ramdisk.conf (the '
+         "driver reads it as a string when it initialises at boot) and "
+         "reboot, then run 'svcadm clear svmram:d10'; until then d10 "
+         "serves reads from its disk submirrors."),
     ]
     for observed, who, advice in cases:
         try:

@@ -28,7 +28,7 @@ def test_profiles_are_full_sets_of_switches():
     assert set(presets.PROFILES) >= {"solaris10", "solaris11",
                                      "illumos-2016"}
     assert names == {"detach_compacts", "disk_label", "metastat_services",
-                     "late_services", "ramdisk_cap_basis",
+                     "late_services", "ramdisk_cap_basis", "driver_conf_local",
                      "smf_exit_degraded"}
     for profile in presets.PROFILES.values():
         assert set(profile) == names

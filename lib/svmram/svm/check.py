@@ -9,9 +9,9 @@ from ..plan import cost_lines, size_text
 from ..run import run as run_command
 from . import labels, listings
 from .host import SvmHost
-from .planner import (MIN_FREE_PERCENT, RAMDISK_MEMORY_PERCENT,
-                      SlotBehaviourUnknown, choose_intent, plan_setup,
+from .planner import (SlotBehaviourUnknown, choose_intent, plan_setup,
                       slot_note)
+from .sizing import MIN_FREE_PERCENT, MemoryCap, mib_text
 
 OK, WARN, FAIL = "ok", "warning", "FAIL"
 # The predictions a verdict holds, in the order the text shows them.
@@ -71,17 +71,22 @@ def service_checks():
 
 
 def memory_check(snap):
+    """The ramdisk memory cap as the driver computes it (sizing.MemoryCap),
+    how sure that is, and the memory free now; a warning when the value
+    in effect may differ from ramdisk.conf's or the conf's value is one
+    the driver ignores."""
     if not snap.physmem_bytes:
         return _check("memory", WARN, "physical memory could not be read")
-    used = sum(snap.ramdisks.values())
-    cap = snap.physmem_bytes * RAMDISK_MEMORY_PERCENT // 100
-    return _check("memory", OK, (
-        "ramdisks may use %s (%d%% of %s physical memory); %s in use by %d "
-        "ramdisk%s; %s free, of which setup leaves at least %d%%" % (
-            _bytes(cap), RAMDISK_MEMORY_PERCENT, _bytes(snap.physmem_bytes),
-            _bytes(used), len(snap.ramdisks),
+    cap = MemoryCap(snap)
+    doubtful = cap.changed or (cap.where is not None and
+                               cap.next_percent == 25 and
+                               cap.where[1] != "25")
+    return _check("memory", WARN if doubtful else OK, (
+        "ramdisks may use %s; %s in use by %d ramdisk%s; %s free, of which "
+        "setup leaves at least %d%%; %s" % (
+            cap.describe(), mib_text(cap.used), len(snap.ramdisks),
             "" if len(snap.ramdisks) == 1 else "s",
-            _bytes(snap.freemem_bytes), MIN_FREE_PERCENT)))
+            _bytes(snap.freemem_bytes), MIN_FREE_PERCENT, cap.sureness())))
 
 
 def _bytes(count):

@@ -21,7 +21,12 @@ from . import (labels, listings, metastat, metastat_p, names, probe,
                programs, record)
 from .snapshot import MirrorView, Snapshot, StripeView, differences
 
-PAGE_KSTATS = ("unix:0:system_pages:physmem", "unix:0:system_pages:freemem")
+PAGE_KSTATS = ("unix:0:system_pages:physmem", "unix:0:system_pages:freemem",
+               "unix:0:system_pages:availrmem")
+BOOT_KSTAT = "unix:0:system_misc:boot_time"
+# The ramdisk driver's configuration, in the order it is read: Oracle
+# Solaris 11 merges /etc/driver/drv's over /kernel/drv's (driver.conf(5)).
+RAMDISK_CONFS = ("/kernel/drv/ramdisk.conf", "/etc/driver/drv/ramdisk.conf")
 _CONTROLLER = re.compile(r"c([0-9]+)")
 _NO_DATABASE = "there are no existing databases"
 
@@ -89,8 +94,7 @@ class SvmHost(Host):
         if labels and mirror_view is not None:
             snap = self._labels(snap)
         if memory:
-            physmem, freemem = self._memory()
-            snap = snap.evolve(physmem_bytes=physmem, freemem_bytes=freemem)
+            snap = snap.evolve(**self._memory())
             if os.path.isdir(actions.under(self.root, "/etc/driver/drv")):
                 snap = snap.evolve(
                     ramdisk_conf="/etc/driver/drv/ramdisk.conf")
@@ -314,17 +318,39 @@ class SvmHost(Host):
         return tuple(sorted(set(found)))
 
     def _memory(self):
-        result = self._run("kstat", ["-p"] + list(PAGE_KSTATS))
+        """kstat's memory figures and boot time, and ramdisk.conf: the
+        Snapshot fields sizing.MemoryCap reads."""
+        wanted = PAGE_KSTATS + (BOOT_KSTAT,)
+        result = self._run("kstat", ["-p"] + list(wanted))
         values = {}
         for lineno, line in enumerate(result.stdout.splitlines(), 1):
             name, _, value = line.partition("\t")
-            if name not in PAGE_KSTATS or not names.is_number(value.strip()):
+            if name not in wanted or not names.is_number(value.strip()):
                 raise ParseError("unexpected line", lineno, line, "kstat")
             values[name] = int(value)
-        if len(values) != len(PAGE_KSTATS):
+        if any(name not in values for name in PAGE_KSTATS):
             raise ParseError("missing statistics", source="kstat")
         page = os.sysconf("SC_PAGESIZE")
-        return tuple(values[name] * page for name in PAGE_KSTATS)
+        physmem, freemem, availrmem = (values[name] * page
+                                       for name in PAGE_KSTATS)
+        return dict(physmem_bytes=physmem, freemem_bytes=freemem,
+                    availrmem_bytes=availrmem, page_bytes=page,
+                    boot_time=values.get(BOOT_KSTAT),
+                    ramdisk_confs=self._ramdisk_confs())
+
+    def _ramdisk_confs(self):
+        found = []
+        for path in RAMDISK_CONFS:
+            full = actions.under(self.root, path)
+            try:
+                with open(full, encoding="utf-8", errors="replace") as f:
+                    found.append((path, f.read(), os.stat(full).st_mtime))
+            except FileNotFoundError:
+                continue
+            except OSError as e:
+                raise RefusedError("cannot read %s: %s" % (
+                    path, e.strerror or e), advice="Check the file.")
+        return tuple(found)
 
     def read_record(self):
         """The record's properties; {} for an instance without them (an

@@ -17,12 +17,11 @@ from . import consistency, labels, names, record, steps
 from .intent import Intent
 from .names import NMIRROR
 from .ramcomponent import FAILED, links_ok, opening_step, ram_component
-from .sizing import (human_size, mirror_size_with_ram_first, ramdisk_size_for,
-                     ramdisk_slice_blocks)
+from .sizing import (MAX_PERCENT, MIN_FREE_PERCENT, T_MINARMEM, MemoryCap,
+                     human_size, mib_text, mirror_size_with_ram_first,
+                     ramdisk_size_for, ramdisk_slice_blocks)
 from .snapshot import OKAY
 
-RAMDISK_MEMORY_PERCENT = 25      # ramdisk.conf percent_physmem default
-MIN_FREE_PERCENT = 10            # memory a ramdisk must leave free
 MAX_STEPS = 64                   # a planner that needs more is looping
 
 
@@ -135,55 +134,94 @@ def _is_ram(snap, submirror):
 
 
 def check_memory(snap, size, restoring=None, resuming=None):
-    """Refuse a ramdisk of `size` bytes that would exceed the ramdisk
-    memory cap or leave too little memory free.  `restoring` or
-    `resuming` name the mirror when the boot restore or a resumed setup
-    asks, for the advice."""
+    """Refuse a ramdisk of `size` bytes that the driver would refuse
+    (the ramdisk memory cap as ramdisk.c computes it, sizing.MemoryCap)
+    or that would leave too little memory free, with advice that works
+    when followed.  `restoring` or `resuming` name the mirror when the
+    boot restore or a resumed setup asks."""
     if not snap.physmem_bytes:
         return
-    mirror = restoring or resuming
+    cap = MemoryCap(snap)
+    mirror = restoring or resuming or snap.mirror_name
     keeps = ("; %s keeps serving reads from its disk submirrors" % mirror
-             if mirror else "")
-    raise_cap = "Set percent_physmem=%d (or more) in %s and reboot" % (
-        -(-(sum(snap.ramdisks.values()) + size) * 100 // snap.physmem_bytes),
-        snap.ramdisk_conf)
-    if resuming:
-        advice = ("Free ramdisk memory (ramdiskadm lists the ramdisks), then "
-                  "run 'svmram setup %s' again; or run 'svmram teardown %s' "
-                  "to return %s to how it was." % ((resuming,) * 3))
-        return _check_memory(snap, size, keeps,
-                             advice[:-1] + "; or %s." % (
-                                 raise_cap[0].lower() + raise_cap[1:]),
-                             advice)
+             if restoring or resuming else "")
     if restoring:
-        return _check_memory(
-            snap, size, keeps,
-            "%s; until then %s serves reads from its disk submirrors." % (
-                raise_cap, restoring),
-            "Free memory first, then run 'svcadm clear svmram:%s'."
-            % restoring)
-    return _check_memory(snap, size, keeps,
-                         raise_cap + ", or use a smaller mirror.",
-                         "Free memory first, or use a smaller mirror.")
-
-
-def _check_memory(snap, size, keeps, cap_advice, free_advice):
-    used = sum(snap.ramdisks.values())
-    cap = snap.physmem_bytes * RAMDISK_MEMORY_PERCENT // 100
-    if used + size > cap:
+        then = "then run 'svcadm clear svmram:%s'" % restoring
+        until = "; until then %s serves reads from its disk submirrors." \
+            % restoring
+    elif resuming:
+        then = "then run 'svmram setup %s' again" % resuming
+        until = "; or run 'svmram teardown %s' to return %s to how it " \
+            "was." % (resuming, resuming)
+    else:
+        then, until = "then run 'svmram setup %s'" % mirror, "."
+    need = cap.pages(size) * cap.page
+    if need > cap.largest():
         raise RefusedError(
-            "a ramdisk of %s would exceed the ramdisk memory cap (%d%% of "
-            "%s physical memory, %s already used by ramdisks)%s" % (
-                human_size(size), RAMDISK_MEMORY_PERCENT,
-                human_size(snap.physmem_bytes), human_size(used), keeps),
-            advice=cap_advice)
+            "a ramdisk of %s would exceed the ramdisk memory cap however "
+            "percent_physmem is set: the driver lets all ramdisks together "
+            "use at most %d%% of availrmem at boot (%s here), and svmram "
+            "leaves %d%% of memory free, so %s is too large for this "
+            "host's memory%s" % (
+                human_size(size), MAX_PERCENT,
+                mib_text(cap.cap_at(MAX_PERCENT)), MIN_FREE_PERCENT,
+                mirror, keeps),
+            advice="No percent_physmem value helps (the driver ignores 100 "
+                   "or more).  Leave %s on its disks, or use a host with "
+                   "more memory%s" % (mirror, "." if restoring else
+                                       " or a smaller mirror."))
+    if cap.used + need > cap.cap:
+        _cap_refusal(cap, size, need, keeps, then, until)
     floor = snap.physmem_bytes * MIN_FREE_PERCENT // 100
-    if snap.freemem_bytes and snap.freemem_bytes - size < floor:
+    reservable = snap.availrmem_bytes - T_MINARMEM * cap.page \
+        if snap.availrmem_bytes else None
+    if (snap.freemem_bytes and snap.freemem_bytes - need < floor) or (
+            reservable is not None and need > reservable):
         raise RefusedError(
             "a ramdisk of %s would leave less than %d%% of memory free (%s "
             "free now)%s" % (human_size(size), MIN_FREE_PERCENT,
                              human_size(snap.freemem_bytes), keeps),
-            advice=free_advice)
+            advice="Free memory first (stop programs that use it), %s%s" % (
+                then, until))
+
+
+def _cap_refusal(cap, size, need, keeps, then, until):
+    others = {name: bytes_ for name, bytes_ in cap.ramdisks.items()
+              if not name.startswith("svmram_")}
+    in_use = ", ".join("%s (%s)" % (name, human_size(cap.ramdisks[name]))
+                       for name in sorted(cap.ramdisks)) or "none"
+    message = (
+        "a ramdisk of %s would exceed the ramdisk memory cap: ramdisks may "
+        "use %s, and %s are in use already: %s%s" % (
+            human_size(size), cap.describe(), mib_text(cap.used), in_use,
+            keeps))
+    ways = []
+    freed = sum(cap.pages(b) for b in others.values()) * cap.page
+    if others and cap.used - freed + need <= cap.cap:
+        ways.append("Delete the other ramdisk%s if %s not needed (%s), %s" % (
+            "s" if len(others) > 1 else "",
+            "they are" if len(others) > 1 else "it is",
+            "; ".join("ramdiskadm -d %s" % name for name in sorted(others)),
+            then))
+    percent = cap.percent_for(cap.used + need)
+    if percent is not None and cap.changed and cap.next_percent >= percent:
+        ways.append(
+            "%s sets percent_physmem=\"%s\", but it was changed after the "
+            "last boot and the driver reads it when it initialises at boot: "
+            "reboot, %s" % (cap.where[0], cap.where[1], then))
+    elif percent is not None:
+        ways.append(
+            "Set percent_physmem=\"%d\"; in %s (the driver reads it as a "
+            "string when it initialises at boot) and reboot, %s" % (
+                percent, cap.conf, then))
+    else:
+        ways.append(
+            "Delete other ramdisks: even percent_physmem=\"%d\" lets "
+            "ramdisks use only %s in all (ramdiskadm lists them), %s" % (
+                MAX_PERCENT, mib_text(cap.cap_at(MAX_PERCENT)), then))
+    advice = "; or ".join(w[0].lower() + w[1:] if i else w
+                          for i, w in enumerate(ways))
+    raise RefusedError(message, advice=advice + until)
 
 
 def _check_label(snap, m):

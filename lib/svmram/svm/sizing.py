@@ -62,3 +62,163 @@ def human_size(size_bytes):
         if size_bytes % unit == 0:
             return "%d%s" % (size_bytes // unit, suffix)
     return str(size_bytes)
+
+
+# --- the ramdisk memory cap (ramdisk.c, illumos-gate 3e2cb48) --------------
+#
+# rd_init_tuneables (lines 258-301), run when the driver attaches (rd_attach
+# line 813), normally once per boot: percent_physmem is looked up in
+# ramdisk.conf as a string (ddi_prop_lookup_string, 283-284; sunddi.c
+# i_ddi_prop_search skips a property of another type, so an unquoted
+# integer is not found), converted with stoi (286, the leading digits), and
+# replaced by the default 25 when it is 100 or more (289-295); then
+# rd_max_physmem = availrmem_initial * percent / 100 pages (300).
+# rd_phys_alloc (309-367) refuses a ramdisk whose pages would take all
+# ramdisks over that cap (317), or that cannot be reserved (page_resv
+# KM_NOSLEEP, 320) or found free (page_create_wait without waiting, 323)
+# now; rd_create_disk then returns EAGAIN (1208-1211), which ramdiskadm
+# prints as "couldn't create ramdisk "NAME": Resource temporarily
+# unavailable" (ramdiskadm/main.c 101-102, utils.c die 76-77).
+
+DEFAULT_PERCENT = 25             # ramdisk.h RD_DEFAULT_PERCENT_PHYSMEM
+MAX_PERCENT = 99                 # rd_init_tuneables ignores 100 or more
+MIN_FREE_PERCENT = 10            # memory a ramdisk must leave free (svmram)
+T_MINARMEM = 25                  # pages page_resv keeps back (param.c)
+
+
+def conf_properties(text):
+    """{name: (value, quoted)} of a driver.conf: words split on blanks
+    and ';', quoted strings kept whole, '#' to the end of a line a
+    comment; the last assignment of a name wins."""
+    props = {}
+    for line in text.splitlines():
+        words, word, quoted, i = [], "", False, 0
+        while i < len(line):
+            ch = line[i]
+            if ch == '"':
+                end = line.find('"', i + 1)
+                end = len(line) if end < 0 else end
+                word, quoted, i = word + line[i + 1:end], True, end + 1
+                continue
+            if ch == "#":
+                break
+            if ch in " \t;":
+                if word:
+                    words.append((word, quoted))
+                word, quoted = "", False
+            else:
+                word += ch
+            i += 1
+        if word:
+            words.append((word, quoted))
+        for text_word, quoted in words:
+            name, eq, value = text_word.partition("=")
+            if eq and name:
+                props[name] = (value, quoted)
+    return props
+
+
+def stoi(text):
+    n = 0
+    for ch in text:
+        if not "0" <= ch <= "9":
+            break
+        n = n * 10 + ord(ch) - ord("0")
+    return n
+
+
+def conf_setting(confs):
+    """What the driver takes from the conf files `confs` ((path, text,
+    mtime), in the order they are read, the later winning): (percent,
+    where, note), where = (path, value, quoted) of the setting or None."""
+    where = None
+    for path, text, _ in confs:
+        props = conf_properties(text)
+        if "percent_physmem" in props:
+            where = (path,) + props["percent_physmem"]
+    if where is None:
+        return DEFAULT_PERCENT, None, (
+            "the driver's default, as ramdisk.conf sets no percent_physmem")
+    path, value, quoted = where
+    if not quoted:
+        return DEFAULT_PERCENT, where, (
+            "%s sets percent_physmem=%s, a number, but the driver reads it "
+            "as a string (percent_physmem=\"%s\";), so it takes its "
+            "default" % (path, value, value))
+    percent = stoi(value)
+    if percent > MAX_PERCENT:
+        return DEFAULT_PERCENT, where, (
+            "%s sets percent_physmem=\"%s\", which the driver ignores "
+            "(it ignores 100 or more) for its default" % (path, value))
+    return percent, where, "percent_physmem=\"%s\" in %s" % (value, path)
+
+
+class MemoryCap:
+    """The ramdisk memory cap on this host as svmram reads it (pure).
+
+    availrmem_initial is not a kstat: svmram takes availrmem now plus
+    the pages of the ramdisks that exist (rd_phys_alloc reserved them
+    from availrmem), a lower bound (the kernel's own locked memory since
+    boot is missing from it).  The percentage is what ramdisk.conf gives,
+    unless a conf file is newer than the boot: then the value in effect
+    is the one the driver read at boot, which svmram cannot see, and it
+    counts with the smaller of that file's value and the default."""
+
+    def __init__(self, snap):
+        self.page = snap.page_bytes or 4096
+        self.physmem = snap.physmem_bytes
+        self.freemem = snap.freemem_bytes
+        self.availrmem = snap.availrmem_bytes
+        self.ramdisks = dict(snap.ramdisks)
+        self.used = sum(self.pages(size) for size in self.ramdisks.values()) \
+            * self.page
+        self.basis = self.availrmem + self.used if self.availrmem \
+            else self.physmem * 15 // 16
+        self.next_percent, self.where, self.note = conf_setting(
+            snap.ramdisk_confs)
+        self.changed = snap.boot_time is not None and any(
+            mtime > snap.boot_time for _, _, mtime in snap.ramdisk_confs)
+        self.percent = min(self.next_percent, DEFAULT_PERCENT) \
+            if self.changed else self.next_percent
+        self.conf = snap.ramdisk_conf
+        self.cap = self.cap_at(self.percent)
+
+    def pages(self, size):
+        return -(-size // self.page)
+
+    def cap_at(self, percent):
+        return self.basis // self.page * percent // 100 * self.page
+
+    def percent_for(self, total):
+        """The smallest valid percent_physmem whose cap holds `total`
+        bytes of ramdisks, or None when none does."""
+        pages = self.pages(total)
+        percent = max(1, -(-pages * 100 // (self.basis // self.page)))
+        return percent if percent <= MAX_PERCENT else None
+
+    def largest(self):
+        """The largest ramdisk this host can ever give svmram: under the
+        cap at 99 %, and leaving MIN_FREE_PERCENT of memory free out of
+        at most availrmem at boot."""
+        return min(self.cap_at(MAX_PERCENT),
+                   self.basis - self.physmem * MIN_FREE_PERCENT // 100)
+
+    def sureness(self):
+        """How sure the cap is, in words."""
+        if self.changed:
+            return ("ramdisk.conf was changed after the last boot, so the "
+                    "driver may still use the value it read then; svmram "
+                    "counts with %d%%" % self.percent)
+        return ("availrmem at boot is taken as availrmem now plus the "
+                "ramdisks' pages, a lower bound")
+
+    def describe(self):
+        """'240 MiB (25% of availrmem at boot, at least 960 MiB; ...)'."""
+        return "%s (%d%% of availrmem at boot, at least %s; %s)" % (
+            mib_text(self.cap), self.percent, mib_text(self.basis),
+            self.note)
+
+
+def mib_text(size):
+    return "%d MiB" % (size // MIB) if size % MIB == 0 else \
+        "%.1f MiB" % (size / MIB)

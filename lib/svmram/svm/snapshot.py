@@ -90,6 +90,13 @@ class Snapshot:
     service_state: Optional[str] = None
     physmem_bytes: int = 0
     freemem_bytes: int = 0
+    # kstat's availrmem (bytes), the page size, the boot time (seconds
+    # since the epoch; None when not read), and the ramdisk.conf files
+    # the driver reads, in its order: (path, text, mtime).
+    availrmem_bytes: int = 0
+    page_bytes: int = 4096
+    boot_time: Optional[int] = None
+    ramdisk_confs: Tuple[Tuple[str, str, float], ...] = ()
     # svc:/system/svmram exists (its manifest was imported); setup records
     # the mirror there at its last step.
     service_imported: bool = True

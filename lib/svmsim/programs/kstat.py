@@ -3,10 +3,12 @@
 """kstat -p: the few unix:0:system_pages statistics svmram reads.
 
 Not in the original command list: svmram's backend asks for physmem and
-freemem (pages).  GUESS: freemem is 3/4 of physical memory minus the pages
-held by ramdisks (the rest stands for the kernel and applications), and
+freemem and availrmem (pages) and the boot time.  GUESS: freemem is the
+host's ``freemem`` field (default 3/4 of physical memory; the rest stands
+for the kernel and applications) minus the pages held by ramdisks, and
 availrmem is the host's availrmem_initial minus the ramdisks' pages (which
-ramdisk.c rd_phys_alloc reserves with page_resv).
+ramdisk.c rd_phys_alloc reserves with page_resv).  boot_time is the
+emulated boot's wall clock, rounded up to a second (svmsim/drvconf.py).
 """
 
 from svmsim.lean import fnmatchcase
@@ -20,8 +22,11 @@ def stats(st):
         "unix:0:system_pages:physmem": physmem,
         "unix:0:system_pages:availrmem":
             st["availrmem_initial"] // page - rd_pages,
-        "unix:0:system_pages:freemem": physmem * 3 // 4 - rd_pages,
+        "unix:0:system_pages:freemem":
+            st.get("freemem_boot", st["physmem"] * 3 // 4) // page
+            - rd_pages,
         "unix:0:system_pages:pagesize": page,
+        "unix:0:system_misc:boot_time": st.get("boot_time", 0),
     }
 
 

@@ -4,13 +4,16 @@
 
 Exit 0 success, 1 runtime error, 2 usage error.  Messages start with the
 program name.  The driver rules (ramdisk.c): names are unique, minors are
-the first free from 1, at most ``ramdisk_max`` disks, and all ramdisks
-together may use ``ramdisk_percent`` of availrmem_initial (page rounded).
+the first free from 1, at most ``ramdisk_max`` disks, all ramdisks
+together may use ``ramdisk_percent`` (ramdisk.conf's percent_physmem as
+the driver read it at boot) of availrmem_initial (page rounded), and the
+pages must be reservable and free now.
 """
 
 import errno
 
 from svmsim import devices, report, resync, svm
+from svmsim.programs import kstat
 from svmsim.messages import strerror
 
 E_USAGE = 2
@@ -150,6 +153,10 @@ def _die(ctx, what, name, err):
 
 
 def create(ctx, name, size):
+    """ramdisk.c rd_create_disk (lines 1183-1212 of commit 3e2cb48): a
+    taken name is EEXIST; any failure of rd_alloc_resources is EAGAIN:
+    no free minor (rd_find_free_minor gives 0, whose soft state, the
+    control device's, exists), or rd_phys_alloc (309-367) refusing."""
     st = ctx.st
     if name in st["ramdisks"]:
         return _die(ctx, "couldn't create ramdisk", name, errno.EEXIST)
@@ -157,9 +164,7 @@ def create(ctx, name, size):
     free = [n for n in range(1, st["ramdisk_max"] + 1) if n not in used]
     page = st["pagesize"]
     pages = (size + page - 1) // page
-    cap = cap_pages(st)
-    in_use = sum(rd["size"] // page for rd in st["ramdisks"].values())
-    if not free or in_use + pages > cap:
+    if not free or phys_alloc_refusal(st, pages):
         return _die(ctx, "couldn't create ramdisk", name, errno.EAGAIN)
     minor = free[0]
     st["ramdisk_seq"] += 1
@@ -171,10 +176,42 @@ def create(ctx, name, size):
     return 0
 
 
+# GUESS: tune.t_minarmem, the pages page_resv() keeps back (illumos
+# param.c sets 25), and throttlefree = minfree = physmem/256 (the pageout
+# defaults: lotsfree physmem/64, desfree half of it, minfree half again).
+T_MINARMEM = 25
+
+
+def phys_alloc_refusal(st, pages):
+    """Why rd_phys_alloc refuses `pages` more pages, or None:
+
+    * the cap (line 317): the ramdisks' pages together over
+      rd_max_physmem, fixed when the driver initialised (cap_pages);
+    * page_resv(npages, KM_NOSLEEP) (320): availrmem now, less the pages,
+      under t_minarmem;
+    * page_create_wait(npages, 0) (323), which does not wait: fewer free
+      pages now than the request plus throttlefree."""
+    page = st["pagesize"]
+    in_use = sum(rd["size"] // page for rd in st["ramdisks"].values())
+    if in_use + pages > cap_pages(st):
+        return "cap"
+    stats = kstat.stats(st)
+    if stats["unix:0:system_pages:availrmem"] - pages < T_MINARMEM:
+        return "availrmem"
+    if stats["unix:0:system_pages:freemem"] < pages + throttlefree(st):
+        return "freemem"
+    return None
+
+
+def throttlefree(st):
+    return st["physmem"] // st["pagesize"] // 256
+
+
 def cap_pages(st):
     """ramdisk.c rd_init_tuneables: rd_max_physmem = availrmem_initial *
     rd_percent_physmem / 100 (switch ramdisk_cap_basis: "physmem" takes
-    the whole physical memory instead)."""
+    the whole physical memory instead), the percentage being the one
+    ramdisk.conf gave at the last boot (svmsim/drvconf.py)."""
     page = st["pagesize"]
     basis = st[svm.switch(st, "ramdisk_cap_basis")]
     return basis // page * st["ramdisk_percent"] // 100
