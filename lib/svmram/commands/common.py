@@ -13,13 +13,12 @@ from .. import actions, interrupt, registry, run
 from ..errors import EXIT_OK, EXIT_SIGNAL_BASE, RefusedError, SvmramError
 from ..execute import Polling, StepFailed, execute, reason_of
 from ..interrupt import Interrupted
-from ..journal import Journal
+from ..journal import DIRECTORY as JOURNAL_DIR, Journal
 from ..lock import HostLock
 from ..plan import Plan, cost_lines, render_script
 from ..progress import Progress
 
 LOCK = "/var/run/svmram.lock"          # /var/run is cleared at boot
-JOURNAL_DIR = "/var/svmram"             # survives reboots
 
 
 def host_root():
