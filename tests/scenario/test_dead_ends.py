@@ -5,11 +5,13 @@ says leads somewhere.  Each case follows svmram's advice and checks that
 it works: the exact commands, the final metastat -p, the messages, and a
 data-safety monitor that never fired."""
 
+import json
 import os
 import subprocess
 
 import pytest
 
+import releases
 from hosts import PYTHON, Result
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -71,4 +73,80 @@ def test_a_a_mirror_recorded_with_a_reserved_name_keeps_working(host):
     assert ["ramdiskadm", "-d", "svmram_probe0"] in host.trace()
     assert host.metastat_p() == ORIGINAL_D10
     assert "svmram_probe" not in host.ramdisks()
+    assert host.violations() == []
+
+
+# --- b. a -n script that stopped half-way ------------------------------------
+
+def run_script(host, text):
+    """Run a -n script with ksh93 on the emulator (its paths are the
+    emulator's: svmram printed SVMRAM_BINDIR's and SVMRAM_ROOT's)."""
+    path = os.path.join(host.dir, "plan.ksh")
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write(text)
+    return subprocess.run(["ksh93", path], env=host.env, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          check=False)
+
+
+def journal_path(host):
+    return os.path.join(host.root, "var", "svmram", "d10.journal")
+
+
+def stop_a_setup_script_half_way(host):
+    """`svmram setup -n d10` run by ksh93 until its metattach fails: the
+    ramdisk, its links and the RAM stripe d13 are left."""
+    assert host.sim("thaw", "--step", "100").returncode == 0
+    script = host.svmram("setup", "-n", "d10")
+    assert script.returncode == 0, script.stderr
+    assert host.sim("faults", "add", "metattach", "--nth", "1", "--exit",
+                    "1", "--message", "metattach: d10: stopped here"
+                    ).returncode == 0
+    ran = run_script(host, script.stdout)
+    assert ran.returncode != 0
+    assert "metattach: d10: stopped here" in ran.stderr
+    assert host.sim("faults", "clear").returncode == 0
+    assert "svmram_d10" in host.ramdisks()
+    assert "d13 1 1 /dev/rdsk/c90t0d0s0\n" in host.metastat_p()
+    # It left the journal a run leaves, naming what it chose.
+    with open(journal_path(host), encoding="utf-8") as stream:
+        stored = json.load(stream)
+    assert (stored["operation"], stored["intent"]["ramdisk"],
+            stored["intent"]["ram"], stored["intent"]["link"]) == (
+        "setup", "svmram_d10", "d13", "c90t0d0s0")
+    host.clear_trace()
+
+
+@pytest.mark.emulator_only("runs the -n script with ksh93 on the emulator")
+@pytest.mark.parametrize("release", [releases.ILLUMOS, releases.SOLARIS11])
+def test_b_setup_finishes_what_a_stopped_setup_script_began(host_factory):
+    host = host_factory("article")
+    stop_a_setup_script_half_way(host)
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert ("setup d10: resuming the setup recorded in %s; the choices made "
+            "then are kept.\n" % journal_path(host)) in result.stderr
+    assert [argv for argv in host.trace() if argv[0] not in (
+        "svccfg", "svcadm")] == releases.on(
+        host, releases.ROTATE[2:], releases.slot_test(91) +
+        releases.ROTATE[2:])
+    assert host.metastat_p() == releases.set_up_metastat_p(host)
+    assert not os.path.exists(journal_path(host))
+    assert host.cmd("svcs", "-H", "-o", "state", FMRI).stdout == "online\n"
+    assert host.violations() == []
+
+
+@pytest.mark.emulator_only("runs the -n script with ksh93 on the emulator")
+@pytest.mark.parametrize("release", [releases.ILLUMOS, releases.SOLARIS11])
+def test_b_teardown_removes_what_a_stopped_setup_script_made(host_factory):
+    host = host_factory("article")
+    stop_a_setup_script_half_way(host)
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert host.trace() == releases.CLEANUP
+    assert host.metastat_p() == ORIGINAL_D10
+    assert host.ramdisks().count("/dev/ramdisk/") == 0
+    assert not os.path.lexists(os.path.join(host.root, "dev", "dsk",
+                                            "c90t0d0s0"))
+    assert not os.path.exists(journal_path(host))
     assert host.violations() == []
