@@ -74,6 +74,12 @@ class Plan:
     # The backend's intent the plan works towards: what execute.py asks
     # the backend to observe after each step (observe(intent)).
     intent: Any = None
+    # What the plan leaves alone, and why: sentences printed once it is
+    # done (also among the notes).
+    left: List[str] = field(default_factory=list)
+    # The line printed once it is done, when the backend's usual one
+    # would not be true (a teardown of a mirror cleared by hand).
+    done: Optional[str] = None
 
     @property
     def copies_blocks(self):

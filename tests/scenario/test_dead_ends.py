@@ -150,3 +150,85 @@ def test_b_teardown_removes_what_a_stopped_setup_script_made(host_factory):
                                             "c90t0d0s0"))
     assert not os.path.exists(journal_path(host))
     assert host.violations() == []
+
+
+# --- d. what the administrator cleared on purpose ---------------------------
+
+SET_UP = (("svmram", "setup", "-y", "d10"),)
+RAM_PARTS = [["metaclear", "d13"], ["ramdiskadm", "-d", "svmram_d10"],
+             ["svcadm", "disable", "-s", FMRI], ["svccfg", "delete", FMRI]]
+
+
+def gone(host):
+    """Nothing svmram built for d10 is left."""
+    assert "svmram_d10" not in host.ramdisks()
+    assert not os.path.lexists(os.path.join(host.root, "dev", "dsk",
+                                            "c90t0d0s0"))
+    assert not os.path.lexists(os.path.join(host.root, "dev", "rdsk",
+                                            "c90t0d0s0"))
+    assert host.cmd("svcs", FMRI).returncode != 0
+    assert not os.path.exists(journal_path(host))
+
+
+@pytest.mark.emulator_only("unmounts d10 on the emulator")
+def test_d_teardown_does_not_recreate_a_mirror_cleared_by_hand(host_after):
+    """The administrator cleared d10 after setup (no svmram operation was
+    under way): teardown removes the RAM submirror, its ramdisk, links and
+    record, and neither recreates d10 nor copies d11 over d12."""
+    host = host_after(*SET_UP)
+    assert host.unmount("d10").returncode == 0
+    assert host.cmd("metaclear", "d10").returncode == 0
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert host.trace() == RAM_PARTS
+    assert result.stdout == (
+        "d10: the RAM submirror and its ramdisk are gone.\n"
+        "d10: d10 does not exist and no svmram operation was under way, so "
+        "it was cleared by hand: teardown did not recreate it, and d11 and "
+        "d12 are left alone ('metainit d10 -m d11', then 'metattach d10 "
+        "d12', makes it again from d11).\n")
+    assert sorted(host.metastat_p().splitlines()) == [
+        "d11 1 1 /dev/rdsk/c0d1s0", "d12 1 1 /dev/rdsk/c1d0s0"]
+    gone(host)
+    assert host.violations() == []
+
+
+@pytest.mark.emulator_only("unmounts d10 on the emulator")
+def test_d_teardown_after_the_whole_mirror_was_cleared_by_hand(host_after):
+    """`metaclear -r d10` cleared d10 and all its submirrors, the RAM one
+    too: teardown removes the ramdisk, the links and the record."""
+    host = host_after(*SET_UP)
+    assert host.unmount("d10").returncode == 0
+    assert host.cmd("metaclear", "-r", "d10").returncode == 0
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert host.trace() == RAM_PARTS[1:]
+    assert result.stdout == (
+        "d10: the RAM submirror and its ramdisk are gone.\n"
+        "d10: d10 does not exist and no svmram operation was under way, so "
+        "it was cleared by hand: teardown did not recreate it, and d11 and "
+        "d12 do not exist either.\n")
+    assert host.metastat_p() == ""
+    gone(host)
+    assert host.violations() == []
+
+
+@pytest.mark.emulator_only("detaches the RAM submirror by hand")
+def test_d_teardown_after_the_ram_submirror_was_cleared_by_hand(host_after):
+    host = host_after(*SET_UP)
+    assert host.cmd("metadetach", "d10", "d13").returncode == 0
+    assert host.cmd("metaclear", "d13").returncode == 0
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    # Where setup left the disks in another order (a hole in the slots),
+    # teardown puts them back, as always.
+    assert host.trace() == [["metaparam", "-r", "roundrobin", "d10"]] + \
+        releases.on(host, [], [], [["metadetach", "d10", "d11"],
+                                   ["metattach", "d10", "d11"]]) + \
+        RAM_PARTS[1:]
+    assert host.metastat_p() == ORIGINAL_D10
+    gone(host)
+    assert host.violations() == []

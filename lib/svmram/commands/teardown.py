@@ -54,8 +54,7 @@ def run(args):
                 host, intent, where, stored is not None, options, False))
         journal.start("teardown", intent.to_json())
         common.carry_out(plan, backend, host, journal, None)
-    sys.stdout.write(backend.teardown_done(intent) + "\n")
-    for note in plan.notes:
-        if "is left alone" in note:
-            sys.stdout.write("%s: %s\n" % (mirror, note))
+    sys.stdout.write((plan.done or backend.teardown_done(intent)) + "\n")
+    for sentence in plan.left:
+        sys.stdout.write("%s: %s\n" % (mirror, sentence))
     return EXIT_OK

@@ -194,13 +194,17 @@ class SvmBackend(Backend):
     def plan_teardown(self, host, intent, where, resumed, options,
                       dry_run):
         snap = host.observe(intent)
-        consistency.check(snap, intent, where)
+        # A mirror gone with no operation of svmram's under way was
+        # cleared by hand: its disk submirrors need not exist any more.
+        consistency.check(snap, intent, where, disks=bool(
+            resumed or snap.mirror is not None))
         # A resumed setup or teardown may itself have detached a disk
         # submirror; otherwise a missing one was split off by hand.
         reattach = intent.disks if (resumed or options.get("reattach")) \
             else ()
         try:
-            plan = plan_teardown(snap, intent, reattach=reattach)
+            plan = plan_teardown(snap, intent, reattach=reattach,
+                                 under_way=bool(resumed))
         except SlotBehaviourUnknown:
             # Putting the disk submirrors back in their order depends on
             # whether metadetach leaves a hole: test it first (a dry run
@@ -209,14 +213,15 @@ class SvmBackend(Backend):
                 plan = plan_teardown(snap.evolve(
                     detach_compacts=True,
                     slot_evidence="assumed by this dry run"), intent,
-                    reattach=reattach)
+                    reattach=reattach, under_way=bool(resumed))
                 plan.notes.append("Teardown %s." % DRY_RUN_PROBE)
                 plan.provisional = True
                 plan.test = probe.script_test(host.scratch_layout(),
                                               host.mirror, "teardown")
             else:
                 plan = plan_teardown(_probed(host, intent, "teardown"),
-                                     intent, reattach=reattach)
+                                     intent, reattach=reattach,
+                                     under_way=bool(resumed))
         plan.intent = intent
         return plan
 

@@ -384,33 +384,67 @@ def plan_enable(intent):
     return plan
 
 
-def plan_teardown(snap, intent, reattach=()):
+def plan_teardown(snap, intent, reattach=(), under_way=True):
     """`reattach` names the recorded disk submirrors that may be attached
     again when they are missing from the mirror: those svmram itself took
     out (a rollback, a resumed operation) or the admin asks back.  Any
-    other missing one was split off by hand and is left alone."""
+    other missing one was split off by hand and is left alone.
+    `under_way`: an operation of svmram's was under way (a rollback, or
+    a journal), so a missing mirror is one it cleared itself (a swap or
+    rebuild stopped between metaclear and metainit) and recreates; else
+    the administrator cleared it, and only what svmram built goes."""
     plan = Plan("teardown", intent.mirror)
-    if snap.mirror is None:
+    if snap.mirror is None and under_way:
         plan.notes.append(_from_one_disk_note(intent))
         reattach = intent.disks     # svmram cleared the mirror itself
+    elif snap.mirror is None:
+        plan.left.append(_cleared_by_hand(snap, intent))
+        plan.done = "%s: the RAM submirror and its ramdisk are gone." % (
+            intent.mirror)
     else:
         for disk in intent.disks:
             if disk not in snap.mirror.slots and disk not in reattach:
-                plan.notes.append(
+                plan.left.append(
                     "%s is no longer in %s and is left alone (split off by "
                     "hand?); 'svmram teardown --reattach %s' attaches it "
                     "again with a full resync." % (disk, intent.mirror,
                                                    intent.mirror))
+    plan.notes += plan.left
     # A disk submirror in the mirror now that a step of this plan detaches
     # (to put the disks back in order) is attached again by a later one.
     reattach = tuple(d for d in intent.disks if d in reattach or (
         snap.mirror is not None and d in snap.mirror.slots))
     _converge(plan, snap, intent,
-              lambda s, it: _next_teardown_step(s, it, reattach))
+              lambda s, it: _next_teardown_step(s, it, reattach, under_way))
     if intent.method == "rotate":
         plan.notes.append("Afterwards the disk submirrors are in their "
                           "original order again.")
     return plan
+
+
+def _cleared_by_hand(snap, it):
+    """Why teardown leaves a mirror cleared by hand, and its disk
+    submirrors, as they are."""
+    text = "%s does not exist and no svmram operation was under way, so " \
+        "it was cleared by hand: teardown did not recreate it, and " % (
+            it.mirror)
+    kept = [d for d in it.disks if d in snap.metadevices]
+    gone = [d for d in it.disks if d not in snap.metadevices]
+    if kept:
+        text += "%s %s left alone" % (" and ".join(kept),
+                                      "are" if len(kept) > 1 else "is")
+    if kept and gone:
+        text += "; %s %s not exist" % (" and ".join(gone), "do" if len(
+            gone) > 1 else "does")
+    elif gone:
+        text += "%s %s not exist either" % (" and ".join(gone), "do" if len(
+            gone) > 1 else "does")
+    if kept == list(it.disks):
+        text += " ('metainit %s -m %s'%s makes it again from %s)" % (
+            it.mirror, kept[0], "".join(
+                ", then 'metattach %s %s'," % (it.mirror, d)
+                for d in kept[1:]), kept[0])
+    return text + "."
 
 
 def _from_one_disk_note(it):
@@ -571,10 +605,12 @@ def _teardown_why(it, moves):
             "order; the other disk submirror holds the disk copy meanwhile.")
 
 
-def _next_teardown_step(snap, it, reattach):
+def _next_teardown_step(snap, it, reattach, under_way=True):
     m = snap.mirror
     if m is None:
-        return _init_from_one_disk(snap, it)
+        if under_way:
+            return _init_from_one_disk(snap, it)
+        return _ram_parts_step(snap, it)
     if it.method == "swap" and m.slots == it.order and \
             m.size_blocks != it.size_blocks and snap.mounted_on is None:
         _all_okay(snap)
@@ -617,6 +653,12 @@ def _next_teardown_step(snap, it, reattach):
     if missing:
         return steps.attach(snap, it, missing[0],
                             why="Restore the disk copy.")
+    return _ram_parts_step(snap, it)
+
+
+def _ram_parts_step(snap, it):
+    """The next of what svmram built besides the mirror's changes: the
+    RAM submirror, its links, its ramdisk, the record."""
     if it.ram in snap.stripes:
         return steps.clear_stripe(snap, it, it.ram)
     if any(k in snap.links for k in ("dsk/" + it.link, "rdsk/" + it.link)):
