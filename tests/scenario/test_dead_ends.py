@@ -232,3 +232,76 @@ def test_d_teardown_after_the_ram_submirror_was_cleared_by_hand(host_after):
     assert host.metastat_p() == ORIGINAL_D10
     gone(host)
     assert host.violations() == []
+
+
+# --- c. a RAM submirror made by hand, the article's way ---------------------
+
+def set_up_by_hand(host):
+    """The article's result, made by hand before svmram was installed:
+    the ramdisk testdisk linked as c5t0d0s0, the stripe d13 on it first
+    in d10, read option first; no svmram record."""
+    for argv in (("ramdiskadm", "-a", "testdisk", "228m"),):
+        assert host.cmd(*argv).returncode == 0
+    os.symlink("/dev/ramdisk/testdisk",
+               os.path.join(host.root, "dev", "dsk", "c5t0d0s0"))
+    os.symlink("/dev/rramdisk/testdisk",
+               os.path.join(host.root, "dev", "rdsk", "c5t0d0s0"))
+    assert host.sim("thaw", "--step", "100").returncode == 0
+    for argv in (("metainit", "d13", "1", "1", "c5t0d0s0"),
+                 ("metattach", "d10", "d13"),
+                 ("metadetach", "d10", "d11"), ("metattach", "d10", "d11"),
+                 ("metadetach", "d10", "d12"), ("metattach", "d10", "d12"),
+                 ("metaparam", "-r", "first", "d10")):
+        assert host.cmd(*argv).returncode == 0, argv
+        host.cmd("metastat", "d10")         # the resync runs to its end
+    assert host.metastat_p("d10").splitlines()[0] == (
+        "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1")
+    host.clear_trace()
+
+
+BY_HAND = (
+    "svmram: d10 reads from the RAM submirror d13 in slot 0 (ramdisk "
+    "testdisk, linked as c5t0d0s0), which svmram did not set up: there is "
+    "no svc:/system/svmram:d10\n"
+    "svmram: svmram does not take over a RAM submirror it did not create.  "
+    "To remove it, once 'metastat d10' shows every submirror Okay: "
+    "metaparam -r roundrobin d10; metadetach d10 d13; metaclear d13; "
+    "ramdiskadm -d testdisk; rm /dev/dsk/c5t0d0s0 /dev/rdsk/c5t0d0s0.  "
+    "Then 'svmram setup d10' makes it svmram's, with a boot restore.\n")
+
+
+def follow(host, advice):
+    """Run the commands of `advice` as the administrator would: the
+    ones between 'Okay: ' and the first '.  '."""
+    commands = advice.split("Okay: ", 1)[1].split(".  ", 1)[0]
+    for text in commands.split("; "):
+        argv = text.split()
+        if argv[0] == "rm":
+            for path in argv[1:]:
+                os.unlink(os.path.join(host.root, path.lstrip("/")))
+            continue
+        result = host.cmd(*argv)
+        assert result.returncode == 0, (argv, result.stderr)
+
+
+@pytest.mark.emulator_only("makes a RAM submirror by hand on the emulator")
+@pytest.mark.parametrize("release", [releases.ILLUMOS, releases.SOLARIS11])
+@pytest.mark.parametrize("operation", ["setup", "teardown"])
+def test_c_a_ram_submirror_made_by_hand_is_named_with_a_way_out(
+        host_factory, operation):
+    host = host_factory("article")
+    set_up_by_hand(host)
+    before = host.state_digest()
+    result = host.svmram(operation, "-y", "d10")
+    assert (result.returncode, result.stderr) == (3, BY_HAND)
+    assert host.trace() == []
+    assert host.state_digest() == before
+    # Following the advice works: the mirror is as before, and svmram
+    # sets it up as its own.
+    follow(host, BY_HAND)
+    assert host.metastat_p() == ORIGINAL_D10
+    assert "testdisk" not in host.ramdisks()
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert host.metastat_p() == releases.set_up_metastat_p(host)
+    assert host.violations() == []

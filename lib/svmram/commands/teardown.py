@@ -36,6 +36,9 @@ def run(args):
             where = backend.record_name(mirror)
             intent = backend.recorded_intent(host)
             if intent is None:
+                refusal = backend.unrecorded(host)
+                if refusal is not None:
+                    raise refusal
                 raise RefusedError(
                     "%s is not set up by svmram (%s does not exist)" % (
                         mirror, where),

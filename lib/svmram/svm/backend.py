@@ -19,7 +19,8 @@ from . import check, consistency, names, probe, record, status
 from .host import SvmHost
 from .intent import Intent
 from .planner import (UNKNOWN_SLOTS, SlotBehaviourUnknown, check_memory,
-                      choose_intent, plan_enable, plan_teardown, slot_note)
+                      choose_intent, foreign_ram, plan_enable, plan_teardown,
+                      slot_note)
 from .planner import plan_setup as plan_setup_steps
 from .ramcomponent import opening_step, ram_component
 from .restore import DEFAULT_COPY_BLOCKS
@@ -129,6 +130,10 @@ class SvmBackend(Backend):
             return None
         return Intent.from_json(record.to_intent_json(found),
                                 record.fmri(host.mirror))
+
+    def unrecorded(self, host):
+        snap = host.observe(None)
+        return foreign_ram(snap, host.mirror) if snap.has_replicas else None
 
     def tidy(self, host):
         found = host.scratch_leftovers(linked=True)

@@ -10,6 +10,7 @@ teardown plan.
 """
 
 import heapq
+import posixpath
 
 from ..errors import RefusedError
 from ..plan import Plan, converge, looping
@@ -60,23 +61,17 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
                    "install puts the manifest in /lib/svc/manifest/system), "
                    "then run setup again.")
     m = snap.mirror
-    if snap.record is not None or (m.read_option == "first" and any(
-            s in snap.stripes and _is_ram(snap, s) for s in m.slots[:1])):
+    if snap.record is not None:
         raise RefusedError("%s is already set up for reads from RAM" % mirror,
                            advice="svmram status %s shows it; svmram "
                                   "teardown %s undoes it." % (mirror, mirror))
+    refusal = foreign_ram(snap, mirror)
+    if refusal is not None:
+        raise refusal
     if m.resync or m.pending:
         raise RefusedError("%s has a resync in progress or pending" % mirror,
                            advice="Wait until metastat %s shows no resync, "
                                   "then run setup again." % mirror)
-    ram_slots = [s for s in m.slots if _is_ram(snap, s)]
-    if ram_slots:
-        raise RefusedError(
-            "submirror %s of %s is on a ramdisk that svmram did not create" % (
-                ram_slots[0], mirror),
-            advice="svmram never changes submirrors it did not create; "
-                   "remove it first (metadetach %s %s), then run setup "
-                   "again." % (mirror, ram_slots[0]))
     bad = [s for s, state in zip(m.slots, m.states) if state != OKAY]
     if bad:
         raise RefusedError("submirror %s of %s is not Okay" % (
@@ -125,6 +120,44 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
                     read_option=m.read_option, write_option=m.write_option,
                     pass_num=m.pass_num, size_blocks=m.size_blocks)
     return intent, notes
+
+
+def foreign_ram(snap, mirror):
+    """The refusal for a RAM submirror in `mirror` that svmram did not
+    make (there is no record; say one made by hand the article's way
+    before svmram was installed): what was found, and the commands that
+    remove it, after which setup makes it svmram's.  None when `mirror`
+    has no submirror on a ramdisk."""
+    m = snap.mirror
+    found = [s for s in (m.slots if m else ()) if _is_ram(snap, s)]
+    if not found:
+        return None
+    ram = found[0]
+    links = [c for c in snap.stripes[ram].components
+             if snap.links.get("dsk/" + c, "").startswith("/dev/ramdisk/")]
+    ramdisks = sorted({posixpath.basename(snap.links["dsk/" + c])
+                       for c in links})
+    where = "ramdisk %s, linked as %s" % (", ".join(ramdisks),
+                                           ", ".join(links))
+    if m.slots[0] == ram and m.read_option == "first":
+        text = "%s reads from the RAM submirror %s in slot 0 (%s), which " \
+            "svmram did not set up: there is no %s" % (
+                mirror, ram, where, record.fmri(mirror))
+    else:
+        text = "submirror %s of %s is on a ramdisk (%s), which svmram did " \
+            "not create" % (ram, mirror, where)
+    commands = ["metaparam -r roundrobin %s" % mirror] \
+        if m.read_option == "first" else []
+    commands += ["metadetach %s %s" % (mirror, ram), "metaclear %s" % ram]
+    commands += ["ramdiskadm -d %s" % name for name in ramdisks]
+    commands.append("rm " + " ".join(
+        "/dev/%s/%s" % (kind, link) for link in links
+        for kind in ("dsk", "rdsk") if "%s/%s" % (kind, link) in snap.links))
+    return RefusedError(text, advice=(
+        "svmram does not take over a RAM submirror it did not create.  To "
+        "remove it, once 'metastat %s' shows every submirror Okay: %s.  "
+        "Then 'svmram setup %s' makes it svmram's, with a boot restore."
+        % (mirror, "; ".join(commands), mirror)))
 
 
 def _is_ram(snap, submirror):
