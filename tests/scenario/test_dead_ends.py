@@ -305,3 +305,41 @@ def test_c_a_ram_submirror_made_by_hand_is_named_with_a_way_out(
     assert result.returncode == 0, result.stderr
     assert host.metastat_p() == releases.set_up_metastat_p(host)
     assert host.violations() == []
+
+
+# --- e. a boot service that can never run -----------------------------------
+
+@pytest.mark.emulator_only("reboots the emulator")
+def test_e_nagios_is_critical_when_the_boot_service_can_never_run(
+        host_after):
+    """After a reboot with svc:/system/metasync disabled, the boot service
+    stays offline for ever (svcs -x: its dependency is disabled): that is
+    no boot in progress but a wait with no end, CRITICAL."""
+    host = host_after(*SET_UP)
+    host.install()          # the boot service runs the installed method
+    assert host.cmd("svcadm", "disable", "svc:/system/metasync:default"
+                    ).returncode == 0
+    assert host.reboot().returncode == 0
+    assert host.cmd("svcs", "-H", "-o", "state", FMRI).stdout == \
+        "offline\n"
+    assert "Reason: Service svc:/system/metasync:default is disabled." in \
+        host.cmd("svcs", "-x", FMRI).stdout
+    result = host.svmram("status", "--nagios", "d10")
+    assert (result.returncode, result.stderr) == (2, ""), result.stdout
+    assert result.stdout == (
+        "SVMRAM CRITICAL - d10: d13 needs maintenance, the ramdisk "
+        "svmram_d10 does not exist, svc:/system/svmram:d10 is offline and "
+        "cannot start: its dependency svc:/system/metasync:default is "
+        "disabled (svcs -x svmram:d10 says why) | serving=0;;;0;1\n")
+    # The advice works: once metasync runs, the boot service restores d10
+    # (svc.startd starts it then; the emulator's does at the next boot,
+    # docs/emulator-smf.md).
+    assert host.cmd("svcadm", "enable", "svc:/system/metasync:default"
+                    ).returncode == 0
+    assert host.reboot().returncode == 0
+    assert host.cmd("svcs", "-H", "-o", "state", FMRI).stdout == \
+        "online\n"
+    result = host.svmram("status", "--nagios", "d10")
+    assert result.returncode in (0, 1), result.stdout
+    assert "cannot start" not in result.stdout
+    assert host.violations() == []

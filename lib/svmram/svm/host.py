@@ -486,6 +486,26 @@ class HostReading:
                              check=False)
         return parse_records(result.stdout)
 
+    def blockers(self, mirror):
+        """[(dependency, state)] of the dependencies of `mirror`'s
+        instance that keep it from ever starting: disabled or in
+        maintenance (svcs -d; svmram's manifest declares require_all
+        dependencies only, so each must be online for it to start).
+        Read only for an instance that is offline."""
+        result = self.runner("svcs", ["-H", "-o", "state,fmri", "-d",
+                                      record.fmri(mirror)], check=False)
+        found = []
+        for lineno, line in enumerate(result.stdout.splitlines(), 1):
+            fields = line.split()
+            if not fields:
+                continue
+            if len(fields) != 2 or fields[0].rstrip("*") not in SMF_STATES:
+                raise ParseError("expected a state and a service", lineno,
+                                 line, "svcs -d")
+            if fields[0] in ("disabled", "maintenance"):
+                found.append((fields[1], fields[0]))
+        return found
+
     def config(self):
         """(`metastat -p` parsed, or None without replicas; the SVM
         services metastat named as not online)."""
