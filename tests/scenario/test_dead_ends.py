@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 import releases
-from hosts import PYTHON, Result
+from hosts import PYTHON, Result, run_script
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OLD_SVMRAM = os.path.join(HERE, "old_svmram.py")
@@ -77,17 +77,6 @@ def test_a_a_mirror_recorded_with_a_reserved_name_keeps_working(host):
 
 
 # --- b. a -n script that stopped half-way ------------------------------------
-
-def run_script(host, text):
-    """Run a -n script with ksh93 on the emulator (its paths are the
-    emulator's: svmram printed SVMRAM_BINDIR's and SVMRAM_ROOT's)."""
-    path = os.path.join(host.dir, "plan.ksh")
-    with open(path, "w", encoding="utf-8") as stream:
-        stream.write(text)
-    return subprocess.run(["ksh93", path], env=host.env, text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          check=False)
-
 
 def journal_path(host):
     return os.path.join(host.root, "var", "svmram", "d10.journal")

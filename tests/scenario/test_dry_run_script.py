@@ -9,30 +9,17 @@ svmram's own test runs."""
 
 import os
 import shlex
-import subprocess
 
 import pytest
 
 import releases
 
 from faultmatrix import dev_links
-from hosts import clone
+from hosts import clone, run_script
 
 pytestmark = pytest.mark.emulator_only
 
 FMRI = "svc:/system/svmram:d10"
-
-
-def run_script(host, text):
-    """Run a -n script with ksh93 in the emulator's environment (its
-    commands are the emulator's: svmram printed SVMRAM_BINDIR's paths and
-    SVMRAM_ROOT's /dev)."""
-    path = os.path.join(host.dir, "plan.ksh")
-    with open(path, "w", encoding="utf-8") as stream:
-        stream.write(text)
-    return subprocess.run(["ksh93", path], env=host.env, text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          check=False)
 
 
 def end_state(host):
