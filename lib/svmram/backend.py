@@ -341,6 +341,12 @@ class Backend(abc.ABC):
     def setup_done(self, intent):
         """The line setup prints when it is done."""
 
+    def unrecorded(self, host):
+        """Teardown found no record of the target: a refusal that names
+        what the host shows there instead (a RAM copy made by hand) and
+        how to remove it, or None for the usual "not set up by svmram"."""
+        return None
+
     @abc.abstractmethod
     def teardown_done(self, intent):
         """The line teardown prints when it is done."""

@@ -26,6 +26,39 @@ from .errors import RefusedError
 
 FORMAT = 1
 OPERATIONS = ("setup", "teardown")
+DIRECTORY = "/var/svmram"               # TARGET.journal; survives reboots
+
+
+def started(operation, intent):
+    """A journal's content when `operation` begins (`intent`: the
+    backend's intent as JSON data); a run and a -n script (plan.py)
+    write the same."""
+    return {"format": FORMAT, "operation": operation, "intent": intent,
+            "completed": [], "failed": None}
+
+
+def stored_intents(directory):
+    """The `intent` of every journal in `directory` (the host's
+    DIRECTORY) that can be read, for what must know the names an
+    unfinished operation holds; an unreadable one is left to the command
+    of its target, which refuses it."""
+    found = []
+    try:
+        entries = sorted(os.listdir(directory))
+    except OSError:
+        return found
+    for entry in entries:
+        if not entry.endswith(".journal"):
+            continue
+        try:
+            with open(os.path.join(directory, entry),
+                      encoding="utf-8") as stream:
+                data = json.load(stream)
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and isinstance(data.get("intent"), dict):
+            found.append(data["intent"])
+    return found
 
 
 class Journal:
@@ -67,8 +100,7 @@ class Journal:
         if self.data is not None and self.data.get("operation") != operation:
             previous = {key: self.data.get(key)
                         for key in ("operation", "completed", "failed")}
-        self.data = {"format": FORMAT, "operation": operation,
-                     "intent": intent, "completed": [], "failed": None}
+        self.data = started(operation, intent)
         if previous is not None:
             self.data["previous"] = previous
         self._save()

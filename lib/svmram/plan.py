@@ -11,10 +11,12 @@ actions.py) that execute.py carries out; execute.py checks each step's
 first line and its wait function (a ``Prelude``).
 """
 
+import json
 import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Tuple
 
+from . import journal as journals
 from .actions import Run
 from .errors import RefusedError
 
@@ -72,6 +74,12 @@ class Plan:
     # The backend's intent the plan works towards: what execute.py asks
     # the backend to observe after each step (observe(intent)).
     intent: Any = None
+    # What the plan leaves alone, and why: sentences printed once it is
+    # done (also among the notes).
+    left: List[str] = field(default_factory=list)
+    # The line printed once it is done, when the backend's usual one
+    # would not be true (a teardown of a mirror cleared by hand).
+    done: Optional[str] = None
 
     @property
     def copies_blocks(self):
@@ -117,7 +125,8 @@ class Prelude:
 # Commands only a -n script runs (svmram does the same in-process, see
 # actions.py); they are not taken from SVMRAM_BINDIR.
 SCRIPT_TOOLS = {"ln": "/usr/bin/ln", "rm": "/usr/bin/rm",
-                "ls": "/usr/bin/ls", "awk": "/usr/bin/awk"}
+                "ls": "/usr/bin/ls", "awk": "/usr/bin/awk",
+                "mkdir": "/usr/bin/mkdir", "mv": "/usr/bin/mv"}
 
 
 def step_lines(step, command_path, host_path=None, tools=None):
@@ -136,11 +145,52 @@ def step_lines(step, command_path, host_path=None, tools=None):
     return lines
 
 
-def render_script(plan, command_path, prelude, host_path=None):
+def journal_function(plan, path, host_path):
+    """The script's `journal [KEY]`: it writes the journal at `path` (a
+    host path) as svmram's own run does (journal.py), the keys of the
+    steps done so far as its log, so that a script that stops part-way
+    leaves what svmram resumes from: a rerun of the same svmram command
+    finishes the job, and teardown undoes it."""
+    data = journals.started(plan.operation, None)
+    # Everything but the log of steps and the intent, which the function
+    # fills in (printf's format: % doubled).
+    fixed = ", ".join('"%s": %s' % (key, json.dumps(value))
+                      for key, value in sorted(data.items())
+                      if key not in ("completed", "intent"))
+    file = shlex.quote(host_path(path))
+    new = shlex.quote(host_path(path + ".new"))
+    return [
+        "",
+        "# svmram's journal of this %s (%s): if the script stops part-way,"
+        % (plan.operation, path),
+        "# 'svmram %s %s' resumes from it and 'svmram teardown %s' undoes it."
+        % (plan.operation, plan.target, plan.target),
+        "journal_intent=%s" % shlex.quote(json.dumps(
+            plan.intent.to_json(), sort_keys=True)),
+        "journal_done=",
+        "journal() {",
+        '\tjournal_done=${journal_done:+$journal_done, }$1',
+        "\t%s -p %s" % (SCRIPT_TOOLS["mkdir"], shlex.quote(host_path(
+            path.rsplit("/", 1)[0]))),
+        '\tprintf %s "$journal_done" "$journal_intent" > %s' % (
+            shlex.quote('{"completed": [%s], "intent": %s, ' +
+                        fixed.replace("%", "%%") + "}\\n"), new),
+        "\t%s -f %s %s" % (SCRIPT_TOOLS["mv"], new, file),
+        "}",
+        "journal ''"]
+
+
+def render_script(plan, command_path, prelude, host_path=None,
+                  journal=None):
     """The plan as a runnable script.  command_path maps a command name
     from run.COMMANDS to the absolute path to print; host_path maps a
     host path an action touches to the one to print (the default: as it
-    is; under SVMRAM_ROOT when svmram works on an emulated host)."""
+    is; under SVMRAM_ROOT when svmram works on an emulated host).
+    `journal`: the host path of the journal svmram keeps for the plan's
+    target, which the script then keeps too (journal_function)."""
+    host_path = host_path or (lambda path: path)
+    journal = journal if plan.intent is not None and plan.steps and \
+        plan.operation in journals.OPERATIONS else None
     out = [prelude.shebang,
            "# svmram %s %s: the plan, computed from the current state."
            % (plan.operation, plan.target),
@@ -163,12 +213,20 @@ def render_script(plan, command_path, prelude, host_path=None):
         out += ["#    " + line for line in test.why.splitlines() if line]
         for step in test.plan.steps:
             out += step_lines(step, command_path, host_path)
+    if journal is not None:
+        out += journal_function(plan, journal, host_path)
     for number, step in enumerate(plan.steps, 1):
         out += ["", "# %d. %s" % (number, step.summary)]
         out += ["#    " + line for line in step.why.splitlines() if line]
         out += step_lines(step, command_path, host_path)
         if step.wait_resync:
             out.append("wait_resync %s" % shlex.quote(step.wait_resync))
+        if journal is not None:
+            out.append("journal %s" % shlex.quote(json.dumps(step.key)))
+    if journal is not None:
+        out += ["", "# Done: svmram's journal is no longer needed.",
+                "%s -f %s" % (SCRIPT_TOOLS["rm"], shlex.quote(host_path(
+                    journal)))]
     if plan.afterwards:
         out += ["", "# Then enable the boot service; its start method runs "
                 "'svmram restore',", "# which finds nothing to do."]

@@ -192,6 +192,18 @@ class EmulatedHost:
         return self.sim("close", mirror)
 
 
+def run_script(host, text):
+    """Run a -n script with ksh93 in the emulator's environment (its
+    commands are the emulator's: svmram printed SVMRAM_BINDIR's paths and
+    SVMRAM_ROOT's /dev)."""
+    path = os.path.join(host.dir, "plan.ksh")
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write(text)
+    return subprocess.run(["ksh93", path], env=host.env, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          check=False)
+
+
 def host_file(name):
     """tests/scenario/hosts/NAME.json, or None for an emulator preset."""
     path = os.path.join(HOSTS, name + ".json")

@@ -13,13 +13,12 @@ from .. import actions, interrupt, registry, run
 from ..errors import EXIT_OK, EXIT_SIGNAL_BASE, RefusedError, SvmramError
 from ..execute import Polling, StepFailed, execute, reason_of
 from ..interrupt import Interrupted
-from ..journal import Journal
+from ..journal import DIRECTORY as JOURNAL_DIR, Journal
 from ..lock import HostLock
 from ..plan import Plan, cost_lines, render_script
 from ..progress import Progress
 
 LOCK = "/var/run/svmram.lock"          # /var/run is cleared at boot
-JOURNAL_DIR = "/var/svmram"             # survives reboots
 
 
 def host_root():
@@ -79,7 +78,7 @@ def host_lock(wait=0, dry_run=False):
 
 
 def journal_for(mirror, backend):
-    return Journal(under_root("%s/%s.journal" % (JOURNAL_DIR, mirror)),
+    return Journal(under_root(journal_path(mirror)),
                    checked_with=backend.words.state(mirror), target=mirror)
 
 
@@ -95,13 +94,20 @@ def add_change_arguments(parser):
                         help="do not ask for confirmation")
 
 
-def script_of(plan, backend):
-    """The plan as the script -n prints."""
-    return render_script(plan, run.command_path, backend.prelude, under_root)
+def journal_path(target):
+    """The host path of `target`'s journal."""
+    return "%s/%s.journal" % (JOURNAL_DIR, target)
+
+
+def script_of(plan, backend, journal=False):
+    """The plan as a script (-n's with `journal`: it keeps the journal
+    svmram would, so that svmram finishes or undoes what it began)."""
+    return render_script(plan, run.command_path, backend.prelude, under_root,
+                         journal_path(plan.target) if journal else None)
 
 
 def print_plan(plan, backend):
-    sys.stdout.write(script_of(plan, backend))
+    sys.stdout.write(script_of(plan, backend, journal=True))
     return EXIT_OK
 
 

@@ -36,6 +36,9 @@ def run(args):
             where = backend.record_name(mirror)
             intent = backend.recorded_intent(host)
             if intent is None:
+                refusal = backend.unrecorded(host)
+                if refusal is not None:
+                    raise refusal
                 raise RefusedError(
                     "%s is not set up by svmram (%s does not exist)" % (
                         mirror, where),
@@ -54,8 +57,7 @@ def run(args):
                 host, intent, where, stored is not None, options, False))
         journal.start("teardown", intent.to_json())
         common.carry_out(plan, backend, host, journal, None)
-    sys.stdout.write(backend.teardown_done(intent) + "\n")
-    for note in plan.notes:
-        if "is left alone" in note:
-            sys.stdout.write("%s: %s\n" % (mirror, note))
+    sys.stdout.write((plan.done or backend.teardown_done(intent)) + "\n")
+    for sentence in plan.left:
+        sys.stdout.write("%s: %s\n" % (mirror, sentence))
     return EXIT_OK

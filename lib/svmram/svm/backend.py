@@ -19,7 +19,8 @@ from . import check, consistency, names, probe, record, status
 from .host import SvmHost
 from .intent import Intent
 from .planner import (UNKNOWN_SLOTS, SlotBehaviourUnknown, check_memory,
-                      choose_intent, plan_enable, plan_teardown, slot_note)
+                      choose_intent, foreign_ram, plan_enable, plan_teardown,
+                      slot_note)
 from .planner import plan_setup as plan_setup_steps
 from .ramcomponent import opening_step, ram_component
 from .restore import DEFAULT_COPY_BLOCKS
@@ -85,7 +86,7 @@ class SvmBackend(Backend):
     def setup_options(self, args):
         return dict(
             size=names.size(args.size) if args.size is not None else None,
-            ramdisk=names.ramdisk(args.name) if args.name is not None
+            ramdisk=names.ramdisk(args.name, args.mirror) if args.name is not None
             else None,
             submirror=names.metadevice(args.submirror, "submirror")
             if args.submirror is not None else None,
@@ -130,6 +131,10 @@ class SvmBackend(Backend):
             return None
         return Intent.from_json(record.to_intent_json(found),
                                 record.fmri(host.mirror))
+
+    def unrecorded(self, host):
+        snap = host.observe(None)
+        return foreign_ram(snap, host.mirror) if snap.has_replicas else None
 
     def tidy(self, host):
         found = host.scratch_leftovers(linked=True)
@@ -195,13 +200,17 @@ class SvmBackend(Backend):
     def plan_teardown(self, host, intent, where, resumed, options,
                       dry_run):
         snap = host.observe(intent)
-        consistency.check(snap, intent, where)
+        # A mirror gone with no operation of svmram's under way was
+        # cleared by hand: its disk submirrors need not exist any more.
+        consistency.check(snap, intent, where, disks=bool(
+            resumed or snap.mirror is not None))
         # A resumed setup or teardown may itself have detached a disk
         # submirror; otherwise a missing one was split off by hand.
         reattach = intent.disks if (resumed or options.get("reattach")) \
             else ()
         try:
-            plan = plan_teardown(snap, intent, reattach=reattach)
+            plan = plan_teardown(snap, intent, reattach=reattach,
+                                 under_way=bool(resumed))
         except SlotBehaviourUnknown:
             # Putting the disk submirrors back in their order depends on
             # whether metadetach leaves a hole: test it first (a dry run
@@ -210,14 +219,15 @@ class SvmBackend(Backend):
                 plan = plan_teardown(snap.evolve(
                     detach_compacts=True,
                     slot_evidence="assumed by this dry run"), intent,
-                    reattach=reattach)
+                    reattach=reattach, under_way=bool(resumed))
                 plan.notes.append("Teardown %s." % DRY_RUN_PROBE)
                 plan.provisional = True
                 plan.test = probe.script_test(host.scratch_layout(),
                                               host.mirror, "teardown")
             else:
                 plan = plan_teardown(_probed(host, intent, "teardown"),
-                                     intent, reattach=reattach)
+                                     intent, reattach=reattach,
+                                     under_way=bool(resumed))
         plan.intent = intent
         return plan
 

@@ -35,10 +35,12 @@ def check_replicas(snap):
                    "add replicas again and rerun svmram.")
 
 
-def check(snap, it, where):
-    """Refuse, before anything changes, an intent the host contradicts."""
+def check(snap, it, where, disks=True):
+    """Refuse, before anything changes, an intent the host contradicts
+    (`disks`: its disk submirrors too; not for the teardown of a mirror
+    the administrator cleared)."""
     check_replicas(snap)
-    found = contradictions(snap, it)
+    found = contradictions(snap, it, disks)
     if found:
         raise RefusedError(
             "%s does not match the host: %s" % (where, "; ".join(found)),
@@ -46,12 +48,12 @@ def check(snap, it, where):
                    "ls -l /dev/dsk by hand; svmram will not act on it.")
 
 
-def contradictions(snap, it):
+def contradictions(snap, it, disks=True):
     """Why `it` does not describe the host in `snap`; [] when it does."""
     found = []
     if it.mirror != snap.mirror_name:
         found.append("it is about %s, not %s" % (it.mirror, snap.mirror_name))
-    for disk in it.disks:
+    for disk in (it.disks if disks else ()):
         if disk not in snap.metadevices:
             found.append("its disk submirror %s does not exist" % disk)
         elif _kind(snap, disk) != STRIPE:

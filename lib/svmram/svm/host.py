@@ -12,7 +12,7 @@ import os
 import posixpath
 import re
 
-from .. import actions
+from .. import actions, journal
 from ..run import CommandError
 from ..errors import ParseError, RefusedError, SvmramError
 from ..backend import Host
@@ -223,26 +223,53 @@ class SvmHost(Host):
         nothing the names a test would use now (else None: they are read
         again once the leftovers are gone)."""
         config = self._config()
-        found = probe.leftovers(config, self._ramdisks()[0],
-                                self._links(None))
+        ramdisks, links = self._ramdisks()[0], self._links(None)
+        claimed = self.claimed_ramdisks(ramdisks, links)
+        found = probe.leftovers(config, ramdisks, links, claimed)
         return found, (None if found else probe.layout(
-            _names(config), self._controllers()))
+            _names(config), self._controllers(), claimed))
 
     def scratch_layout(self):
         """The names a test of the slot behaviour would use now."""
-        return probe.layout(_names(self._config()), self._controllers())
+        ramdisks, links = self._ramdisks()[0], self._links(None)
+        return probe.layout(_names(self._config()), self._controllers(),
+                            self.claimed_ramdisks(ramdisks, links))
+
+    def claimed_ramdisks(self, ramdisks, links):
+        """The ramdisks with a scratch name (svmram_probeN) that a record
+        or journal of svmram's names: an older svmram accepted such a
+        --name, and its record wins over the name rules.  Read only when
+        one of `ramdisks` or a link of `links` has such a name."""
+        if not any(names.is_scratch_ramdisk(name) for name in list(
+                ramdisks) + [posixpath.basename(t) for t in links.values()]):
+            return frozenset()
+        result = self._run("svcprop", ["-f", "-p", record.PG,
+                                       record.SERVICE + ":*"], check=False)
+        try:
+            recorded = [props.get("ramdisk") for props in
+                        parse_records(result.stdout).values()]
+        except ParseError:
+            recorded = []
+        recorded += [intent.get("ramdisk") for intent in
+                     journal.stored_intents(actions.under(
+                         self.root, journal.DIRECTORY))]
+        return frozenset(name for name in recorded
+                         if isinstance(name, str) and
+                         names.is_scratch_ramdisk(name))
 
     def scratch_leftovers(self, linked=False):
         """What an earlier test of the slot behaviour left; with
         linked=True none unless links to its ramdisks are there (they
         would push the RAM submirror's link onto another controller),
         which costs no command."""
+        links = self._links(None)
         if linked and not any(
-                posixpath.basename(target) in probe.RAMDISKS
-                for target in self._links(None).values()):
+                names.is_scratch_ramdisk(posixpath.basename(target))
+                for target in links.values()):
             return probe.Leftovers()
-        return probe.leftovers(self._config(), self._ramdisks()[0],
-                               self._links(None))
+        ramdisks = self._ramdisks()[0]
+        return probe.leftovers(self._config(), ramdisks, links,
+                               self.claimed_ramdisks(ramdisks, links))
 
     @staticmethod
     def _stripes_of_interest(mirror_view, intent):
@@ -484,6 +511,26 @@ class HostReading:
         result = self.runner("svcprop", ["-f", "-p", record.PG, target],
                              check=False)
         return parse_records(result.stdout)
+
+    def blockers(self, mirror):
+        """[(dependency, state)] of the dependencies of `mirror`'s
+        instance that keep it from ever starting: disabled or in
+        maintenance (svcs -d; svmram's manifest declares require_all
+        dependencies only, so each must be online for it to start).
+        Read only for an instance that is offline."""
+        result = self.runner("svcs", ["-H", "-o", "state,fmri", "-d",
+                                      record.fmri(mirror)], check=False)
+        found = []
+        for lineno, line in enumerate(result.stdout.splitlines(), 1):
+            fields = line.split()
+            if not fields:
+                continue
+            if len(fields) != 2 or fields[0].rstrip("*") not in SMF_STATES:
+                raise ParseError("expected a state and a service", lineno,
+                                 line, "svcs -d")
+            if fields[0] in ("disabled", "maintenance"):
+                found.append((fields[1], fields[0]))
+        return found
 
     def config(self):
         """(`metastat -p` parsed, or None without replicas; the SVM

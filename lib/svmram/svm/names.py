@@ -18,6 +18,10 @@ RAMDISK_NAME_MAX = 32           # RD_NAME_LEN
 _METADEVICE = re.compile(r"d(0|[1-9][0-9]{0,3})\Z")
 _DISK_SET = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]*/d[0-9]+\Z")   # blue/d10
 _RAMDISK = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*\Z")
+# The scratch ramdisks of the slot test (svm/probe.py): svmram_probe0,
+# svmram_probe1, or the next free numbers when a record holds one.
+SCRATCH_RAMDISK = "svmram_probe%d"
+_SCRATCH = re.compile(r"svmram_probe[0-9]+\Z")
 _LINK = re.compile(r"c([0-9]+)t([0-9]+)d([0-9]+)s([0-7])\Z")
 _SIZE = re.compile(r"([1-9][0-9]*)([bkmg]?)\Z")
 _NUMBER = re.compile(r"[0-9]+\Z")
@@ -49,6 +53,11 @@ def is_ramdisk(name):
     return 0 < len(name) <= RAMDISK_NAME_MAX and bool(_RAMDISK.match(name))
 
 
+def is_scratch_ramdisk(name):
+    """A name svmram keeps for the scratch ramdisks of its slot test."""
+    return bool(_SCRATCH.match(name))
+
+
 def is_link(name):
     return bool(_LINK.match(name))
 
@@ -69,11 +78,20 @@ def metadevice(name, what="metadevice"):
     return name
 
 
-def ramdisk(name):
+def ramdisk(name, mirror):
+    """A name for the ramdisk of `mirror`'s RAM submirror (--name)."""
     if not is_ramdisk(name):
         raise UsageError(
             "ramdisk name %r is invalid; use up to %d letters, digits, "
             "'_' or '-', not starting with '-'" % (name, RAMDISK_NAME_MAX))
+    if is_scratch_ramdisk(name):
+        # The slot test would take it for its own leftover.  A mirror an
+        # older svmram recorded with such a name keeps it (probe.py).
+        raise UsageError(
+            "ramdisk name %r is reserved: svmram's test of the slot "
+            "behaviour makes and removes scratch ramdisks of that name"
+            % (name,), advice="Give another name with --name, or leave "
+            "--name out for %s." % default_ramdisk(mirror))
     return name
 
 

@@ -10,6 +10,7 @@ teardown plan.
 """
 
 import heapq
+import posixpath
 
 from ..errors import RefusedError
 from ..plan import Plan, converge, looping
@@ -59,23 +60,17 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
                    "install puts the manifest in /lib/svc/manifest/system), "
                    "then run setup again.")
     m = snap.mirror
-    if snap.record is not None or (m.read_option == "first" and any(
-            s in snap.stripes and _is_ram(snap, s) for s in m.slots[:1])):
+    if snap.record is not None:
         raise RefusedError("%s is already set up for reads from RAM" % mirror,
                            advice="svmram status %s shows it; svmram "
                                   "teardown %s undoes it." % (mirror, mirror))
+    refusal = foreign_ram(snap, mirror)
+    if refusal is not None:
+        raise refusal
     if m.resync or m.pending:
         raise RefusedError("%s has a resync in progress or pending" % mirror,
                            advice="Wait until metastat %s shows no resync, "
                                   "then run setup again." % mirror)
-    ram_slots = [s for s in m.slots if _is_ram(snap, s)]
-    if ram_slots:
-        raise RefusedError(
-            "submirror %s of %s is on a ramdisk that svmram did not create" % (
-                ram_slots[0], mirror),
-            advice="svmram never changes submirrors it did not create; "
-                   "remove it first (metadetach %s %s), then run setup "
-                   "again." % (mirror, ram_slots[0]))
     bad = [s for s, state in zip(m.slots, m.states) if state != OKAY]
     if bad:
         raise RefusedError("submirror %s of %s is not Okay" % (
@@ -124,6 +119,44 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
                     read_option=m.read_option, write_option=m.write_option,
                     pass_num=m.pass_num, size_blocks=m.size_blocks)
     return intent, notes
+
+
+def foreign_ram(snap, mirror):
+    """The refusal for a RAM submirror in `mirror` that svmram did not
+    make (there is no record; say one made by hand the article's way
+    before svmram was installed): what was found, and the commands that
+    remove it, after which setup makes it svmram's.  None when `mirror`
+    has no submirror on a ramdisk."""
+    m = snap.mirror
+    found = [s for s in (m.slots if m else ()) if _is_ram(snap, s)]
+    if not found:
+        return None
+    ram = found[0]
+    links = [c for c in snap.stripes[ram].components
+             if snap.links.get("dsk/" + c, "").startswith("/dev/ramdisk/")]
+    ramdisks = sorted({posixpath.basename(snap.links["dsk/" + c])
+                       for c in links})
+    where = "ramdisk %s, linked as %s" % (", ".join(ramdisks),
+                                           ", ".join(links))
+    if m.slots[0] == ram and m.read_option == "first":
+        text = "%s reads from the RAM submirror %s in slot 0 (%s), which " \
+            "svmram did not set up: there is no %s" % (
+                mirror, ram, where, record.fmri(mirror))
+    else:
+        text = "submirror %s of %s is on a ramdisk (%s), which svmram did " \
+            "not create" % (ram, mirror, where)
+    commands = ["metaparam -r roundrobin %s" % mirror] \
+        if m.read_option == "first" else []
+    commands += ["metadetach %s %s" % (mirror, ram), "metaclear %s" % ram]
+    commands += ["ramdiskadm -d %s" % name for name in ramdisks]
+    commands.append("rm " + " ".join(
+        "/dev/%s/%s" % (kind, link) for link in links
+        for kind in ("dsk", "rdsk") if "%s/%s" % (kind, link) in snap.links))
+    return RefusedError(text, advice=(
+        "svmram does not take over a RAM submirror it did not create.  To "
+        "remove it, once 'metastat %s' shows every submirror Okay: %s.  "
+        "Then 'svmram setup %s' makes it svmram's, with a boot restore."
+        % (mirror, "; ".join(commands), mirror)))
 
 
 def _is_ram(snap, submirror):
@@ -422,33 +455,67 @@ def plan_enable(intent):
     return plan
 
 
-def plan_teardown(snap, intent, reattach=()):
+def plan_teardown(snap, intent, reattach=(), under_way=True):
     """`reattach` names the recorded disk submirrors that may be attached
     again when they are missing from the mirror: those svmram itself took
     out (a rollback, a resumed operation) or the admin asks back.  Any
-    other missing one was split off by hand and is left alone."""
+    other missing one was split off by hand and is left alone.
+    `under_way`: an operation of svmram's was under way (a rollback, or
+    a journal), so a missing mirror is one it cleared itself (a swap or
+    rebuild stopped between metaclear and metainit) and recreates; else
+    the administrator cleared it, and only what svmram built goes."""
     plan = Plan("teardown", intent.mirror)
-    if snap.mirror is None:
+    if snap.mirror is None and under_way:
         plan.notes.append(_from_one_disk_note(intent))
         reattach = intent.disks     # svmram cleared the mirror itself
+    elif snap.mirror is None:
+        plan.left.append(_cleared_by_hand(snap, intent))
+        plan.done = "%s: the RAM submirror and its ramdisk are gone." % (
+            intent.mirror)
     else:
         for disk in intent.disks:
             if disk not in snap.mirror.slots and disk not in reattach:
-                plan.notes.append(
+                plan.left.append(
                     "%s is no longer in %s and is left alone (split off by "
                     "hand?); 'svmram teardown --reattach %s' attaches it "
                     "again with a full resync." % (disk, intent.mirror,
                                                    intent.mirror))
+    plan.notes += plan.left
     # A disk submirror in the mirror now that a step of this plan detaches
     # (to put the disks back in order) is attached again by a later one.
     reattach = tuple(d for d in intent.disks if d in reattach or (
         snap.mirror is not None and d in snap.mirror.slots))
     _converge(plan, snap, intent,
-              lambda s, it: _next_teardown_step(s, it, reattach))
+              lambda s, it: _next_teardown_step(s, it, reattach, under_way))
     if intent.method == "rotate":
         plan.notes.append("Afterwards the disk submirrors are in their "
                           "original order again.")
     return plan
+
+
+def _cleared_by_hand(snap, it):
+    """Why teardown leaves a mirror cleared by hand, and its disk
+    submirrors, as they are."""
+    text = "%s does not exist and no svmram operation was under way, so " \
+        "it was cleared by hand: teardown did not recreate it, and " % (
+            it.mirror)
+    kept = [d for d in it.disks if d in snap.metadevices]
+    gone = [d for d in it.disks if d not in snap.metadevices]
+    if kept:
+        text += "%s %s left alone" % (" and ".join(kept),
+                                      "are" if len(kept) > 1 else "is")
+    if kept and gone:
+        text += "; %s %s not exist" % (" and ".join(gone), "do" if len(
+            gone) > 1 else "does")
+    elif gone:
+        text += "%s %s not exist either" % (" and ".join(gone), "do" if len(
+            gone) > 1 else "does")
+    if kept == list(it.disks):
+        text += " ('metainit %s -m %s'%s makes it again from %s)" % (
+            it.mirror, kept[0], "".join(
+                ", then 'metattach %s %s'," % (it.mirror, d)
+                for d in kept[1:]), kept[0])
+    return text + "."
 
 
 def _from_one_disk_note(it):
@@ -609,10 +676,12 @@ def _teardown_why(it, moves):
             "order; the other disk submirror holds the disk copy meanwhile.")
 
 
-def _next_teardown_step(snap, it, reattach):
+def _next_teardown_step(snap, it, reattach, under_way=True):
     m = snap.mirror
     if m is None:
-        return _init_from_one_disk(snap, it)
+        if under_way:
+            return _init_from_one_disk(snap, it)
+        return _ram_parts_step(snap, it)
     if it.method == "swap" and m.slots == it.order and \
             m.size_blocks != it.size_blocks and snap.mounted_on is None:
         _all_okay(snap)
@@ -655,6 +724,12 @@ def _next_teardown_step(snap, it, reattach):
     if missing:
         return steps.attach(snap, it, missing[0],
                             why="Restore the disk copy.")
+    return _ram_parts_step(snap, it)
+
+
+def _ram_parts_step(snap, it):
+    """The next of what svmram built besides the mirror's changes: the
+    RAM submirror, its links, its ramdisk, the record."""
     if it.ram in snap.stripes:
         return steps.clear_stripe(snap, it, it.ram)
     if any(k in snap.links for k in ("dsk/" + it.link, "rdsk/" + it.link)):

@@ -12,7 +12,10 @@ slots it read: it stops a script (whose plan assumed no hole) with the
 mirror unchanged, and tells svmram the answer.
 
 A failure, a kill or a reboot can leave parts of it behind.  They are
-recognisable: ramdisks with svmram's scratch names, /dev/dsk and
+recognisable: ramdisks with svmram's scratch names (svmram_probeN, which
+setup refuses for --name; a ramdisk an SVM record of svmram's names is
+its mirror's, whatever its name, and the test takes the next free
+numbers), /dev/dsk and
 /dev/rdsk links to them, stripes built on those links and mirrors built
 of those stripes.  The next run removes them (removal_plan(), run the
 same way) before it tests again; anything else built on them is the
@@ -32,23 +35,40 @@ from ..plan import Plan, Step, Test
 from ..run import CommandError
 from . import metastat, names
 
-RAMDISKS = ("svmram_probe0", "svmram_probe1")
+RAMDISKS = (names.SCRATCH_RAMDISK % 0, names.SCRATCH_RAMDISK % 1)
 SIZE = "1m"
 
 
 @dataclass(frozen=True)
 class Layout:
     """The scratch mirror's names: `mirror` of the stripes `first` (the
-    one detached) and `second`, on `links` (cNtNdNsN, one per ramdisk)."""
+    one detached) and `second`, on `links` (cNtNdNsN, one per ramdisk),
+    to the ramdisks `ramdisks`."""
     mirror: str
     first: str
     second: str
     links: Tuple[str, ...]
+    ramdisks: Tuple[str, ...] = RAMDISKS
 
 
-def layout(used_names, used_controllers):
+def scratch_ramdisks(claimed=()):
+    """The two scratch ramdisk names: svmram_probe0 and svmram_probe1,
+    unless a mirror's record `claimed` one (an older svmram accepted them
+    for --name): then the next free numbers."""
+    free = (names.SCRATCH_RAMDISK % n for n in range(len(claimed) + 2))
+    return tuple(name for name in free if name not in claimed)[:2]
+
+
+def is_scratch(ramdisk, claimed=()):
+    """Is `ramdisk` a scratch ramdisk of the slot test, not a ramdisk a
+    record of svmram's names (`claimed`)?"""
+    return names.is_scratch_ramdisk(ramdisk) and ramdisk not in claimed
+
+
+def layout(used_names, used_controllers, claimed=()):
     """The highest free metadevice names (of the default 128), out of the
-    way, and links on the first free controllers from c90."""
+    way, links on the first free controllers from c90, and the scratch
+    ramdisk names no record `claimed`."""
     units = [name for name in ("d%d" % n for n in range(127, -1, -1))
              if name not in used_names][:3]
     if len(units) < 3:
@@ -60,7 +80,8 @@ def layout(used_names, used_controllers):
         link = names.free_link(frozenset(controllers))
         controllers.add(names.controller_of(link))
         links.append(link)
-    return Layout(units[0], units[1], units[2], tuple(links))
+    return Layout(units[0], units[1], units[2], tuple(links),
+                  scratch_ramdisks(claimed))
 
 
 def compacts(slots):
@@ -154,7 +175,7 @@ def test_plan(scratch, target, operation):
             Symlink("/dev/%s/%s" % (kind, link), "/dev/%s/%s" % (
                 device, ramdisk), advice="Run svmram again.")
             for kind, device in (("dsk", "ramdisk"), ("rdsk", "rramdisk"))))
-        for ramdisk, link in zip(RAMDISKS, scratch.links)]
+        for ramdisk, link in zip(scratch.ramdisks, scratch.links)]
     steps.append(Step(
         "scratch mirror %s" % scratch.mirror,
         "Make the scratch mirror %s of %s and %s." % (
@@ -171,7 +192,7 @@ def test_plan(scratch, target, operation):
             ReadSlots(scratch.mirror, scratch.second))))
     steps += removal_plan(Leftovers(
         (scratch.mirror,), (scratch.second, scratch.first), scratch.links,
-        tuple(reversed(RAMDISKS))), target).steps
+        tuple(reversed(scratch.ramdisks))), target).steps
     steps.append(Step(
         "scratch check", "Stop if %s was not in slot 0." % scratch.second,
         do=(SlotCheck(scratch.second, (
@@ -213,13 +234,14 @@ def is_removal(step):
     return step.key.startswith(_REMOVAL)
 
 
-def leftovers(config, ramdisks, links):
+def leftovers(config, ramdisks, links, claimed=()):
     """What an earlier scratch mirror left: `config` from metastat -p (or
     None without replicas), `ramdisks` the names ramdiskadm lists, `links`
-    {"dsk/c91t0d0s0": "/dev/ramdisk/svmram_probe0", ...}.  Refuses when
+    {"dsk/c91t0d0s0": "/dev/ramdisk/svmram_probe0", ...}, `claimed` the
+    ramdisks svmram's records name (never scratch).  Refuses when
     something that is not svmram's scratch mirror uses them."""
     link_names = sorted({key.split("/", 1)[1] for key, target in links.items()
-                         if posixpath.basename(target) in RAMDISKS})
+                         if is_scratch(posixpath.basename(target), claimed)})
     stripes, mirrors = [], []
     for device in (config.devices if config is not None else ()):
         if device.type != "stripe":
@@ -242,8 +264,9 @@ def leftovers(config, ramdisks, links):
             raise _foreign(device.name, used[0])
         mirrors.append(device.name)
     return Leftovers(tuple(mirrors), tuple(stripes), tuple(link_names),
-                     tuple(name for name in reversed(RAMDISKS)
-                           if name in ramdisks))
+                     tuple(sorted((name for name in ramdisks
+                                   if is_scratch(name, claimed)),
+                                  reverse=True)))
 
 
 def _parts_of(device):

@@ -109,8 +109,11 @@ def disk_fixes(snap, intent):
 
 def mirror_status(mirror, reading, service, found):
     """(status, problems) of a configured mirror: `service` is its
-    instance's state, `found` its record ({} when incomplete)."""
-    reasons, problems = [], Problems(booting(service))
+    instance's state, `found` its record ({} when incomplete).  An
+    instance offline behind a dependency that is disabled or in
+    maintenance is no boot in progress: it never starts by itself."""
+    blockers = reading.blockers(mirror) if service == "offline" else []
+    reasons, problems = [], Problems(booting(service) and not blockers)
     if service is None:
         return Status.unconfigured(mirror, "%s does not exist" %
                                    record.fmri(mirror)), problems
@@ -167,8 +170,8 @@ def mirror_status(mirror, reading, service, found):
         problems.unless_booting(reasons[-1])
     if service != "online":
         reasons.append("%s is %s" % (record.fmri(mirror), service))
-        problems.add(service_words(mirror, service, problems.booting),
-                     passing=problems.booting)
+        problems.add(service_words(mirror, service, problems.booting,
+                                   blockers), passing=problems.booting)
     redundancy = disk_redundancy(snap, intent) if m else None
     wrong = consistency.contradictions(snap, intent) \
         if snap.has_replicas else []
@@ -207,8 +210,14 @@ def mirror_status(mirror, reading, service, found):
     ), problems
 
 
-def service_words(mirror, service, booting):
+def service_words(mirror, service, booting, blockers=()):
     fmri = record.fmri(mirror)
+    if blockers:
+        return "%s is %s and cannot start: its %s %s (svcs -x svmram:%s " \
+            "says why)" % (fmri, service, "dependency" if len(blockers) == 1
+                           else "dependencies", ", ".join(
+                               "%s is %s" % pair for pair in blockers),
+                           mirror)
     if booting:
         return "%s is %s: svmram restore has not finished since boot" % (
             fmri, service)
