@@ -50,10 +50,37 @@ def auto_writes(st):
 
 # --- validity ----------------------------------------------------------------
 
-def valid_copy(st, m, sub, r):
+class _Regions:
+    """regions.comp_for_region() and regions.read() for one check: each
+    stripe's components and each device's data are looked up once (the
+    state does not change during a check; a check looks at every region
+    of every submirror after every emulated command)."""
+
+    def __init__(self, st):
+        self.st = st
+        self._comps = {}          # id(stripe) -> component of each region
+        self._data = {}           # dev -> regions.device_data()
+
+    def comp(self, stripe, r):
+        comps = self._comps.get(id(stripe))
+        if comps is None:
+            comps = self._comps[id(stripe)] = [
+                regions.comp_for_region(stripe, n) for n in range(REGIONS)]
+        return comps[r]
+
+    def read(self, stripe, r):
+        dev = self.comp(stripe, r)["dev"]
+        key = tuple(dev)
+        if key not in self._data:
+            self._data[key] = regions.device_data(self.st, dev)
+        data = self._data[key]
+        return None if data is None else data[r]
+
+
+def valid_copy(st, m, sub, r, looks):
     """Is this submirror's region r a copy SVM would trust?"""
     stripe = st["units"][sub["name"]]
-    comp = regions.comp_for_region(stripe, r)
+    comp = looks.comp(stripe, r)
     state = sub["state"]
     job = m.get("resync")
     done = job is not None and sub["name"] in job["targets"] \
@@ -69,7 +96,7 @@ def valid_copy(st, m, sub, r):
     return False
 
 
-def read_candidates(st, m, r):
+def read_candidates(st, m, r, looks):
     """Submirrors that could serve a read of region r (reference 4.1)."""
     running = [s for s in m["subs"] if s["state"] == "RUNNING"]
     if running:
@@ -80,7 +107,7 @@ def read_candidates(st, m, r):
         return running
     for wanted in ("Okay", "Last Erred"):
         for s in m["subs"]:
-            if s["state"] in units.READABLE and regions.comp_for_region(
+            if s["state"] in units.READABLE and looks.comp(
                     st["units"][s["name"]], r)["state"] == wanted:
                 return [s]
     return []
@@ -124,28 +151,30 @@ def _as_if_opened(st, m):
 
 def _findings(st):
     found = {}
+    looks = _Regions(st)
     for m in units.mirrors(st):
         truth = m["truth"]
         lost = []
         for r in range(REGIONS):
             if truth[r] == 0:
                 continue
-            if not any(valid_copy(st, m, s, r)
-                       and not regions.comp_is_ramdisk(
-                           st["units"][s["name"]], r)
-                       and regions.read(st, st["units"][s["name"]], r)
+            if not any(valid_copy(st, m, s, r, looks)
+                       and not devices.is_ramdisk_dev(looks.comp(
+                           st["units"][s["name"]], r)["dev"])
+                       and looks.read(st["units"][s["name"]], r)
                        == truth[r] for s in m["subs"]):
                 lost.append(r)
         if lost:
             found[(m["name"], "-", "no-disk-copy")] = (
                 lost, "no disk-backed submirror holds the current data")
         seen, sm = _as_if_opened(st, m)
+        seen_looks = looks if seen is st else _Regions(seen)
         bad = {}
         for r in range(REGIONS):
             if truth[r] == 0:
                 continue        # never written: no read can be wrong
-            for s in read_candidates(seen, sm, r):
-                v = regions.read(seen, seen["units"][s["name"]], r)
+            for s in read_candidates(seen, sm, r, seen_looks):
+                v = seen_looks.read(seen["units"][s["name"]], r)
                 if v != truth[r]:
                     bad.setdefault(s["name"], []).append((r, v))
         # A hazard found in a closed mirror is recorded where it was made;
