@@ -286,6 +286,39 @@ def close_device(st, name):
         st["opens"][name] = n - 1
 
 
+def open_for_write(st, name):
+    """md.c mdopen: a write open of a metadevice in a stale set (1530) or
+    of one with a parent, a submirror (1537, "don't allow writes to
+    subdevices"), fails with EROFS.  Returns the errno name or None."""
+    u = require(st, name)
+    if st.get("stale_db") or u.get("parent"):
+        return "EROFS"
+    return None
+
+
+def checkbuf(st, name, blkno, write):
+    """md_subr.c md_checkbuf (2027-2067), which each driver's strategy
+    calls for top-level I/O only (mirror.c 3905, 4200; stripe.c 744; a
+    submirror's I/O comes with MD_STR_NOTTOP, md_subr.c 2315).  Returns
+    None (go on), "EOF" (b_lblkno == total: done, nothing moved) or an
+    errno name.  A write starting at block 0 of a labeled unit is refused
+    whatever its length, reads of block 0 are not, and the driver logs
+    "md: NAME: write to label" (CE_NOTE, 2054) into st["console"]."""
+    u = require(st, name)
+    if st.get("stale_db") and write:
+        return "EROFS"                          # 2032-2034
+    if blkno > u["size"]:
+        return "EINVAL"                         # 2043-2044
+    if blkno == u["size"]:
+        return "EOF"                            # 2046-2047
+    if blkno == 0 and write and u.get("labeled"):
+        # 2052-2057: md_write_label (2024) is 0 unless set with a debugger
+        st.setdefault("console", []).append(
+            "NOTICE: md: %s: write to label" % name)
+        return "EINVAL"
+    return None
+
+
 # --- region coverage ---------------------------------------------------------
 
 def comp_ok_at(st, sub, r):

@@ -368,3 +368,34 @@ def test_something_else_on_the_scratch_ramdisks_is_refused(tmp_path):
         "svmram: svmram does not remove what it did not build; move d50 off "
         "them, then run svmram again.\n")
     assert svm_commands(host) == []
+
+
+def test_check_names_the_unlabeled_method_and_its_window(tmp_path):
+    """Issue 20 §1: for a mirror none of whose submirrors is labeled,
+    `check` names the method it would need and how long the mirror must
+    be closed: size / an assumed 30 MiB/s (docs/design.md)."""
+    host = make_host(tmp_path, preset="article-bare", disk_label="efi")
+    for argv in (("metainit", "d11", "1", "1", "c0d1s0"),
+                 ("metainit", "d12", "1", "1", "c1d0s0"),
+                 ("metainit", "d10", "-m", "d11", "d12")):
+        assert host.cmd(*argv).returncode == 0
+    check = host.svmram("check", "d10")
+    assert check.returncode == 3
+    lines = [line for line in check.stdout.splitlines()
+             if line.startswith("    unlabeled: ")]
+    assert len(lines) == 1, check.stdout
+    assert lines[0].startswith(
+        "    unlabeled: would need the copy-and-rebuild method (not built "
+        "yet): d10 closed for about ")
+    assert "at an assumed 30 MiB/s disk read speed)" in lines[0]
+    data = json.loads(host.svmram("check", "--json", "d10").stdout)
+    (verdict,) = data["mirrors"]
+    seconds = verdict["unlabeled"]["window_seconds"]
+    assert verdict["unlabeled"]["method"] == "copy-and-rebuild"
+    assert seconds > 0
+
+
+def test_check_shows_no_unlabeled_method_for_a_labeled_mirror(tmp_path):
+    host = make_host(tmp_path, preset="article")
+    check = host.svmram("check", "d10")
+    assert "    unlabeled: " not in check.stdout

@@ -15,7 +15,7 @@ from .sizing import MIN_FREE_PERCENT, MemoryCap, mib_text
 
 OK, WARN, FAIL = "ok", "warning", "FAIL"
 # The predictions a verdict holds, in the order the text shows them.
-PREDICTIONS = ("slots", "label")
+PREDICTIONS = ("slots", "label", "unlabeled")
 
 # The SVM services (illumos metainit.xml, metasync.xml, mdmonitor.xml,
 # rpc-meta); the first two must be online for SVM to have its state.
@@ -127,6 +127,39 @@ def label_prediction(snap):
     return {"mirror_labeled": mirror, "submirrors": subs, "text": text}
 
 
+# The read speed the unlabeled method's window assumes (docs/design.md,
+# "Mirrors whose submirrors are not labeled", open question 1).
+ASSUMED_READ_MIB_S = 30
+
+
+def unlabeled_prediction(snap):
+    """For a mirror SVM will not attach a RAM submirror to: the method it
+    would need (copy into RAM while closed, then rebuild; not built yet)
+    and how long the mirror must stay closed for the copy."""
+    if labels.mirror_label(snap.labels) is not False:
+        return None
+    blocks = snap.mirror.size_blocks if snap.mirror else None
+    if blocks is None:
+        window, when = None, "a window not known (mirror size unknown)"
+    else:
+        window = -(-blocks * 512 // (ASSUMED_READ_MIB_S << 20))
+        when = ("about %s (%s at an assumed %d MiB/s disk read speed)"
+                % (_duration(window), mib_text(blocks * 512),
+                   ASSUMED_READ_MIB_S))
+    return {"method": "copy-and-rebuild", "window_seconds": window,
+            "assumed_read_mib_s": ASSUMED_READ_MIB_S,
+            "text": ("would need the copy-and-rebuild method (not built "
+                     "yet): %s closed for %s while its data is copied into "
+                     "RAM, then rebuilt with the RAM submirror first"
+                     % (snap.mirror_name, when))}
+
+
+def _duration(seconds):
+    if seconds < 120:
+        return "%d seconds" % seconds
+    return "%d minutes" % -(-seconds // 60)
+
+
 def mirror_verdict(snap, mirror):
     """What setup would do with `mirror`, from the Snapshot of it."""
     if snap.record is not None:
@@ -136,6 +169,9 @@ def mirror_verdict(snap, mirror):
     if snap.mirror is not None:
         predictions = {"slots": slot_prediction(snap),
                        "label": label_prediction(snap)}
+        unlabeled = unlabeled_prediction(snap)
+        if unlabeled is not None:
+            predictions["unlabeled"] = unlabeled
     try:
         intent, notes = choose_intent(snap, mirror)
     except RefusedError as refusal:

@@ -5,9 +5,21 @@ of=/dev/null count=1 [bs=N]`.  Reading opens the metadevice, which is
 what svmram uses to force a mirror's first open after boot (reference
 9.1); the open applies the emulator's first-open rule.  Other files are
 refused, so nothing outside the emulator is ever read.
+
+And to write zeros to one: `dd if=/dev/zero of=/dev/md/rdsk/d10 count=N
+[bs=N] [oseek=N|seek=N]`, which is how a raw-device user meets a labeled
+unit's block 0 (md_subr.c md_checkbuf; svm.checkbuf).  Each record is one
+write(2): the first refused one ends dd as illumos dd.c flsh() does
+(perror("write"), term(2): the statistics count the refused record
+out, since nofr is counted before the write, dd.c 1755-1771).  A write
+open refused by mdopen prints "dd: FILE: open: ..." and exits 2 without
+statistics (dd.c 842-846).
 """
 
-from svmsim import devices, svm
+from svmsim import devices, monitor, regions, svm
+from svmsim.state import REGIONS
+
+_ERRNO = {"EROFS": "Read-only file system", "EINVAL": "Invalid argument"}
 
 _MD = r"/dev/md/r?dsk/(d[0-9]+)\Z"     # re is imported where it is used
 USAGE = "usage: dd [operand...]\n"
@@ -15,6 +27,9 @@ USAGE = "usage: dd [operand...]\n"
 
 def run(ctx, argv):
     operands = dict(arg.split("=", 1) for arg in argv if "=" in arg)
+    if len(operands) == len(argv) and operands.get("if") == "/dev/zero" \
+            and "of" in operands:
+        return write(ctx, operands)
     if len(operands) != len(argv) or "if" not in operands \
             or operands.get("of") != "/dev/null":
         ctx.err(USAGE)
@@ -32,3 +47,82 @@ def run(ctx, argv):
     count = operands.get("count", "1")
     ctx.err("%s+0 records in\n%s+0 records out\n" % (count, count))
     return 0
+
+
+def _number(text):
+    """dd.c number(): digits with an optional k (1024) or b (512)."""
+    import re
+    m = re.match(r"([0-9]+)([kb]?)\Z", text)
+    if m is None:
+        return None
+    return int(m.group(1)) * {"": 1, "k": 1024, "b": 512}[m.group(2)]
+
+
+def write(ctx, operands):
+    import re
+    path = operands["of"]
+    match = re.match(_MD, path)
+    nums = [_number(operands.get(k, d)) for k, d in
+            (("bs", "512"), ("count", "1"),
+             ("oseek", operands.get("seek", "0")))]
+    bs, count, oseek = nums
+    if match is None or None in nums or bs % 512 or bs == 0 \
+            or set(operands) - {"if", "of", "bs", "count", "oseek", "seek"}:
+        ctx.err(USAGE)
+        return 2
+    name = match.group(1)
+    if devices.resolve(ctx.root, path) is None \
+            or name not in ctx.st["units"]:
+        ctx.err("dd: %s: open: No such file or directory\n" % path)
+        return 2
+    err = svm.open_for_write(ctx.st, name)
+    if err is not None:
+        ctx.err("dd: %s: open: %s\n" % (path, _ERRNO[err]))
+        return 2
+    svm.open_device(ctx.st, name)
+    try:
+        u = ctx.st["units"][name]
+        per = bs // 512
+        done = 0
+        for i in range(count):
+            blkno = (oseek + i) * per
+            err = svm.checkbuf(ctx.st, name, blkno, True)
+            if err == "EOF":
+                # write(2) returns 0: dd's short write message, then exit 2
+                ctx.err("dd: unexpected short write, wrote 0 bytes, "
+                        "expected %d\n" % bs)
+                ctx.err("%d+0 records in\n%d+0 records out\n"
+                        % (done + 1, done + 1))
+                return 2
+            if err is not None:
+                ctx.err("write: %s\n" % _ERRNO[err])
+                ctx.err("%d+0 records in\n%d+0 records out\n"
+                        % (done + 1, done + 1))
+                return 2
+            n = min(per, u["size"] - blkno)     # md_checkbuf 2061-2065
+            _land(ctx.st, u, blkno, n)
+            done += 1
+            if n < per:
+                ctx.err("dd: unexpected short write, wrote %d bytes, "
+                        "expected %d\n" % (n * 512, bs))
+                ctx.err("%d+0 records in\n%d+0 records out\n"
+                        % (done, done))
+                return 2
+    finally:
+        svm.close_device(ctx.st, name)
+    ctx.err("%d+0 records in\n%d+0 records out\n" % (done, done))
+    return 0
+
+
+def _land(st, u, blkno, nblks):
+    """The data of one write: new versions in the regions it covers (a
+    mirror through the monitor's application write, so its truth moves;
+    a top-level stripe directly)."""
+    first = blkno * REGIONS // u["size"]
+    last = (blkno + nblks - 1) * REGIONS // u["size"]
+    for r in range(first, last + 1):
+        if u["type"] == "mirror":
+            monitor.app_write(st, u, r)
+        else:
+            st["version"] += 1
+            regions.write(st, u, r, st["version"])
