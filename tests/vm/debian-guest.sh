@@ -50,7 +50,7 @@ build_base() { # OUT.tar
     "$SUITE" "$1" "$MIRROR"
 }
 
-# The bootable image: the base, svmram's package installed with dpkg (its
+# The bootable image: the base, svmram's package installed with apt (its
 # dependencies are in the base), the test's unit and script, a root ext4
 # made by mke2fs -d from the tree.
 build_image() { # BASE.tar DEB OUTDIR
@@ -58,7 +58,9 @@ build_image() { # BASE.tar DEB OUTDIR
   root=$(mktemp -d "$CACHE/root.XXXXXX")
   tar -C "$root" -xpf "$base"
   cp "$deb" "$root/tmp/svmram.deb"
-  chroot "$root" dpkg -i /tmp/svmram.deb
+  # as README says: apt installs the local file (its dependencies are in
+  # the base already, so no package lists are needed)
+  DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y /tmp/svmram.deb
   # kept for the guest's reinstallation after its removal test
   mv "$root/tmp/svmram.deb" "$root/root/svmram.deb"
   chroot "$root" dpkg-query -W -f '${Status} ${Version}\n' svmram \

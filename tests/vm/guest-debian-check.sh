@@ -117,6 +117,8 @@ case "$PHASE" in
   [ "$ram" = "active sync" ]; result ram.in_sync $? "ram0: $ram"
   show detail mdadm --detail /dev/md0
   show status svmram status md0
+  # mdadm's events so far (the setup's); the reboot's are those after
+  wc -l < /var/log/mdadm-events > "$STATE/events0" 2>/dev/null || echo 0 > "$STATE/events0"
   reboot_now 1
   ;;
 1)
@@ -145,6 +147,15 @@ case "$PHASE" in
   echo "$journal" | grep -qi 'ram0\|RAM member'; result journal.says_what $?
   ! echo "$journal" | grep -qiE 'submirror|metadevice|metastat|metainit|SMF|fmri'
   result journal.md_words $?
+  # a clean reboot: mdadm's only event is the RAM member's Fail at
+  # shutdown (svmram(8): md lets it leave no other way), none at boot (no
+  # DegradedArray while md copies into RAM), and the kernel logs no
+  # member failure in this boot
+  events=$(tail -n +$(( $(cat "$STATE/events0") + 1 )) /var/log/mdadm-events)
+  [ "$events" = "Fail /dev/md0 /dev/ram0" ]
+  result mdadm.events_of_reboot $? "$(echo "$events" | tr '\n' ';')"
+  failures=$(journalctl -q -k -b --no-pager -o cat -g 'Disk failure' 2>/dev/null)
+  [ -z "$failures" ]; result kernel.no_member_failure_at_boot $? "$failures"
   show status.unit systemctl status --no-pager svmram@md0.service
   show mdadm-events cat /var/log/mdadm-events
   show kernel journalctl -k -b -1 --no-pager -g 'md/raid1|md0'

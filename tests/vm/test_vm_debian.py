@@ -43,6 +43,7 @@ PHASES = {
     1: ["ram.recovered", "unit.active", "copy_unit.result", "ram.in_sync",
         "write_mostly.vdb", "write_mostly.vdc", "data.mounted", "data.sums",
         "status.rc", "unit.verify", "journal.says_what", "journal.md_words",
+        "mdadm.events_of_reboot", "kernel.no_member_failure_at_boot",
         "remove.rc", "removed.no_ram_member", "removed.raid_devices",
         "removed.brd_unloaded", "removed.record_kept",
         "removed.unit_link_kept", "removed.listed", "removed.command_gone",
