@@ -16,6 +16,10 @@
 #                                 package and the boot units svmram@.service
 #                                 and svmram-copy@.service
 #   make demo-md                  the article on a real Linux kernel in QEMU
+#   make deb                      the Debian package dist/svmram_VERSION_all.deb
+#                                 (dpkg-buildpackage -us -uc -b in a copy of
+#                                 the tree under build/deb; needs debhelper
+#                                 and dh-python)
 #   make package                  install into build/proto and write the IPS
 #                                 manifest build/svmram.p5m (and, where the
 #                                 IPS tools exist, the archive build/svmram.p5p)
@@ -48,6 +52,19 @@ PKGDIR = build
 # Linux: where the systemd unit goes (Debian and Fedora use /usr/lib or
 # /lib/systemd/system; both work with PREFIX=/usr).
 UNITDIR = $(PREFIX)/lib/systemd/system
+# Linux: the bash completion (bash-completion's directory for completions
+# loaded on demand).
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+# yes: byte-compile the installed modules here; no: leave it to the
+# package's installer (the Debian package: dh_python3's py3compile at
+# postinst, since a .deb must not ship .pyc files).
+COMPILE = yes
+# The documents installed beside the man page (the Debian package puts
+# the licence into /usr/share/doc/svmram/copyright instead).
+DOCFILES = docs/status-json.md LICENSE
+# Where `make deb` writes the package, and where it builds it.
+DISTDIR = dist
+DEBBUILDDIR = build/deb
 
 all:
 	@echo "nothing to build; try 'make test', 'make demo' or 'make install'"
@@ -110,13 +127,16 @@ install: install-common
 install-linux:
 	$(MAKE) install-common SHEBANG=$(LINUX_PYTHON) PYTHON=$(PYTHON) \
 		DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) SBINDIR=$(SBINDIR) \
-		PKGLIBDIR=$(PKGLIBDIR) MANDIR=$(MANDIR) DOCDIR=$(DOCDIR)
-	mkdir -p $(DESTDIR)$(UNITDIR)
+		PKGLIBDIR=$(PKGLIBDIR) MANDIR=$(MANDIR) DOCDIR=$(DOCDIR) \
+		COMPILE=$(COMPILE) DOCFILES="$(DOCFILES)"
+	mkdir -p $(DESTDIR)$(UNITDIR) $(DESTDIR)$(BASHCOMPDIR)
 	sed -e 's,@PKGLIBDIR@,$(PKGLIBDIR),g' -e 's,@SBINDIR@,$(SBINDIR),g' \
 		systemd/svmram@.service > $(DESTDIR)$(UNITDIR)/svmram@.service
 	cp -f systemd/svmram-copy@.service $(DESTDIR)$(UNITDIR)/
 	chmod 0444 $(DESTDIR)$(UNITDIR)/svmram@.service \
 		$(DESTDIR)$(UNITDIR)/svmram-copy@.service
+	cp -f bash-completion/svmram $(DESTDIR)$(BASHCOMPDIR)/svmram
+	chmod 0444 $(DESTDIR)$(BASHCOMPDIR)/svmram
 
 install-common:
 	mkdir -p $(DESTDIR)$(SBINDIR) $(DESTDIR)$(PKGLIBDIR) \
@@ -131,19 +151,24 @@ install-common:
 		mkdir -p $$d && cp -f $$f $$d/ && chmod 0444 $$d/`basename $$f` \
 		|| exit 1; \
 	done
-	$(PYTHON) -m compileall -q --invalidation-mode unchecked-hash \
-		-d $(PKGLIBDIR) $(DESTDIR)$(PKGLIBDIR)
-	find $(DESTDIR)$(PKGLIBDIR) -name '*.pyc' -exec chmod 0444 {} +
+	if test "$(COMPILE)" = yes; then \
+		$(PYTHON) -m compileall -q --invalidation-mode unchecked-hash \
+			-d $(PKGLIBDIR) $(DESTDIR)$(PKGLIBDIR) && \
+		find $(DESTDIR)$(PKGLIBDIR) -name '*.pyc' -exec chmod 0444 {} + ; \
+	fi
 	cp -f docs/svmram.8 $(DESTDIR)$(MANDIR)/svmram.8
 	chmod 0444 $(DESTDIR)$(MANDIR)/svmram.8
-	cp -f docs/status-json.md LICENSE $(DESTDIR)$(DOCDIR)/
-	chmod 0444 $(DESTDIR)$(DOCDIR)/status-json.md $(DESTDIR)$(DOCDIR)/LICENSE
+	for f in $(DOCFILES); do \
+		cp -f $$f $(DESTDIR)$(DOCDIR)/ && \
+		chmod 0444 $(DESTDIR)$(DOCDIR)/`basename $$f` || exit 1; \
+	done
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/svmram $(DESTDIR)$(MANDIR)/svmram.8 \
 		$(DESTDIR)$(METHODDIR)/svmram $(DESTDIR)$(MANIFESTDIR)/svmram.xml \
 		$(DESTDIR)$(UNITDIR)/svmram@.service \
-		$(DESTDIR)$(UNITDIR)/svmram-copy@.service
+		$(DESTDIR)$(UNITDIR)/svmram-copy@.service \
+		$(DESTDIR)$(BASHCOMPDIR)/svmram
 	rm -rf $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DOCDIR)
 
 # PKGDIR: where the proto tree and the manifest go (tests point it at a
@@ -159,9 +184,33 @@ package:
 		echo "$$d/svmram.p5m written; no IPS tools (pkgsend) here, so no archive"; \
 	fi
 
+# The Debian package (debian/): dpkg-buildpackage writes into the parent
+# of the tree it builds, so it builds a copy of this tree (the files git
+# knows or would add, or all of them outside git) in build/deb/svmram
+# (DEBBUILDDIR), and the .deb,
+# .buildinfo and .changes are moved into DISTDIR.  The version is
+# debian/changelog's, which tests/packaging/test_deb.py keeps equal to
+# lib/svmram/__init__.py's __version__.
+deb:
+	rm -rf $(DEBBUILDDIR) && mkdir -p $(DEBBUILDDIR)/svmram $(DISTDIR)
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files -z --cached --others --exclude-standard | \
+			xargs -0 sh -c 'for f; do test -e "$$f" && printf "%s\0" "$$f"; done' sh | \
+			tar --null -T - -cf - | tar -C $(DEBBUILDDIR)/svmram -xf -; \
+	else \
+		tar --exclude=./build --exclude=./$(DISTDIR) -cf - . | \
+			tar -C $(DEBBUILDDIR)/svmram -xf -; \
+	fi
+	cd $(DEBBUILDDIR)/svmram && dpkg-buildpackage -us -uc -b
+	v=`dpkg-parsechangelog -l debian/changelog -S Version` && \
+	mv -f $(DEBBUILDDIR)/svmram_$${v}_all.deb \
+		$(DEBBUILDDIR)/svmram_$${v}_*.buildinfo \
+		$(DEBBUILDDIR)/svmram_$${v}_*.changes $(DISTDIR)/ && \
+	echo "$(DISTDIR)/svmram_$${v}_all.deb"
+
 clean:
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	rm -rf build
 
 .PHONY: test-suite all test check test-vm demo demo-md install install-linux install-common \
-	uninstall package clean
+	uninstall package deb clean

@@ -1,0 +1,222 @@
+#!/bin/bash
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+# debian-guest.sh - a real Debian bookworm guest under systemd (issue 21,
+# section 3): built from Debian packages with mmdebstrap, svmram's .deb
+# installed into it, booted under QEMU (TCG) with its own root disk and
+# two data disks, and driven by a check script inside it
+# (guest-debian-check.sh, run at every boot by svmram-vmtest.service).
+#
+# Usage: debian-guest.sh build DEB    build (or find in the cache) the image
+#                                     for DEB; prints its directory
+#        debian-guest.sh run DEB [--out DIR] [--timeout S]
+#                                     build, then boot three times, one QEMU
+#                                     (TCG) per boot, S seconds at most each
+#                                     (guest-debian-check.sh's phases)
+#
+# Cache: ${SVMRAM_GUEST_CACHE:-${XDG_CACHE_HOME:-~/.cache}/svmram/debian-guest}:
+#   base-KEY.tar   mmdebstrap's output; KEY hashes the suite, the mirror,
+#                  the package list and build_base itself
+#   image-KEY/     root.img (ext4 made by mke2fs -d, nothing mounted;
+#                  each boot takes the kernel and initrd from its /boot,
+#                  as a boot loader would); KEY hashes the base's key, the .deb,
+#                  the guest's files and build_image itself
+# Each is rebuilt only when its key changes; older ones are deleted.
+# Env: SVMRAM_DEBIAN_MIRROR (default http://deb.debian.org/debian).
+# Needs root (mmdebstrap --mode=root, chroot), mmdebstrap, e2fsprogs,
+# and qemu-system-x86.  Output of run: DIR/console.log (each
+# line stamped with the host's time), DIR/results.txt (the RESULT lines),
+# DIR/times.txt (build and boot timings).
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+SUITE=bookworm
+MIRROR=${SVMRAM_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# man-db: systemd-analyze verify checks that Documentation=man:svmram(8) opens
+PACKAGES=linux-image-amd64,systemd-sysv,udev,mdadm,e2fsprogs,python3,kmod,procps,util-linux,initramfs-tools,man-db
+CACHE=${SVMRAM_GUEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/svmram/debian-guest}
+MD_UUID=5a3f0c1e:2b7d4a96:8e61f0d3:c4b29a57
+GUEST_FILES=("$HERE/guest-debian-check.sh" "$HERE/svmram-vmtest.service")
+
+die() { echo "debian-guest.sh: $*" >&2; exit 2; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}'; }
+
+# The base system: Debian's packages, nothing of svmram's.
+build_base() { # OUT.tar
+  nice -n 10 mmdebstrap --mode=root --variant=minbase --format=tar \
+    --aptopt='APT::Install-Recommends "false"' \
+    --include="$PACKAGES" \
+    --customize-hook='echo svmram-guest > "$1/etc/hostname"' \
+    "$SUITE" "$1" "$MIRROR"
+}
+
+# The bootable image: the base, svmram's package installed with apt (its
+# dependencies are in the base), the test's unit and script, a root ext4
+# made by mke2fs -d from the tree.
+build_image() { # BASE.tar DEB OUTDIR
+  local base=$1 deb=$2 out=$3 root
+  root=$(mktemp -d "$CACHE/root.XXXXXX")
+  tar -C "$root" -xpf "$base"
+  cp "$deb" "$root/tmp/svmram.deb"
+  # as README says: apt installs the local file (its dependencies are in
+  # the base already, so no package lists are needed)
+  DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y /tmp/svmram.deb
+  # kept for the guest's reinstallation after its removal test
+  mv "$root/tmp/svmram.deb" "$root/root/svmram.deb"
+  chroot "$root" dpkg-query -W -f '${Status} ${Version}\n' svmram \
+    | grep -q '^install ok installed ' || die "svmram is not installed in the image"
+  printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' > "$root/etc/fstab"
+  install -m 0755 "$HERE/guest-debian-check.sh" "$root/usr/local/sbin/svmram-vmtest"
+  install -m 0644 "$HERE/svmram-vmtest.service" "$root/etc/systemd/system/"
+  # mdadm's monitor reports its events to a program that logs them (no
+  # mail here): the guest counts them.
+  printf '#!/bin/sh\necho "$*" >> /var/log/mdadm-events\n' > "$root/usr/local/sbin/mdadm-event"
+  chmod 0755 "$root/usr/local/sbin/mdadm-event"
+  printf 'PROGRAM /usr/local/sbin/mdadm-event\n' >> "$root/etc/mdadm/mdadm.conf"
+  # md0's identity is chosen here (the guest creates it with this UUID),
+  # so that mdadm.conf lists it, and the initramfs made from it knows it,
+  # before the first boot: an initramfs whose mdadm.conf does not list an
+  # array assembles it all the same, as md127, and /dev/md0 in fstab then
+  # never comes (update-initramfs -u in the guest instead takes minutes
+  # under TCG).  A small initramfs (MODULES=list): the root's drivers.
+  printf 'ARRAY /dev/md0 metadata=1.2 name=svmram-guest:0 UUID=%s\n' "$MD_UUID" \
+    >> "$root/etc/mdadm/mdadm.conf"
+  printf 'MD_UUID=%s\n' "$MD_UUID" > "$root/etc/svmram-vmtest.conf"
+  printf 'MODULES=list\n' > "$root/etc/initramfs-tools/conf.d/svmram-guest"
+  printf 'virtio_pci\nvirtio_blk\next4\n' >> "$root/etc/initramfs-tools/modules"
+  chroot "$root" update-initramfs -u -k all
+  systemctl --root="$root" enable svmram-vmtest.service
+  # The check script owns the serial console; timers that would only
+  # slow the boots down are off.
+  systemctl --root="$root" mask serial-getty@ttyS0.service getty@tty1.service \
+    apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer \
+    e2scrub_reap.service fstrim.timer man-db.timer >/dev/null 2>&1 || true
+  # root without a password, for a look by hand at the console
+  chroot "$root" passwd -d root >/dev/null
+  chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' \
+    linux-image-amd64 systemd mdadm python3 e2fsprogs svmram > "$out/versions.txt"
+  mke2fs -q -t ext4 -L root -d "$root" "$out/root.img" 2G
+  rm -rf "$root"
+}
+
+key_of() { sha256sum | cut -c1-16; }
+
+image_for() { # DEB -> image directory on stdout
+  local deb=$1 base_key image_key base image t0
+  mkdir -p "$CACHE"
+  base_key=$( { echo "$SUITE $MIRROR $PACKAGES"; declare -f build_base; } | key_of)
+  base=$CACHE/base-$base_key.tar
+  if [ ! -s "$base" ]; then
+    command -v mmdebstrap >/dev/null || die "mmdebstrap is not installed (apt-get install mmdebstrap)"
+    t0=$(now)
+    echo "debian-guest.sh: building the base system $base (mmdebstrap, $SUITE)" >&2
+    build_base "$base.tmp" >&2
+    mv "$base.tmp" "$base"
+    echo "base_build_s=$(since "$t0")" >> "$CACHE/timings.log"
+    find "$CACHE" -maxdepth 1 -name 'base-*.tar' ! -name "base-$base_key.tar" -delete
+  fi
+  image_key=$( { echo "$base_key $MD_UUID"; sha256sum "$deb" | cut -d' ' -f1;
+                 cat "${GUEST_FILES[@]}"; declare -f build_image; } | key_of)
+  image=$CACHE/image-$image_key
+  if [ ! -s "$image/root.img" ]; then
+    t0=$(now)
+    echo "debian-guest.sh: building the image $image" >&2
+    rm -rf "$image.tmp"; mkdir -p "$image.tmp"
+    build_image "$base" "$deb" "$image.tmp" >&2
+    rm -rf "$image"; mv "$image.tmp" "$image"
+    echo "image_build_s=$(since "$t0")" >> "$CACHE/timings.log"
+    find "$CACHE" -maxdepth 1 -name 'image-*' ! -name "image-$image_key" \
+      -exec rm -rf {} +
+  fi
+  echo "$image"
+}
+
+# The kernel and initrd of the guest's root disk (as a boot loader would
+# take them): the guest's own /boot, so that what it changed there (an
+# update-initramfs after editing mdadm.conf) is what boots next.
+kernel_of() { # ROOT.img OUT
+  local kver
+  kver=$(debugfs -R 'ls /boot' "$1" 2>/dev/null | tr -s ' ' '\n' |
+         sed -n 's/^vmlinuz-//p' | sort -V | tail -1)
+  [ -n "$kver" ] || die "no kernel in /boot of $1"
+  debugfs -R "dump /boot/vmlinuz-$kver $2/vmlinuz" "$1" >/dev/null 2>&1
+  debugfs -R "dump /boot/initrd.img-$kver $2/initrd.img" "$1" >/dev/null 2>&1
+  [ -s "$2/initrd.img" ] || die "no initrd.img-$kver in /boot of $1"
+}
+
+boot() { # IMAGE OUT TIMEOUT
+  local image=$1 out=$2 timeout=$3 t0 tb rc=0 n
+  mkdir -p "$out"
+  # the cached image stays as built: the guest boots a sparse copy
+  cp --sparse=always "$image/root.img" "$out/root.img"
+  truncate -s 128M "$out/data0.img" "$out/data1.img"
+  : > "$out/console.log"
+  t0=$(now)
+  # One QEMU per boot (-no-reboot: the guest's 'systemctl reboot' ends
+  # it), each with the kernel and initrd the guest's /boot has then; the
+  # guest's last phase powers off.  At most 5 boots.
+  # The data disks go through the host's page cache (cache=writeback):
+  # with cache=none,aio=native the guest saw write errors on them here
+  # (QEMU 7.2, sparse files on ext4); a killed QEMU loses nothing the
+  # host had been given either way.
+  for n in 1 2 3 4 5; do
+    kernel_of "$out/root.img" "$out"
+    tb=$(now)
+    set +e
+    timeout -k 10 "$timeout" nice -n 10 qemu-system-x86_64 \
+      -accel tcg,thread=multi,tb-size=256 -cpu max -machine pc -m 1024 -smp 2 \
+      -nodefaults -no-user-config -display none -nic none -no-reboot \
+      -serial stdio -monitor none \
+      -kernel "$out/vmlinuz" -initrd "$out/initrd.img" \
+      -append "root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1" \
+      -drive "file=$out/root.img,if=virtio,format=raw,cache=unsafe" \
+      -drive "file=$out/data0.img,if=virtio,format=raw,cache=writeback" \
+      -drive "file=$out/data1.img,if=virtio,format=raw,cache=writeback" \
+      </dev/null 2>&1 \
+      | perl -MTime::HiRes=time -ne 'BEGIN{$|=1} s/\r//g; printf "%.1f %s", time, $_' \
+      | tee "$out/console-$n.log"
+    rc=${PIPESTATUS[0]}
+    set -e
+    cat "$out/console-$n.log" >> "$out/console.log"
+    awk -v n="$n" -v tb="$tb" -v b="$(now)" '
+      / VMTEST-BOOT / && !c { c = $1 - tb }
+      END { printf "boot%d: qemu_start_to_check_s=%.1f qemu_wall_s=%.1f\n", n, c, b - tb }
+    ' "$out/console-$n.log" >> "$out/times.txt"
+    [ "$rc" = 0 ] || break
+    grep -aq ' VMTEST-DONE ' "$out/console-$n.log" && break
+    grep -aq ' VMTEST-REBOOTING ' "$out/console-$n.log" || { rc=125; break; }
+  done
+  echo "boots_total_s=$(since "$t0") boots=$n qemu_rc=$rc" >> "$out/times.txt"
+  sed -n 's/^[0-9.]* \(RESULT .*\)$/\1/p' "$out/console.log" > "$out/results.txt"
+  cat "$out/times.txt"
+  [ "$rc" = 0 ] || return "$rc"
+  # the guest's verdict: its last phase ran and nothing failed
+  grep -aq ' VMTEST-DONE pass=[0-9]* fail=0$' "$out/console.log"
+}
+
+[ $# -ge 2 ] || { sed -n '9,16p' "$0"; exit 2; }
+cmd=$1 deb=$(readlink -f "$2"); shift 2
+[ -f "$deb" ] || die "no package $deb (make deb)"
+[ "$(id -u)" = 0 ] || die "run as root (mmdebstrap --mode=root, chroot)"
+OUT=/tmp/svmram-debian-guest/$(date +%Y%m%d-%H%M%S) TIMEOUT=900
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) OUT=$2; shift 2;;
+    --timeout) TIMEOUT=$2; shift 2;;
+    *) die "unknown option $1";;
+  esac
+done
+case "$cmd" in
+  build) image_for "$deb";;
+  run)
+    mkdir -p "$OUT"; : > "$OUT/times.txt"
+    t0=$(now)
+    image=$(image_for "$deb")
+    echo "image_s=$(since "$t0") (0 when cached) image=$image" >> "$OUT/times.txt"
+    cp "$image/versions.txt" "$OUT/"
+    rc=0; boot "$image" "$OUT" "$TIMEOUT" || rc=$?
+    echo "debian-guest: $( [ $rc = 0 ] && echo PASS || echo "FAIL (rc=$rc)") ($OUT)"
+    exit $rc
+    ;;
+  *) die "unknown command $cmd";;
+esac

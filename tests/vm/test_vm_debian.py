@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""svmram on a real Debian bookworm system under systemd (issue 21, 3):
+debian-guest.sh builds the guest from Debian's packages with mmdebstrap
+(cached outside the checkout), installs the package `make deb` builds,
+and boots it under QEMU (TCG) four times; the guest's own check script
+(guest-debian-check.sh, run by a unit at every boot) sets up md0 through
+the shipped command and unit, reboots, checks the restore, removes the
+package with md0 set up, reboots, checks the array on its disks,
+installs the package again (the RAM member comes back), tears down,
+reboots and checks the ordinary array.
+
+Slow (the first build about 2 minutes, then about 4 minutes of boots): it
+runs only with SVMRAM_VM_TESTS=1 (make test-vm), as root, and skips,
+saying why, without mmdebstrap, QEMU, debhelper or the Debian mirror.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import urllib.request
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+MIRROR = os.environ.get("SVMRAM_DEBIAN_MIRROR",
+                        "http://deb.debian.org/debian")
+NEEDED = {"mmdebstrap": "apt-get install mmdebstrap",
+          "qemu-system-x86_64": "apt-get install qemu-system-x86",
+          "debugfs": "apt-get install e2fsprogs",
+          "mke2fs": "apt-get install e2fsprogs",
+          "dpkg-buildpackage": "apt-get install dpkg-dev",
+          "dh": "apt-get install debhelper",
+          "dh_python3": "apt-get install dh-python"}
+
+# What each boot must have checked and found right (guest-debian-check.sh).
+PHASES = {
+    0: ["disks.present", "md0.created", "mdadm.conf.lists_md0",
+        "data.mounted", "setup.rc", "unit.enabled", "unit.active", "record",
+        "ram.in_sync"],
+    1: ["ram.recovered", "unit.active", "copy_unit.result", "ram.in_sync",
+        "write_mostly.vdb", "write_mostly.vdc", "data.mounted", "data.sums",
+        "status.rc", "unit.verify", "journal.says_what", "journal.md_words",
+        "mdadm.events_of_reboot", "kernel.no_member_failure_at_boot",
+        "remove.rc", "removed.no_ram_member", "removed.raid_devices",
+        "removed.brd_unloaded", "removed.record_kept",
+        "removed.unit_link_kept", "removed.listed", "removed.command_gone",
+        "removed.data.sums"],
+    2: ["nopkg.raid_devices", "nopkg.clean_state", "nopkg.data.mounted",
+        "nopkg.data.sums", "nopkg.no_failed_unit", "reinstall.rc",
+        "reinstall.unit_active", "reinstall.list_gone",
+        "reinstall.recovered", "reinstall.ram_in_sync",
+        "reinstall.data.sums", "teardown.rc"],
+    3: ["plain.raid_devices", "plain.no_ram_member", "plain.clean_state",
+        "plain.brd_unloaded", "plain.unit_disabled", "plain.no_record",
+        "plain.not_write_mostly.vdb", "plain.not_write_mostly.vdc",
+        "plain.data.mounted", "plain.data.sums"],
+}
+
+
+def _mirror_reachable():
+    try:
+        with urllib.request.urlopen(MIRROR + "/dists/bookworm/Release",
+                                    timeout=15) as answer:
+            return answer.status == 200
+    except OSError:
+        return False
+
+
+def _why_not():
+    if os.environ.get("SVMRAM_VM_TESTS") != "1":
+        return ("boots a VM for minutes; run it with make test-vm "
+                "(SVMRAM_VM_TESTS=1)")
+    if os.geteuid() != 0:
+        return "builds the guest with mmdebstrap --mode=root: run as root"
+    for tool, how in sorted(NEEDED.items()):
+        if shutil.which(tool) is None:
+            return "%s is not installed (%s)" % (tool, how)
+    if not _mirror_reachable():
+        return "the Debian mirror %s is not reachable (no network?)" % MIRROR
+    return None
+
+
+@pytest.mark.skipif(_why_not() is not None, reason=_why_not() or "")
+def test_setup_reboot_teardown_on_debian_under_systemd(tmp_path):
+    dist = tmp_path / "dist"
+    built = subprocess.run(["make", "-s", "deb", "DISTDIR=%s" % dist,
+                            "DEBBUILDDIR=%s" % (tmp_path / "build")],
+                           cwd=REPO, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=900)
+    assert built.returncode == 0, built.stdout[-3000:]
+    deb = [f for f in os.listdir(dist) if f.endswith("_all.deb")]
+    assert len(deb) == 1, deb
+    out = tmp_path / "run"
+    proc = subprocess.run([os.path.join(HERE, "debian-guest.sh"), "run",
+                           str(dist / deb[0]), "--out", str(out)],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, timeout=3600, check=False)
+    assert proc.returncode == 0 and "debian-guest: PASS" in proc.stdout, \
+        proc.stdout[-4000:]
+    check_console((out / "console.log").read_text(errors="replace"))
+
+
+def check_console(text):
+    """The console of one debian-guest.sh run: every phase ran, each of
+    PHASES' checks is there and right, none failed."""
+    lines = [line.split(" ", 1)[1] if " " in line else ""
+             for line in text.splitlines()]
+    assert "RESULT" not in "".join(l for l in lines if " FAIL " in l), \
+        [l for l in lines if l.startswith("RESULT") and " FAIL " in l]
+    phase, seen = None, {}
+    for line in lines:
+        m = re.match(r"VMTEST-BOOT (\d+)", line)
+        if m:
+            phase = int(m.group(1))
+            seen[phase] = []
+        m = re.match(r"RESULT (\S+) ok", line)
+        if m and phase is not None:
+            seen[phase].append(m.group(1))
+    for number, wanted in PHASES.items():
+        assert number in seen, (number, sorted(seen))
+        missing = [w for w in wanted if w not in seen[number]]
+        assert missing == [], (number, missing)
+    assert any(re.match(r"VMTEST-DONE pass=\d+ fail=0$", l) for l in lines)
