@@ -12,7 +12,7 @@ import pytest
 
 import fakekernel
 import faketree
-from test_cli import RECORD, UNIT, Host, env_run, set_up
+from test_cli import Host, env_run, set_up
 
 from svmram import run
 from svmram.errors import SvmramError

@@ -10,7 +10,6 @@ import tempfile
 
 import pytest
 
-from svmram.errors import RefusedError
 from svmram.lock import HostLock
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
