@@ -173,3 +173,23 @@ def test_prometheus_while_md_recovers_the_ram_member(tmp_path):
             'svmram_ram_copy_sync_ratio{target="md0"} 0.25'],
         "svmram_disks_current": ['svmram_disks_current{target="md0"} 2'],
         "svmram_disks": ['svmram_disks{target="md0"} 2']})
+
+
+def test_nagios_while_md_recovers_the_ram_member_is_a_warning(tmp_path):
+    """svmram.8 (LINUX MD, after a power cut): while md copies into the
+    RAM member, --nagios says WARNING, in md's words, with the percentage,
+    where generic monitors see a degraded array."""
+    from test_cli import Host, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    md = "/sys/block/md0/md/"
+    for attr, value in (("dev-ram0/state", ""),
+                        ("dev-ram0/recovery_start", "65024"),
+                        ("sync_action", "recover"),
+                        ("sync_completed", "65024 / 260096"),
+                        ("degraded", "1")):
+        faketree.write(host.root, md + attr, value)
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert (rc, err) == (1, "")
+    assert out.startswith("SVMRAM WARNING - md0: ram0 is recovering"), out
+    assert "25%" in out and "submirror" not in out and "resync" not in out
