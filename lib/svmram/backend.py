@@ -137,6 +137,7 @@ class Words:
     current_state: str      # that state in Status.copies: "Okay", "in_sync"
     sync: str               # the copy onto a new one: "resync", "recovery"
     service_failed: str     # the boot service gave up: "is in maintenance"
+    service_running: str    # its state when it runs: "online", "active"
     state_command: str      # shows the target: "metastat {target}"
     retry_command: str      # retries the boot service
     explain_command: str    # says why the boot service is not running
@@ -183,7 +184,8 @@ class Host(abc.ABC):
 
     @abc.abstractmethod
     def boot_service_state(self):
-        """The state of the target's boot service ("online", "disabled",
+        """The state of the target's boot service (Words.service_running,
+        "disabled",
         ...), None when there is none."""
 
 

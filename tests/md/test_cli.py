@@ -170,7 +170,7 @@ def test_status_and_status_json(host):
         "write-mostly)\n"
         "    members:    vda in_sync, vdb in_sync, ram0 in_sync (RAM)\n"
         "    ramdisk:    ram0, present\n"
-        "    service:    svmram@md0.service online\n"))
+        "    service:    svmram@md0.service active\n"))
     rc, out, err, argvs = host.svmram("status", "--json")
     assert rc == 0, err
     assert argvs == [["systemctl", "is-enabled", UNIT],
@@ -188,7 +188,7 @@ def test_status_and_status_json(host):
                             "reasons": [], "fixes": []},
         "ram_copy": "ram0", "method": "grow", "sync_percent": None,
         "size_blocks": 260096, "read_policy": None,
-        "boot_service": {"name": UNIT, "state": "online"}}
+        "boot_service": {"name": UNIT, "state": "active"}}
     # One schema: no key of md's own names beside the neutral ones.
     assert sorted(entry) == sorted([
         "target", "configured", "verdict", "serving_from_ram", "reasons",

@@ -311,7 +311,7 @@ def tidy(backend, host):
 
 def run_afterwards(plan, backend, host):
     """Enable the boot service once the lock is released (its start method
-    takes the lock), and say so if it did not come online."""
+    takes the lock), and say so if it did not start."""
     failed = ""
     for argv in plan.afterwards:
         try:
@@ -337,7 +337,7 @@ def run_afterwards(plan, backend, host):
                 % (plan.target, failed),
                 advice="Fix the cause, then run 'svmram %s %s' again to "
                        "enable it." % (plan.operation, plan.target))
-        if state != "online":
+        if state != backend.words.service_running:
             raise SvmramError(
                 "%s is set up, but its boot service is %s" % (
                     plan.target, state or "missing"),

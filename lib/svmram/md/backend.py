@@ -48,6 +48,7 @@ WORDS = Words(
     disk_copies="disks", current="in sync", current_state="in_sync",
     sync="recovery",
     service_failed="has failed",
+    service_running="active",
     state_command="mdadm --detail /dev/{target}",
     retry_command="systemctl restart svmram@{target}.service",
     explain_command="systemctl status svmram@{target}.service",
@@ -159,7 +160,7 @@ class MdBackend(Backend):
             notes += chosen
         plan = planner.plan_setup(snap, it)
         if resumed is None and recorded is not None and not plan.steps:
-            if state == "online":
+            if state == WORDS.service_running:
                 raise RefusedError(
                     "%s is set up already (record %s)" % (
                         array, record.record_path(array)),

@@ -328,8 +328,8 @@ class MdHost(Host):
         return ResyncStatus(True, None)
 
     def boot_service_state(self):
-        """The boot unit svmram@ARRAY.service as one word: "online"
-        (enabled and active), "disabled", "enabled" (not started),
+        """The boot unit svmram@ARRAY.service as one word: "active"
+        (enabled and active, as systemctl says), "disabled", "enabled" (not started),
         "failed" or "activating" (enabled, its ExecStart failed or runs),
         None when systemd does not know the unit (not installed)."""
         unit = unit_name(self.array)
@@ -342,7 +342,7 @@ class MdHost(Host):
         active = self._run("systemctl", ["is-active", unit],
                            check=False).stdout.strip()
         if active == "active":
-            return "online"
+            return "active"
         return active if active in ("failed", "activating",
                                     "deactivating") else "enabled"
 

@@ -135,7 +135,7 @@ def report(snap, it, service_state):
     entry = describe(snap, it)
     reasons = list(entry["reasons"])
     unit = unit_name(it.array)
-    if service_state != "online":
+    if service_state != "active":
         reasons.append("its boot unit %s is %s" % (
             unit, service_state or "missing"))
     verdict = entry["verdict"]

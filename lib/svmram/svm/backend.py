@@ -48,6 +48,7 @@ WORDS = Words(
     disk_copies="disk submirrors", current="Okay", current_state="Okay",
     sync="resync",
     service_failed="is in maintenance",
+    service_running="online",
     state_command="metastat {target}",
     retry_command="svcadm clear svmram:{target}",
     explain_command="svcs -x svmram:{target}",
