@@ -385,9 +385,9 @@ def test_setup_without_the_boot_unit_installed_is_refused(host):
         assert err.splitlines() == [
             "svmram: the boot unit %s is not installed, so nothing would "
             "bring back the RAM member of md0 after a boot" % UNIT,
-            "svmram: Install it with 'make install-linux' (it puts "
-            "svmram@.service in /usr/lib/systemd/system), then run setup "
-            "again."]
+            "svmram: Reinstall svmram's package (apt install "
+            "./svmram_VERSION_all.deb), or from its source tree run 'make "
+            "install-linux', then run setup again."]
     assert host.sysfs() == before and not os.path.exists(host.path(RECORD))
 
 

@@ -151,9 +151,10 @@ class MdBackend(Backend):
                 "the boot unit %s is not installed, so nothing would bring "
                 "back the RAM member of %s after a boot" % (
                     unit_name(array), array),
-                advice="Install it with 'make install-linux' (it puts "
-                       "svmram@.service in /usr/lib/systemd/system), then "
-                       "run setup again.")
+                advice="Reinstall svmram's package (apt install "
+                       "./svmram_VERSION_all.deb), or from its source "
+                       "tree run 'make install-linux', then run setup "
+                       "again.")
         snap = host.observe(it, disks=disks)
         if it is None:
             it, chosen = planner.choose_setup(snap, array, disks)
