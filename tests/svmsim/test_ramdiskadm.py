@@ -130,6 +130,9 @@ def test_percent_physmem_takes_effect_at_the_next_boot(make_sim, release):
     # Written before the boot, the file is older than the boot time.
     conf = os.path.join(sim.root, "kernel/drv/ramdisk.conf")
     assert os.stat(conf).st_mtime < sim.state()["boot_time"]
+    # Written after it, even within the boot's second, it is newer.
+    write_conf(sim, 'percent_physmem="40";')
+    assert os.stat(conf).st_mtime > sim.state()["boot_time"]
 
 
 @pytest.mark.parametrize("release", RELEASES)
