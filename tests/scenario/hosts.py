@@ -140,10 +140,15 @@ class EmulatedHost:
 
     def install(self):
         """make install into the emulated root, so that the boot service
-        runs the installed start method, as on a real host."""
+        runs the installed start method, as on a real host; in-process
+        (inprocess.py), its svmram is the launcher that runs the installed
+        package with the emulator's commands in its process."""
         subprocess.run(["make", "-s", "-C", REPO, "install",
                         "DESTDIR=" + self.root], check=True,
                        stdout=subprocess.DEVNULL)
+        if inprocess.enabled():
+            inprocess.write_launcher(
+                os.path.join(self.root, "usr", "sbin", "svmram"), LIB)
 
     def release(self):
         """The emulator's release profile (svmsim state)."""

@@ -12,10 +12,15 @@ its own stdout and stderr, and the SMF stand-ins' per-process state
 (the start hook that only svcadm and svccfg install, the causes of starts
 begun in this process) as a new process has it.
 
-What stays a process: a command outside the emulator's bin/ (a test's
-wrapper that kills svmram or fails a command, a start method's ksh, the
-boot service's svmram, a -n script), and every svmram run whose test
-gives it another command directory, as the kill and signal tests do.
+The boot service's svmram is a process, started by the start method's
+ksh as on a real host, but it is the launcher below (written over the
+installed command by hosts.EmulatedHost.install): the installed package,
+whose commands run in its own process the same way.
+
+What stays a process: a command outside the emulator's bin/ or put in
+its place (a test's wrapper that kills svmram or fails a command, a start
+method's ksh, a -n script), and every svmram run whose test gives it
+another command directory, as the kill and signal tests do.
 SVMRAM_TEST_PROCESSES=1 runs every svmram and every command as a process,
 as before, to show that both ways give the same results.
 """
@@ -100,15 +105,17 @@ def _exit_status(code):
     return 1
 
 
-def start(argv, env, timeout, after=None):
-    """run.start for the emulator: a command of the emulator's bin/ runs
-    here, any other as a process; then after(argv), if given."""
+def start(argv, env, timeout, after=None, simdir=None):
+    """run.start for the emulator: a command of the emulator's bin/ (that
+    of simdir, else of the environment's SVMSIM_DIR) runs here, any other
+    as a process; then after(argv), if given."""
     from svmram import run
     from svmsim import dispatch
-    simdir = env.get("SVMSIM_DIR")
+    simdir = simdir or env.get("SVMSIM_DIR")
     prog = os.path.basename(argv[0])
     if not simdir or prog not in dispatch.PROGRAMS or \
-            os.path.dirname(argv[0]) != os.path.join(simdir, "bin"):
+            os.path.dirname(argv[0]) != os.path.join(simdir, "bin") or \
+            not _emulated(argv[0]):
         result = run.start_process(argv, env, timeout)
     else:
         result = _as_process(
@@ -117,6 +124,16 @@ def start(argv, env, timeout, after=None):
     if after is not None:
         after(argv)
     return result
+
+
+def _emulated(path):
+    """Whether `path` is still the emulator's own script (svmsim init wrote
+    it), not a test's wrapper put in its place (faultmatrix.kill_in_place)."""
+    try:
+        with open(path, "rb") as stream:
+            return b"from svmsim.dispatch import main" in stream.read(4096)
+    except OSError:
+        return False
 
 
 def _as_process(env, main, hook=None):
@@ -172,3 +189,45 @@ def simulate(args, env):
     status, out, err = _as_process(env, lambda: svmsim_cli.main(list(args)))
     return (status, out.decode("utf-8", "replace"),
             err.decode("utf-8", "replace"))
+
+
+# --- the boot service's svmram -----------------------------------------------
+
+LAUNCHER = """#!%(python)s -S
+# Written over the installed svmram by hosts.EmulatedHost.install: the
+# installed package runs, and the emulator's commands it starts run in
+# its own process (tests/scenario/inprocess.py), not one process each.
+import os
+import sys
+_here = os.path.dirname(os.path.realpath(__file__))
+sys.path.insert(0, os.path.normpath(os.path.join(_here, "..", "lib",
+                                                 "svmram")))
+sys.path += [%(lib)r, %(scenario)r]
+%(pycache)simport inprocess
+sys.exit(inprocess.installed_main(sys.argv[1:]))
+"""
+
+
+def write_launcher(path, lib):
+    """The launcher at `path` (the emulated root's /usr/sbin/svmram)."""
+    from svmsim import cli as svmsim_cli
+    prefix = svmsim_cli.pycache_prefix()
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write(LAUNCHER % {
+            "python": sys.executable, "lib": lib,
+            "scenario": os.path.dirname(os.path.abspath(__file__)),
+            "pycache": "" if prefix is None
+            else "sys.pycache_prefix = %r\n" % prefix})
+    os.chmod(path, 0o555)
+
+
+def installed_main(args):
+    """The launcher's svmram: cli.main of the installed package, whose
+    commands of the emulator's bin/ run in this process."""
+    from svmram import cli, run
+    # A start method's environment names the emulator's bin/ for svmram
+    # (svmsim/startd.py method_environment), not the emulator's directory.
+    simdir = os.path.dirname(os.environ.get("SVMRAM_BINDIR", "/nonexistent"))
+    run.start = lambda argv, env, timeout: start(argv, env, timeout,
+                                                 simdir=simdir)
+    return cli.main(list(args))

@@ -8,11 +8,10 @@ import json
 import os
 import re
 import shutil
-import subprocess
 
 import pytest
 
-from hosts import REPO, EmulatedHost
+from hosts import EmulatedHost
 from svmsim import presets
 
 FMRI = "svc:/system/svmram:d10"
@@ -26,9 +25,7 @@ pytestmark = [pytest.mark.skipif(shutil.which("ksh") is None,
 def install(host):
     """make install into the emulated root, and the installed manifest
     imported."""
-    done = subprocess.run(["make", "-s", "install", "DESTDIR=" + host.root],
-                          cwd=REPO, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    host.install()
     host.cmd("svccfg", "import", os.path.join(
         host.root, "lib/svc/manifest/system/svmram.xml"))
 
