@@ -141,8 +141,7 @@ def _as_process(env, main, hook=None):
     stdout, stderr), the last two as bytes."""
     from svmsim.smf import restarter
     with _environment(env), _streams("") as (out, err):
-        restarter._pending_cause.clear()
-        restarter.set_start_hook(None)
+        restarter.new_process()
         if hook is not None:
             hook()
         try:

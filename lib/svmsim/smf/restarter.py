@@ -47,6 +47,13 @@ def set_start_hook(fn):
     _start_hook = fn
 
 
+def new_process():
+    """What a new process has: no start hook, no starts begun.  For
+    running a command in an existing process (tests/scenario/inprocess.py)."""
+    set_start_hook(None)
+    _pending_cause.clear()
+
+
 def get_start_hook():
     return _start_hook
 
