@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""ramdisk.conf is read twice, on purpose: by svmram (svm/sizing.py, to
+predict the ramdisk memory cap) and by the emulator (svmsim/drvconf.py,
+to be the driver).  Neither imports the other, so that a mistake in one
+is not the other's too; this test holds them to the same reading."""
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from svmram.svm import sizing
+from svmsim import drvconf
+
+# The characters driver.conf parsing treats specially, and a few others.
+TEXT = st.text(alphabet='pe rcnt_hysm="#;\t\n=0123456789-xa', max_size=120)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXT)
+@example('percent_physmem="50";')
+@example('percent_physmem=50 # percent_physmem=40\npercent_physmem="3x";')
+@example('name="ramdisk" parent="pseudo" instance=1024; percent_physmem="')
+def test_svmram_and_the_emulator_read_a_conf_file_alike(text):
+    assert sizing.conf_properties(text) == drvconf.properties(text)
+
+
+@given(st.text(alphabet="0123456789-+ x", max_size=12))
+def test_svmram_and_the_emulator_convert_numbers_alike(text):
+    assert sizing.stoi(text) == drvconf.stoi(text)
