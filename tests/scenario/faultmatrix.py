@@ -12,7 +12,9 @@ check that
 Procedures: setup by rotate (the article's mounted mirror), setup by swap
 (the closed mirror of hosts/swap.json), teardown (after rotate; after swap
 it runs the very same commands), and the boot restore (the SMF instance
-running `svmram restore` at boot).
+running `svmram restore` at boot); and the copy method's setup, teardown
+and boot restore (COPY_PROCEDURES, on hosts/unlabeled-x86.json, whose
+mirror is not labeled).
 
 Fault kinds, at step k:
   fail    the command fails with the error a real host gives there; next:
