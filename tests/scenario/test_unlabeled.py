@@ -14,7 +14,7 @@ built once per session (base_hosts) and copied."""
 
 import pytest
 
-from hosts import _reads_only, run_script
+from hosts import _reads_only, killing_bindir, run_script
 
 pytestmark = pytest.mark.emulator_only(
     "the unlabeled layouts exist only on the emulator")
@@ -237,4 +237,31 @@ def test_teardown_of_an_open_mirror_says_what_finishes_it(base_hosts,
         "d11 1 1 /dev/rdsk/c0d1s0\n"
         "d12 1 1 /dev/rdsk/c1d0s0\n")
     assert write_block_0(host, "d10").returncode == 0
+    assert host.violations() == []
+
+
+def test_a_resumed_setup_does_not_copy_a_mirror_opened_meanwhile(
+        base_hosts, tmp_path):
+    """svmram killed after making the RAM concat; the administrator mounts
+    the mirror; setup run again resumes from its journal, and its copy
+    step stops before dd (fuser shows the mirror open): the rollback
+    leaves the mirror as it was."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
+    before = host.metastat_p()
+    bindir = killing_bindir(host, "metainit", 1)
+    killed = host.svmram("setup", "-y", "--allow-label", "d10",
+                         env={"SVMRAM_BINDIR": bindir})
+    assert killed.returncode == -9, killed.stderr
+    host.mount("d10")
+    host.clear_trace()
+    result = host.svmram("setup", "-y", "--allow-label", "d10")
+    assert result.returncode == 1, result.stderr
+    assert ("svmram: step 1 failed (Copy d10 into the ramdisk, compare, then "
+            "clear d10 and recreate it at once from d11 d13 d12 in this "
+            "order): d10 is open (fuser: process 1001), and the copy needs "
+            "it closed.  Everything was rolled back; d10 is as it was "
+            "before.") in result.stderr.splitlines()
+    assert [argv[0] for argv in svm_commands(host)] == [
+        "metaclear", "ramdiskadm"]          # the RAM concat and ramdisk go
+    assert host.metastat_p() == before
     assert host.violations() == []

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""The proof that a copy of a mirror in a ramdisk is exact, as an action
-of a step (actions.py): `cmp MIRROR RAMDISK`, read from both devices.
+"""The copy method's checks, as actions of a step (actions.py): that the
+mirror is closed before the copy (Unopened: fuser), and the proof that
+its copy in a ramdisk is exact (SameData: `cmp MIRROR RAMDISK`, read from
+both devices).
 
 The ramdisk is larger than the mirror, so an exact copy is what cmp
 reports as the mirror ending first: "cmp: EOF on MIRROR" on stderr, exit
@@ -15,6 +17,7 @@ import shlex
 from dataclasses import dataclass
 
 from ..errors import SvmramError
+from . import listings
 
 
 @dataclass(frozen=True)
@@ -42,3 +45,41 @@ class SameData:
         return "test \"$(%s %s %s 2>&1)\" = %s" % (
             program_path("cmp"), shlex.quote(self.mirror),
             shlex.quote(self.copy), shlex.quote(self.expected()))
+
+
+@dataclass(frozen=True)
+class Unopened:
+    """Stop unless fuser shows nobody with the mirror open through either
+    device node: the copy must not start on a mirror something may write
+    to (a setup resumed from its journal did not ask before).  metaclear
+    refuses a mirror that is open at its turn in any case."""
+    mirror: str
+
+    def paths(self):
+        return ["/dev/md/%s/%s" % (kind, self.mirror)
+                for kind in ("dsk", "rdsk")]
+
+    def perform(self, context):
+        holders = []
+        for path in self.paths():
+            result = context.runner("fuser", [path], check=False)
+            if not result.ok:
+                raise SvmramError(
+                    "fuser could not tell whether %s is open, and the copy "
+                    "needs it closed" % self.mirror,
+                    advice="Check 'fuser %s' by hand." % path)
+            holders += listings.parse_fuser(path, result.stdout,
+                                            result.stderr)
+        if holders:
+            raise SvmramError(
+                "%s is open (fuser: %s), and the copy needs it closed" % (
+                    self.mirror, ", ".join(sorted(set(holders)))),
+                advice="Unmount %s and stop what uses it, then run svmram "
+                       "again." % self.mirror)
+
+    def script_line(self, host_path, program_path):
+        # fuser prints each name and ": " on stderr, and nothing else when
+        # no one has it open.
+        return "test \"$(%s %s 2>&1)\" = $'%s'" % (
+            program_path("fuser"), " ".join(self.paths()),
+            ": \\n".join(self.paths()) + ": ")

@@ -9,7 +9,7 @@ from dataclasses import replace
 from ..actions import DeviceNumber, RemoveLink, Run, Symlink
 from ..plan import Step
 from . import names
-from .samedata import SameData
+from .samedata import SameData, Unopened
 from .sizing import human_size, ramdisk_slice_blocks
 from .snapshot import (FAILED_COMPONENT, MAINTENANCE, OKAY, MirrorView,
                        StripeView)
@@ -247,6 +247,7 @@ def copy_and_rebuild(snap, it, order, seconds):
                 "submirror's cylinder), so %s goes second and is moved "
                 "to slot 0 afterwards." % (it.ram, it.ram)))
     return replace(step, expect=step.expect.evolve(labeled_by_ram=True), do=(
+        Unopened(it.mirror),
         Run(("dd", "if=" + mirror_raw, "of=" + it.raw_link_target,
              "bs=" + COPY_BS)),
         SameData(mirror_raw, it.raw_link_target, advice=(
