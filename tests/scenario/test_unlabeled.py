@@ -15,6 +15,7 @@ built once per session (base_hosts) and copied."""
 import pytest
 
 from hosts import _reads_only, killing_bindir, run_script
+from releases import slot_test
 
 pytestmark = pytest.mark.emulator_only(
     "the unlabeled layouts exist only on the emulator")
@@ -40,18 +41,7 @@ def svm_commands(host):
 def probe(release):
     """The slot test on a scratch mirror, when the plan depends on the
     slot behaviour: only illumos's /etc/release tells it in advance."""
-    if release == "illumos-2016":
-        return []
-    return [["ramdiskadm", "-a", "svmram_probe0", "1m"],
-            ["ramdiskadm", "-a", "svmram_probe1", "1m"],
-            ["metainit", "d126", "1", "1", "c90t0d0s0"],
-            ["metainit", "d125", "1", "1", "c91t0d0s0"],
-            ["metainit", "d127", "-m", "d126", "d125"],
-            ["metadetach", "d127", "d126"],
-            ["metaclear", "d127"], ["metaclear", "d125"],
-            ["metaclear", "d126"],
-            ["ramdiskadm", "-d", "svmram_probe1"],
-            ["ramdiskadm", "-d", "svmram_probe0"]]
+    return [] if release == "illumos-2016" else slot_test()
 
 
 def setup_commands(layout, release):

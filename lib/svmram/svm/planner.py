@@ -363,22 +363,10 @@ def _choose_method(snap, disks, size, method):
     ram_blocks = ramdisk_slice_blocks(size)
     new_size = mirror_size_with_ram_first(
         [ram_blocks] + [snap.stripes[d].size_blocks for d in disks], size)
-    swap_problem = None
-    if snap.users:
-        swap_problem = ("%s is in use by %s, and SVM will not clear a "
-                        "metadevice that another is built on" % (
-                            m.name, ", ".join(snap.users)))
-    elif snap.mounted_on:
-        swap_problem = "%s is mounted on %s and swap needs it closed" % (
-            m.name, snap.mounted_on)
-    elif snap.holders:
-        swap_problem = ("%s is open (fuser: %s), and SVM will not clear an "
-                        "open metadevice" % (m.name, ", ".join(snap.holders)))
-    elif snap.holders is None:
-        swap_problem = ("svmram could not tell whether %s is open (fuser "
-                        "failed), and SVM will not clear an open metadevice"
-                        % m.name)
-    elif new_size != m.size_blocks:
+    swap_problem = closed_problem(snap, m)
+    if swap_problem and snap.mounted_on and not snap.users:
+        swap_problem += " and swap needs it closed"
+    elif swap_problem is None and new_size != m.size_blocks:
         swap_problem = ("recreating %s with the RAM submirror first would "
                         "make it %d blocks instead of %d (SVM rounds a mirror "
                         "to its first submirror's cylinder)" % (
