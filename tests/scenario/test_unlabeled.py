@@ -255,3 +255,23 @@ def test_a_resumed_setup_does_not_copy_a_mirror_opened_meanwhile(
         "metaclear", "ramdiskadm"]          # the RAM concat and ramdisk go
     assert host.metastat_p() == before
     assert host.violations() == []
+
+
+def test_teardown_after_a_reboot_clears_with_force(base_hosts, tmp_path):
+    """After a reboot the RAM submirror needs maintenance (its ramdisk is
+    gone); the closed mirror is recreated from its disks all the same,
+    with metaclear -f (SVM refuses a plain metaclear of a mirror with a
+    submirror that is not Okay)."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", None,
+                           (SETUP + ("d10",), ("reboot",)))
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert svm_commands(host) == [
+        ["metaclear", "-f", "d10"], ["metainit", "d10", "-m", "d11", "d12",
+                                     "1"], ["metaclear", "d13"]]
+    assert host.metastat_p() == (
+        "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
+        "d11 1 1 /dev/rdsk/c0d1s0\n"
+        "d12 1 1 /dev/rdsk/c1d0s0\n")
+    assert write_block_0(host, "d10").returncode == 0
+    assert host.violations() == []
