@@ -34,6 +34,7 @@ def app_write(st, m, region=None, head=False):
         region = m["cursor"]
         m["cursor"] = (m["cursor"] + WRITE_STRIDE) % REGIONS
     m["truth"][region] = v
+    count_write(st, m)
     if head:
         m["head"] = v
     for sub in m["subs"]:
@@ -44,6 +45,15 @@ def app_write(st, m, region=None, head=False):
         elif sub["state"] == "OFFLINE" and region not in sub["dirty"]:
             sub["dirty"].append(region)
     return region
+
+
+def count_write(st, u):
+    """The unit's I/O kstat counts a top-level write (md_kstat_done;
+    programs/kstat.py shows it).  Kept by unit number, apart from the unit
+    record: the kstat is persistent across a metaclear and metainit of
+    the same number (KSTAT_FLAG_PERSISTENT)."""
+    counts = st.setdefault("md_writes", {})
+    counts[str(u["num"])] = counts.get(str(u["num"]), 0) + 1
 
 
 def auto_writes(st):

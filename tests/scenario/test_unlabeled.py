@@ -275,3 +275,30 @@ def test_teardown_after_a_reboot_clears_with_force(base_hosts, tmp_path):
         "d12 1 1 /dev/rdsk/c1d0s0\n")
     assert write_block_0(host, "d10").returncode == 0
     assert host.violations() == []
+
+
+def test_a_write_after_the_comparison_stops_the_copy(base_hosts, tmp_path):
+    """Something opens the mirror, writes a region cmp has compared and
+    closes it again before metaclear: fuser before and metaclear after
+    see nothing, cmp passed, but the mirror's write count (its I/O kstat)
+    moved, and the step stops before metaclear; the rollback removes only
+    the RAM parts."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
+    before = host.metastat_p()
+
+    def write_after_cmp(argv):
+        if argv[0].endswith("/cmp"):
+            assert host.sim("write", "d10", "--region", "5").returncode == 0
+    result = host.svmram("setup", "-y", "--allow-label", "d10",
+                         after=write_after_cmp)
+    assert result.returncode == 1, result.stderr
+    assert ("svmram: step 4 failed (Copy d10 into the ramdisk, compare, then "
+            "clear d10 and recreate it at once from d11 d13 d12 in this "
+            "order): something wrote to d10 during the copy (its write "
+            "count, kstat md:10:md10:writes, went from 0 to 1), so the copy "
+            "in RAM may be stale.  Everything was rolled back; d10 is as it "
+            "was before.") in result.stderr.splitlines()
+    assert not any(argv[0] == "metaclear" and argv[-1] == "d10"
+                   for argv in host.trace())
+    assert host.metastat_p() == before
+    assert host.violations() == []

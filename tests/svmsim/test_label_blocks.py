@@ -173,3 +173,15 @@ def test_a_sparc_host_skips_block_0_only(make_sim):
     copy_and_rebuild(sim)
     sim.ok("dd if=/dev/zero of=/dev/md/rdsk/d10 oseek=1 count=1")
     assert heads(sim)["d13"] == 1           # block 1 is not a label block
+
+
+def test_a_metadevices_io_kstat_counts_its_writes(make_sim):
+    """md_subr.c md_kstat_init_ui: module md, the unit number as instance,
+    no name (kstat_create(9F) makes it mdUNIT); reads do not count."""
+    sim = make_sim("article-x86")
+    sim.sim("close", "d10")
+    assert sim.ok("kstat -p md:10:md10:writes") == "md:10:md10:writes\t0\n"
+    sim.ok("dd if=/dev/md/rdsk/d10 of=/dev/null count=1")
+    sim.ok("dd if=/dev/zero of=/dev/md/rdsk/d10 oseek=7 count=2")
+    assert sim.ok("kstat -p md:10:md10:writes") == "md:10:md10:writes\t2\n"
+    assert sim.ok("kstat -p md:11:md11:writes") == "md:11:md11:writes\t0\n"

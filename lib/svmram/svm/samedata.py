@@ -83,3 +83,80 @@ class Unopened:
         return "test \"$(%s %s 2>&1)\" = $'%s'" % (
             program_path("fuser"), " ".join(self.paths()),
             ": \\n".join(self.paths()) + ": ")
+
+
+def _writes_stat(mirror):
+    """The `writes` of the mirror's I/O kstat: md:UNIT:mdUNIT (illumos
+    md_subr.c md_kstat_init_ui creates it with module "md", the unit
+    number as instance and no name, which kstat_create(9F) makes the
+    module and the instance)."""
+    unit = int(mirror[1:])
+    return "md:%d:md%d:writes" % (unit, unit)
+
+
+def _read_writes(context, mirror):
+    stat = _writes_stat(mirror)
+    result = context.runner("kstat", ["-p", stat], check=False)
+    words = result.stdout.split()
+    if not result.ok or len(words) != 2 or words[0] != stat or \
+            not words[1].isdigit():
+        raise SvmramError(
+            "kstat shows no write count for %s (kstat -p %s: %s), so svmram "
+            "cannot tell whether something writes to it during the copy" % (
+                mirror, stat, (result.stdout.strip() or result.stderr.strip()
+                               or "exit status %d" % result.returncode
+                               ).splitlines()[0]),
+            advice="Nothing but the ramdisk was written; svmram removes "
+                   "what it made.  Report this with 'kstat -p -m md'.")
+    return int(words[1])
+
+
+def _writes_line(mirror, program_path):
+    return "$(%s -p %s | %s '{print $2}')" % (
+        program_path("kstat"), _writes_stat(mirror), program_path("awk"))
+
+
+@dataclass(frozen=True)
+class WriteCount:
+    """Keep the mirror's write count (its I/O kstat) in ${variable}, for
+    NoWrites to compare after the copy and the comparison."""
+    mirror: str
+    variable: str
+
+    def perform(self, context):
+        context.values["${%s}" % self.variable] = str(
+            _read_writes(context, self.mirror))
+
+    def script_line(self, host_path, program_path):
+        return "%s=%s\ntest -n \"$%s\"" % (
+            self.variable, _writes_line(self.mirror, program_path),
+            self.variable)
+
+
+@dataclass(frozen=True)
+class NoWrites:
+    """Stop unless the mirror's write count is still the one WriteCount
+    kept: nothing wrote to the mirror during the copy and the comparison,
+    not even something that opened it and closed it again (which fuser
+    before and metaclear after would not see), so the disks still hold
+    what the ramdisk now holds."""
+    mirror: str
+    variable: str
+
+    def perform(self, context):
+        before = context.values["${%s}" % self.variable]
+        now = str(_read_writes(context, self.mirror))
+        if now != before:
+            raise SvmramError(
+                "something wrote to %s during the copy (its write count, "
+                "kstat %s, went from %s to %s), so the copy in RAM may be "
+                "stale" % (self.mirror, _writes_stat(self.mirror), before,
+                           now),
+                advice="Nothing but the ramdisk was written; svmram removes "
+                       "what it made.  Find what opens %s (fuser "
+                       "/dev/md/rdsk/%s), stop it, then run svmram again."
+                % (self.mirror, self.mirror))
+
+    def script_line(self, host_path, program_path):
+        return "test \"%s\" = \"$%s\"" % (
+            _writes_line(self.mirror, program_path), self.variable)

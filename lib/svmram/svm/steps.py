@@ -9,7 +9,7 @@ from dataclasses import replace
 from ..actions import DeviceNumber, RemoveLink, Run, Symlink
 from ..plan import Step
 from . import names
-from .samedata import SameData, Unopened
+from .samedata import NoWrites, SameData, Unopened, WriteCount
 from .sizing import human_size, ramdisk_slice_blocks
 from .snapshot import (FAILED_COMPONENT, MAINTENANCE, OKAY, MirrorView,
                        StripeView)
@@ -217,6 +217,9 @@ COPY_BS = "1024k"
 # (mirror.c 3456-3472): 0..1 on x86, 0 on SPARC.  Copying two blocks is
 # right on both: on SPARC the resync copies block 1 again anyway.
 LABEL_BLOCKS = 2
+# The shell variable (a -n script's; svmram's own run keeps the value in
+# the step's context) that holds the mirror's write count before the copy.
+WRITES_VARIABLE = "mirror_writes"
 
 
 def copy_and_rebuild(snap, it, order, seconds):
@@ -247,13 +250,15 @@ def copy_and_rebuild(snap, it, order, seconds):
                 "submirror's cylinder), so %s goes second and is moved "
                 "to slot 0 afterwards." % (it.ram, it.ram)))
     return replace(step, expect=step.expect.evolve(labeled_by_ram=True), do=(
-        Unopened(it.mirror),
+        Unopened(it.mirror), WriteCount(it.mirror, WRITES_VARIABLE),
         Run(("dd", "if=" + mirror_raw, "of=" + it.raw_link_target,
              "bs=" + COPY_BS)),
         SameData(mirror_raw, it.raw_link_target, advice=(
             "Nothing but the ramdisk was written; svmram removes what "
             "it made.  Check that nothing opened %s meanwhile."
-            % it.mirror))) + step.do, closed_seconds=seconds)
+            % it.mirror)),
+        NoWrites(it.mirror, WRITES_VARIABLE)) + step.do,
+        closed_seconds=seconds)
 
 
 def unlabel_mirror(snap, it, force):

@@ -231,6 +231,7 @@ def _land(st, u, blkno, nblks, head):
             monitor.app_write(st, u, r, head=head and r == first)
         else:
             st["version"] += 1
+            monitor.count_write(st, u)
             regions.write(st, u, r, st["version"])
             if head and r == first:
                 regions.head_write(st, u, st["version"])
