@@ -2,7 +2,7 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """Mirrors whose submirrors are not labeled (issue 20 §1): the copy
 method on the usual layouts, x86 SMI with s0 from cylinder 1, EFI with
-s0 from sector 256, and a second mirror on slice 1, on every release
+s0 from sector 256 or 34, and a second mirror on slice 1, on every release
 profile.  Setup copies the closed mirror into the ramdisk, proves the copy
 with cmp and recreates the mirror with the RAM submirror (first when that
 keeps the size, else second and moved to slot 0); restore copies the
@@ -25,6 +25,7 @@ RELEASES = ("illumos-2016", "solaris11", "solaris10")
 LAYOUTS = {
     "unlabeled-x86": ("d10", "d13", ("d11", "d12"), 945),
     "unlabeled-efi": ("d10", "d13", ("d11", "d12"), 256),
+    "unlabeled-efi34": ("d10", "d13", ("d11", "d12"), 34),
     "unlabeled-slice1": ("d20", "d23", ("d21", "d22"), 465885),
 }
 SETUP = ("svmram", "setup", "-y", "--allow-label")
@@ -84,6 +85,7 @@ def write_block_0(host, mirror):
 @pytest.mark.parametrize("layout, release", [
     ("unlabeled-x86", "illumos-2016"), ("unlabeled-x86", "solaris11"),
     ("unlabeled-x86", "solaris10"), ("unlabeled-efi", "illumos-2016"),
+    ("unlabeled-efi34", "solaris11"),
     ("unlabeled-slice1", "illumos-2016"), ("unlabeled-slice1", "solaris10")])
 def test_setup_reads_from_ram_and_teardown_gives_back_an_unlabeled_mirror(
         base_hosts, tmp_path, layout, release):
@@ -96,6 +98,13 @@ def test_setup_reads_from_ram_and_teardown_gives_back_an_unlabeled_mirror(
                              "%s (ramdisk svmram_%s).\n" % (mirror, ram,
                                                             mirror))
     assert svm_commands(host) == setup_commands(layout, release)
+    slices = [line.split()[-1].rsplit("/", 1)[1]
+              for line in before.splitlines()[1:]]
+    assert "%s: copy: %s is not labeled (%s), so SVM refuses to attach a " \
+           "RAM submirror" % (
+               "setup " + mirror, mirror, "; ".join(
+                   "%s starts at sector %d" % (s, first) for s in slices)) \
+        in result.stderr
     slots = host.metastat_p(mirror).splitlines()[0].split()
     assert slots[2] == "/dev/md/rdsk/" + ram and slots[-2:] == ["-r", "1"]
     status = host.svmram("status", mirror)
