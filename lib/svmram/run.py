@@ -40,6 +40,7 @@ COMMANDS = {
     "svcs": "/usr/bin/svcs",
     "kstat": "/usr/bin/kstat",
     "dd": "/usr/bin/dd",
+    "cmp": "/usr/bin/cmp",
     "fuser": "/usr/sbin/fuser",
     "prtvtoc": "/usr/sbin/prtvtoc",
     # The Linux md backend (lib/svmram/md): Debian, Ubuntu, Fedora and

@@ -26,7 +26,7 @@ import sys
 # by the subcommands that use them: the tests run `svmsim monitor`, `tick`
 # or `faults add` far more often than `init` and `reboot`.
 from svmsim import (dispatch, devices, drvconf, faults, monitor, presets,
-                    resync, state, svm)
+                    regions, resync, state, svm)
 from svmsim.programs.metasync import boot_resync
 from svmsim.messages import SvmError
 
@@ -220,8 +220,7 @@ def cmd_reboot(args, simdir):
         st["boot"] += 1
         for name, rd in st["ramdisks"].items():   # RAM is gone
             devices.remove_ramdisk_nodes(root, name)
-            st["devdata"].pop(devices.devkey(
-                [devices.RAMDISK_MAJOR, rd["minor"]]), None)
+            regions.forget_device(st, [devices.RAMDISK_MAJOR, rd["minor"]])
         st["ramdisks"] = {}
         drvconf.boot(st, root)                    # ramdisk rd_attach
         st["opens"] = {}

@@ -23,6 +23,7 @@ COMMANDS = {
     "ramdiskadm": ("ramdiskadm", "run"),
     "kstat": ("kstat", "run"),
     "dd": ("dd", "run"),
+    "cmp": ("cmp", "run"),
     "fuser": ("fuser", "run"),
     "prtvtoc": ("prtvtoc", "run"),
 }

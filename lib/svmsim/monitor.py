@@ -25,20 +25,35 @@ WRITE_STRIDE = 37   # automatic writes cycle through all regions
 
 # --- application writes ------------------------------------------------------
 
-def app_write(st, m, region=None):
-    """One application write: bump the truth, land on writable submirrors."""
+def app_write(st, m, region=None, head=False):
+    """One application write: bump the truth, land on writable submirrors.
+    `head`: it also covers the label blocks (0..DK_LABEL_LOC)."""
     st["version"] += 1
     v = st["version"]
     if region is None:
         region = m["cursor"]
         m["cursor"] = (m["cursor"] + WRITE_STRIDE) % REGIONS
     m["truth"][region] = v
+    count_write(st, m)
+    if head:
+        m["head"] = v
     for sub in m["subs"]:
+        if head and sub["state"] in units.WRITABLE:
+            regions.head_write(st, st["units"][sub["name"]], v)
         if sub["state"] in units.WRITABLE:
             regions.write(st, st["units"][sub["name"]], region, v)
         elif sub["state"] == "OFFLINE" and region not in sub["dirty"]:
             sub["dirty"].append(region)
     return region
+
+
+def count_write(st, u):
+    """The unit's I/O kstat counts a top-level write (md_kstat_done;
+    programs/kstat.py shows it).  Kept by unit number, apart from the unit
+    record: the kstat is persistent across a metaclear and metainit of
+    the same number (KSTAT_FLAG_PERSISTENT)."""
+    counts = st.setdefault("md_writes", {})
+    counts[str(u["num"])] = counts.get(str(u["num"]), 0) + 1
 
 
 def auto_writes(st):
@@ -167,6 +182,16 @@ def _findings(st):
         if lost:
             found[(m["name"], "-", "no-disk-copy")] = (
                 lost, "no disk-backed submirror holds the current data")
+        head = m.get("head", 0)
+        if head and not any(
+                valid_copy(st, m, s, 0, looks)
+                and not devices.is_ramdisk_dev(regions.head_device(
+                    st["units"][s["name"]]))
+                and regions.head_read(st, st["units"][s["name"]]) == head
+                for s in m["subs"]):
+            found[(m["name"], "-", "no-disk-label-copy")] = (
+                [0], "no disk-backed submirror holds the current label "
+                "blocks (0..DK_LABEL_LOC)")
         seen, sm = _as_if_opened(st, m)
         seen_looks = looks if seen is st else _Regions(seen)
         bad = {}
@@ -181,6 +206,13 @@ def _findings(st):
         # the open that makes it live is recorded again, so that a tool
         # opening a mirror onto another program's ramdisk is charged too.
         live = "open" if m["name"] in st["opened_since_boot"] else "closed"
+        for s in read_candidates(seen, sm, 0, seen_looks) if head else ():
+            v = regions.head_read(seen, seen["units"][s["name"]])
+            if v != head:
+                found[(m["name"], s["name"], "bad-label-read", live)] = (
+                    [0], "read option %s can serve %s label blocks "
+                    "(0..DK_LABEL_LOC) from this submirror" % (
+                        m["read"], "blank" if not v else "stale"))
         for sname, items in bad.items():
             blank = all(v in (0, None) for _, v in items)
             what = "blank" if blank else "stale"

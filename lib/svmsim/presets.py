@@ -65,6 +65,11 @@ _ILLUMOS = {
     # GUESS: the layout of the article's host, whose metattach of a
     # ramdisk stripe worked (so its s0 must have started at sector 0).
     "disk_label": "smi-cyl0",
+    # Blocks 0..DK_LABEL_LOC, which a labeled mirror's resync never copies
+    # (mirror.c 3456-3472): DK_LABEL_LOC is 1 on x86 (_SUNOS_VTOC_16) and 0
+    # on SPARC (_SUNOS_VTOC_8), dklabel.h 46/49.  Every profile's host is
+    # x86 (its /etc/release says so); a SPARC host overrides it with 1.
+    "label_blocks": 2,
     "metastat_services": CORE_SERVICES,
     "late_services": LATE_SERVICES,
     # ramdisk.c rd_init_tuneables: availrmem_initial * rd_percent_physmem
@@ -248,6 +253,10 @@ def build(desc, simdir, release=None):
         key = devices.devkey([devices.DISK_MAJOR,
                               devices.disk_minor(disk["index"], n)])
         st["devdata"][key] = [version] * REGIONS
+        if disk["starts"][str(n)] != 0:
+            # A slice from sector 0 holds the disk label in its first
+            # blocks; elsewhere they are data like the rest.
+            st.setdefault("devhead", {})[key] = version
         st["version"] = max(st["version"], version)
     ctx = _QuietCtx("metainit", st, simdir)
     for line in desc.get("metadevices", []):

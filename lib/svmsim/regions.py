@@ -71,5 +71,49 @@ def write(st, stripe, r, version, comp_filter=None):
     return True
 
 
+# --- the label blocks ---------------------------------------------------------
+#
+# Blocks 0..DK_LABEL_LOC of a unit (the host's switch "label_blocks": 2 on
+# x86, where dklabel.h makes DK_LABEL_LOC 1 for _SUNOS_VTOC_16, 1 on
+# SPARC) are kept apart from the regions, one version per device in
+# st["devhead"]: a labeled mirror's resync never copies them (mirror.c
+# 3456-3472 mirror_map_write starts a write-after-read at block 0 at
+# DK_LABEL_LOC + 1 instead), so they can differ from the rest of region 0.
+# A slice that starts at sector 0 holds its disk's label there: not data
+# of the mirror's, so it has no version (0) and the monitor ignores it.
+
+def head_device(stripe):
+    """The device whose first blocks are the stripe's blocks 0..LOC:
+    row 0, component 0 (GUESS: a replica on that slice, which moves the
+    stripe's start past it, is not modelled here)."""
+    return stripe["rows"][0]["comps"][0]["dev"]
+
+
+def head_read(st, stripe):
+    """Version of the stripe's label blocks, None if its device is absent
+    (0: blank or a disk label)."""
+    dev = head_device(stripe)
+    if devices.kernel_device(st, dev) is None:
+        return None
+    return st.setdefault("devhead", {}).get(devices.devkey(dev), 0)
+
+
+def head_write(st, stripe, version):
+    comp = stripe["rows"][0]["comps"][0]
+    if comp["state"] in ERRED or devices.kernel_device(st, comp["dev"]) \
+            is None:
+        return False
+    st.setdefault("devhead", {})[devices.devkey(comp["dev"])] = version
+    return True
+
+
+def forget_device(st, dev):
+    """A device that vanished (a ramdisk deleted, or gone at a reboot)
+    takes its data with it."""
+    key = devices.devkey(dev)
+    st["devdata"].pop(key, None)
+    st.setdefault("devhead", {}).pop(key, None)
+
+
 def comp_is_ramdisk(stripe, r):
     return devices.is_ramdisk_dev(comp_for_region(stripe, r)["dev"])

@@ -128,6 +128,11 @@ def _copy(st, m, job, p0, p1):
             comp = regions.comp_for_region(stripe, r)
             if only is not None and not only(comp):
                 continue
+            if r == 0 and not m.get("labeled"):
+                # mirror.c 3456-3472: only an unlabeled mirror's resync
+                # copies blocks 0..DK_LABEL_LOC; a labeled one starts at
+                # DK_LABEL_LOC + 1, and the target keeps what it had.
+                regions.head_write(st, stripe, m.get("head", 0))
             _count(st, m, r)
             src = m["truth"][r]
             cur = regions.read(st, stripe, r)

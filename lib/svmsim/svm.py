@@ -542,9 +542,13 @@ def new_mirror(st, name, subnames, read, write, pass_):
             "size": mirror_size(st, subnames), "nhead": first["nhead"],
             "nsect": first["nsect"], "parent": None, "opt_not_done": False,
             "resync": None, "truth": truth, "cursor": 0, "errcnt": 0,
-            "labeled": False}
+            "labeled": False, "head": 0}
     for sn in subnames:
         build_submirror(m, st["units"][sn])
+        # metainit -m with several submirrors starts no resync (it only
+        # warns, meta_mirror.c 2590-2596): each keeps its own blocks.
+        m["head"] = max(m["head"], regions.head_read(
+            st, st["units"][sn]) or 0)
     return m
 
 

@@ -12,7 +12,9 @@ check that
 Procedures: setup by rotate (the article's mounted mirror), setup by swap
 (the closed mirror of hosts/swap.json), teardown (after rotate; after swap
 it runs the very same commands), and the boot restore (the SMF instance
-running `svmram restore` at boot).
+running `svmram restore` at boot); and the copy method's setup, teardown
+and boot restore (COPY_PROCEDURES, on hosts/unlabeled-x86.json, whose
+mirror is not labeled).
 
 Fault kinds, at step k:
   fail    the command fails with the error a real host gives there; next:
@@ -88,8 +90,14 @@ RAM_FIRST = (
 FMRI = "svc:/system/svmram:d10"
 LOG = "var/svc/log/system-svmram:d10.log"
 JOURNAL = "var/svmram/d10.journal"
-HOSTS = {"rotate": "article", "swap": "swap"}
+HOSTS = {"rotate": "article", "swap": "swap", "copy": "unlabeled-x86"}
 PROCEDURES = ("setup-rotate", "setup-swap", "teardown", "restore")
+# The copy method's procedures (issue 20 §1), on the x86 layout whose
+# mirror is not labeled: its setup, its teardown and its boot restore.
+COPY_PROCEDURES = ("setup-copy", "teardown-copy", "restore-copy")
+# A file in a host's directory (so in every copy of it) that makes
+# svmram_op add --allow-label to each setup: the copy method needs it.
+ALLOW_LABEL = ".allow-label"
 KINDS = ("fail", "kill", "reboot", "memcap", "foreign")
 # The emulator's release profiles (lib/svmsim/presets.py PROFILES) the
 # matrix with one mirror runs on.  On the first, fail and kill hit three
@@ -170,6 +178,14 @@ def arm(host, argv, nth):
     result = host.sim("faults", "add", argv[0], "--nth", str(nth),
                       "--exit", "1", *fault_options(argv))
     assert result.returncode == 0, result.stderr
+
+
+def svmram_op(host, operation, *args, **kwargs):
+    """host.svmram(OPERATION, ARGS...), with --allow-label for a setup on
+    a host marked for the copy method (ALLOW_LABEL)."""
+    extra = ("--allow-label",) if operation == "setup" and os.path.exists(
+        os.path.join(host.dir, ALLOW_LABEL)) else ()
+    return host.svmram(operation, *(extra + args), **kwargs)
 
 
 # --- steps of clean runs -----------------------------------------------------
@@ -305,10 +321,10 @@ def checkpointed_run(host, directory, *args):
                 subprocess.run(["cp", "-a", host.dir, os.path.join(
                     str(directory), "%s-%d" % (prog, calls[prog]))],
                     check=True)
-        result = host.svmram(*args, after=checkpoint)
+        result = svmram_op(host, *args, after=checkpoint)
     else:
         bindir = checkpointing_bindir(host, directory)
-        result = host.svmram(*args, env={"SVMRAM_BINDIR": bindir})
+        result = svmram_op(host, *args, env={"SVMRAM_BINDIR": bindir})
         shutil.rmtree(bindir)
     points = {}
     for name in os.listdir(str(directory)):
@@ -339,6 +355,8 @@ class Clean:
                 host_file=multi_host_file(directory, mirrors),
                 release=release)
         assert self.pristine.sim("thaw", "--step", RESYNC_STEP).returncode == 0
+        if method == "copy":
+            open(os.path.join(self.pristine.dir, ALLOW_LABEL), "w").close()
         # The boot restore runs the start method that make install put in
         # the emulated root, as on a real host.
         self.pristine.install()
@@ -352,8 +370,8 @@ class Clean:
             assert self.original["metastat -p"] == ORIGINAL
         # The plan's script, on a copy of its own: the setup below starts
         # from the pristine state exactly, as its checkpoints must.
-        script = clone(self.pristine, directory / "plan").svmram(
-            "setup", "-n", "d10").stdout
+        script = svmram_op(clone(self.pristine, directory / "plan"),
+                           "setup", "-n", "d10").stdout
         done = clone(self.pristine, directory / "done")
         # The clean runs of setup and teardown leave a checkpoint after
         # each command (checkpointed_run): where the cases of CHECKPOINTED
@@ -367,7 +385,8 @@ class Clean:
         self.setup = commands(done.trace(changes_only=False), script)
         self.set_up = clone(done, directory / "set-up")
         self.set_up_digest = digest(self.set_up)
-        if mirrors == 1 and self.pristine.switches()["detach_compacts"]:
+        if mirrors == 1 and self.pristine.switches()["detach_compacts"] \
+                and method != "copy":
             # Where detach leaves a hole, d11 ends last (docs/design.md).
             assert self.set_up_digest["metastat -p"] == RAM_FIRST
         # The boot restore, as the SMF instance runs it.
@@ -646,6 +665,8 @@ class Outcome:
 
 
 def _method(procedure):
+    if procedure.endswith("-copy"):
+        return "copy"
     return "swap" if procedure == "setup-swap" else "rotate"
 
 
@@ -705,7 +726,8 @@ def run_case(clean, case, directory):
         else ["original"]
     outcome.final = "original" if not as_original else \
         "set up" if not as_set_up else "other"
-    want = "original" if case.procedure == "teardown" else "set up"
+    want = "original" if case.procedure.startswith("teardown") \
+        else "set up"
     if outcome.final != want:
         outcome.problems.append("ends %s, not %s:\n  %s" % (
             outcome.final, want, "\n  ".join(
@@ -739,7 +761,7 @@ def _run_failing(host, operation, command):
     the last two lines svmram printed, or (problems, None, None) when it
     did not fail as it must (exit 1, no traceback)."""
     arm(host, command.argv, command.nth)
-    result = host.svmram(operation, "-y", "d10")
+    result = svmram_op(host, operation, "-y", "d10")
     problems = no_traceback(result)
     if result.returncode != 1:
         return problems + ["exit status %d:\n%s" % (
@@ -813,7 +835,7 @@ def teardown_fails(run, case, host):
 def _rerun(host, operation, resumed=False, **env):
     """Run the operation again, as the administrator would; [] if it
     succeeded (and, when `resumed`, said it was resuming)."""
-    result = host.svmram(operation, "-y", "d10", env=env or None)
+    result = svmram_op(host, operation, "-y", "d10", env=env or None)
     problems = no_traceback(result)
     if result.returncode != 0:
         return problems + ["the rerun failed (exit %d):\n%s" % (
@@ -834,7 +856,7 @@ def killed(run, case, host):
         return problems
     if command.afterwards:
         # Killed after the last command: set up, and a rerun says so.
-        rerun = host.svmram(operation, "-y", "d10")
+        rerun = svmram_op(host, operation, "-y", "d10")
         if (rerun.returncode, rerun.stderr.splitlines()[:1]) != (3, [
                 "svmram: d10 is already set up for reads from RAM"]):
             return ["the rerun: exit %d\n%s" % (rerun.returncode,
@@ -888,7 +910,7 @@ def rebooted(run, case, host, memcap=False):
     assert host.sim("thaw", "--step", SLOW_RESYNC_STEP).returncode == 0
     # The rerun, stopped by a reboot in the middle of its next resync.
     resync_bin, fired = resync_killing_bindir(host)
-    result = host.svmram(operation, "-y", "d10",
+    result = svmram_op(host, operation, "-y", "d10",
                          env={"SVMRAM_BINDIR": resync_bin})
     problems += no_traceback(result)
     if os.path.exists(fired):
@@ -915,7 +937,7 @@ def _memory_refused(host, operation, scratch=False):
     if operation == "setup":
         before = digest(host)
         host.clear_trace()
-        result = host.svmram(operation, "-y", "d10")
+        result = svmram_op(host, operation, "-y", "d10")
         problems += no_traceback(result)
         if result.returncode != 3 or "would exceed the ramdisk memory cap" \
                 not in result.stderr:
@@ -975,7 +997,7 @@ def probe_faulted(run, case, host):
                "foreign": ("--boot-ramdisk", FOREIGN_SPEC)}
     if case.kind == "fail":
         arm(host, command.argv, command.nth)
-        result = host.svmram(operation, "-y", "d10")
+        result = svmram_op(host, operation, "-y", "d10")
         problems = no_traceback(result)
         if result.returncode != 1:
             return problems + ["exit status %d:\n%s" % (
@@ -1103,7 +1125,7 @@ def _stop_after(host, case):
     if getattr(host, "stopped", False):
         return []       # a copy of the clean run's checkpoint there
     bindir = killing_bindir(host, command.argv[0], command.nth)
-    result = host.svmram(operation, "-y", "d10",
+    result = svmram_op(host, operation, "-y", "d10",
                          env={"SVMRAM_BINDIR": bindir})
     if result.returncode != -9:
         return ["not stopped (exit status %d):\n%s" % (result.returncode,
@@ -1179,7 +1201,7 @@ def _mend(host, mirror, mended):
     if FOREIGN in host.ramdisks():
         host.cmd("ramdiskadm", "-d", FOREIGN)
     for argv in (("teardown", "-y", mirror), ("setup", "-y", mirror)):
-        result = host.svmram(*argv)
+        result = svmram_op(host, *argv)
         problems += no_traceback(result)
         if result.returncode != 0:
             problems.append("%s after a fence failed (exit %d):\n%s" % (
@@ -1199,7 +1221,7 @@ def _recover(host, operation=None):
     unfinished = os.path.exists(os.path.join(host.root, JOURNAL)) or (
         operation == "setup" and instances(host).get("d10") == "disabled")
     if operation and unfinished:
-        result = host.svmram(operation, "-y", "d10")
+        result = svmram_op(host, operation, "-y", "d10")
         problems += no_traceback(result)
         if result.returncode != 0:
             problems.append("the rerun of %s failed (exit %d):\n%s" % (
@@ -1246,7 +1268,8 @@ def table(outcomes):
     rows = {}
     for o in outcomes:
         key = (o.case.release or "", o.case.mirrors,
-               PROCEDURES.index(o.case.procedure), o.case.step)
+               (PROCEDURES + COPY_PROCEDURES).index(o.case.procedure),
+               o.case.step)
         row = rows.setdefault(key, {"commands": [], "cells": {}})
         text = str(o.case.command)
         if text not in row["commands"]:

@@ -31,7 +31,7 @@ MANIFEST = os.path.join(REPO, "manifests", "svmram.xml")
 
 # Commands that only read; everything else in a trace changes the host.
 READ_ONLY = {"metastat", "svcprop", "svcs", "kstat", "metadb", "fuser",
-             "prtvtoc"}
+             "prtvtoc", "cmp"}
 
 
 @dataclass

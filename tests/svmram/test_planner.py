@@ -596,19 +596,50 @@ def test_a_wrong_slot_behaviour_is_caught_after_the_detach():
 
 # --- labels ------------------------------------------------------------------
 
-def test_an_unlabeled_mirror_is_refused_for_every_method():
-    unlabeled = dict(labels={"d11": False, "d12": False},
-                     label_evidence={"d11": "c0d1s0 starts at sector 945",
-                                     "d12": "c1d0s0 starts at sector 945"})
-    for mounted, method in ((True, "auto"), (True, "rotate"),
-                            (False, "auto"), (False, "swap")):
-        snap = article(mounted=mounted, size=465600, **unlabeled)
+UNLABELED = dict(labels={"d11": False, "d12": False},
+                 label_evidence={"d11": "c0d1s0 starts at sector 945",
+                                 "d12": "c1d0s0 starts at sector 945"})
+
+
+def test_an_unlabeled_mirror_is_refused_by_the_attaching_methods():
+    for mounted, method in ((True, "rotate"), (False, "swap")):
+        snap = article(mounted=mounted, size=465600, **UNLABELED)
         with pytest.raises(RefusedError) as refused:
-            planner.choose_intent(snap, "d10", method=method)
-        assert refused.value.message.startswith(
-            "d10 is not labeled (c0d1s0 starts at sector 945; c1d0s0 starts "
-            "at sector 945), and SVM refuses to attach a labeled submirror "
-            "to an unlabeled mirror")
+            planner.choose_intent(snap, "d10", method=method,
+                                  allow_label=True)
+        assert refused.value.message == (
+            "cannot use %s: d10 is not labeled (c0d1s0 starts at sector "
+            "945; c1d0s0 starts at sector 945), and SVM refuses to attach a "
+            "labeled submirror to an unlabeled mirror (a ramdisk stripe is "
+            "always labeled), which %s needs" % (method, method))
+
+
+def test_an_open_unlabeled_mirror_is_refused_with_the_copy_window():
+    """Issue 20 §1: the copy method needs the mirror closed for as long as
+    it takes to read it twice; check shows the same window."""
+    snap = article(mounted=True, size=465600, **UNLABELED)
+    with pytest.raises(RefusedError) as refused:
+        planner.choose_intent(snap, "d10", allow_label=True)
+    assert refused.value.message == (
+        "d10 is mounted on /mnt; its submirrors are not labeled (c0d1s0 "
+        "starts at sector 945; c1d0s0 starts at sector 945), so SVM refuses "
+        "to attach a RAM submirror, and the RAM submirror can only be "
+        "filled while d10 is closed, for about 16 seconds (227.3 MiB read "
+        "twice, to copy and to compare, at an assumed 30 MiB/s disk read "
+        "speed)")
+    assert "svmram setup --allow-label d10" in refused.value.advice
+
+
+def test_a_closed_unlabeled_mirror_needs_allow_label():
+    snap = article(mounted=False, size=465600, **UNLABELED)
+    with pytest.raises(RefusedError) as refused:
+        planner.choose_intent(snap, "d10")
+    assert "SVM then refuses every write that starts at its block 0" in \
+        refused.value.message
+    assert refused.value.advice.startswith("Nothing was changed.")
+    intent, notes = planner.choose_intent(snap, "d10", allow_label=True)
+    assert intent.method == "copy"
+    assert notes[0].startswith("copy: d10 is not labeled")
 
 
 def test_one_labeled_submirror_makes_the_mirror_labeled():

@@ -83,6 +83,12 @@ class SvmBackend(Backend):
         parser.add_argument("--method", choices=("auto", "swap", "rotate"),
                             default="auto", help="how to get the RAM "
                             "submirror into slot 0 (default auto)")
+        parser.add_argument("--allow-label", action="store_true",
+                            help="for a mirror none of whose submirrors is "
+                            "labeled: copy it into RAM while it is closed "
+                            "and recreate it with the RAM submirror, after "
+                            "which SVM refuses writes that start at its "
+                            "block 0")
 
     def setup_options(self, args):
         return dict(
@@ -92,7 +98,7 @@ class SvmBackend(Backend):
             submirror=names.metadevice(args.submirror, "submirror")
             if args.submirror is not None else None,
             link=names.link(args.link) if args.link is not None else None,
-            method=args.method)
+            method=args.method, allow_label=args.allow_label)
 
     def add_teardown_arguments(self, parser):
         parser.add_argument("--reattach", action="store_true",
@@ -200,7 +206,8 @@ class SvmBackend(Backend):
 
     def plan_teardown(self, host, intent, where, resumed, options,
                       dry_run):
-        snap = host.observe(intent)
+        # The copy method's mirror is recreated unlabeled only if closed.
+        snap = host.observe(intent, holders=intent.method == "copy")
         # A mirror gone with no operation of svmram's under way was
         # cleared by hand: its disk submirrors need not exist any more.
         consistency.check(snap, intent, where, disks=bool(

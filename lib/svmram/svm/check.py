@@ -11,7 +11,8 @@ from . import labels, listings
 from .host import SvmHost
 from .planner import (SlotBehaviourUnknown, choose_intent, plan_setup,
                       slot_note)
-from .sizing import MIN_FREE_PERCENT, MemoryCap, mib_text
+from .sizing import (ASSUMED_READ_MIB_S, MIN_FREE_PERCENT, MemoryCap,
+                     copy_window_seconds, copy_window_text, mib_text)
 
 OK, WARN, FAIL = "ok", "warning", "FAIL"
 # The predictions a verdict holds, in the order the text shows them.
@@ -127,37 +128,22 @@ def label_prediction(snap):
     return {"mirror_labeled": mirror, "submirrors": subs, "text": text}
 
 
-# The read speed the unlabeled method's window assumes (docs/design.md,
-# "Mirrors whose submirrors are not labeled", open question 1).
-ASSUMED_READ_MIB_S = 30
-
-
 def unlabeled_prediction(snap):
-    """For a mirror SVM will not attach a RAM submirror to: the method it
-    would need (copy into RAM while closed, then rebuild; not built yet)
-    and how long the mirror must stay closed for the copy."""
-    if labels.mirror_label(snap.labels) is not False:
+    """For a mirror SVM will not attach a RAM submirror to: the method
+    setup uses (copy into RAM while closed, then recreate), how long the
+    mirror must stay closed for it, and what it costs raw-device users."""
+    if labels.mirror_label(snap.labels) is not False or snap.mirror is None:
         return None
-    blocks = snap.mirror.size_blocks if snap.mirror else None
-    if blocks is None:
-        window, when = None, "a window not known (mirror size unknown)"
-    else:
-        window = -(-blocks * 512 // (ASSUMED_READ_MIB_S << 20))
-        when = ("about %s (%s at an assumed %d MiB/s disk read speed)"
-                % (_duration(window), mib_text(blocks * 512),
-                   ASSUMED_READ_MIB_S))
-    return {"method": "copy-and-rebuild", "window_seconds": window,
+    blocks = snap.mirror.size_blocks
+    return {"method": "copy", "window_seconds": copy_window_seconds(blocks),
             "assumed_read_mib_s": ASSUMED_READ_MIB_S,
-            "text": ("would need the copy-and-rebuild method (not built "
-                     "yet): %s closed for %s while its data is copied into "
-                     "RAM, then rebuilt with the RAM submirror first"
-                     % (snap.mirror_name, when))}
-
-
-def _duration(seconds):
-    if seconds < 120:
-        return "%d seconds" % seconds
-    return "%d minutes" % -(-seconds // 60)
+            "text": ("setup uses the copy method: %s closed for %s while "
+                     "its data is copied into RAM and compared, then "
+                     "recreated with the RAM submirror; %s is labeled "
+                     "afterwards (writes that start at its block 0 are "
+                     "refused), so setup needs --allow-label"
+                     % (snap.mirror_name, copy_window_text(blocks),
+                        snap.mirror_name))}
 
 
 def mirror_verdict(snap, mirror):
@@ -173,7 +159,9 @@ def mirror_verdict(snap, mirror):
         if unlabeled is not None:
             predictions["unlabeled"] = unlabeled
     try:
-        intent, notes = choose_intent(snap, mirror)
+        # --allow-label is the administrator's to give; the unlabeled
+        # line says setup needs it.
+        intent, notes = choose_intent(snap, mirror, allow_label=True)
     except RefusedError as refusal:
         return dict(predictions, mirror=mirror, verdict="refused",
                     detail=refusal.message, advice=refusal.advice)

@@ -10,7 +10,7 @@ from ..errors import RefusedError
 from . import names
 from .names import NMIRROR, PASS_MAX
 
-METHODS = ("swap", "rotate")
+METHODS = ("swap", "rotate", "copy")
 READ_OPTIONS = ("roundrobin", "geometric", "first")
 WRITE_OPTIONS = ("parallel", "serial")
 

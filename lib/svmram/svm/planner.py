@@ -19,8 +19,9 @@ from .intent import Intent
 from .names import NMIRROR
 from .ramcomponent import FAILED, links_ok, opening_step, ram_component
 from .sizing import (MAX_PERCENT, MIN_FREE_PERCENT, T_MINARMEM, MemoryCap,
-                     human_size, mib_text, mirror_size_with_ram_first,
-                     ramdisk_size_for, ramdisk_slice_blocks)
+                     copy_window_seconds, copy_window_text, human_size,
+                     mib_text, mirror_size_with_ram_first, ramdisk_size_for,
+                     ramdisk_slice_blocks)
 from .snapshot import OKAY
 
 MAX_STEPS = 64                   # a planner that needs more is looping
@@ -48,9 +49,11 @@ def check_mirror(snap, mirror):
 
 
 def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
-                  link=None, method="auto"):
+                  link=None, method="auto", allow_label=False):
     """Pick names, size and method for `svmram setup`, or refuse with the
-    reason.  Returns (Intent, notes explaining the choices)."""
+    reason.  Returns (Intent, notes explaining the choices).
+    `allow_label`: the administrator accepts that a mirror none of whose
+    submirrors is labeled becomes labeled (the copy method)."""
     check_mirror(snap, mirror)
     if not snap.service_imported:
         raise RefusedError(
@@ -111,9 +114,11 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
                            advice="Use at least --size %s." % human_size(
                                needed))
     check_memory(snap, size)
-    _check_label(snap, m)
-
-    chosen, notes = _choose_method(snap, disks, size, method)
+    if labels.mirror_label(snap.labels) is False:
+        chosen, notes = _choose_copy(snap, m, disks, size, method,
+                                     allow_label)
+    else:
+        chosen, notes = _choose_method(snap, disks, size, method)
     intent = Intent(mirror=mirror, ram=ram, ramdisk=ramdisk, size_bytes=size,
                     link=link, method=chosen, disks=disks,
                     read_option=m.read_option, write_option=m.write_option,
@@ -257,23 +262,100 @@ def _cap_refusal(cap, size, need, keeps, then, until):
     raise RefusedError(message, advice=advice + until)
 
 
-def _check_label(snap, m):
-    """Refuse, before anything changes, when SVM would refuse to attach the
-    RAM stripe: every method fills the RAM submirror by attaching it."""
-    if labels.mirror_label(snap.labels) is not False:
-        return
-    why = "; ".join(snap.label_evidence[s] for s in m.slots
-                    if s in snap.label_evidence)
-    raise RefusedError(
-        "%s is not labeled (%s), and SVM refuses to attach a labeled "
-        "submirror to an unlabeled mirror; a ramdisk stripe is always "
-        "labeled (its slice 0 starts at sector 0), and every svmram method "
-        "attaches the RAM submirror to fill it" % (m.name, why),
-        advice="Nothing was changed.  Only a mirror recreated with a "
-               "labeled submirror (metainit %s -m) becomes labeled, and it "
-               "then refuses writes to its block 0 (UFS and ZFS never "
-               "write there; a raw-device user may); svmram does not do "
-               "that for you." % m.name)
+def _label_why(snap, m):
+    return "; ".join(snap.label_evidence[s] for s in m.slots
+                     if s in snap.label_evidence)
+
+
+def closed_problem(snap, m):
+    """Why the mirror is not closed (swap and the copy method need it so:
+    SVM will not clear an open metadevice), or None."""
+    if snap.users:
+        return ("%s is in use by %s, and SVM will not clear a metadevice "
+                "that another is built on" % (m.name, ", ".join(snap.users)))
+    if snap.mounted_on:
+        return "%s is mounted on %s" % (m.name, snap.mounted_on)
+    if snap.holders:
+        return ("%s is open (fuser: %s), and SVM will not clear an open "
+                "metadevice" % (m.name, ", ".join(snap.holders)))
+    if snap.holders is None:
+        return ("svmram could not tell whether %s is open (fuser failed), "
+                "and SVM will not clear an open metadevice" % m.name)
+    return None
+
+
+def open_unlabeled_text(snap, m):
+    """The refusal of an open mirror none of whose submirrors is labeled,
+    which `check` shows too: the window the copy method needs."""
+    return ("its submirrors are not labeled (%s), so SVM refuses to attach "
+            "a RAM submirror, and the RAM submirror can only be filled while "
+            "%s is closed, for %s" % (_label_why(snap, m), m.name,
+                                      copy_window_text(m.size_blocks)))
+
+
+def copy_order(snap, it):
+    """The order the copy method recreates the mirror in: the RAM
+    submirror first when that keeps the mirror's size (SVM rounds a
+    mirror down to its first submirror's cylinder, 600 blocks for a
+    ramdisk), else second, behind the first disk submirror, and moved to
+    slot 0 afterwards by detaching and re-attaching that disk."""
+    # Only the disk submirrors in the mirror now, all Okay: one detached
+    # earlier (a rerun of an interrupted setup) may be stale, and is
+    # attached again afterwards with a full resync.
+    disks = tuple(d for d in it.disks if d in snap.mirror.slots)
+    sizes = [snap.stripes[d].size_blocks for d in disks
+             if d in snap.stripes and snap.stripes[d].size_blocks]
+    if len(sizes) == len(disks) and mirror_size_with_ram_first(
+            [ramdisk_slice_blocks(it.size_bytes)] + sizes,
+            it.size_bytes) == it.size_blocks:
+        return (it.ram,) + disks
+    return disks[:1] + (it.ram,) + disks[1:]
+
+
+def _choose_copy(snap, m, disks, size, method, allow_label):
+    """The method for a mirror none of whose submirrors is labeled: SVM
+    refuses to attach the (labeled) RAM stripe, so setup copies the closed
+    mirror into RAM and recreates it with the RAM submirror in it
+    (docs/design.md, "Mirrors whose submirrors are not labeled")."""
+    why = _label_why(snap, m)
+    if method in ("swap", "rotate"):
+        raise RefusedError(
+            "cannot use %s: %s is not labeled (%s), and SVM refuses to "
+            "attach a labeled submirror to an unlabeled mirror (a ramdisk "
+            "stripe is always labeled), which %s needs" % (
+                method, m.name, why, method),
+            advice="Nothing was changed.  --method auto chooses the copy "
+                   "method, which works with %s closed; see svmram(8)."
+                   % m.name)
+    problem = closed_problem(snap, m)
+    if problem:
+        raise RefusedError(
+            "%s; %s" % (problem, open_unlabeled_text(snap, m)),
+            advice="Nothing was changed.  Unmount %s and stop what uses it "
+                   "(fuser /dev/md/rdsk/%s names them), then run 'svmram "
+                   "setup --allow-label %s'." % (m.name, m.name, m.name))
+    if not allow_label:
+        raise RefusedError(
+            "%s is not labeled (%s): SVM refuses to attach a RAM submirror, "
+            "so setup would copy %s into RAM while it is closed and "
+            "recreate it with the RAM submirror (metainit %s -m), which "
+            "makes %s labeled: SVM then refuses every write that starts at "
+            "its block 0" % (m.name, why, m.name, m.name, m.name),
+            advice="Nothing was changed.  UFS and ZFS never write block 0; "
+                   "a program that writes the raw device from its start (a "
+                   "database on /dev/md/rdsk/%s, dd of an image) would fail. "
+                   " If nothing does, run 'svmram setup --allow-label %s' "
+                   "(%s must stay closed for %s)." % (
+                       m.name, m.name, m.name,
+                       copy_window_text(m.size_blocks)))
+    return "copy", [
+        "copy: %s is not labeled (%s), so SVM refuses to attach a RAM "
+        "submirror; %s is closed, and its data is copied into RAM and the "
+        "mirror recreated with the RAM submirror in it." % (m.name, why,
+                                                            m.name),
+        "Afterwards %s is labeled: SVM refuses writes that start at its "
+        "block 0 (--allow-label); teardown recreates it unlabeled if it is "
+        "closed then." % m.name]
 
 
 def _choose_method(snap, disks, size, method):
@@ -281,22 +363,10 @@ def _choose_method(snap, disks, size, method):
     ram_blocks = ramdisk_slice_blocks(size)
     new_size = mirror_size_with_ram_first(
         [ram_blocks] + [snap.stripes[d].size_blocks for d in disks], size)
-    swap_problem = None
-    if snap.users:
-        swap_problem = ("%s is in use by %s, and SVM will not clear a "
-                        "metadevice that another is built on" % (
-                            m.name, ", ".join(snap.users)))
-    elif snap.mounted_on:
-        swap_problem = "%s is mounted on %s and swap needs it closed" % (
-            m.name, snap.mounted_on)
-    elif snap.holders:
-        swap_problem = ("%s is open (fuser: %s), and SVM will not clear an "
-                        "open metadevice" % (m.name, ", ".join(snap.holders)))
-    elif snap.holders is None:
-        swap_problem = ("svmram could not tell whether %s is open (fuser "
-                        "failed), and SVM will not clear an open metadevice"
-                        % m.name)
-    elif new_size != m.size_blocks:
+    swap_problem = closed_problem(snap, m)
+    if swap_problem and snap.mounted_on and not snap.users:
+        swap_problem += " and swap needs it closed"
+    elif swap_problem is None and new_size != m.size_blocks:
         swap_problem = ("recreating %s with the RAM submirror first would "
                         "make it %d blocks instead of %d (SVM rounds a mirror "
                         "to its first submirror's cylinder)" % (
@@ -480,6 +550,9 @@ def plan_teardown(snap, intent, reattach=(), under_way=True):
                     "hand?); 'svmram teardown --reattach %s' attaches it "
                     "again with a full resync." % (disk, intent.mirror,
                                                    intent.mirror))
+    left = unlabeled_left(snap, intent)
+    if left:
+        plan.left.append(left)
     plan.notes += plan.left
     # A disk submirror in the mirror now that a step of this plan detaches
     # (to put the disks back in order) is attached again by a later one.
@@ -576,8 +649,20 @@ def _ram_refill_step(snap, it):
     if state in FAILED and links_ok(snap, it):
         if m.resync == "active" or m.pending:
             return steps.wait_resync(snap, it)
-        return steps.enable_component(snap, it, it.link, None)
+        return steps.enable_component(snap, it, it.link, None,
+                                      label_source(snap, it))
     return None
+
+
+def label_source(snap, it):
+    """The disk submirror whose label blocks a refilled RAM submirror gets
+    first (the copy method's mirror is labeled, and its resync skips
+    them), or None: the first Okay one."""
+    if it.method != "copy":
+        return None
+    m = snap.mirror
+    okay = [d for d in it.disks if d in m.slots and m.state_of(d) == OKAY]
+    return okay[0] if okay else None
 
 
 def _next_setup_step(snap, it):
@@ -604,6 +689,11 @@ def _next_setup_step(snap, it):
         return steps.restart_resync(snap, it, None)
     if m.resync or m.pending:
         return steps.wait_resync(snap, it)
+    if it.method == "copy" and it.ram not in m.slots and \
+            not snap.labeled_by_ram:
+        _all_okay(snap)
+        return steps.copy_and_rebuild(snap, it, copy_order(snap, it),
+                                      copy_window_seconds(it.size_blocks))
     if it.method == "swap":
         if it.ram not in m.slots:
             return steps.attach(snap, it, it.ram)
@@ -689,6 +779,11 @@ def _next_teardown_step(snap, it, reattach, under_way=True):
             "Recreated with the RAM submirror first, %s has %d blocks "
             "instead of %d; its file system must not see another size."
             % (it.mirror, m.size_blocks, it.size_blocks)))
+    if it.method == "copy" and it.ram in m.slots and \
+            closed_problem(snap, m) is None:
+        step = _unlabel_step(snap, it)
+        if step is not None:
+            return step
     if m.read_option != it.read_option:
         return steps.set_read_option(snap, it, it.read_option)
     missing = [d for d in it.disks if d not in m.slots and d in reattach]
@@ -725,6 +820,48 @@ def _next_teardown_step(snap, it, reattach, under_way=True):
         return steps.attach(snap, it, missing[0],
                             why="Restore the disk copy.")
     return _ram_parts_step(snap, it)
+
+
+def _unlabel_step(snap, it):
+    """The copy method's mirror, closed, with every disk submirror in it
+    and Okay: recreate it from them alone (after a resync that only fills
+    the RAM submirror is cancelled, or another waited for), or None when
+    the disks are not all there and Okay (the RAM submirror is then
+    detached, and the mirror stays labeled: unlabeled_left says so)."""
+    m = snap.mirror
+    if any(d not in m.slots or m.state_of(d) != OKAY for d in it.disks):
+        return None
+    if m.resync == "active":
+        if m.state_of(it.ram) != OKAY:
+            return steps.cancel_resync(snap, it)
+        return steps.wait_resync(snap, it)
+    return steps.unlabel_mirror(snap, it, force=m.state_of(it.ram) != OKAY
+                                or m.pending or m.resync is not None)
+
+
+def unlabeled_left(snap, it):
+    """What teardown leaves when it cannot recreate the copy method's
+    mirror unlabeled (it is open, or a disk submirror is not there and
+    Okay): the RAM submirror is detached, the mirror stays labeled.  The
+    commands that finish it, or None when teardown recreates it."""
+    m = snap.mirror
+    if it.method != "copy" or m is None or it.ram not in m.slots:
+        return None
+    problem = closed_problem(snap, m)
+    if problem is None and _unlabel_step(snap, it) is not None:
+        return None
+    options = ("%s" % {"first": " -r", "geometric": " -g"}.get(
+        it.read_option, "")) + (" -S" if it.write_option == "serial" else "")
+    return (
+        "teardown could not recreate %s without the RAM submirror (%s), "
+        "so %s stays labeled: SVM refuses writes that start at its block 0. "
+        " When %s is closed and 'metastat %s' shows %s Okay, run "
+        "'metaclear %s' and then 'metainit %s -m %s%s %d' (no resync: the "
+        "disk submirrors hold the same data)." % (
+            it.mirror, problem or "a disk submirror is missing "
+            "or not Okay", it.mirror, it.mirror, it.mirror,
+            " and ".join(it.disks), it.mirror, it.mirror,
+            " ".join(it.disks), options, it.pass_num))
 
 
 def _ram_parts_step(snap, it):

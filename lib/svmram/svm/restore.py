@@ -14,7 +14,7 @@ from dataclasses import replace
 from ..errors import RefusedError, SvmramError
 from ..plan import Plan, converge
 from . import names, record, steps
-from .planner import MAX_STEPS, check_memory
+from .planner import MAX_STEPS, check_memory, label_source
 from .ramcomponent import (FAILED, links_ok, opening_step, ram_component,
                            recorded_number_holder)
 from .snapshot import OKAY
@@ -98,8 +98,9 @@ def _next_step(snap, it, copy_blocks):
                 snap, it, link, new_link,
                 record.update_argvs(it.mirror, new_link,
                                     "${%s}" % record.DEV_VARIABLE),
-                record.DEV_VARIABLE)
-        return steps.enable_component(snap, it, link, copy_blocks)
+                record.DEV_VARIABLE, label_source(snap, it))
+        return steps.enable_component(snap, it, link, copy_blocks,
+                                      label_source(snap, it))
     if m.resync == "cancelled":
         return steps.restart_resync(snap, it, copy_blocks)
     if m.state_of(it.ram) != OKAY and m.resync != "active":

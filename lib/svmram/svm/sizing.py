@@ -222,3 +222,34 @@ class MemoryCap:
 def mib_text(size):
     return "%d MiB" % (size // MIB) if size % MIB == 0 else \
         "%.1f MiB" % (size / MIB)
+
+
+# --- the copy method's window (docs/design.md, "Mirrors whose submirrors
+# are not labeled") ----------------------------------------------------------
+#
+# The mirror must stay closed while its data is copied into the ramdisk and
+# compared with it: both read every block of the mirror from its disks.
+# The read speed is an assumption (open question 1, decided: a fixed,
+# conservative figure, stated wherever the window is shown).
+
+ASSUMED_READ_MIB_S = 30
+COPY_READS = 2              # the copy, then the comparison
+
+
+def copy_window_seconds(blocks):
+    return -(-blocks * BLOCK * COPY_READS // (ASSUMED_READ_MIB_S * MIB))
+
+
+def copy_window_text(blocks):
+    """'about 16 minutes (227.5 MiB read twice, to copy and to compare,
+    at an assumed 30 MiB/s disk read speed)'."""
+    return "about %s (%s read twice, to copy and to compare, at an " \
+        "assumed %d MiB/s disk read speed)" % (
+            duration_text(copy_window_seconds(blocks)),
+            mib_text(blocks * BLOCK), ASSUMED_READ_MIB_S)
+
+
+def duration_text(seconds):
+    if seconds < 120:
+        return "%d seconds" % seconds
+    return "%d minutes" % -(-seconds // 60)

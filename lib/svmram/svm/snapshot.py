@@ -116,6 +116,11 @@ class Snapshot:
     # could not tell; with the reason for each.  {} when not asked.
     labels: Dict[str, Optional[bool]] = field(default_factory=dict)
     label_evidence: Dict[str, str] = field(default_factory=dict)
+    # A planner's model only: an earlier step of the plan recreated the
+    # mirror with the RAM submirror (the copy method), which made it
+    # labeled, so the RAM submirror can be detached and attached again.
+    # metastat shows no label flag: an observed Snapshot says False.
+    labeled_by_ram: bool = False
 
     def evolve(self, **changes):
         return replace(self, **changes)

@@ -9,6 +9,7 @@ from dataclasses import replace
 from ..actions import DeviceNumber, RemoveLink, Run, Symlink
 from ..plan import Step
 from . import names
+from .samedata import NoWrites, SameData, Unopened, WriteCount
 from .sizing import human_size, ramdisk_slice_blocks
 from .snapshot import (FAILED_COMPONENT, MAINTENANCE, OKAY, MirrorView,
                        StripeView)
@@ -209,6 +210,86 @@ def swap_mirror(snap, it):
             "must have exactly the old size, %d blocks." % it.size_blocks)
 
 
+# The copy method (docs/design.md, "Mirrors whose submirrors are not
+# labeled"): dd's transfer size, 1 MiB (md_max_xfer_bufsz, reference 5.4).
+COPY_BS = "1024k"
+# Blocks 0..DK_LABEL_LOC, which a labeled mirror's resync never copies
+# (mirror.c 3456-3472): 0..1 on x86, 0 on SPARC.  Copying two blocks is
+# right on both: on SPARC the resync copies block 1 again anyway.
+LABEL_BLOCKS = 2
+# The shell variable (a -n script's; svmram's own run keeps the value in
+# the step's context) that holds the mirror's write count before the copy.
+WRITES_VARIABLE = "mirror_writes"
+
+
+def copy_and_rebuild(snap, it, order, seconds):
+    """Copy the closed mirror into the ramdisk, prove the copy exact, then
+    clear the mirror and recreate it at once from `order` (the RAM
+    submirror among the disk submirrors, which keep their data).  One
+    step: nothing can open the mirror between the proof and metaclear
+    that the planner did not see, and a rerun after an interruption
+    copies again."""
+    mirror_raw = "/dev/md/rdsk/%s" % it.mirror
+    first = order[0] == it.ram
+    step = _clear_and_recreate(
+        snap, it, order, "first", key="copy %s" % it.mirror,
+        summary="Copy %s into the ramdisk, compare, then clear %s and "
+                "recreate it at once from %s in this order." % (
+                    it.mirror, it.mirror, " ".join(order)),
+        why="%s is closed and not labeled, so SVM refuses to attach the "
+            "RAM submirror: dd reads every block of %s from its disks in "
+            "1 MiB transfers into the ramdisk, cmp proves the copy the "
+            "same, and %s is recreated with %s in it.  The disks are never "
+            "written, so they stay current, and nothing is resynced "
+            "(metainit warns that the submirrors may differ; they do "
+            "not).  %s is labeled from then on (the RAM submirror is): "
+            "SVM refuses writes that start at its block 0.%s" % (
+                it.mirror, it.mirror, it.mirror, it.ram, it.mirror,
+                "" if first else "  Recreated with %s first it would "
+                "have another size (SVM rounds a mirror to its first "
+                "submirror's cylinder), so %s goes second and is moved "
+                "to slot 0 afterwards." % (it.ram, it.ram)))
+    return replace(step, expect=step.expect.evolve(labeled_by_ram=True), do=(
+        Unopened(it.mirror), WriteCount(it.mirror, WRITES_VARIABLE),
+        Run(("dd", "if=" + mirror_raw, "of=" + it.raw_link_target,
+             "bs=" + COPY_BS)),
+        SameData(mirror_raw, it.raw_link_target, advice=(
+            "Nothing but the ramdisk was written; svmram removes what "
+            "it made.  Check that nothing opened %s meanwhile."
+            % it.mirror)),
+        NoWrites(it.mirror, WRITES_VARIABLE)) + step.do,
+        closed_seconds=seconds)
+
+
+def unlabel_mirror(snap, it, force):
+    """Clear the mirror and recreate it from its disk submirrors alone, in
+    their original order: the only way to give back an unlabeled mirror
+    (nothing clears MD_LABELED, mirror.c 1756).  `force`: the RAM
+    submirror is not Okay (metaclear refuses that without -f)."""
+    step = _clear_and_recreate(
+        snap, it, it.disks, it.read_option, key="unlabel %s" % it.mirror,
+        summary="Clear %s and recreate it at once from %s in this order, "
+                "without the RAM submirror." % (
+                    it.mirror, " ".join(it.disks)),
+        why="%s is closed and every disk submirror is Okay, so they hold "
+            "the same data; recreated from them alone %s is no longer "
+            "labeled, and writes at its block 0 work again." % (
+                it.mirror, it.mirror))
+    if force:
+        step = replace(step, do=(Run(("metaclear", "-f", it.mirror)),) +
+                       step.do[1:])
+    return step
+
+
+def label_copy(it, source):
+    """The action that copies blocks 0..DK_LABEL_LOC of the disk
+    submirror `source` (a read open of a submirror is allowed, md.c 1537)
+    into the ramdisk, which a labeled mirror's resync leaves blank."""
+    return Run(("dd", "if=/dev/md/rdsk/%s" % source,
+                "of=" + it.raw_link_target, "bs=512",
+                "count=%d" % LABEL_BLOCKS))
+
+
 def rebuild_mirror(snap, it, why):
     """Clear the mirror and recreate it from its disk submirrors, as it
     was before setup (undoing a swap that came out wrong)."""
@@ -232,7 +313,10 @@ def init_mirror(snap, it, order, read_option, write_option, pass_num,
     options = {"first": ("-r",), "geometric": ("-g",)}.get(read_option, ())
     if write_option == "serial":
         options += ("-S",)
+    # A submirror of the mirror that is not in `order` is free once the
+    # mirror was cleared (unlabel_mirror leaves the RAM one out).
     stripes = {name: replace(view, parent=it.mirror if name in order
+                             else None if view.parent == it.mirror
                              else view.parent)
                for name, view in snap.stripes.items()}
     mirror_view = _new_mirror(it.mirror, order, read_option, write_option,
@@ -334,7 +418,10 @@ def force_open(snap, it):
                            stripes=_ram_component(snap, it, "Maintenance")))
 
 
-def enable_component(snap, it, link, copy_blocks):
+def enable_component(snap, it, link, copy_blocks, label_from=None):
+    """metareplace -e of the RAM component.  `label_from`: the disk
+    submirror whose label blocks are first copied into the ramdisk (the
+    copy method's labeled mirror, whose resync skips them)."""
     mirror = snap.mirror
     states = tuple(RESYNCING_STATE if s == it.ram else st
                    for s, st in zip(mirror.slots, mirror.states))
@@ -346,11 +433,16 @@ def enable_component(snap, it, link, copy_blocks):
                    Run(("metasync", str(copy_blocks), it.mirror)))
         why += "  The resync is restarted with %d-block copies (metattach " \
                "and metareplace use the default size)." % copy_blocks
+    label = ()
+    if label_from:
+        label = (label_copy(it, label_from),)
+        why += "  First dd copies blocks 0-1 of %s into the ramdisk: the " \
+               "resync of a labeled mirror skips them." % label_from
     return Step(
         key="enable %s" % link,
         summary="Enable the RAM component %s of %s; SVM copies the data "
                 "into it." % (link, it.mirror),
-        do=(Run(("metareplace", "-e", it.mirror, link)),) + restart,
+        do=label + (Run(("metareplace", "-e", it.mirror, link)),) + restart,
         why=why,
         copies_blocks=mirror.size_blocks,
         expect=snap.evolve(mirror=replace(
@@ -377,7 +469,7 @@ def restart_resync(snap, it, copy_blocks):
 
 
 def replace_component(snap, it, old_link, new_link, record_argvs,
-                      dev_variable):
+                      dev_variable, label_from=None):
     mirror = snap.mirror
     states = tuple(RESYNCING_STATE if s == it.ram else st
                    for s, st in zip(mirror.slots, mirror.states))
@@ -386,8 +478,9 @@ def replace_component(snap, it, old_link, new_link, record_argvs,
         key="replace %s" % old_link,
         summary="Replace the RAM component %s of %s by %s." % (
             old_link, it.mirror, new_link),
-        do=(read_dev(it, dev_variable),
-            Run(("metareplace", it.mirror, old_link, new_link))) + tuple(
+        do=(read_dev(it, dev_variable),) + (
+            (label_copy(it, label_from),) if label_from else ()) + (
+            Run(("metareplace", it.mirror, old_link, new_link)),) + tuple(
                 Run(tuple(argv)) for argv in record_argvs),
         why="The new ramdisk has another device number than the one SVM "
             "recorded for %s, so it is given to SVM under a new name "

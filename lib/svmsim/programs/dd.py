@@ -30,6 +30,9 @@ def run(ctx, argv):
     if len(operands) == len(argv) and operands.get("if") == "/dev/zero" \
             and "of" in operands:
         return write(ctx, operands)
+    if len(operands) == len(argv) and operands.get("of", "").startswith(
+            "/dev/rramdisk/"):
+        return copy(ctx, operands)
     if len(operands) != len(argv) or "if" not in operands \
             or operands.get("of") != "/dev/null":
         ctx.err(USAGE)
@@ -100,7 +103,8 @@ def write(ctx, operands):
                         % (done + 1, done + 1))
                 return 2
             n = min(per, u["size"] - blkno)     # md_checkbuf 2061-2065
-            _land(ctx.st, u, blkno, n)
+            _land(ctx.st, u, blkno, n,
+                  blkno < svm.switch(ctx.st, "label_blocks"))
             done += 1
             if n < per:
                 ctx.err("dd: unexpected short write, wrote %d bytes, "
@@ -114,15 +118,120 @@ def write(ctx, operands):
     return 0
 
 
-def _land(st, u, blkno, nblks):
+def copy(ctx, operands):
+    """`dd if=/dev/md/rdsk/dN of=/dev/rramdisk/NAME bs=N [count=N]`: read
+    a metadevice (a read open, allowed on a submirror too: md.c 1537
+    refuses only writes) and write what it returns into a ramdisk, its
+    label blocks included.  Without count dd reads to the end (md_checkbuf
+    cuts the last transfer, 2061-2065, and ends at b_lblkno == total)."""
+    import re
+    src, path = operands.get("if", ""), operands["of"]
+    bs = _number(operands.get("bs", "512"))
+    count = _number(operands["count"]) if "count" in operands else None
+    match = re.match(_MD, src)
+    if match is None or bs is None or bs % 512 or bs == 0 or (
+            "count" in operands and count is None) or \
+            set(operands) - {"if", "of", "bs", "count"}:
+        ctx.err(USAGE)
+        return 2
+    name = match.group(1)
+    if devices.resolve(ctx.root, src) is None or name not in ctx.st["units"]:
+        ctx.err("dd: %s: open: No such file or directory\n" % src)
+        return 2
+    rd = _ramdisk(ctx, path)
+    if rd is None:
+        ctx.err("dd: %s: open: No such file or directory\n" % path)
+        return 2
+    st = ctx.st
+    svm.open_device(st, name)
+    try:
+        u = st["units"][name]
+        blocks = u["size"] if count is None else min(
+            u["size"], count * bs // 512)
+        if blocks > rd["size"] // 512:
+            # GUESS: never asked for by svmram (its ramdisk holds the
+            # mirror); a write past a ramdisk's end fails ENXIO.
+            ctx.err("write: No such device or address\n")
+            return 2
+        _, stripe_of = _reader(st, u)
+        dev = [devices.RAMDISK_MAJOR, rd["minor"]]
+        data = regions.device_data(st, dev)
+        for r in range(REGIONS):
+            if (r + 1) * u["size"] // REGIONS <= blocks:
+                data[r] = regions.read(st, stripe_of(r), r) or 0
+        if blocks:
+            st.setdefault("devhead", {})[devices.devkey(dev)] = \
+                regions.head_read(st, stripe_of(0)) or 0
+    finally:
+        svm.close_device(st, name)
+    whole, part = divmod(blocks * 512, bs)
+    ctx.err("%d+%d records in\n%d+%d records out\n"
+            % (whole, part > 0, whole, part > 0))
+    return 0
+
+
+def _ramdisk(ctx, path):
+    """The ramdisk /dev/rramdisk/NAME names, if it exists."""
+    name = path[len("/dev/rramdisk/"):]
+    if devices.resolve(ctx.root, path) is None:
+        return None
+    return ctx.st["ramdisks"].get(name)
+
+
+def _reader(st, u):
+    """(unit, region -> the stripe a read of that region is served from):
+    a mirror's read option picks a submirror (the monitor's
+    read_candidates, reference 4.1), a stripe serves itself."""
+    if u["type"] != "mirror":
+        return u, lambda r: u
+    looks = monitor._Regions(st)
+
+    def stripe_of(r):
+        found = monitor.read_candidates(st, u, r, looks)
+        return st["units"][found[0]["name"]] if found else u
+    return u, stripe_of
+
+
+def content(ctx, path):
+    """(blocks, label-block version, region versions) of what a read of
+    `path` returns, or None when it cannot be opened: a metadevice (read
+    as dd reads it) or a ramdisk's raw device."""
+    import re
+    match = re.match(_MD, path)
+    st = ctx.st
+    if match is not None:
+        name = match.group(1)
+        if devices.resolve(ctx.root, path) is None or name not in st["units"]:
+            return None
+        svm.open_device(st, name)
+        svm.close_device(st, name)
+        u, stripe_of = _reader(st, st["units"][name])
+        return (u["size"], regions.head_read(st, stripe_of(0)) or 0,
+                [regions.read(st, stripe_of(r), r) or 0
+                 for r in range(REGIONS)])
+    if path.startswith("/dev/rramdisk/"):
+        rd = _ramdisk(ctx, path)
+        if rd is None:
+            return None
+        dev = [devices.RAMDISK_MAJOR, rd["minor"]]
+        return (rd["size"] // 512,
+                st.setdefault("devhead", {}).get(devices.devkey(dev), 0),
+                list(regions.device_data(st, dev)))
+    return None
+
+
+def _land(st, u, blkno, nblks, head):
     """The data of one write: new versions in the regions it covers (a
     mirror through the monitor's application write, so its truth moves;
-    a top-level stripe directly)."""
+    a top-level stripe directly).  `head`: it covers label blocks."""
     first = blkno * REGIONS // u["size"]
     last = (blkno + nblks - 1) * REGIONS // u["size"]
     for r in range(first, last + 1):
         if u["type"] == "mirror":
-            monitor.app_write(st, u, r)
+            monitor.app_write(st, u, r, head=head and r == first)
         else:
             st["version"] += 1
+            monitor.count_write(st, u)
             regions.write(st, u, r, st["version"])
+            if head and r == first:
+                regions.head_write(st, u, st["version"])

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""kstat -p: the few unix:0:system_pages statistics svmram reads.
+"""kstat -p: the few unix:0:system_pages statistics svmram reads, and
+each metadevice's I/O kstat's `writes`.
 
 Not in the original command list: svmram's backend asks for physmem and
 freemem and availrmem (pages) and the boot time.  GUESS: freemem is the
@@ -9,6 +10,13 @@ for the kernel and applications) minus the pages held by ramdisks, and
 availrmem is the host's availrmem_initial minus the ramdisks' pages (which
 ramdisk.c rd_phys_alloc reserves with page_resv).  boot_time is the
 emulated boot's wall clock, rounded up to a second (svmsim/drvconf.py).
+
+A metadevice's I/O kstat is md:UNIT:mdUNIT (md_subr.c md_kstat_init_ui:
+kstat_create("md", unit, NULL, "disk", KSTAT_TYPE_IO, ...), and a NULL
+name is the module and the instance, kstat_create(9F)); of its fields
+only `writes` is emulated, the top-level writes to the unit, kept by
+unit number across a metaclear and metainit (KSTAT_FLAG_PERSISTENT;
+monitor.count_write).  GUESS: it counts from 0 at the host's start.
 """
 
 from svmsim.lean import fnmatchcase
@@ -18,7 +26,7 @@ def stats(st):
     page = st["pagesize"]
     physmem = st["physmem"] // page
     rd_pages = sum(rd["size"] // page for rd in st["ramdisks"].values())
-    return {
+    table = {
         "unix:0:system_pages:physmem": physmem,
         "unix:0:system_pages:availrmem":
             st["availrmem_initial"] // page - rd_pages,
@@ -28,6 +36,10 @@ def stats(st):
         "unix:0:system_pages:pagesize": page,
         "unix:0:system_misc:boot_time": st.get("boot_time", 0),
     }
+    for u in st["units"].values():
+        table["md:%d:md%d:writes" % (u["num"], u["num"])] = st.get(
+            "md_writes", {}).get(str(u["num"]), 0)
+    return table
 
 
 def run(ctx, argv):

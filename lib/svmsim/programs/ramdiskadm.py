@@ -12,7 +12,7 @@ pages must be reservable and free now.
 
 import errno
 
-from svmsim import devices, report, resync, svm
+from svmsim import devices, regions, report, resync, svm
 from svmsim.programs import kstat
 from svmsim.messages import strerror
 
@@ -170,7 +170,7 @@ def create(ctx, name, size):
     st["ramdisk_seq"] += 1
     st["ramdisks"][name] = {"size": pages * page, "minor": minor,
                             "created": st["ramdisk_seq"]}
-    st["devdata"].pop(devices.devkey([devices.RAMDISK_MAJOR, minor]), None)
+    regions.forget_device(st, [devices.RAMDISK_MAJOR, minor])
     devices.add_ramdisk_nodes(ctx.root, name, minor)
     ctx.out("/dev/ramdisk/%s\n" % name)
     return 0
@@ -244,7 +244,6 @@ def remove(ctx, name):
     if in_use(st, rd["minor"]):
         return _die(ctx, "couldn't delete ramdisk", name, errno.EBUSY)
     del st["ramdisks"][name]
-    st["devdata"].pop(devices.devkey([devices.RAMDISK_MAJOR, rd["minor"]]),
-                      None)
+    regions.forget_device(st, [devices.RAMDISK_MAJOR, rd["minor"]])
     devices.remove_ramdisk_nodes(ctx.root, name)
     return 0

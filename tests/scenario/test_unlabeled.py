@@ -1,0 +1,313 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""Mirrors whose submirrors are not labeled (issue 20 §1): the copy
+method on the usual layouts, x86 SMI with s0 from cylinder 1, EFI with
+s0 from sector 256 or 34, and a second mirror on slice 1, on every release
+profile.  Setup copies the closed mirror into the ramdisk, proves the copy
+with cmp and recreates the mirror with the RAM submirror (first when that
+keeps the size, else second and moved to slot 0); restore copies the
+label blocks before metareplace -e; teardown recreates the mirror from
+its disks when it is closed, and when it is open says what to run later,
+which works.  Exact commands, final states, messages and the data-safety
+monitor (which checks the label blocks too) are asserted.  Hosts are
+built once per session (base_hosts) and copied."""
+
+import pytest
+
+from hosts import _reads_only, killing_bindir, run_script
+from releases import slot_test
+
+pytestmark = pytest.mark.emulator_only(
+    "the unlabeled layouts exist only on the emulator")
+
+RELEASES = ("illumos-2016", "solaris11", "solaris10")
+# (host file, mirror, RAM submirror, disks, first sector of the slices)
+LAYOUTS = {
+    "unlabeled-x86": ("d10", "d13", ("d11", "d12"), 945),
+    "unlabeled-efi": ("d10", "d13", ("d11", "d12"), 256),
+    "unlabeled-efi34": ("d10", "d13", ("d11", "d12"), 34),
+    "unlabeled-slice1": ("d20", "d23", ("d21", "d22"), 465885),
+}
+SETUP = ("svmram", "setup", "-y", "--allow-label")
+
+
+def svm_commands(host):
+    """The commands that change the host, SMF's left out, with cmp (which
+    only reads, but is the proof the method rests on)."""
+    return [argv for argv in host.trace(changes_only=False)
+            if argv[0] not in ("svccfg", "svcadm") and (
+                argv[0] == "cmp" or not _reads_only(argv))]
+
+
+def probe(release):
+    """The slot test on a scratch mirror, when the plan depends on the
+    slot behaviour: only illumos's /etc/release tells it in advance."""
+    return [] if release == "illumos-2016" else slot_test()
+
+
+def setup_commands(layout, release):
+    mirror, ram, (d1, d2), _ = LAYOUTS[layout]
+    ramdisk = "svmram_" + mirror
+    size = "222m" if layout == "unlabeled-slice1" else "228m"
+    copy = [["ramdiskadm", "-a", ramdisk, size],
+            ["metainit", ram, "1", "1", "c90t0d0s0"],
+            ["dd", "if=/dev/md/rdsk/" + mirror,
+             "of=/dev/rramdisk/" + ramdisk, "bs=1024k"],
+            ["cmp", "/dev/md/rdsk/" + mirror, "/dev/rramdisk/" + ramdisk],
+            ["metaclear", mirror]]
+    if layout == "unlabeled-slice1":
+        # 453600 blocks, a multiple of the ramdisk's 600-block cylinder:
+        # the RAM submirror goes first and nothing is resynced.
+        return copy + [["metainit", mirror, "-m", ram, d1, d2, "-r", "1"]]
+    # 465885 blocks: with RAM first SVM would round it to 465600, so RAM
+    # goes second and the disk in front of it is detached and re-attached.
+    copy.append(["metainit", mirror, "-m", d1, ram, d2, "-r", "1"])
+    if release == "solaris10":       # metadetach leaves a hole
+        return probe(release) + copy + [
+            ["metadetach", mirror, d1], ["metadetach", mirror, ram],
+            ["metattach", mirror, ram], ["metattach", mirror, d1]]
+    return probe(release) + copy + [["metadetach", mirror, d1],
+                                    ["metattach", mirror, d1]]
+
+
+def original(layout, host):
+    mirror = LAYOUTS[layout][0]
+    return host.metastat_p(mirror)
+
+
+def write_block_0(host, mirror):
+    return host.cmd("dd", "if=/dev/zero", "of=/dev/md/rdsk/%s" % mirror,
+                    "count=1")
+
+
+# Every profile on the x86 layout; the others where they differ in what
+# matters (the slice-1 mirror needs no slot moves, so no slot test).
+@pytest.mark.parametrize("layout, release", [
+    ("unlabeled-x86", "illumos-2016"), ("unlabeled-x86", "solaris11"),
+    ("unlabeled-x86", "solaris10"), ("unlabeled-efi", "illumos-2016"),
+    ("unlabeled-efi34", "solaris11"),
+    ("unlabeled-slice1", "illumos-2016"), ("unlabeled-slice1", "solaris10")])
+def test_setup_reads_from_ram_and_teardown_gives_back_an_unlabeled_mirror(
+        base_hosts, tmp_path, layout, release):
+    mirror, ram, disks, first = LAYOUTS[layout]
+    host = base_hosts.copy(tmp_path / "host", layout, release)
+    before = original(layout, host)
+    result = host.svmram(*(SETUP[1:] + (mirror,)))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ("%s: reads are served from the RAM submirror "
+                             "%s (ramdisk svmram_%s).\n" % (mirror, ram,
+                                                            mirror))
+    assert svm_commands(host) == setup_commands(layout, release)
+    slices = [line.split()[-1].rsplit("/", 1)[1]
+              for line in before.splitlines()[1:]]
+    assert "%s: copy: %s is not labeled (%s), so SVM refuses to attach a " \
+           "RAM submirror" % (
+               "setup " + mirror, mirror, "; ".join(
+                   "%s starts at sector %d" % (s, first) for s in slices)) \
+        in result.stderr
+    slots = host.metastat_p(mirror).splitlines()[0].split()
+    assert slots[2] == "/dev/md/rdsk/" + ram and slots[-2:] == ["-r", "1"]
+    status = host.svmram("status", mirror)
+    assert status.returncode == 0, status.stdout
+    # Labeled now: a raw write at block 0 is refused (md_checkbuf).
+    assert write_block_0(host, mirror).returncode == 2
+    assert host.violations() == []
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", mirror)
+    assert result.returncode == 0, result.stderr
+    assert svm_commands(host) == [
+        ["metaclear", mirror], ["metainit", mirror, "-m"] + list(disks) +
+        ["1"], ["metaclear", ram], ["ramdiskadm", "-d", "svmram_" + mirror]]
+    assert original(layout, host) == before
+    assert write_block_0(host, mirror).returncode == 0     # unlabeled again
+    assert host.violations() == []
+
+
+def test_the_dry_run_script_does_what_setup_does(base_hosts, tmp_path):
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
+    # The script polls metastat every 10 seconds: a resync ends at once.
+    assert host.sim("thaw", "--step", "100").returncode == 0
+    script = host.svmram("setup", "-n", "--allow-label", "d10")
+    assert script.returncode == 0, script.stderr
+    assert "# Method: copy." in script.stdout
+    assert ("test \"$(%s/cmp /dev/md/rdsk/d10 /dev/rramdisk/svmram_d10 "
+            "2>&1)\" = 'cmp: EOF on /dev/md/rdsk/d10'\n"
+            % host.env["SVMRAM_BINDIR"]) in script.stdout
+    ran = run_script(host, script.stdout)
+    assert ran.returncode == 0, ran.stderr
+    assert svm_commands(host) == []     # the script is not svmram
+    assert host.metastat_p("d10") == (
+        "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d12 /dev/md/rdsk/d11 -r 1\n"
+        "d13 1 1 /dev/rdsk/c90t0d0s0\n"
+        "d12 1 1 /dev/rdsk/c1d0s0\n"
+        "d11 1 1 /dev/rdsk/c0d1s0\n")
+    status = host.svmram("status", "d10")
+    assert status.returncode == 0, status.stdout
+    assert host.violations() == []
+
+
+def test_an_open_mirror_is_refused_with_the_window_check_shows(
+        base_hosts, tmp_path):
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
+    host.mount("d10")
+    before = host.state_digest()
+    result = host.svmram("setup", "-y", "--allow-label", "d10")
+    assert result.returncode == 3
+    window = ("about 16 seconds (227.5 MiB read twice, to copy and to "
+              "compare, at an assumed 30 MiB/s disk read speed)")
+    assert result.stderr == (
+        "svmram: d10 is open (fuser: process 1001), and SVM will not clear "
+        "an open metadevice; its submirrors are not labeled (c0d1s0 starts "
+        "at sector 945; c1d0s0 starts at sector 945), so SVM refuses to "
+        "attach a RAM submirror, and the RAM submirror can only be filled "
+        "while d10 is closed, for %s\n"
+        "svmram: Nothing was changed.  Unmount d10 and stop what uses it "
+        "(fuser /dev/md/rdsk/d10 names them), then run 'svmram setup "
+        "--allow-label d10'.\n" % window)
+    assert all(argv[0] in ("fuser", "prtvtoc", "metastat", "metadb",
+                           "kstat", "svcs", "svcprop") or argv == [
+                               "ramdiskadm"] for argv in host.trace())
+    assert host.state_digest() == before
+    check = host.svmram("check", "d10")
+    assert check.returncode == 3
+    assert ("d10: refused: " + result.stderr.splitlines()[0][
+        len("svmram: "):]) in check.stdout
+    assert window in check.stdout
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_restore_copies_the_label_blocks_before_the_resync(
+        base_hosts, tmp_path, release):
+    """After a reboot the ramdisk is new and blank; a labeled mirror's
+    resync skips blocks 0..DK_LABEL_LOC (mirror.c 3456), so restore copies
+    them from a disk submirror first.  The monitor checks the label blocks
+    a read with `first` would get."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", release,
+                           (SETUP + ("d10",), ("reboot",)))
+    result = host.svmram("restore", "d10")
+    assert result.returncode == 0, result.stderr
+    disk = "d11"            # the first Okay disk submirror
+    assert host.trace() == [
+        ["ramdiskadm", "-a", "svmram_d10", "228m"],
+        ["dd", "if=/dev/md/rdsk/%s" % disk,
+         "of=/dev/rramdisk/svmram_d10", "bs=512", "count=2"],
+        ["metareplace", "-e", "d10", "c90t0d0s0"],
+        ["metasync", "-c", "d10"], ["metasync", "2048", "d10"]]
+    assert host.sim("tick").returncode == 0
+    assert host.svmram("status", "d10").returncode == 0
+    assert host.violations() == []
+    host.clear_trace()
+    assert host.svmram("teardown", "-y", "d10").returncode == 0
+    assert svm_commands(host)[:2] == [
+        ["metaclear", "d10"], ["metainit", "d10", "-m", "d11", "d12", "1"]]
+    assert host.violations() == []
+
+
+def test_teardown_of_an_open_mirror_says_what_finishes_it(base_hosts,
+                                                          tmp_path):
+    """Open, the mirror cannot be recreated: teardown detaches the RAM
+    submirror, says the mirror stays labeled and what to run once it is
+    closed; following that gives back the mirror as it was."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", None,
+                           (SETUP + ("d10",),))
+    host.mount("d10")
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    left = ("teardown could not recreate d10 without the RAM submirror (d10 "
+            "is open (fuser: process 1001), and SVM will not clear an open "
+            "metadevice), so d10 stays labeled: SVM refuses writes that start "
+            "at its block 0.  When d10 is closed and 'metastat d10' shows d11 "
+            "and d12 Okay, run 'metaclear d10' and then 'metainit d10 -m d11 "
+            "d12 1' (no resync: the disk submirrors hold the same data).")
+    assert "d10: " + left + "\n" in result.stdout
+    # Setup left d13 d12 d11: d12 goes behind d11 again (a disk resync
+    # while d11 holds the disk copy), then the RAM submirror goes.
+    assert svm_commands(host) == [
+        ["metaparam", "-r", "roundrobin", "d10"], ["metadetach", "d10", "d12"],
+        ["metattach", "d10", "d12"], ["metadetach", "d10", "d13"],
+        ["metaclear", "d13"], ["ramdiskadm", "-d", "svmram_d10"]]
+    assert write_block_0(host, "d10").returncode == 2     # still labeled
+    host.unmount("d10")
+    for argv in (("metaclear", "d10"), ("metainit", "d10", "-m", "d11", "d12",
+                                        "1")):
+        assert host.cmd(*argv).returncode == 0
+    assert host.metastat_p("d10") == (
+        "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
+        "d11 1 1 /dev/rdsk/c0d1s0\n"
+        "d12 1 1 /dev/rdsk/c1d0s0\n")
+    assert write_block_0(host, "d10").returncode == 0
+    assert host.violations() == []
+
+
+def test_a_resumed_setup_does_not_copy_a_mirror_opened_meanwhile(
+        base_hosts, tmp_path):
+    """svmram killed after making the RAM concat; the administrator mounts
+    the mirror; setup run again resumes from its journal, and its copy
+    step stops before dd (fuser shows the mirror open): the rollback
+    leaves the mirror as it was."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
+    before = host.metastat_p()
+    bindir = killing_bindir(host, "metainit", 1)
+    killed = host.svmram("setup", "-y", "--allow-label", "d10",
+                         env={"SVMRAM_BINDIR": bindir})
+    assert killed.returncode == -9, killed.stderr
+    host.mount("d10")
+    host.clear_trace()
+    result = host.svmram("setup", "-y", "--allow-label", "d10")
+    assert result.returncode == 1, result.stderr
+    assert ("svmram: step 1 failed (Copy d10 into the ramdisk, compare, then "
+            "clear d10 and recreate it at once from d11 d13 d12 in this "
+            "order): d10 is open (fuser: process 1001), and the copy needs "
+            "it closed.  Everything was rolled back; d10 is as it was "
+            "before.") in result.stderr.splitlines()
+    assert [argv[0] for argv in svm_commands(host)] == [
+        "metaclear", "ramdiskadm"]          # the RAM concat and ramdisk go
+    assert host.metastat_p() == before
+    assert host.violations() == []
+
+
+def test_teardown_after_a_reboot_clears_with_force(base_hosts, tmp_path):
+    """After a reboot the RAM submirror needs maintenance (its ramdisk is
+    gone); the closed mirror is recreated from its disks all the same,
+    with metaclear -f (SVM refuses a plain metaclear of a mirror with a
+    submirror that is not Okay)."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", None,
+                           (SETUP + ("d10",), ("reboot",)))
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert svm_commands(host) == [
+        ["metaclear", "-f", "d10"], ["metainit", "d10", "-m", "d11", "d12",
+                                     "1"], ["metaclear", "d13"]]
+    assert host.metastat_p() == (
+        "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
+        "d11 1 1 /dev/rdsk/c0d1s0\n"
+        "d12 1 1 /dev/rdsk/c1d0s0\n")
+    assert write_block_0(host, "d10").returncode == 0
+    assert host.violations() == []
+
+
+def test_a_write_after_the_comparison_stops_the_copy(base_hosts, tmp_path):
+    """Something opens the mirror, writes a region cmp has compared and
+    closes it again before metaclear: fuser before and metaclear after
+    see nothing, cmp passed, but the mirror's write count (its I/O kstat)
+    moved, and the step stops before metaclear; the rollback removes only
+    the RAM parts."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
+    before = host.metastat_p()
+
+    def write_after_cmp(argv):
+        if argv[0].endswith("/cmp"):
+            assert host.sim("write", "d10", "--region", "5").returncode == 0
+    result = host.svmram("setup", "-y", "--allow-label", "d10",
+                         after=write_after_cmp)
+    assert result.returncode == 1, result.stderr
+    assert ("svmram: step 4 failed (Copy d10 into the ramdisk, compare, then "
+            "clear d10 and recreate it at once from d11 d13 d12 in this "
+            "order): something wrote to d10 during the copy (its write "
+            "count, kstat md:10:md10:writes, went from 0 to 1), so the copy "
+            "in RAM may be stale.  Everything was rolled back; d10 is as it "
+            "was before.") in result.stderr.splitlines()
+    assert not any(argv[0] == "metaclear" and argv[-1] == "d10"
+                   for argv in host.trace())
+    assert host.metastat_p() == before
+    assert host.violations() == []
