@@ -41,6 +41,19 @@ def write(root, path, value):
         stream.write(value + "\n")
 
 
+def recovering(root, done, total=260096, array="md0", member="ram0"):
+    """md recovering into `member` of `array`, `done` of `total` sectors
+    copied: the member's state and recovery_start, the array's
+    sync_action, sync_completed and degraded, as md shows them then."""
+    md = "/sys/block/%s/md/" % array
+    for attr, value in (("dev-%s/state" % member, ""),
+                        ("dev-%s/recovery_start" % member, str(done)),
+                        ("sync_action", "recover"),
+                        ("sync_completed", "%d / %d" % (done, total)),
+                        ("degraded", "1")):
+        write(root, md + attr, value)
+
+
 def remove(root, path):
     full = path_in(root, path)
     if os.path.isdir(full):

@@ -158,13 +158,7 @@ def test_prometheus_while_md_recovers_the_ram_member(tmp_path):
     from test_cli import Host, set_up
     host = Host(tmp_path)
     set_up(host)
-    md = "/sys/block/md0/md/"
-    for attr, value in (("dev-ram0/state", ""),
-                        ("dev-ram0/recovery_start", "65024"),
-                        ("sync_action", "recover"),
-                        ("sync_completed", "65024 / 260096"),
-                        ("degraded", "1")):
-        faketree.write(host.root, md + attr, value)
+    faketree.recovering(host.root, 65024)
     rc, out, err, _ = host.svmram("status", "--prometheus")
     assert (rc, err) == (0, "")
     assert out == prometheus({
@@ -182,13 +176,7 @@ def test_nagios_while_md_recovers_the_ram_member_is_a_warning(tmp_path):
     from test_cli import Host, set_up
     host = Host(tmp_path)
     set_up(host)
-    md = "/sys/block/md0/md/"
-    for attr, value in (("dev-ram0/state", ""),
-                        ("dev-ram0/recovery_start", "65024"),
-                        ("sync_action", "recover"),
-                        ("sync_completed", "65024 / 260096"),
-                        ("degraded", "1")):
-        faketree.write(host.root, md + attr, value)
+    faketree.recovering(host.root, 65024)
     rc, out, err, _ = host.svmram("status", "--nagios")
     assert (rc, err) == (1, "")
     assert out.startswith("SVMRAM WARNING - md0: ram0 is recovering"), out

@@ -219,13 +219,7 @@ def test_md_s_recovery_is_called_recovery_and_stopped_when_it_stops(host):
     assert rc == 0, err
     assert "md0 recovery: done" in err.splitlines(), err
     assert "resync" not in out + err
-    md = "/sys/block/md0/md/"
-    for attr, value in (("dev-ram0/state", ""),
-                        ("dev-ram0/recovery_start", "65024"),
-                        ("sync_action", "recover"),
-                        ("sync_completed", "65024 / 260096"),
-                        ("degraded", "1")):
-        faketree.write(host.root, md + attr, value)
+    faketree.recovering(host.root, 65024)
     write_mdstat(host, MDSTAT_RECOVERING)
     rc, out, err, argvs = host.svmram("stop", "/dev/md0")
     assert rc == 0, err
@@ -255,13 +249,7 @@ def test_status_s_recovery_percent_is_proc_mdstat_s(host):
     (md.c md_do_sync updates curr_resync_completed so), so status showed
     0 % while /proc/mdstat showed 3-5 %: the percent is mdstat's."""
     set_up(host)
-    md = "/sys/block/md0/md/"
-    for attr, value in (("dev-ram0/state", ""),
-                        ("dev-ram0/recovery_start", "0"),
-                        ("sync_action", "recover"),
-                        ("sync_completed", "0 / 260096"),
-                        ("degraded", "1")):
-        faketree.write(host.root, md + attr, value)
+    faketree.recovering(host.root, 0)
     write_mdstat(host, MDSTAT_RECOVERING)
     rc, out, err, _ = host.svmram("status", "/dev/md0")
     assert "    recovery:   23 % done" in out.splitlines(), out
