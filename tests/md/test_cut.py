@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from test_cli import HERE, RECORD, SETUP_ARGVS, Host, set_up
+from test_cli import GROWN, HERE, RECORD, SETUP_ARGVS, Host, set_up
 
 JOURNAL = "/var/svmram/md0.journal"
 
@@ -91,6 +91,17 @@ def test_a_cut_before_a_step_stops_there_and_setup_resumes(host):
             "/dev/ram0"] in argvs
     assert members(host) == ["ram0", "vda", "vdb"]
     assert journal(host) is None
+
+
+def test_setup_records_its_decision_before_the_first_change(host):
+    """A power cut before setup's first change finds the record (for
+    teardown and the boot unit) and the journal (for the rerun)."""
+    err = cut(host, "before=load brd", "setup", "-y", "/dev/md0")
+    assert err.splitlines()[-1] == "LAB-MARK cut before=load brd"
+    assert host.record() == dict(GROWN)
+    assert journal(host) == ("setup", ["write record"])
+    assert not os.path.exists(host.path("/sys/block/ram0"))   # no brd
+    assert members(host) == ["vda", "vdb"]
 
 
 @pytest.mark.parametrize("point, left", [

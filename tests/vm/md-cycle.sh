@@ -26,7 +26,7 @@ done
 OUT=$WORK/cycle-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$OUT/disks" "$OUT/dumps"
 
-# svmram as make install-linux lays it out, and the guest driver
+# svmram as make install-linux lays it out, and the guest's helpers
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 "$HERE/make-tool-cpio.sh" "$OUT/tool.cpio"
 
@@ -50,7 +50,9 @@ grep -aq '^LAB-PASS' "$OUT/boot1.log" || fail "boot 1 did not pass, see $OUT/boo
 MD5=$(awk '$1=="RESULT" && $2=="cycle.md5" {print $3}' "$OUT/boot1.log")
 INTENT=$(awk '$1=="RESULT" && $2=="intent" {print $3}' "$OUT/boot1.log")
 [ -n "$MD5" ] && [ -n "$INTENT" ] || fail "boot 1 printed no md5 or intent"
-mkdir -p "$T/i/lab" && printf '%s\n' "$INTENT" > "$T/i/lab/intent.json"
+# boot 2 finds boot 1's record where svmram keeps it (the guest's root is
+# its initramfs, which forgets)
+mkdir -p "$T/i/etc/svmram/md" && printf '%s\n' "$INTENT" > "$T/i/etc/svmram/md/md0.json"
 (cd "$T/i" && find . | LC_ALL=C sort | cpio -o -H newc --owner=0:0 --quiet) > "$OUT/intent.cpio"
 
 boot "$OUT/boot2.log" --append "lab.phase=restore lab.expect=$MD5" --cpio "$OUT/intent.cpio" ||
