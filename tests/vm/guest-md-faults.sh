@@ -131,6 +131,36 @@ fill() {
 }
 slow() { echo "$1" > /proc/sys/dev/raid/speed_limit_max; }
 
+# A writer while md recovers into RAM (leg 9): 4 KiB records into the
+# array's last MiB (kept in $N/tail by leg 4), each written O_DIRECT and
+# O_DSYNC and only then noted in $N/written; after the cut, every noted
+# record must read back (check_records), and the tail is put back.
+last_mib() { echo $(( $(cat /sys/block/$MD/size) / 2048 - 1 )); }
+record() { yes "svmram record $1" | head -c 4096; }
+writer() {
+  while [ ! -e /sys/block/$MD/md/dev-ram0 ]; do sleep 0.05; done
+  TAIL=$(last_mib); i=0
+  while [ $i -lt 256 ]; do
+    record $i > /tmp/record
+    dd if=/tmp/record of=/dev/$MD bs=4096 seek=$((TAIL * 256 + i)) count=1 \
+      oflag=direct,dsync conv=notrunc 2>/dev/null || break
+    note written $i
+    i=$((i + 1))
+  done
+}
+check_records() {
+  n=$(cat $N/written); i=0; bad=0; TAIL=$(last_mib)
+  while [ $i -le "$n" ]; do
+    got=$(dd if=/dev/$MD bs=4096 skip=$((TAIL * 256 + i)) count=1 iflag=direct 2>/dev/null | md5sum)
+    [ "$got" = "$(record $i | md5sum)" ] || { bad=$((bad + 1)); fail "record $i of $n lost"; }
+    i=$((i + 1))
+  done
+  [ $bad = 0 ] && [ "$n" -ge 1 ] && res writer.records ok "records 0-$n, written during the cut recovery, read back" ||
+    fail "writer: $bad bad of $((n + 1)) records"
+  dd if=$N/tail of=/dev/$MD bs=1M seek=$TAIL count=1 oflag=direct,dsync conv=notrunc 2>/dev/null || fail "tail not put back"
+  rm -f $N/written $N/tail; sync
+}
+
 log "leg $LEG"
 # 1. udev's incremental assembly
 for d in vda vdb; do
@@ -145,7 +175,7 @@ case $LEG in
   6) slow 4000; unit_cut end ;;
   7) unit_cut before="load brd" ;;
   8) unit_cut before="add ram0" ;;
-  9) slow 4000; unit_cut end ;;
+  9) slow 4000; writer & unit_cut end ;;
   10) slow 4000 ;;    # the unit's start leaves a slow recovery running
 esac
 if unit_enabled; then
@@ -168,6 +198,8 @@ if [ "$(cat /sys/block/$MD/md/array_state 2>/dev/null)" = inactive ]; then
   mdadm --run /dev/$MD && res last_resort ok "mdadm --run"
 fi
 [ -e /sys/block/$MD/md ] && res after_unit.state "$(md_state $MD)"
+# the records the writer wrote during the cut recovery
+have written && check_records
 # the data, read through the array, whatever serves it
 if have md5 && [ -e /sys/block/$MD/md ]; then
   got=$(array_md5 $MD)
@@ -201,6 +233,8 @@ case $LEG in
 3)  check_set_up restored_after_stop_cut_before_shrink
     powercut before="unload brd" stop $MD ;;
 4)  check_set_up restored_after_stop_cut_before_unload
+    dd if=/dev/$MD of=$N/tail bs=1M skip="$(last_mib)" count=1 iflag=direct 2>/dev/null && sync ||
+      fail "the array's last MiB not kept"
     unit_exec ExecStop || stop "ExecStop"
     [ "$(cat /sys/block/$MD/md/raid_disks)" = 2 ] && [ "$(cat /sys/block/$MD/md/degraded)" = 0 ] &&
       [ ! -e /sys/module/brd ] && res stopped.shape ok "$(md_state $MD)" || fail "after ExecStop: $(md_state $MD)"
@@ -233,7 +267,10 @@ case $LEG in
 21) resume --cut "journal-after=completed:writemostly vda" ;;
 22) resume --cut before="writemostly vdb" ;;
 23) resume --cut "journal-before=completed:writemostly vdb" ;;
-24) resume; check_set_up setup_existing_after_cuts
+24) # all done but the unit's enabling: the power goes once setup has
+    # removed its journal, before its systemctl enable --now
+    resume --cut journal-after=finish ;;
+25) resume; check_set_up setup_existing_after_cuts
     sv setup -y /dev/$MD; rc=$?
     [ $rc = 3 ] && res refused.second_setup ok || fail "second setup rc=$rc, expected 3"
     sv teardown -y /dev/$MD || stop "teardown"
