@@ -14,7 +14,7 @@ import signal
 import sys
 import traceback
 
-from . import __version__, interrupt, run
+from . import __version__, interrupt, run, testcut
 from .errors import (EXIT_FAILED, EXIT_SIGNAL_BASE, EXIT_USAGE, SvmramError,
                      bug_advice, bug_text)
 
@@ -97,7 +97,10 @@ def main(argv):
     module = importlib.import_module(SUBCOMMANDS[args.subcommand][0])
     uninstall = interrupt.install()
     try:
-        return module.run(args)
+        testcut.configure()
+        status = module.run(args)
+        testcut.end(status)
+        return status
     except SvmramError as error:
         with interrupt.deferred(raise_pending=False):
             report(error)
@@ -125,6 +128,7 @@ def main(argv):
         report_bug(bug)
         return EXIT_FAILED
     finally:
+        testcut.never_reached()
         uninstall()
 
 

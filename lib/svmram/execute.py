@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Optional
 
-from . import interrupt, run
+from . import interrupt, run, testcut
 from .errors import EXIT_DEADLINE, SvmramError, bug_text, os_error_text
 from .plan import Plan
 
@@ -92,6 +92,7 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
     polling = polling or Polling()
     total = first - 1 + len(plan.steps)
     values = {}     # ${VAR} values the plan's actions set (actions.py)
+    testcut.copying(backend, plan.target)
     for number, step in enumerate(plan.steps, first):
         try:
             interrupt.check()
@@ -103,6 +104,7 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
             "step %d of %d: " % (number, total) if counted else "",
             step.summary))
         waiting = None
+        testcut.step(step.key)
         try:
             # A step's commands run to their end, whatever signal comes.
             with interrupt.deferred():
@@ -174,6 +176,7 @@ def wait_for_resync(backend, mirror, progress, polling, sleep=time.sleep):
             return
         if status.percent is not None:
             progress.update(what, status.percent)
+        testcut.resync(status.percent)
         now = time.monotonic()
         if polling.deadline is not None and now >= polling.deadline:
             raise DeadlinePassed(

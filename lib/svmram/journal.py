@@ -21,7 +21,7 @@ at any moment leaves either the old journal or the new one.
 import json
 import os
 
-from . import interrupt
+from . import interrupt, testcut
 from .errors import RefusedError
 
 FORMAT = 1
@@ -103,30 +103,35 @@ class Journal:
         self.data = started(operation, intent)
         if previous is not None:
             self.data["previous"] = previous
-        self._save()
+        self._save("start:" + operation)
 
     def completed(self, step_key):
         self.data["completed"].append(step_key)
-        self._save()
+        self._save("completed:" + step_key)
 
     def failed(self, step_key, message):
         self.data["failed"] = {"step": step_key, "message": message}
-        self._save()
+        self._save("failed:" + step_key)
 
     def finish(self):
         """The operation is complete: the journal is no longer needed."""
+        testcut.journal("before", "finish")
         with interrupt.deferred():
             try:
                 os.unlink(self.path)
             except FileNotFoundError:
                 pass
             self.data = None
+        testcut.journal("after", "finish")
 
-    def _save(self):
+    def _save(self, event):
         """Write the journal (a critical section: a signal is acted on
-        once the new journal is in place)."""
+        once the new journal is in place).  `event` names the write for
+        the test switch (testcut.py)."""
+        testcut.journal("before", event)
         with interrupt.deferred():
             self._write()
+        testcut.journal("after", event)
 
     def _write(self):
         directory = os.path.dirname(self.path)

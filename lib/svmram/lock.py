@@ -7,6 +7,7 @@ import fcntl
 import os
 import time
 
+from . import testcut
 from .errors import RefusedError
 
 
@@ -50,10 +51,11 @@ class HostLock:
                     % self.path,
                     advice="Wait for it to finish, then run this command "
                            "again.") from exc
+        self._fd = fd
         if not self.shared:
             os.ftruncate(fd, 0)
             os.write(fd, b"%d\n" % os.getpid())
-        self._fd = fd
+            testcut.locked()
         return self
 
     def __exit__(self, *exc_info):

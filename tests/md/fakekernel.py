@@ -225,8 +225,9 @@ def systemctl(args):
         set_unit_state(unit, "disabled", active)
         return 0
     if args == ["disable", "--now", unit]:
-        # systemd runs the unit's ExecStop: md.main stop, which stands
-        # aside while the teardown marker is there (test_main.py).
+        # systemd runs the unit's ExecStop: svmram stop, which stands
+        # aside while the teardown's journal or marker is there
+        # (test_cli.py, test_stop_stands_aside_...).
         set_unit_state(unit, "disabled", "inactive")
         return 0
     return usage(args)

@@ -16,9 +16,11 @@ from svmram.actions import Run, WriteFile
 from svmram.errors import ParseError, SvmramError
 from svmram.execute import Polling, execute
 from svmram.md import planner, programs
-from svmram.md.host import MdHost, kernel_name
+from svmram.md.host import MdHost, kernel_name, wait_for_disks
 from svmram.md.intent import Intent
-from svmram.md.model import Brd, Disk, Member
+from svmram.md.model import Array, Brd, Disk, Member
+from svmram.md.restore import plan_restore
+from svmram.md.snapshot import Snapshot
 from svmram.plan import Step
 from svmram.progress import Progress
 
@@ -295,3 +297,88 @@ def test_a_member_that_leaves_while_it_is_read_is_gone(tmp_path, monkeypatch,
         monkeypatch.setattr(os, "read", show)
     a = MdHost("md0", root=root).observe().array
     assert [m.name for m in a.members] == ["vda", "vdb"]
+
+
+def test_a_sysfs_attribute_is_read_with_one_read_call(tmp_path, monkeypatch):
+    """md's prealloc attributes answer each read(2) from a new show(): a
+    second read after the state changed returned the tail of the new
+    text, and a backend saw 'active\\nidle\\n' on a real kernel.  MdHost
+    reads each attribute with one read(2)."""
+    path = tmp_path / "sys/block/md0/md/array_state"
+    path.parent.mkdir(parents=True)
+    path.write_text("active\n")
+    (tmp_path / "proc").mkdir()
+    shows = [b"active\n", b"idle\n"]     # then md is active-idle
+    calls = []
+    real = os.read
+
+    def prealloc_read(fd, size):
+        calls.append(size)
+        real(fd, size)
+        return shows[len(calls) - 1] if len(calls) <= 2 else b""
+
+    monkeypatch.setattr(os, "read", prealloc_read)
+    host = MdHost("md0", root=str(tmp_path))
+    assert host._read("/sys/block/md0/md/array_state") == "active\n"
+    assert len(calls) == 1 and calls[0] >= 4096
+    assert host._read("/sys/block/md0/md/none") is None
+    monkeypatch.setattr(os, "read", real)
+    (tmp_path / "proc/meminfo").write_text("MemTotal: 1 kB\n")
+    assert host._read("/proc/meminfo") == "MemTotal: 1 kB\n"
+
+
+class Booting:
+    """A host whose observe() returns `seen` one by one (udev adding the
+    recorded disks at boot), then the last one for ever."""
+
+    def __init__(self, *seen):
+        self.seen = list(seen)
+        self.calls = 0
+
+    def observe(self, intent=None):
+        self.calls += 1
+        return self.seen.pop(0) if len(self.seen) > 1 else self.seen[0]
+
+
+def _member(name):
+    return Member(name, None, frozenset(("spare",)), 2048)
+
+
+def _booting_snaps():
+    inactive = Array("md0", "", 0, "inactive", (_member("vda"),),
+                     component_kib=261120)
+    return (Snapshot("md0", None), Snapshot("md0", inactive),
+            Snapshot("md0", inactive.with_member(_member("vdb"))))
+
+
+INTENT = Intent("md0", ("vda", "vdb"), "ram0", 262144, 2048, False,
+                frozenset())
+
+
+def test_restore_waits_for_the_recorded_disks_before_running_the_array():
+    """At boot the restore waits (wait_for_disks: restore's --wait-disks)
+    until udev has added every recorded disk to the inactive array, so
+    that it never starts the array short of one about to appear."""
+    host = Booting(*_booting_snaps())
+    out, slept = io.StringIO(), []
+    snap = wait_for_disks(host, INTENT, 20, out, slept.append,
+                          clock=lambda: 0)
+    assert [m.name for m in snap.array.members] == ["vda", "vdb"]
+    assert host.calls == 3 and slept == [0.5, 0.5]
+    assert out.getvalue() == ("restore md0: waiting up to 20 s for the "
+                              "array to be assembled\n")
+
+
+def test_restore_gives_up_waiting_and_lets_the_planner_judge():
+    missing, inactive, _ = _booting_snaps()
+    clock = iter(range(0, 100, 5))
+    out = io.StringIO()
+    snap = wait_for_disks(Booting(inactive), INTENT, 20, out,
+                          lambda s: None, clock=lambda: next(clock))
+    assert [m.name for m in snap.array.members] == ["vda"]
+    assert out.getvalue() == ("restore md0: waiting up to 20 s for its "
+                              "disk vdb\n")
+    snap = wait_for_disks(Booting(missing), INTENT, 20, io.StringIO(),
+                          lambda s: None, clock=lambda: next(clock))
+    with pytest.raises(SvmramError, match="md0 is not assembled"):
+        plan_restore(snap.evolve(kernel=(6, 1, 0, "6.1.0")), INTENT)

@@ -3,26 +3,23 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 # guest-md-cycle.sh - svmram's md backend on a real kernel, over two boots
 # on the same disk images (run by md-cycle.sh).  2 virtio disks vda, vdb.
-# Every change is made by svmram's md entry point (svmram.md.main, through
-# /opt/svmram/tests/vm/guest_svmram.py); this script only checks.
+# Every change is made by the installed svmram command (/usr/sbin/svmram,
+# as make install-linux lays it out, through guest-svmram.sh's sv), with
+# a stand-in systemctl that runs the installed unit's lines; this script
+# only checks.
 #   lab.phase=setup : setup on a new array md0 (ram0 + write-mostly vda,
 #       vdb), fill it, check md5s, flags and disk reads; power off with the
 #       array running.
 #   lab.phase=restore lab.expect=<md5> : the RAM member is gone; udev-style
-#       incremental assembly leaves md0 inactive; svmram restore runs it and
-#       adds a fresh ram0; then teardown, setup on the existing array
-#       (grow), a refused second setup, and teardown again.
+#       incremental assembly leaves md0 inactive; svmram restore (its
+#       record comes from boot 1, in /etc/svmram/md) runs it and adds a
+#       fresh ram0; then teardown, setup on the existing array (grow), a
+#       refused second setup, and teardown again.
 # DUMP lines carry raw outputs (mdstat, mdadm --detail --export, sysfs)
 # that md-cycle.sh turns into fixture files.
 . /lab/lib.sh
+. /opt/svmram/tests/vm/guest-svmram.sh
 MD=md0
-SV="python3 /opt/svmram/tests/vm/guest_svmram.py"   # svmram.md.main
-
-sv() { # op args... : run svmram's md backend, show its output
-  $SV "$@" > /tmp/sv.out 2>&1; rc=$?
-  sed 's/^/sv| /' /tmp/sv.out | grep -v '^sv| RESULT' ; grep '^RESULT' /tmp/sv.out
-  return $rc
-}
 
 dump_state() { # label
   l=$1
@@ -92,7 +89,7 @@ case "${LAB_PHASE:-}" in
 setup)
   dump_state before
   T=$(now)
-  sv setup $MD vda vdb || stop "svmram setup (new array)"
+  sv setup -y /dev/$MD --disks /dev/vda,/dev/vdb || stop "svmram setup (new array)"
   res intent "$(tr -d ' \n' < /etc/svmram/md/$MD.json)"
   res time.setup_new "$(since "$T")"
   dump_state after-setup-new
@@ -116,7 +113,7 @@ restore)
   done
   dump_state inactive
   T=$(now)
-  sv --record /lab/intent.json restore $MD || stop "svmram restore"
+  sv restore $MD || stop "svmram restore"
   res time.restore "$(since "$T")" "run + brd + add, no wait"
   speed_is "2000000 (local)" restoring
   dump_state restoring
@@ -127,7 +124,7 @@ restore)
   verify_members $MD "$LAB_EXPECT" ram0 vda vdb
 
   T=$(now)
-  sv --record /lab/intent.json teardown $MD || stop "svmram teardown"
+  sv teardown -y /dev/$MD || stop "svmram teardown"
   res time.teardown "$(since "$T")"
   dump_state after-teardown
   flags_are "vda=in_sync vdb=in_sync" teardown
@@ -137,7 +134,7 @@ restore)
   verify_members $MD "$LAB_EXPECT" vda vdb
 
   T=$(now)
-  sv setup $MD || stop "svmram setup (existing array)"
+  sv setup -y /dev/$MD || stop "svmram setup (existing array)"
   res time.setup_existing "$(since "$T")"
   dump_state after-setup-existing
   flags_are "ram0=in_sync vda=in_sync,write_mostly vdb=in_sync,write_mostly" setup_existing
@@ -145,17 +142,15 @@ restore)
   [ "$(cat /sys/block/$MD/md/raid_disks)" = 3 ] && res raid_disks.setup_existing ok || fail "raid_disks $(cat /sys/block/$MD/md/raid_disks)"
   disk_reads_zero setup_existing
   verify_members $MD "$LAB_EXPECT" ram0 vda vdb
-  sv setup $MD; rc=$?
+  sv setup -y /dev/$MD; rc=$?
   [ $rc = 3 ] && res refused.second_setup ok || fail "second setup rc=$rc, expected 3"
-  sv teardown $MD || stop "svmram teardown (2)"
+  sv teardown -y /dev/$MD || stop "svmram teardown (2)"
   flags_are "vda=in_sync vdb=in_sync" teardown2
   [ -e /sys/module/brd ] && fail "brd still loaded (2)" || res brd.unloaded2 ok
   verify_members $MD "$LAB_EXPECT" vda vdb
 
-  # The svmram command itself, as an administrator types it, with a
-  # stand-in systemctl (this guest's init is busybox, not systemd) that
-  # runs the installed unit's ExecStart and ExecStop.
-  cp /opt/svmram/tests/vm/systemctl-stub.sh /bin/systemctl
+  # Once more as an administrator types it, checking the boot unit's
+  # state the stand-in systemctl keeps.
   cli setup -y /dev/$MD && res cli.setup ok || fail "svmram setup -y /dev/$MD rc=$?"
   flags_are "ram0=in_sync vda=in_sync,write_mostly vdb=in_sync,write_mostly" cli_setup
   speed_is system cli_setup

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """bench/md's guest side: set up md0 (ram0 + the write-mostly disk vda)
-with svmram's md entry point, fill it, and measure, in one run, O_DIRECT
-reads through the array against the bare RAM disk and the bare disk:
+with the installed svmram command (/usr/sbin/svmram), fill it, and
+measure, in one run, O_DIRECT reads through the array against the bare
+RAM disk and the bare disk:
 sequential (1 MiB) and random (4 KiB); the share of the array's bytes the
 disk served; then stop and restore (the boot unit's two halves) and md's
 recovery onto the fresh RAM member against the disk's sequential read.
@@ -13,14 +14,12 @@ A benchmark, not a test: nothing here passes or fails on speed.
 import mmap
 import os
 import random
+import subprocess
 import sys
 import time
 
-sys.path.insert(0, "/usr/lib/svmram")
-
-from svmram.md import main as md_main   # noqa: E402
-
 MD = "md0"
+SVMRAM = "/usr/sbin/svmram"
 MIB = 1 << 20
 
 
@@ -73,8 +72,13 @@ def wait_recovery():
         time.sleep(0.05)
 
 
+def svmram(*args):
+    """Run the svmram command; its exit status."""
+    return subprocess.run((SVMRAM,) + args, check=False).returncode
+
+
 def main():
-    rc = md_main.run("setup", MD, ("vda",), record="/tmp/md0.json")
+    rc = svmram("setup", "-y", "/dev/" + MD, "--disks", "/dev/vda")
     if rc:
         raise SystemExit("setup failed: %d" % rc)
     size = size_bytes(MD)
@@ -116,9 +120,9 @@ def main():
         out(key, "%.2f" % best[key])
     # the boot unit's halves: stop (shrink), then restore, timed until
     # md has recovered the fresh RAM member
-    if md_main.run("stop", MD, record="/tmp/md0.json"):
+    if svmram("stop", MD):
         raise SystemExit("stop failed")
-    if md_main.run("restore", MD, record="/tmp/md0.json"):
+    if svmram("restore", MD):
         raise SystemExit("restore failed")
     # from here on md copies; what it had copied before is left out
     done = md_attr("sync_completed")

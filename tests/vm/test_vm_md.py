@@ -2,12 +2,16 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """svmram's md backend on a real kernel: Debian's kernel, mdadm and brd
 in QEMU (TCG): two boots on the same disks (md-cycle.sh,
-guest-md-cycle.sh), and a chain of 19 boots with a power cut (QEMU
-killed) at every step of setup, restore, stop and teardown and in the
-middle of recoveries (md-faults.sh, guest-md-faults.sh).  Every change in the guest is made by svmram's
-planner and executor; the guest checks md5s of the array and of every
-member, md's own check (mismatch_cnt 0), the write-mostly flags, and that
-the disks serve no reads once the RAM member is in sync.
+guest-md-cycle.sh), and a chain of 26 boots with a power cut (QEMU
+killed) at every step of setup, restore, stop and teardown, in the
+middle of recoveries (one with a writer), at journal writes and with
+the host lock held
+(md-faults.sh, guest-md-faults.sh).  Every change in the guest is made
+by the installed svmram command, as the boot unit and an administrator
+run it, cut by its test switch SVMRAM_TEST_CUT; the guest checks md5s of
+the array and of every member, md's own check (mismatch_cnt 0), the
+write-mostly flags, the boot unit's state, and that the disks serve no
+reads once the RAM member is in sync.
 
 Slow (minutes): it runs only with SVMRAM_VM_TESTS=1 (make test-vm) and
 skips, saying why, without QEMU or the build tools.
@@ -26,12 +30,12 @@ NEEDED = {"qemu-system-x86_64": "apt-get install qemu-system-x86",
           "apt-get": "a Debian host", "dpkg-deb": "a Debian host"}
 
 # What each boot must have checked and found right (guest-md-cycle.sh).
-BOOT1 = ["py.setup rc=0", "flags.setup_new ok", "bitmap ok", "backlog ok",
+BOOT1 = ["svmram.setup rc=0", "flags.setup_new ok", "bitmap ok", "backlog ok",
          "reads.setup_new ok", "verify.md0.ram0 ok", "verify.md0.vda ok",
          "verify.md0.vdb ok", "verify.md0.check_mismatch_cnt 0"]
-BOOT2 = ["py.restore rc=0", "flags.restored ok", "reads.restored ok",
-         "py.teardown rc=0", "flags.teardown ok", "raid_disks.teardown ok",
-         "brd.unloaded ok", "py.setup rc=0", "flags.setup_existing ok",
+BOOT2 = ["svmram.restore rc=0", "flags.restored ok", "reads.restored ok",
+         "svmram.teardown rc=0", "flags.teardown ok", "raid_disks.teardown ok",
+         "brd.unloaded ok", "svmram.setup rc=0", "flags.setup_existing ok",
          "raid_disks.setup_existing ok", "reads.setup_existing ok",
          "refused.second_setup ok", "flags.teardown2 ok", "brd.unloaded2 ok",
          # md's recovery speed limit raised for restore's copy, put back
@@ -89,26 +93,62 @@ def check_cycle(out):
 # it finds the data and puts things right.
 FAULT_LEGS = {
     2: ["resumed.setup ok", "flags.setup_new_after_cuts ok",
-        "reads.setup_new_after_cuts ok"],
+        "unit.setup_new_after_cuts ok", "reads.setup_new_after_cuts ok"],
     3: ["unit.ExecStart rc=0", "md5.boot ok",
         "flags.restored_after_stop_cut_before_shrink ok"],
     4: ["unit.ExecStart rc=0", "stopped.shape ok", "flags.stopped ok"],
-    10: ["unit.ExecStart rc=0", "md5.boot ok", "recovering ok",
+    # the records written during leg 9's cut recovery read back
+    10: ["writer.records ok", "unit.ExecStart rc=0", "md5.boot ok",
+         "recovering ok",
          "unit.ExecStop rc=0", "stopped_recovering.shape ok",
          "flags.restored_after_cuts_in_restore ok",
          "reads.restored_after_cuts_in_restore ok"],
-    11: ["unit.stands_aside ok", "resumed.teardown ok",
-         "flags.teardown_11 ok"],
-    12: ["unit.stands_aside ok", "flags.teardown_12 ok"],
-    13: ["unit.stands_aside ok", "flags.teardown_13 ok"],
-    14: ["unit.stands_aside ok", "flags.teardown_14 ok", "brd.teardown_14 ok"],
-    18: ["resumed.setup ok", "flags.setup_existing_after_cuts ok",
+    # cut in the teardown's first journal write: the unit, still
+    # enabled, stands aside
+    11: ["unit.ExecStart rc=3", "unit.stands_aside ok"],
+    # the teardown has disabled the unit; a restore by hand stands aside
+    12: ["unit.disabled ok", "restore.stands_aside ok", "md5.boot ok"],
+    13: ["unit.disabled ok", "restore.stands_aside ok",
+         "resumed.teardown ok", "flags.teardown_13 ok",
+         "unit.teardown_13 ok", "svmram.setup rc=0"],
+    14: ["unit.disabled ok", "restore.stands_aside ok",
+         "flags.teardown_14 ok", "unit.teardown_14 ok"],
+    15: ["unit.disabled ok", "restore.stands_aside ok",
+         "flags.teardown_15 ok", "unit.teardown_15 ok"],
+    16: ["unit.disabled ok", "restore.stands_aside ok",
+         "flags.teardown_16 ok", "unit.teardown_16 ok"],
+    # cut before the journal's removal: the teardown's rerun finishes
+    17: ["unit.disabled ok", "restore.stands_aside ok",
+         "resumed.teardown ok", "flags.teardown_17 ok",
+         "brd.teardown_17 ok", "unit.teardown_17 ok"],
+    # cut before setup enabled the unit: not run at boot; setup's rerun
+    # finishes the array and enables it
+    25: ["resumed.setup ok", "flags.setup_existing_after_cuts ok",
+         "unit.setup_existing_after_cuts ok",
          "refused.second_setup ok", "flags.teardown_whole ok",
+         "unit.teardown_whole ok",
          "flags.setup_busy ok", "reads.busy_files ok", "busy.files ok",
          "busy.e2fsck ok", "flags.teardown_busy ok"],
 }
 # legs whose boot checks every member's md5 and md's check afterwards
-VERIFIED = (2, 3, 4, 10, 11, 12, 13, 14, 18)
+VERIFIED = (2, 3, 4, 10, 13, 14, 15, 16, 17, 25)
+# the chain: legs 0 to LEGS - 1, all but the last cut
+LEGS = 26
+# where each leg's command stops (LAB-MARK cut POINT)
+CUTS = {0: "before=create md0", 1: "wait=create md0",
+        2: "before=shrink md0", 3: "before=unload brd",
+        4: "after a whole ExecStop", 5: "before=grow-add ram0", 6: "end",
+        7: "before=load brd", 8: "before=add ram0", 9: "end",
+        10: "journal-after=start:teardown", 11: "before=-writemostly vdb",
+        12: "journal-before=completed:-writemostly vdb",
+        13: "before=fail-remove ram0", 14: "before=shrink md0",
+        15: "before=unload brd", 16: "journal-before=finish", 17: "lock",
+        18: "before=grow-add ram0", 19: "wait=grow-add ram0",
+        20: "before=writemostly vda",
+        21: "journal-after=completed:writemostly vda",
+        22: "before=writemostly vdb",
+        23: "journal-before=completed:writemostly vdb",
+        24: "journal-after=finish"}
 
 
 @pytest.mark.skipif(_why_not() is not None, reason=_why_not() or "")
@@ -126,12 +166,19 @@ def check_faults(out):
     """The logs of one md-faults.sh run in `out`: every leg but the last
     cut, no failed check, FAULT_LEGS' checks done and right, md's check
     at 0 mismatches wherever a boot verified."""
-    for leg in range(19):
+    for leg in range(LEGS):
         with open(os.path.join(out, "leg-%d.log" % leg), encoding="utf-8",
                   errors="replace") as stream:
             text = stream.read()
         assert "LAB-FAIL" not in text, leg
-        assert ("LAB-MARK cut" in text) == (leg < 18), leg
+        marks = [line[len("LAB-MARK cut "):] for line in text.splitlines()
+                 if line.startswith("LAB-MARK cut")]
+        if leg < LEGS - 1:
+            # the point named, and only it (end adds the copy's progress)
+            assert marks and (marks[0] == CUTS[leg] or marks[0].startswith(
+                CUTS[leg] + " (")), (leg, marks)
+        else:
+            assert marks == [], leg
         results = [line[len("RESULT "):] for line in text.splitlines()
                    if line.startswith("RESULT ")]
         for want in FAULT_LEGS.get(leg, []):

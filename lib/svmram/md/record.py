@@ -2,8 +2,8 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The md backend's record store: what setup decided for an array
 (intent.Intent as JSON) in /etc/svmram/md/ARRAY.json, under the host
-root.  Both entry points use it: the svmram command (md/backend.py)
-and md/main.py, which the boot unit svmram@.service runs.
+root.  The svmram command uses it (md/backend.py), and so does the boot
+unit svmram@.service, which runs the command.
 
 Every write is atomic and synced: a power cut leaves the old record or
 the new one.  A teardown leaves a marker (the record's name +
