@@ -534,9 +534,17 @@ def test_restore_adds_no_ram_member_while_a_recorded_disk_is_missing(host):
         "/dev/vdb), wait for md's recovery of it (mdadm --wait /dev/md0), "
         "then systemctl restart svmram@md0.service."]
     assert host.sysfs() == before
+    # the unit's ExecStart failed: systemd says failed
+    faketree.write(host.root, "/fake-systemd/" + UNIT, "enabled failed")
     rc, out, err, argvs = host.svmram("status", "/dev/md0")
     assert rc == 5, out + err
-    assert "vdb is not in md0" in out, out
+    assert out.splitlines()[:3] == [
+        "md0: DEGRADED: only 1 of 2 disks holds current data (vdb is not "
+        "in md0).",
+        "md0: mdadm /dev/md0 --add /dev/vdb.",
+        "md0: NOT serving reads from RAM: ram0 is not in md0; brd is not "
+        "loaded; its boot unit svmram@md0.service is failed (journalctl -b "
+        "-u svmram@md0.service says why and what to do)"], out
     # the advice works: the disk back, restore adds the RAM member
     env_run(host, ["mdadm", "/dev/md0", "--add", "/dev/vdb"])
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
