@@ -155,7 +155,7 @@ kernel_of() { # ROOT.img OUT
 }
 
 boot() { # IMAGE OUT TIMEOUT
-  local image=$1 out=$2 timeout=$3 t0 tb rc=0 n without= drives
+  local image=$1 out=$2 timeout=$3 t0 tb rc=0 n without='' drives
   mkdir -p "$out"
   # the cached image stays as built: the guest boots a sparse copy
   cp --sparse=always "$image/root.img" "$out/root.img"

@@ -218,7 +218,7 @@ bad_input() {
 
 # --- phases 1 and 2: a clean reboot --------------------------------------
 clean_boot() {
-  local st ram src lr lt lj b0 c0 b1 c1 bytes size out rc journal events m failures
+  local st ram src lj b0 c0 b1 c1 bytes size out rc journal events m failures
   wait_sync; result ram.recovered $? "$(grep -A3 '^md0' /proc/mdstat | tr '\n' ' ')"
   st=$(systemctl is-active svmram@md0.service)
   [ "$st" = active ]; result unit.active $? "$st"
