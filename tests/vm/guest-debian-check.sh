@@ -331,18 +331,36 @@ missing_disk() {
 
 # --- phase 4: the disk back ----------------------------------------------
 disk_back() {
-  local out rc vdc ram
+  local out rc vdc ram st journal
   test -b /dev/vdc; result back.vdc_present $?
   show mdstat cat /proc/mdstat
   show detail mdadm --detail /dev/md0
-  journalctl -b -u svmram@md0.service -o cat --no-pager | sed 's/^/journal | /'
-  # md's assembly took vdc back by itself (its bitmap says what changed
-  # while it was away) and the restore added the RAM member as at every
-  # boot: nothing for the administrator to do
-  vdc=$(member_state /dev/vdc)
-  case "$vdc" in
-    *sync*writemostly|*rebuilding*writemostly) true;; *) false;; esac
-  result back.vdc_member $? "vdc: '$vdc'"
+  journal=$(journalctl -b -u svmram@md0.service -o cat --no-pager)
+  echo "$journal" | sed 's/^/journal | /'
+  out=$(svmram status md0 2>&1); rc=$?
+  echo "$out" | sed 's/^/status | /'
+  vdc=$(member_state /dev/vdc); st=$(systemctl is-active svmram@md0.service)
+  # Both seen here, by the order udev finds the disks in: md's assembly
+  # takes vdc back by itself (its bitmap says what changed while it was
+  # away) and the restore adds the RAM member as at every boot; or md
+  # starts md0 on vdb alone (vdb's superblock counts vdc out) and leaves
+  # vdc out: the restore refuses as when vdc was missing, and the
+  # journal and status say what to do (svmram(8))
+  if [ -n "$vdc" ]; then
+    case "$vdc" in *writemostly) true;; *) false;; esac &&
+      [ "$st" = active ] && echo "$journal" | grep -q 'adding ram0'
+    result back.as_documented $? "md took vdc back ($vdc); the unit $st"
+  else
+    [ "$st" = failed ] && [ "$rc" = 5 ] &&
+      echo "$journal" | grep -qF 'vdc is not in md0, so restore adds no RAM member' &&
+      echo "$journal" | grep -qF 'then systemctl restart svmram@md0.service.' &&
+      echo "$out" | grep -qF 'md0: mdadm /dev/md0 --add /dev/vdc.'
+    result back.as_documented $? "md left vdc out; the unit $st, status rc=$rc"
+    # the advice, followed
+    show add mdadm /dev/md0 --add /dev/vdc
+    mdadm --wait /dev/md0 >/dev/null 2>&1
+    show restart systemctl restart svmram@md0.service
+  fi
   st=$(systemctl is-active svmram@md0.service)
   [ "$st" = active ]; result back.unit_active $? "$st"
   wait_sync; result back.recovered $?

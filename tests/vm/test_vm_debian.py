@@ -66,7 +66,7 @@ PHASES = {
         "missing.restore_wait_bounded", "missing.ram_not_in_disk_slot",
         "missing.restore_says", "missing.status.rc",
         "missing.status.says_what_to_do", "missing.status.md_words"],
-    4: ["back.vdc_present", "back.vdc_member", "back.unit_active",
+    4: ["back.vdc_present", "back.as_documented", "back.unit_active",
         "back.recovered", "back.members_in_sync", "back.status.rc",
         "back.data.sums",
         "remove.rc", "removed.no_ram_member", "removed.raid_devices",
