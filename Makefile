@@ -133,8 +133,12 @@ install-linux:
 	sed -e 's,@PKGLIBDIR@,$(PKGLIBDIR),g' -e 's,@SBINDIR@,$(SBINDIR),g' \
 		systemd/svmram@.service > $(DESTDIR)$(UNITDIR)/svmram@.service
 	cp -f systemd/svmram-copy@.service $(DESTDIR)$(UNITDIR)/
+	mkdir -p $(DESTDIR)$(UNITDIR)/mdmonitor.service.d
+	cp -f systemd/mdmonitor-svmram.conf \
+		$(DESTDIR)$(UNITDIR)/mdmonitor.service.d/svmram.conf
 	chmod 0444 $(DESTDIR)$(UNITDIR)/svmram@.service \
-		$(DESTDIR)$(UNITDIR)/svmram-copy@.service
+		$(DESTDIR)$(UNITDIR)/svmram-copy@.service \
+		$(DESTDIR)$(UNITDIR)/mdmonitor.service.d/svmram.conf
 	cp -f bash-completion/svmram $(DESTDIR)$(BASHCOMPDIR)/svmram
 	chmod 0444 $(DESTDIR)$(BASHCOMPDIR)/svmram
 
@@ -168,7 +172,9 @@ uninstall:
 		$(DESTDIR)$(METHODDIR)/svmram $(DESTDIR)$(MANIFESTDIR)/svmram.xml \
 		$(DESTDIR)$(UNITDIR)/svmram@.service \
 		$(DESTDIR)$(UNITDIR)/svmram-copy@.service \
+		$(DESTDIR)$(UNITDIR)/mdmonitor.service.d/svmram.conf \
 		$(DESTDIR)$(BASHCOMPDIR)/svmram
+	-rmdir $(DESTDIR)$(UNITDIR)/mdmonitor.service.d 2>/dev/null
 	rm -rf $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DOCDIR)
 
 # PKGDIR: where the proto tree and the manifest go (tests point it at a

@@ -148,6 +148,14 @@ def mdadm(args):
             faketree.write(root(), md(array, attr), value)
         stale_mdstat()
         return 0
+    if len(args) == 3 and args[1] == "--add":
+        # A disk back in a degraded array (a test's setting; steps.add
+        # adds the RAM member so too): md's work queue has deleted the
+        # directory of its removal by then.
+        delete_removed()
+        add_member(args[0][len("/dev/"):], args[2][len("/dev/"):])
+        stale_mdstat()
+        return 0
     if len(args) == 3 and args[1] == "--remove":
         remove_member(args[0][len("/dev/"):], args[2][len("/dev/"):])
         return 0

@@ -513,3 +513,39 @@ def test_a_removed_member_whose_attributes_read_enodev_is_gone(host):
     assert rc == 0, err
     assert enodev_reads(host) > 0
     assert not os.path.exists(host.path(RECORD))
+
+
+def test_restore_adds_no_ram_member_while_a_recorded_disk_is_missing(host):
+    """A disk missing at boot (issue 21, 3): restore must not give the
+    RAM member the disk's empty slot (md's --add takes the lowest free
+    one), and says what to do; status says the same, exit 5."""
+    set_up(host)
+    rc, out, err, argvs = host.svmram("stop", "/dev/md0")
+    assert (rc, argvs) == (0, STOP_ARGVS), err
+    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vdb", "--remove",
+                   "/dev/vdb"])
+    before = host.sysfs()
+    rc, out, err, argvs = host.svmram("restore", "/dev/md0")
+    assert (rc, argvs, out) == (3, [], "")
+    assert err.splitlines() == [
+        "svmram: vdb is not in md0, so restore adds no RAM member (it would "
+        "take the slot the disk comes back to); md0 serves reads from vda",
+        "svmram: When the disk is back, add it again (mdadm /dev/md0 --add "
+        "/dev/vdb), wait for md's recovery of it (mdadm --wait /dev/md0), "
+        "then systemctl restart svmram@md0.service."]
+    assert host.sysfs() == before
+    # the unit's ExecStart failed: systemd says failed
+    faketree.write(host.root, "/fake-systemd/" + UNIT, "enabled failed")
+    rc, out, err, argvs = host.svmram("status", "/dev/md0")
+    assert rc == 5, out + err
+    assert out.splitlines()[:3] == [
+        "md0: DEGRADED: only 1 of 2 disks holds current data (vdb is not "
+        "in md0).",
+        "md0: mdadm /dev/md0 --add /dev/vdb.",
+        "md0: NOT serving reads from RAM: ram0 is not in md0; brd is not "
+        "loaded; its boot unit svmram@md0.service is failed (journalctl -b "
+        "-u svmram@md0.service says why and what to do)"], out
+    # the advice works: the disk back, restore adds the RAM member
+    env_run(host, ["mdadm", "/dev/md0", "--add", "/dev/vdb"])
+    rc, out, err, argvs = host.svmram("restore", "/dev/md0")
+    assert (rc, argvs) == (0, SETUP_ARGVS[1:3]), err

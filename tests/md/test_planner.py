@@ -223,6 +223,27 @@ def test_restore_after_a_clean_shutdown_that_shrank_the_array_grows_it():
     assert plan.steps[-1].wait_resync is None
 
 
+def test_md_recovering_a_spare_disk_breaks_no_promise():
+    """A disk back after a boot without it: md's assembly left it a spare
+    (slot none), the restore planned from that, and md gave it its slot
+    and recovered it while the restore's step ran (the Debian guest:
+    "vdc in md0 is recovering, expected spare" failed the boot unit)."""
+    a = two_disk_array(members=(m("vda", 0, "in_sync", "write_mostly"),
+                                m("vdb", None, "write_mostly")),
+                       degraded=1)
+    plan = restore.plan_restore(host(a), CREATED)
+    promised = plan.steps[0].expect
+    assert promised.array.member("vdb").role == "spare"
+    for flags in (("write_mostly",), ("in_sync", "write_mostly")):
+        observed = replace(promised, array=promised.array.with_member(
+            m("vdb", 1, *flags)))
+        assert differences(promised, observed) == [], flags
+    failed = replace(promised, array=promised.array.with_member(
+        m("vdb", None, "faulty", "write_mostly")))
+    assert differences(promised, failed) == [
+        "vdb in md0 is faulty, expected spare"]
+
+
 @pytest.mark.parametrize("flags", [("in_sync",), ("spare",)])
 def test_restore_with_the_ram_member_in_place_does_nothing(flags):
     snap = set_up(CREATED)

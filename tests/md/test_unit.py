@@ -43,11 +43,11 @@ def test_the_unit_holds_up_the_array_s_mounts_and_nothing_else():
     """systemd-fstab-generator orders a mount of /dev/mdN after
     blockdev@dev-mdN.target: the unit is before that target and before
     no other (not local-fs-pre.target, which every local mount waits
-    for), and not before mdmonitor (which then looked while md copied
-    into RAM and mailed DegradedArray)."""
+    for).  Before mdmonitor too, for the shutdown (next test); at boot
+    mdmonitor waits for svmram-copy@ anyway."""
     u = unit()
-    assert set(u["Before"][0].split()) == {
-        "blockdev@dev-%i.target", "shutdown.target"}
+    assert set(" ".join(u["Before"]).split()) == {
+        "blockdev@dev-%i.target", "shutdown.target", "mdmonitor.service"}
     assert set(u["Wants"][0].split()) == {
         "blockdev@dev-%i.target", "svmram-copy@%i.service"}
     assert "local-fs" not in " ".join(u["Before"] + u["Wants"])
@@ -74,6 +74,18 @@ def test_mdmonitor_starts_once_md_has_copied_the_array_into_ram():
     assert "WantedBy" not in c      # pulled in by svmram@, never enabled
 
 
+def test_mdmonitor_stops_at_shutdown_before_the_stop_fails_the_ram_member():
+    """mdadm's mdmonitor.service has no Conflicts=shutdown.target, so it
+    ran until systemd's final kill and reported the stop's failing of the
+    RAM member as a Fail event (a PROGRAM call, a mail) at every clean
+    reboot.  The drop-in makes it stop at shutdown; svmram@ is ordered
+    before it at start, so its stop comes after the monitor's."""
+    d = unit(os.path.join(TOP, "systemd", "mdmonitor-svmram.conf"))
+    assert d == {"Conflicts": ["shutdown.target"],
+                 "Before": ["shutdown.target"]}
+    assert "mdmonitor.service" in " ".join(unit()["Before"]).split()
+
+
 def test_the_unit_runs_the_svmram_command_s_restore_and_stop():
     u = unit()
     assert u["ExecStart"] == ["@SBINDIR@/svmram restore --deadline 100 %i"]
@@ -98,6 +110,10 @@ def test_make_install_linux_fills_in_the_paths(tmp_path):
     with open(COPY, encoding="utf-8") as stream:
         assert (tmp_path / "opt/sv/lib/systemd/system/svmram-copy@.service"
                 ).read_text() == stream.read()
+    with open(os.path.join(TOP, "systemd", "mdmonitor-svmram.conf"),
+              encoding="utf-8") as stream:
+        assert (tmp_path / "opt/sv/lib/systemd/system/mdmonitor.service.d/"
+                "svmram.conf").read_text() == stream.read()
     with open(tmp_path / "opt/sv/sbin/svmram", encoding="utf-8") as stream:
         assert stream.readline() == "#!/usr/bin/python3\n"
     assert (tmp_path / "opt/sv/lib/svmram/svmram/md/host.py").exists()

@@ -100,6 +100,7 @@ def test_it_installs_the_command_library_units_man_page_and_completion(
                 or "__pycache__" in f]
     for want in ("usr/sbin/svmram", "lib/systemd/system/svmram@.service",
                  "lib/systemd/system/svmram-copy@.service",
+                 "lib/systemd/system/mdmonitor.service.d/svmram.conf",
                  "usr/share/man/man8/svmram.8.gz",
                  "usr/share/bash-completion/completions/svmram",
                  "usr/share/doc/svmram/copyright"):

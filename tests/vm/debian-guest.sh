@@ -10,9 +10,11 @@
 # Usage: debian-guest.sh build DEB    build (or find in the cache) the image
 #                                     for DEB; prints its directory
 #        debian-guest.sh run DEB [--out DIR] [--timeout S]
-#                                     build, then boot three times, one QEMU
+#                                     build, then boot seven times, one QEMU
 #                                     (TCG) per boot, S seconds at most each
-#                                     (guest-debian-check.sh's phases)
+#                                     (guest-debian-check.sh's phases; a
+#                                     boot it asks for "without=data1" has
+#                                     no second data disk)
 #
 # Cache: ${SVMRAM_GUEST_CACHE:-${XDG_CACHE_HOME:-~/.cache}/svmram/debian-guest}:
 #   base-KEY.tar   mmdebstrap's output; KEY hashes the suite, the mirror,
@@ -68,11 +70,19 @@ build_image() { # BASE.tar DEB OUTDIR
   printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' > "$root/etc/fstab"
   install -m 0755 "$HERE/guest-debian-check.sh" "$root/usr/local/sbin/svmram-vmtest"
   install -m 0644 "$HERE/svmram-vmtest.service" "$root/etc/systemd/system/"
-  # mdadm's monitor reports its events to a program that logs them (no
-  # mail here): the guest counts them.
-  printf '#!/bin/sh\necho "$*" >> /var/log/mdadm-events\n' > "$root/usr/local/sbin/mdadm-event"
-  chmod 0755 "$root/usr/local/sbin/mdadm-event"
-  printf 'PROGRAM /usr/local/sbin/mdadm-event\n' >> "$root/etc/mdadm/mdadm.conf"
+  # mdadm's monitor reports its events to a program that logs them, and
+  # mails them to MAILADDR (root, Debian's default) through a stand-in
+  # sendmail that keeps each message: the guest counts both.  mdadm runs
+  # /usr/lib/sendmail -t (an MTA's link to /usr/sbin/sendmail).
+  printf '#!/bin/sh\necho "$*" >> /var/log/mdadm-events\n' > "$root/usr/local/sbin/mdadm-event-log"
+  chmod 0755 "$root/usr/local/sbin/mdadm-event-log"
+  printf '#!/bin/sh\n{ echo "MAIL $*"; cat; echo; } >> /var/log/sendmail-standin\n' \
+    > "$root/usr/sbin/sendmail"
+  chmod 0755 "$root/usr/sbin/sendmail"
+  ln -sf ../sbin/sendmail "$root/usr/lib/sendmail"
+  grep -q '^MAILADDR root$' "$root/etc/mdadm/mdadm.conf" ||
+    printf 'MAILADDR root\n' >> "$root/etc/mdadm/mdadm.conf"
+  printf 'PROGRAM /usr/local/sbin/mdadm-event-log\n' >> "$root/etc/mdadm/mdadm.conf"
   # md0's identity is chosen here (the guest creates it with this UUID),
   # so that mdadm.conf lists it, and the initramfs made from it knows it,
   # before the first boot: an initramfs whose mdadm.conf does not list an
@@ -145,7 +155,7 @@ kernel_of() { # ROOT.img OUT
 }
 
 boot() { # IMAGE OUT TIMEOUT
-  local image=$1 out=$2 timeout=$3 t0 tb rc=0 n
+  local image=$1 out=$2 timeout=$3 t0 tb rc=0 n without='' drives
   mkdir -p "$out"
   # the cached image stays as built: the guest boots a sparse copy
   cp --sparse=always "$image/root.img" "$out/root.img"
@@ -154,13 +164,21 @@ boot() { # IMAGE OUT TIMEOUT
   t0=$(now)
   # One QEMU per boot (-no-reboot: the guest's 'systemctl reboot' ends
   # it), each with the kernel and initrd the guest's /boot has then; the
-  # guest's last phase powers off.  At most 5 boots.
+  # guest's last phase powers off.  At most 8 boots.  The guest asks for
+  # a boot without a data disk ("VMTEST-REBOOTING into phase N
+  # without=data1"): its drive is left out, as a disk that did not come
+  # up (the root stays vda, data0 vdb).
   # The data disks go through the host's page cache (cache=writeback):
   # with cache=none,aio=native the guest saw write errors on them here
   # (QEMU 7.2, sparse files on ext4); a killed QEMU loses nothing the
   # host had been given either way.
-  for n in 1 2 3 4 5; do
+  for n in 1 2 3 4 5 6 7 8; do
     kernel_of "$out/root.img" "$out"
+    drives=()
+    for d in data0 data1; do
+      [ "$d" = "$without" ] && continue
+      drives+=(-drive "file=$out/$d.img,if=virtio,format=raw,cache=writeback")
+    done
     tb=$(now)
     set +e
     timeout -k 10 "$timeout" nice -n 10 qemu-system-x86_64 \
@@ -170,21 +188,23 @@ boot() { # IMAGE OUT TIMEOUT
       -kernel "$out/vmlinuz" -initrd "$out/initrd.img" \
       -append "root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1" \
       -drive "file=$out/root.img,if=virtio,format=raw,cache=unsafe" \
-      -drive "file=$out/data0.img,if=virtio,format=raw,cache=writeback" \
-      -drive "file=$out/data1.img,if=virtio,format=raw,cache=writeback" \
+      "${drives[@]}" \
       </dev/null 2>&1 \
       | perl -MTime::HiRes=time -ne 'BEGIN{$|=1} s/\r//g; printf "%.1f %s", time, $_' \
       | tee "$out/console-$n.log"
     rc=${PIPESTATUS[0]}
     set -e
     cat "$out/console-$n.log" >> "$out/console.log"
-    awk -v n="$n" -v tb="$tb" -v b="$(now)" '
+    awk -v n="$n" -v tb="$tb" -v b="$(now)" -v w="${without:-none}" '
       / VMTEST-BOOT / && !c { c = $1 - tb }
-      END { printf "boot%d: qemu_start_to_check_s=%.1f qemu_wall_s=%.1f\n", n, c, b - tb }
+      END { printf "boot%d: qemu_start_to_check_s=%.1f qemu_wall_s=%.1f without=%s\n", n, c, b - tb, w }
     ' "$out/console-$n.log" >> "$out/times.txt"
+    sed -n 's/^[0-9.]* \(MOUNT-WAIT .*\)$/boot'"$n"': \1/p' "$out/console-$n.log" >> "$out/times.txt"
     [ "$rc" = 0 ] || break
     grep -aq ' VMTEST-DONE ' "$out/console-$n.log" && break
     grep -aq ' VMTEST-REBOOTING ' "$out/console-$n.log" || { rc=125; break; }
+    without=$(sed -n 's/^[0-9.]* VMTEST-REBOOTING .* without=\(data[01]\)\r*$/\1/p' \
+              "$out/console-$n.log" | tail -1)
   done
   echo "boots_total_s=$(since "$t0") boots=$n qemu_rc=$rc" >> "$out/times.txt"
   sed -n 's/^[0-9.]* \(RESULT .*\)$/\1/p' "$out/console.log" > "$out/results.txt"

@@ -8,6 +8,7 @@ decision are in docs/md-backend.md."""
 from ..errors import RefusedError
 from ..plan import Plan
 from . import steps
+from .host import unit_name
 from .consistency import check_brd_free, refuse_foreign
 from .model import FAULTY, IN_SYNC, SPARE
 from .planner import (check_kernel, check_memory, converge_plan,
@@ -59,6 +60,7 @@ def _next_restore_step(snap, it):
     if ram is not None:
         # In sync (then the limit goes back), or md is recovering it.
         return speed_back(snap, it) if ram.role == IN_SYNC else None
+    _refuse_missing_disks(a, it)
     if not snap.brd.loaded:
         check_brd_free(snap, it)
         check_memory(snap, it.rd_size_kib)
@@ -69,3 +71,24 @@ def _next_restore_step(snap, it):
     if a.raid_disks == len(it.disks):
         return steps.grow_add(snap, it, wait=False)
     return steps.add(snap, it, wait=False)
+
+
+def _refuse_missing_disks(a, it):
+    """No new RAM member while a recorded disk is not in the array (it was
+    missing at boot, or md kicked it out): md would give the RAM member
+    the lowest free slot, the disk's, and the disk could then come back
+    only by a full recovery instead of its bitmap's.  The array runs on
+    the disks it has, as md alone would run it."""
+    missing = [d for d in it.disks if a.member(d) is None]
+    if not missing:
+        return
+    names = " ".join(missing)
+    raise RefusedError(
+        "%s %s not in %s, so restore adds no RAM member (it would take "
+        "the slot the disk comes back to); %s serves reads from %s" % (
+            names, "is" if len(missing) == 1 else "are", it.array, it.array,
+            " ".join(d for d in it.disks if d not in missing)),
+        "When the disk is back, add it again (%s), wait for md's recovery "
+        "of it (mdadm --wait /dev/%s), then systemctl restart %s." % (
+            "; ".join("mdadm /dev/%s --add /dev/%s" % (it.array, d)
+                      for d in missing), it.array, unit_name(it.array)))

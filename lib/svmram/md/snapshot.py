@@ -32,8 +32,10 @@ def differences(expected, observed):
     """What in `observed` breaks the promise `expected` makes; [] if none.
 
     A member promised as recovering may already be in sync, or still be
-    a spare that md's thread has not yet given a slot; every other
-    promised role, slot and write-mostly flag must match.  The component
+    a spare that md's thread has not yet given a slot; one promised as a
+    spare may be in a slot already, recovering or in sync (md's own
+    recovery of it); every other promised role, slot and write-mostly
+    flag must match.  The component
     size never changes.  A promise of 0 raid devices (or component size
     0) promises nothing about them: an inactive array does not show them.
     """
@@ -92,6 +94,12 @@ def _member_differences(array, want, got):
     role = got.role
     if want.role == RECOVERING:
         ok = role in (RECOVERING, IN_SYNC, SPARE)
+    elif want.role == SPARE:
+        # md gives a spare a free slot and recovers it on its own, any
+        # moment: a disk back after a boot without it was a spare when
+        # the restore looked and recovering after its next step (issue
+        # 21, the Debian guest)
+        ok = role in (SPARE, RECOVERING, IN_SYNC)
     else:
         ok = role == want.role
     if not ok:

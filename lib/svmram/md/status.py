@@ -135,7 +135,11 @@ def report(snap, it, service_state):
     entry = describe(snap, it)
     reasons = list(entry["reasons"])
     unit = unit_name(it.array)
-    if service_state != "active":
+    if service_state == "failed":
+        # the restore said why, and what to do, in the unit's journal
+        reasons.append("its boot unit %s is failed (journalctl -b -u %s "
+                       "says why and what to do)" % (unit, unit))
+    elif service_state != "active":
         reasons.append("its boot unit %s is %s" % (
             unit, service_state or "missing"))
     verdict = entry["verdict"]
