@@ -311,3 +311,56 @@ def test_a_write_after_the_comparison_stops_the_copy(base_hosts, tmp_path):
                    for argv in host.trace())
     assert host.metastat_p() == before
     assert host.violations() == []
+
+
+# Where svmram is killed in the solaris10 setup after the rebuild (the
+# slot test's metainit and metadetach come first: d126, d125, d127; d127
+# d126), the state it leaves, and what the rerun still has to do.
+LABEL_COPY = ["dd", "if=/dev/md/rdsk/d12", "of=/dev/rramdisk/svmram_d10",
+              "bs=512", "count=2"]
+PUT_RAM_FIRST = [["metadetach", "d10", "d11"], ["metadetach", "d10", "d13"],
+                 LABEL_COPY, ["metattach", "d10", "d13"],
+                 ["metattach", "d10", "d11"]]
+
+
+# With no hole in its slots yet the rerun tests the slot behaviour again
+# (its scratch ramdisks behind the RAM link c90); a hole shows it.
+@pytest.mark.parametrize("prog, nth, reboot, rest", [
+    ("metainit", 5, False, slot_test(91) + PUT_RAM_FIRST),   # d11 d13 d12
+    ("metadetach", 2, False, PUT_RAM_FIRST[1:]),             # - d13 d12
+    ("metadetach", 3, False, PUT_RAM_FIRST[2:]),             # - - d12
+    ("metadetach", 3, True, [["metaclear", "d13"],
+                             ["ramdiskadm", "-a", "svmram_d10", "228m"],
+                             ["metainit", "d13", "1", "1", "c90t0d0s0"]] +
+     PUT_RAM_FIRST[2:])])
+def test_a_setup_resumed_after_the_rebuild_does_not_copy_again(
+        base_hosts, tmp_path, prog, nth, reboot, rest):
+    """On solaris10 (metadetach leaves a hole) the rebuilt mirror d11 d13
+    d12 gets its RAM submirror into slot 0 by detaching d11 and d13 and
+    attaching them again.  svmram killed (or the host rebooted) in between
+    and setup run again: the mirror is labeled already (the RAM submirror
+    was built into it, mirror.c 1756, and nothing clears that), so the
+    rerun finishes those moves instead of copying again, and ends in the
+    clean run's order d13 d11 d12.  The ramdisk may be new, or hold a copy
+    older than the disks: the label blocks, which the resync skips, are
+    copied from a disk submirror before the RAM submirror is attached."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", "solaris10")
+    bindir = killing_bindir(host, prog, nth)
+    killed = host.svmram("setup", "-y", "--allow-label", "d10",
+                         env={"SVMRAM_BINDIR": bindir})
+    assert killed.returncode == -9, killed.stderr
+    assert svm_commands(host)[-1][0] == prog
+    if reboot:
+        assert host.sim("reboot").returncode == 0
+    host.clear_trace()
+    result = host.svmram("setup", "-y", "--allow-label", "d10")
+    assert result.returncode == 0, result.stderr
+    assert svm_commands(host) == rest
+    assert host.metastat_p("d10") == (
+        "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
+        "d13 1 1 /dev/rdsk/c90t0d0s0\n"
+        "d11 1 1 /dev/rdsk/c0d1s0\n"
+        "d12 1 1 /dev/rdsk/c1d0s0\n")
+    assert host.svmram("status", "d10").returncode == 0
+    assert write_block_0(host, "d10").returncode == 2
+    assert host.violations() == []

@@ -688,3 +688,51 @@ def test_teardown_of_a_swap_needs_no_slot_behaviour():
                               "metaclear d13"]
     # The numbers after that detach are not known, so not checked.
     assert down.steps[1].expect.mirror.numbers == ()
+
+
+def test_a_copy_method_mirror_is_known_labeled_only_from_what_proves_it():
+    """metastat does not show MD_LABELED: a rerun of the copy method's
+    setup takes the mirror as labeled when the RAM submirror is in it, or
+    when slot 0 is free and a recorded disk submirror is out (the moves
+    after the rebuild on a hole-leaving host); not from a mirror
+    recreated part-way from one disk, nor from a hole the mirror had
+    before setup."""
+    snap = article(mounted=False, detach_compacts=False,
+                   slot_evidence="probe", **UNLABELED)
+    intent, _ = planner.choose_intent(snap, "d10", allow_label=True)
+    clean = planner.plan_setup(snap, intent)
+    assert keys(clean)[2:8] == [
+        "metainit d13", "copy d10", "detach d11", "detach d13", "attach d13",
+        "attach d11"]
+    # What a rerun observes: the RAM concat made (on its ramdisk, linked),
+    # the mirror as given, and no model knowledge of the copy.
+    made = clean.steps[2].expect
+
+    def state(slots, numbers):
+        mirror = MirrorView("d10", slots, ("Okay",) * len(slots),
+                            size_blocks=465885, numbers=numbers)
+        stripes = {name: replace(stripe, parent="d10" if name in slots
+                                 else None)
+                   for name, stripe in made.stripes.items()}
+        return made.evolve(mirror=mirror, stripes=stripes)
+    for slots, numbers, labeled in [
+            (("d11", "d12"), (0, 1), False),            # before the copy
+            (("d11", "d12"), (1, 2), False),            # an old hole
+            (("d11",), (0,), False),                    # from one disk
+            (("d11", "d13", "d12"), (0, 1, 2), True),
+            (("d13", "d12"), (1, 2), True),
+            (("d12",), (2,), True),                     # RAM out, hole at 0
+            (("d13", "d12"), (0, 2), True)]:
+        assert planner.labeled_already(state(slots, numbers), intent) is \
+            labeled, slots
+    # From the last of those moves' states the rerun attaches the RAM
+    # submirror (its label blocks first) and then d11, not copy again.
+    plan = planner.plan_setup(state(("d12",), (2,)), intent)
+    assert keys(plan)[:2] == ["attach d13", "attach d11"]
+    assert clean.steps[6].do == (Run(("metattach", "d10", "d13")),)
+    assert plan.steps[0].do == (
+        Run(("dd", "if=/dev/md/rdsk/d12", "of=/dev/rramdisk/svmram_d10",
+             "bs=512", "count=2")), Run(("metattach", "d10", "d13")))
+    final = plan.steps[1].expect.mirror
+    assert (final.slots, final.numbers) == (("d13", "d11", "d12"),
+                                            (0, 1, 2))

@@ -488,7 +488,14 @@ def _known_moves(snap, it, ram, disks, goal, present_ram=True):
 def _move_step(snap, it, move, why):
     kind, name = move
     if kind == "attach":
-        return steps.attach(snap, it, name, why=why)
+        # The copy method's RAM submirror going back into the labeled
+        # mirror: the resync skips the label blocks (mirror.c 3456), so
+        # unless this plan's copy just filled the ramdisk (a rerun's may
+        # be new after a reboot, or older than the disks), they are
+        # copied from a disk submirror first, as restore does.
+        label_from = label_source(snap, it) if (
+            name == it.ram and not snap.labeled_by_ram) else None
+        return steps.attach(snap, it, name, why=why, label_from=label_from)
     return steps.detach(snap, it, name, why=why)
 
 
@@ -689,8 +696,7 @@ def _next_setup_step(snap, it):
         return steps.restart_resync(snap, it, None)
     if m.resync or m.pending:
         return steps.wait_resync(snap, it)
-    if it.method == "copy" and it.ram not in m.slots and \
-            not snap.labeled_by_ram:
+    if it.method == "copy" and not labeled_already(snap, it):
         _all_okay(snap)
         return steps.copy_and_rebuild(snap, it, copy_order(snap, it),
                                       copy_window_seconds(it.size_blocks))
@@ -730,6 +736,35 @@ def _next_setup_step(snap, it):
         return steps.delete_record(snap, it, record.fmri(it.mirror),
                                    record.delete_argvs(it.mirror))
     return None
+
+
+def labeled_already(snap, it):
+    """Whether the copy method's mirror is labeled already, so that the
+    RAM submirror is attached rather than the mirror copied again:
+
+    * an earlier step of this plan recreated it with the RAM submirror
+      (the model's labeled_by_ram);
+    * the RAM submirror is in it: it was built in by the copy method's
+      metainit (an attach is refused while the mirror is unlabeled), and
+      that made the mirror labeled for good (mirror.c 1756
+      build_submirror; nothing clears MD_LABELED but metaclear);
+    * slot 0 is free and a recorded disk submirror is not in the mirror.
+      Before the copy svmram changes nothing in the mirror, and a mirror
+      recreated part-way from one disk has it in slot 0; only the moves
+      after the rebuild on a host whose metadetach leaves a hole (detach
+      the slot-0 disk and the RAM submirror, attach the RAM submirror
+      into slot 0) leave it so.  Were the mirror unlabeled after all (a
+      disk detached by hand meanwhile), SVM would refuse the attach and
+      change nothing.
+
+    metastat does not show the flag, and a rerun plans from what it
+    sees; copying again there would recreate the mirror from the disks
+    left in it and end with the disk submirrors in another order."""
+    m = snap.mirror
+    if snap.labeled_by_ram or it.ram in m.slots:
+        return True
+    numbers = m.numbers or tuple(range(len(m.slots)))
+    return 0 not in numbers and any(d not in m.slots for d in it.disks)
 
 
 def _setup_why(snap, it, moves):

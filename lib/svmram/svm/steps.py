@@ -106,7 +106,11 @@ def detached_numbers(mirror, index, compacts):
     return tuple(range(len(rest))) if compacts else rest
 
 
-def attach(snap, it, submirror, why=""):
+def attach(snap, it, submirror, why="", label_from=None):
+    """metattach of `submirror`.  `label_from`: the disk submirror whose
+    label blocks are first copied into the ramdisk (the RAM submirror
+    going into the copy method's labeled mirror, whose resync skips
+    them)."""
     mirror = snap.mirror
     stripes = _with_stripe(snap, replace(snap.stripes[submirror],
                                          parent=it.mirror))
@@ -117,9 +121,13 @@ def attach(snap, it, submirror, why=""):
         key="attach %s" % submirror,
         summary="Attach %s to %s and wait for its full resync." % (
             submirror, it.mirror),
-        do=(Run(("metattach", it.mirror, submirror)),),
-        why=why or "metattach puts it in the lowest free slot (slot %s)." % (
-            numbers[index] if numbers else len(mirror.slots)),
+        do=((label_copy(it, label_from),) if label_from else ()) + (
+            Run(("metattach", it.mirror, submirror)),),
+        why=(why or "metattach puts it in the lowest free slot (slot %s)." % (
+            numbers[index] if numbers else len(mirror.slots))) + (
+            "  First dd copies blocks 0-1 of %s into the ramdisk: the "
+            "resync of a labeled mirror skips them." % label_from
+            if label_from else ""),
         wait_resync=it.mirror,
         copies_blocks=mirror.size_blocks,
         expect=snap.evolve(mirror=mirror.with_slots(slots, states, numbers),
