@@ -17,7 +17,8 @@ and times).
 3. The boot unit's two halves, `svmram stop` then `svmram restore`, and
    md's recovery onto the fresh RAM member, timed, against vda's read.
 4. The ceiling: svmram's teardown, then brd with two RAM disks
-   (rd_nr=2) and a bare md RAID-1 of them (md1, no bitmap, no disk):
+   (rd_nr=2) and a bare md RAID-1 of them (md1, an internal bitmap as
+   md0 has, no disk):
    the same reads of md1 against the bare ram0; then md1's recovery of
    ram0 from ram1.  What md costs over brd here, and how fast md copies
    from RAM into RAM, is what this emulator allows any md array.
@@ -220,7 +221,7 @@ def ceiling(mib, count):
     if run("modprobe", "brd", "rd_nr=2", "rd_size=%d" % (mib * 1024)):
         raise SystemExit("modprobe brd rd_nr=2 failed")
     if run("mdadm", "--create", "/dev/md1", "--run", "--level=1",
-           "--raid-devices=2", "--metadata=1.2", "--bitmap=none",
+           "--raid-devices=2", "--metadata=1.2", "--bitmap=internal",
            "--assume-clean", "/dev/ram0", "/dev/ram1"):
         raise SystemExit("mdadm --create md1 failed")
     size = size_bytes("md1")
