@@ -45,12 +45,13 @@
 #   phase c0: md0 as in phase 0, /data, files, 64 records; 'svmram setup
 #            -y md0' cut before its step "grow-add ram0"
 #   phase c1: after the cut: /data mounted, files and every record intact;
-#            the setup run again finishes (rc 0, unit active, the RAM
-#            member in sync); mismatch_cnt 0 after md's check; the next
-#            boot's restore armed to be cut (svmram-vmtest-cut.service, a
+#            the unit not run (setup enables it last); the setup run
+#            again finishes (rc 0, unit active, the RAM member in sync);
+#            mismatch_cnt 0 after md's check; the next boot's restore
+#            armed to be cut (svmram-vmtest-cut.service, a
 #            drop-in of svmram@md0.service); reboot.  That boot's unit is
-#            cut before its step "add ram0": the boot never reaches this
-#            script
+#            cut before its step "grow-add ram0" (svmram stop shrank the
+#            array at the shutdown): the boot never reaches this script
 #   phase c2: after the cut: the unit restored (active, the RAM member in
 #            sync), /data, files, records, mismatch_cnt 0; then the unit
 #            stopped, md's copy slowed (speed_limit_max 4000 KiB/s), a
@@ -60,7 +61,8 @@
 #   phase c3: after the cut: the unit restored, /data, files, every record
 #            the writer noted (more than before it), mismatch_cnt 0; then
 #            'svmram teardown -y md0' cut before its step "shrink md0"
-#   phase c4: after the cut: /data, files, records; a restore by hand
+#   phase c4: after the cut: /data, files, records; the unit not run
+#            (teardown disables it first); a restore by hand
 #            stands aside (exit 3, svmram(8)); the teardown run again
 #            finishes: an ordinary array, unit disabled, no record;
 #            mismatch_cnt 0; poweroff
@@ -510,6 +512,11 @@ c0)
   ;;
 c1)
   after_cut setup_cut
+  # setup enables the unit as its last step (svmram(8)): cut before it,
+  # systemd ran nothing at this boot
+  st=$(systemctl is-enabled svmram@md0.service 2>&1)
+  [ "$st" = disabled ] && [ -z "$(journalctl -b -q -u svmram@md0.service --no-pager)" ]
+  result setup_cut.unit_not_run $? "$st"
   show setup svmram setup -y md0
   result setup_cut.rerun.rc "$RC" "rc=$RC"
   check setup_cut.unit_enabled systemctl is-enabled svmram@md0.service
@@ -521,7 +528,7 @@ c1)
   mkdir -p "$DROPIN"
   printf '[Unit]\nWants=svmram-vmtest-cut.service\nAfter=svmram-vmtest-cut.service\n[Service]\nEnvironmentFile=-/run/svmram-vmtest/cut.env\n' \
     > "$DROPIN/cut.conf"
-  printf 'SVMRAM_TEST_CUT=before=add ram0\nSVMRAM_TEST_TRACE=1\n' > "$STATE/cut-next-boot"
+  printf 'SVMRAM_TEST_CUT=before=grow-add ram0\nSVMRAM_TEST_TRACE=1\n' > "$STATE/cut-next-boot"
   systemctl daemon-reload
   reboot_now c2
   ;;
@@ -531,8 +538,8 @@ c2)
   restored restore_cut
   md_check
   rm -f "$DROPIN/cut.conf"
-  before=$RECORDS
-  echo "$before" > "$STATE/records_before_writer"
+  systemctl daemon-reload
+  echo "$RECORDS" > "$STATE/records_before_writer"
   # the restore again, its recovery slowed, with a writer running
   show stop systemctl stop svmram@md0.service
   echo 4000 > /proc/sys/dev/raid/speed_limit_max
@@ -559,6 +566,11 @@ c3)
   ;;
 c4)
   after_cut teardown_cut
+  # teardown's first step disables the unit (svmram(8)): systemd ran
+  # none at this boot; the array came up on its disks by itself
+  st=$(systemctl is-enabled svmram@md0.service 2>&1)
+  [ "$st" = disabled ] && [ -z "$(journalctl -b -q -u svmram@md0.service --no-pager)" ]
+  result teardown_cut.unit_not_run $? "$st"
   show restore svmram restore md0
   [ "$RC" = 3 ]; result teardown_cut.restore_stands_aside $? "rc=$RC"
   show teardown svmram teardown -y md0
