@@ -32,7 +32,7 @@ it first), and the rerun of setup or teardown finishes the job.  It
 asserts each boot's phase, RESULT names and exact cut point.
 
 Slow (the first build about 2 minutes, then about 8 minutes of boots on
-an idle machine; the cuts about 6 minutes): it runs only with
+an idle machine; the cuts 4 to 9 minutes): it runs only with
 SVMRAM_VM_TESTS=1 (make test-vm), as root, and skips, saying why,
 without mmdebstrap, QEMU, debhelper or the Debian mirror.
 """
