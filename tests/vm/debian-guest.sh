@@ -9,12 +9,17 @@
 #
 # Usage: debian-guest.sh build DEB    build (or find in the cache) the image
 #                                     for DEB; prints its directory
-#        debian-guest.sh run DEB [--out DIR] [--timeout S]
+#        debian-guest.sh run DEB [--out DIR] [--timeout S] [--plan cuts]
 #                                     build, then boot seven times, one QEMU
 #                                     (TCG) per boot, S seconds at most each
 #                                     (guest-debian-check.sh's phases; a
 #                                     boot it asks for "without=data1" has
-#                                     no second data disk)
+#                                     no second data disk); --plan cuts:
+#                                     the power cuts' phases instead (the
+#                                     kernel's command line says
+#                                     svmram_vmtest=cuts), six boots.
+#                                     A boot whose console shows "LAB-MARK
+#                                     cut POINT" is cut: QEMU killed (SIGKILL)
 #
 # Cache: ${SVMRAM_GUEST_CACHE:-${XDG_CACHE_HOME:-~/.cache}/svmram/debian-guest}:
 #   base-KEY.tar   mmdebstrap's output; KEY hashes the suite, the mirror,
@@ -37,7 +42,8 @@ MIRROR=${SVMRAM_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 PACKAGES=linux-image-amd64,systemd-sysv,udev,mdadm,e2fsprogs,python3,kmod,procps,util-linux,initramfs-tools,man-db
 CACHE=${SVMRAM_GUEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/svmram/debian-guest}
 MD_UUID=5a3f0c1e:2b7d4a96:8e61f0d3:c4b29a57
-GUEST_FILES=("$HERE/guest-debian-check.sh" "$HERE/svmram-vmtest.service")
+GUEST_FILES=("$HERE/guest-debian-check.sh" "$HERE/svmram-vmtest.service"
+             "$HERE/svmram-vmtest-cut.service")
 
 die() { echo "debian-guest.sh: $*" >&2; exit 2; }
 now() { date +%s.%N; }
@@ -69,7 +75,8 @@ build_image() { # BASE.tar DEB OUTDIR
     | grep -q '^install ok installed ' || die "svmram is not installed in the image"
   printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' > "$root/etc/fstab"
   install -m 0755 "$HERE/guest-debian-check.sh" "$root/usr/local/sbin/svmram-vmtest"
-  install -m 0644 "$HERE/svmram-vmtest.service" "$root/etc/systemd/system/"
+  install -m 0644 "$HERE/svmram-vmtest.service" "$HERE/svmram-vmtest-cut.service" \
+    "$root/etc/systemd/system/"
   # mdadm's monitor reports its events to a program that logs them, and
   # mails them to MAILADDR (root, Debian's default) through a stand-in
   # sendmail that keeps each message: the guest counts both.  mdadm runs
@@ -172,8 +179,27 @@ boot() { # IMAGE OUT TIMEOUT
   # with cache=none,aio=native the guest saw write errors on them here
   # (QEMU 7.2, sparse files on ext4); a killed QEMU loses nothing the
   # host had been given either way.
+  # A boot ends in a power cut when its console shows "LAB-MARK cut"
+  # (svmram's test switch, SVMRAM_TEST_CUT: the command has synced and
+  # sleeps): a watcher kills QEMU with SIGKILL, and the next boot starts
+  # from what the disk images hold then.  times.txt says "cut=POINT".
   for n in 1 2 3 4 5 6 7 8; do
     kernel_of "$out/root.img" "$out"
+    rm -f "$out/qemu.pid" "$out/cut-$n" "$out/over-$n"
+    : > "$out/console-$n.log"
+    ( while [ ! -e "$out/over-$n" ]; do
+        if grep -aq 'LAB-MARK cut ' "$out/console-$n.log"; then
+          qp=$(cat "$out/qemu.pid" 2>/dev/null || true)
+          if [ -n "$qp" ] && kill -9 "$qp" 2>/dev/null; then
+            grep -a -m1 -o 'LAB-MARK cut .*' "$out/console-$n.log" |
+              sed 's/^LAB-MARK cut //; s/\r*$//' > "$out/cut-$n"
+            echo "debian-guest.sh: power cut (SIGKILL qemu $qp) at $(cat "$out/cut-$n")" >&2
+          fi
+          break
+        fi
+        sleep 0.2
+      done ) &
+    wpid=$!
     drives=()
     for d in data0 data1; do
       [ "$d" = "$without" ] && continue
@@ -184,23 +210,27 @@ boot() { # IMAGE OUT TIMEOUT
     timeout -k 10 "$timeout" nice -n 10 qemu-system-x86_64 \
       -accel tcg,thread=multi,tb-size=256 -cpu max -machine pc -m 1024 -smp 2 \
       -nodefaults -no-user-config -display none -nic none -no-reboot \
-      -serial stdio -monitor none \
+      -serial stdio -monitor none -pidfile "$out/qemu.pid" \
       -kernel "$out/vmlinuz" -initrd "$out/initrd.img" \
-      -append "root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1" \
+      -append "root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1${PLAN:+ svmram_vmtest=$PLAN}" \
       -drive "file=$out/root.img,if=virtio,format=raw,cache=unsafe" \
       "${drives[@]}" \
       </dev/null 2>&1 \
       | perl -MTime::HiRes=time -ne 'BEGIN{$|=1} s/\r//g; printf "%.1f %s", time, $_' \
       | tee "$out/console-$n.log"
     rc=${PIPESTATUS[0]}
+    touch "$out/over-$n"; wait "$wpid"
     set -e
+    cut=none
+    if [ -s "$out/cut-$n" ]; then cut=$(cat "$out/cut-$n"); rc=0; fi
     cat "$out/console-$n.log" >> "$out/console.log"
-    awk -v n="$n" -v tb="$tb" -v b="$(now)" -v w="${without:-none}" '
+    awk -v n="$n" -v tb="$tb" -v b="$(now)" -v w="${without:-none}" -v cut="$cut" '
       / VMTEST-BOOT / && !c { c = $1 - tb }
-      END { printf "boot%d: qemu_start_to_check_s=%.1f qemu_wall_s=%.1f without=%s\n", n, c, b - tb, w }
+      END { printf "boot%d: qemu_start_to_check_s=%.1f qemu_wall_s=%.1f without=%s cut=%s\n", n, c, b - tb, w, cut }
     ' "$out/console-$n.log" >> "$out/times.txt"
     sed -n 's/^[0-9.]* \(MOUNT-WAIT .*\)$/boot'"$n"': \1/p' "$out/console-$n.log" >> "$out/times.txt"
     [ "$rc" = 0 ] || break
+    if [ "$cut" != none ]; then without=''; continue; fi
     grep -aq ' VMTEST-DONE ' "$out/console-$n.log" && break
     grep -aq ' VMTEST-REBOOTING ' "$out/console-$n.log" || { rc=125; break; }
     without=$(sed -n 's/^[0-9.]* VMTEST-REBOOTING .* without=\(data[01]\)\r*$/\1/p' \
@@ -214,15 +244,17 @@ boot() { # IMAGE OUT TIMEOUT
   grep -aq ' VMTEST-DONE pass=[0-9]* fail=0$' "$out/console.log"
 }
 
-[ $# -ge 2 ] || { sed -n '9,16p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '9,22p' "$0"; exit 2; }
 cmd=$1 deb=$(readlink -f "$2"); shift 2
 [ -f "$deb" ] || die "no package $deb (make deb)"
 [ "$(id -u)" = 0 ] || die "run as root (mmdebstrap --mode=root, chroot)"
-OUT=/tmp/svmram-debian-guest/$(date +%Y%m%d-%H%M%S) TIMEOUT=900
+OUT=/tmp/svmram-debian-guest/$(date +%Y%m%d-%H%M%S) TIMEOUT=900 PLAN=
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) OUT=$2; shift 2;;
     --timeout) TIMEOUT=$2; shift 2;;
+    --plan) PLAN=$2; shift 2
+            case "$PLAN" in cuts) ;; *) die "unknown plan $PLAN (cuts)";; esac;;
     *) die "unknown option $1";;
   esac
 done

@@ -38,13 +38,45 @@
 #            the RAM member comes back; 'svmram teardown -y md0'; reboot
 #   phase 6: an ordinary array: two members, no brd, unit disabled, no
 #            record, files intact; poweroff
+# The power cuts (debian-guest.sh --plan cuts: the host kills QEMU when
+# the console shows "LAB-MARK cut POINT", svmram's test switch
+# SVMRAM_TEST_CUT; records: 4 KiB blocks of /data/records, each fsynced
+# before its number is noted, fsynced, in /var/lib/svmram-vmtest/written):
+#   phase c0: md0 as in phase 0, /data, files, 64 records; 'svmram setup
+#            -y md0' cut before its step "grow-add ram0"
+#   phase c1: after the cut: /data mounted, files and every record intact;
+#            the unit not run (setup enables it last); the setup run
+#            again finishes (rc 0, unit active, the RAM member in sync);
+#            mismatch_cnt 0 after md's check; the next boot's restore
+#            armed to be cut (svmram-vmtest-cut.service, a
+#            drop-in of svmram@md0.service); reboot.  That boot's unit is
+#            cut before its step "grow-add ram0" (svmram stop shrank the
+#            array at the shutdown): the boot never reaches this script
+#   phase c2: after the cut: the unit restored (active, the RAM member in
+#            sync), /data, files, records, mismatch_cnt 0; then the unit
+#            stopped, md's copy slowed (speed_limit_max 4000 KiB/s), a
+#            writer of records started, the unit started again with
+#            SVMRAM_TEST_CUT=end (a runtime drop-in): cut once md's
+#            recovery into ram0 is >= 25 % done, the writer running
+#   phase c3: after the cut: the unit restored, /data, files, every record
+#            the writer noted (more than before it), mismatch_cnt 0; then
+#            'svmram teardown -y md0' cut before its step "shrink md0"
+#   phase c4: after the cut: /data, files, records; the unit not run
+#            (teardown disables it first); a restore by hand
+#            stands aside (exit 3, svmram(8)); the teardown run again
+#            finishes: an ordinary array, unit disabled, no record;
+#            mismatch_cnt 0; poweroff
 # Output lines on the console: "RESULT <name> ok|FAIL <detail>",
 # "INFO ...", "VMTEST-BOOT <phase>", "VMTEST-DONE pass=N fail=M".
 set -u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 STATE=/var/lib/svmram-vmtest
 mkdir -p "$STATE"
-PHASE=$(cat "$STATE/phase" 2>/dev/null || echo 0)
+# debian-guest.sh --plan cuts puts svmram_vmtest=cuts on the kernel's
+# command line: the power cuts' phases c0-c4 instead of 0-6
+FIRST=0
+grep -qw 'svmram_vmtest=cuts' /proc/cmdline && FIRST=c0
+PHASE=$(cat "$STATE/phase" 2>/dev/null || echo $FIRST)
 echo "VMTEST-BOOT $PHASE uptime=$(cut -d' ' -f1 /proc/uptime)"
 
 result() { # NAME OK(0/1) DETAIL...
@@ -374,7 +406,190 @@ disk_back() {
   show mdadm-events events_since
 }
 
+# --- the power cuts (phases c0-c4) ---------------------------------------
+# 4 KiB records in /data/records: record I is "svmram record I" lines;
+# each is fsynced before its number is appended (and fsynced) to
+# $STATE/written, so every noted record must survive a cut.
+records() { # write UPTO PACE | check
+  python3 - "$STATE/written" "$@" <<'EOF'
+import os, sys, time
+note, what = sys.argv[1], sys.argv[2]
+PATH = "/data/records"
+def record(i):
+    line = b"svmram record %d\n" % i
+    return (line * (4096 // len(line) + 1))[:4096]
+try:
+    with open(note, "rb") as f:
+        done = [int(w) for w in f.read().split() if w.isdigit()]
+except FileNotFoundError:
+    done = []
+n = max(done) + 1 if done else 0
+if what == "write":
+    upto, pace = int(sys.argv[3]), float(sys.argv[4])
+    fd = os.open(PATH, os.O_WRONLY | os.O_CREAT, 0o644)
+    nfd = os.open(note, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    for i in range(n, upto):
+        os.pwrite(fd, record(i), i * 4096)
+        os.fsync(fd)
+        os.write(nfd, b"%d\n" % i)
+        os.fsync(nfd)
+        time.sleep(pace)
+    print(upto)
+else:
+    fd = os.open(PATH, os.O_RDONLY)
+    bad = [i for i in range(n) if os.pread(fd, 4096, i * 4096) != record(i)]
+    print(n, len(bad), " ".join(map(str, bad[:10])))
+EOF
+}
+records_check() { # NAME [MORE-THAN]: every noted record reads back
+  local n bad first
+  read -r n bad first < <(records check)
+  [ "${bad:-1}" = 0 ] && [ "${n:-0}" -gt "${2:-0}" ]
+  result "$1" $? "records=$n bad=$bad ${first:+(first bad: $first)}${2:+ (more than $2 wanted)}"
+  RECORDS=$n
+}
+# svmram cut at POINT: the host kills QEMU on the mark; the command
+# returning at all is a failure
+cut_run() { # POINT SVMRAM-ARGS...
+  local point=$1 rc; shift
+  info "svmram $* with SVMRAM_TEST_CUT=$point"
+  sync
+  SVMRAM_TEST_CUT="$point" SVMRAM_TEST_TRACE=1 svmram "$@"; rc=$?
+  result cut.reached 1 "svmram $* returned (rc=$rc) without the power cut at $point"
+  cuts_done
+}
+cuts_done() {
+  echo over > "$STATE/phase"
+  echo "VMTEST-DONE pass=$(wc -l < "$STATE/pass" 2>/dev/null || echo 0) fail=$(cat "$STATE/fail" 2>/dev/null | wc -l)"
+  sync
+  systemctl --no-block poweroff
+  exit 0
+}
+# after a cut: the file system, the files, the records; what md and the
+# unit show
+after_cut() { # TAG
+  local src
+  src=$(findmnt -n -o SOURCE /data)
+  [ "$src" = /dev/md0 ]; result "$1.data.mounted" $? "$src"
+  check "$1.data.sums" sums_ok
+  records_check "$1.records"
+  show mdstat cat /proc/mdstat
+  info "svmram@md0.service: $(systemctl is-enabled svmram@md0.service 2>&1), $(systemctl is-active svmram@md0.service 2>&1)"
+  show journal journalctl -b -u svmram@md0.service -o cat --no-pager
+}
+restored() { # TAG: the unit restored the RAM member at this boot
+  local st ram
+  st=$(systemctl is-active svmram@md0.service)
+  [ "$st" = active ]; result "$1.unit_active" $? "$st"
+  wait_sync; result "$1.recovered" $? "$(grep -A3 '^md0' /proc/mdstat | tr '\n' ' ')"
+  ram=$(member_state /dev/ram0)
+  [ "$ram" = "active sync" ]; result "$1.ram_in_sync" $? "ram0: $ram"
+}
+DROPIN=/etc/systemd/system/svmram@md0.service.d
+
 case "$PHASE" in
+c0)
+  check disks.present test -b /dev/vdb -a -b /dev/vdc
+  . /etc/svmram-vmtest.conf
+  mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 \
+    --bitmap=internal --assume-clean --name=0 --uuid="$MD_UUID" \
+    /dev/vdb /dev/vdc 2>&1 | sed 's/^/mdadm | /'
+  check md0.created test -d /sys/block/md0/md
+  mkfs.ext4 -q /dev/md0
+  mkdir -p /data
+  echo '/dev/md0 /data ext4 defaults 0 2' >> /etc/fstab
+  systemctl daemon-reload
+  check data.mounted systemctl start data.mount
+  for i in 1 2 3 4; do
+    head -c 4M /dev/urandom > "/data/file$i"
+  done
+  (cd /data && sha256sum file* > SHA256SUMS)
+  records write 64 0 >/dev/null
+  records_check records.written
+  sync
+  echo c1 > "$STATE/phase"
+  cut_run "before=grow-add ram0" setup -y md0
+  ;;
+c1)
+  after_cut setup_cut
+  # setup enables the unit as its last step (svmram(8)): cut before it,
+  # systemd ran nothing at this boot
+  st=$(systemctl is-enabled svmram@md0.service 2>&1)
+  [ "$st" = disabled ] && [ -z "$(journalctl -b -q -u svmram@md0.service --no-pager)" ]
+  result setup_cut.unit_not_run $? "$st"
+  show setup svmram setup -y md0
+  result setup_cut.rerun.rc "$RC" "rc=$RC"
+  check setup_cut.unit_enabled systemctl is-enabled svmram@md0.service
+  check setup_cut.record test -f /etc/svmram/md/md0.json
+  ! test -e /var/svmram/md0.journal; result setup_cut.no_journal $? "$(ls /var/svmram 2>&1)"
+  restored setup_cut
+  md_check
+  # the next boot's restore, cut before it adds the RAM member
+  mkdir -p "$DROPIN"
+  printf '[Unit]\nWants=svmram-vmtest-cut.service\nAfter=svmram-vmtest-cut.service\n[Service]\nEnvironmentFile=-/run/svmram-vmtest/cut.env\n' \
+    > "$DROPIN/cut.conf"
+  printf 'SVMRAM_TEST_CUT=before=grow-add ram0\nSVMRAM_TEST_TRACE=1\n' > "$STATE/cut-next-boot"
+  systemctl daemon-reload
+  reboot_now c2
+  ;;
+c2)
+  ! test -e "$STATE/cut-next-boot"; result restore_cut.token_used $?
+  after_cut restore_cut
+  restored restore_cut
+  md_check
+  rm -f "$DROPIN/cut.conf"
+  systemctl daemon-reload
+  echo "$RECORDS" > "$STATE/records_before_writer"
+  # the restore again, its recovery slowed, with a writer running
+  show stop systemctl stop svmram@md0.service
+  echo 4000 > /proc/sys/dev/raid/speed_limit_max
+  mkdir -p /run/systemd/system/svmram@md0.service.d
+  printf '[Service]\nEnvironment="SVMRAM_TEST_CUT=end" SVMRAM_TEST_TRACE=1\n' \
+    > /run/systemd/system/svmram@md0.service.d/cut-now.conf
+  systemctl daemon-reload
+  records write 100000 0.02 >/dev/null 2>&1 &
+  sleep 2
+  echo c3 > "$STATE/phase"
+  sync
+  info "systemctl start svmram@md0.service with SVMRAM_TEST_CUT=end, the writer running"
+  systemctl start svmram@md0.service; rc=$?
+  result cut.reached 1 "systemctl start svmram@md0.service returned (rc=$rc) without the power cut at end"
+  cuts_done
+  ;;
+c3)
+  after_cut recovery_cut
+  records_check recovery_cut.records_of_writer "$(cat "$STATE/records_before_writer")"
+  restored recovery_cut
+  md_check
+  echo c4 > "$STATE/phase"
+  cut_run "before=shrink md0" teardown -y md0
+  ;;
+c4)
+  after_cut teardown_cut
+  # teardown's first step disables the unit (svmram(8)): systemd ran
+  # none at this boot; the array came up on its disks by itself
+  st=$(systemctl is-enabled svmram@md0.service 2>&1)
+  [ "$st" = disabled ] && [ -z "$(journalctl -b -q -u svmram@md0.service --no-pager)" ]
+  result teardown_cut.unit_not_run $? "$st"
+  show restore svmram restore md0
+  [ "$RC" = 3 ]; result teardown_cut.restore_stands_aside $? "rc=$RC"
+  show teardown svmram teardown -y md0
+  result teardown_cut.rerun.rc "$RC" "rc=$RC"
+  n=$(raid_devices)
+  [ "$n" = 2 ]; result teardown_cut.raid_devices $? "raid devices: $n"
+  ! grep -q ram0 /proc/mdstat; result teardown_cut.no_ram_member $?
+  ! test -d /sys/module/brd; result teardown_cut.brd_unloaded $?
+  st=$(systemctl is-enabled svmram@md0.service 2>&1)
+  [ "$st" = disabled ]; result teardown_cut.unit_disabled $? "$st"
+  ! test -e /etc/svmram/md/md0.json; result teardown_cut.no_record $?
+  for d in vdb vdc; do
+    ! grep -q write_mostly "/sys/block/md0/md/dev-$d/state"
+    result "teardown_cut.not_write_mostly.$d" $?
+  done
+  records_check teardown_cut.records_after_rerun
+  md_check
+  cuts_done
+  ;;
 0)
   check disks.present test -b /dev/vdb -a -b /dev/vdc
   . /etc/svmram-vmtest.conf

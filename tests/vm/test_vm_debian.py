@@ -16,10 +16,25 @@ package with md0 set up, reboots, checks the array on its disks,
 installs the package again (the RAM member comes back), tears down,
 reboots and checks the ordinary array.
 
+test_power_cuts_under_systemd boots the same image six times in a
+sequence of its own (debian-guest.sh --plan cuts) and cuts the power
+(QEMU killed on the console's "LAB-MARK cut POINT", the command's test
+switch SVMRAM_TEST_CUT) four times: inside `svmram setup -y md0` before
+its step "grow-add ram0"; in the boot's own restore by
+svmram@md0.service before "grow-add ram0" (a drop-in armed for that
+boot only); in md's recovery into ram0 at least 25 % done, the unit
+started again with SVMRAM_TEST_CUT=end while a writer appends fsynced
+records to /data; inside `svmram teardown -y md0` before "shrink md0".
+After each cut the next boot mounts /data from fstab, reads back every
+noted record and the files, and md's check finds mismatch_cnt 0; the
+unit restores, or stands aside (setup enables it last, teardown disables
+it first), and the rerun of setup or teardown finishes the job.  It
+asserts each boot's phase, RESULT names and exact cut point.
+
 Slow (the first build about 2 minutes, then about 8 minutes of boots on
-an idle machine): it runs only with SVMRAM_VM_TESTS=1 (make test-vm), as
-root, and skips, saying why, without mmdebstrap, QEMU, debhelper or the
-Debian mirror.
+an idle machine; the cuts 4 to 9 minutes): it runs only with
+SVMRAM_VM_TESTS=1 (make test-vm), as root, and skips, saying why,
+without mmdebstrap, QEMU, debhelper or the Debian mirror.
 """
 
 import os
@@ -108,8 +123,7 @@ def _why_not():
     return None
 
 
-@pytest.mark.skipif(_why_not() is not None, reason=_why_not() or "")
-def test_setup_reboot_teardown_on_debian_under_systemd(tmp_path):
+def _deb(tmp_path):
     dist = tmp_path / "dist"
     built = subprocess.run(["make", "-s", "deb", "DISTDIR=%s" % dist,
                             "DEBBUILDDIR=%s" % (tmp_path / "build")],
@@ -118,14 +132,97 @@ def test_setup_reboot_teardown_on_debian_under_systemd(tmp_path):
     assert built.returncode == 0, built.stdout[-3000:]
     deb = [f for f in os.listdir(dist) if f.endswith("_all.deb")]
     assert len(deb) == 1, deb
-    out = tmp_path / "run"
+    return str(dist / deb[0])
+
+
+def _run_guest(deb, out, *more):
     proc = subprocess.run([os.path.join(HERE, "debian-guest.sh"), "run",
-                           str(dist / deb[0]), "--out", str(out)],
+                           deb, "--out", str(out)] + list(more),
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, timeout=3600, check=False)
     assert proc.returncode == 0 and "debian-guest: PASS" in proc.stdout, \
         proc.stdout[-4000:]
+
+
+@pytest.mark.skipif(_why_not() is not None, reason=_why_not() or "")
+def test_setup_reboot_teardown_on_debian_under_systemd(tmp_path):
+    out = tmp_path / "run"
+    _run_guest(_deb(tmp_path), out)
     check_console((out / "console.log").read_text(errors="replace"))
+
+
+# The power cuts (debian-guest.sh --plan cuts), boot by boot: the phase
+# the check script ran (None: the boot never got to it), the RESULT names
+# it must report ok, and where the power was cut (None: not cut; a
+# pattern for the whole text after "LAB-MARK cut ").
+AFTER_CUT = ["data.mounted", "data.sums", "records"]
+RESTORED = ["unit_active", "recovered", "ram_in_sync"]
+CUT_BOOTS = [
+    ("c0", ["disks.present", "md0.created", "data.mounted",
+            "records.written"], r"before=grow-add ram0"),
+    ("c1", ["setup_cut." + n for n in AFTER_CUT + [
+        "unit_not_run", "rerun.rc", "unit_enabled", "record",
+        "no_journal"] + RESTORED] + ["mismatch_cnt.zero"], None),
+    # the boot's own restore (svmram@md0.service), cut before multi-user
+    (None, [], r"before=grow-add ram0"),
+    ("c2", ["restore_cut.token_used"] +
+     ["restore_cut." + n for n in AFTER_CUT + RESTORED] +
+     ["mismatch_cnt.zero"], r"end \(md0 recovery \d+ % done\)"),
+    ("c3", ["recovery_cut." + n for n in AFTER_CUT + [
+        "records_of_writer"] + RESTORED] + ["mismatch_cnt.zero"],
+     r"before=shrink md0"),
+    ("c4", ["teardown_cut." + n for n in AFTER_CUT + [
+        "unit_not_run", "restore_stands_aside", "rerun.rc", "raid_devices",
+        "no_ram_member", "brd_unloaded", "unit_disabled", "no_record",
+        "not_write_mostly.vdb", "not_write_mostly.vdc",
+        "records_after_rerun"]] + ["mismatch_cnt.zero"], None),
+]
+
+
+@pytest.mark.skipif(_why_not() is not None, reason=_why_not() or "")
+def test_power_cuts_under_systemd(tmp_path):
+    out = tmp_path / "run"
+    _run_guest(_deb(tmp_path), out, "--plan", "cuts")
+    check_cut_boots(out)
+
+
+def _boot_lines(path):
+    """A boot's console, without the host's time stamps."""
+    return [line.split(" ", 1)[1] if " " in line else ""
+            for line in path.read_text(errors="replace").splitlines()]
+
+
+def check_cut_boots(out):
+    """Each boot of the cuts' run: its phase, its checks all ok, and its
+    power cut exactly where CUT_BOOTS says (the console's mark, and
+    debian-guest.sh's times.txt)."""
+    times = (out / "times.txt").read_text()
+    for number, (phase, wanted, cut) in enumerate(CUT_BOOTS, 1):
+        lines = _boot_lines(out / ("console-%d.log" % number))
+        where = "boot %d" % number
+        failed = [l for l in lines if re.match(r"RESULT \S+ FAIL", l)]
+        assert failed == [], (where, failed)
+        phases = [m.group(1) for m in
+                  (re.match(r"VMTEST-BOOT (\S+)", l) for l in lines) if m]
+        assert phases == ([phase] if phase else []), (where, phases)
+        seen = [m.group(1) for m in
+                (re.match(r"RESULT (\S+) ok", l) for l in lines) if m]
+        missing = [w for w in wanted if w not in seen]
+        assert missing == [], (where, missing)
+        marks = [m.group(1).strip() for m in
+                 (re.search(r"LAB-MARK cut (.*)", l) for l in lines) if m]
+        recorded = re.search(r"^boot%d: .* cut=(.*)$" % number, times, re.M)
+        assert recorded, (where, times)
+        if cut is None:
+            assert marks == [] and recorded.group(1) == "none", \
+                (where, marks, recorded.group(1))
+        else:
+            assert marks and re.fullmatch(cut, marks[0]), (where, marks)
+            assert re.fullmatch(cut, recorded.group(1).strip()), \
+                (where, recorded.group(1))
+    assert not (out / ("console-%d.log" % (len(CUT_BOOTS) + 1))).exists()
+    last = _boot_lines(out / ("console-%d.log" % len(CUT_BOOTS)))
+    assert any(re.match(r"VMTEST-DONE pass=\d+ fail=0$", l) for l in last)
 
 
 def check_console(text):
