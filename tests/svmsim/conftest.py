@@ -90,8 +90,18 @@ class Sim:
                 os.unlink(path)
             os.symlink("/dev/%s/%s" % (r, name), path)
 
+    def ram_stripe(self, name="d13", size="230m"):
+        """A ramdisk testdisk of `size`, linked as c5t0d0s0, and a stripe
+        `name` on it (labeled: it starts at block 0 of a labeled slice)."""
+        self.ok("ramdiskadm -a testdisk %s" % size)
+        self.link("testdisk")
+        self.ok("metainit %s 1 1 c5t0d0s0" % name)
+
     def state(self):
         return json.loads(self.sim("state").stdout)
+
+    def units(self):
+        return self.state()["units"]
 
     def config(self):
         """The configuration part of the state (no data, no counters)."""

@@ -20,18 +20,6 @@ the function names do not):
   out; exit 2.  A failed output open prints "dd: FILE: open: ..." (842).
 """
 
-
-
-def ram_stripe(sim, name="d13", size="230m"):
-    sim.ok("ramdiskadm -a testdisk %s" % size)
-    sim.link("testdisk")
-    sim.ok("metainit %s 1 1 c5t0d0s0" % name)
-
-
-def units(sim):
-    return sim.state()["units"]
-
-
 REFUSED = "write: Invalid argument\n1+0 records in\n1+0 records out\n"
 
 
@@ -43,7 +31,7 @@ def dd_zero(sim, dev, *extra):
 def test_labeled_mirror_refuses_a_write_at_block_0(sim):
     """The article's mirror is labeled (s0 at sector 0): block 0 cannot
     be written through it, block 1 and on can, and nothing changes."""
-    assert units(sim)["d10"]["labeled"] is True
+    assert sim.units()["d10"]["labeled"] is True
     sim.sim("close", "d10")        # no automatic writes: truth moves by dd
     truth = sim.state()["units"]["d10"]["truth"]
     p = dd_zero(sim, "d10", "count=1")
@@ -70,7 +58,7 @@ def test_unlabeled_mirror_takes_a_write_at_block_0(make_sim):
     """The usual x86 layout (s0 at cylinder 1): d10 is not labeled, and a
     raw write to its block 0 lands on every submirror."""
     sim = make_sim("article-x86")
-    assert units(sim)["d10"]["labeled"] is False
+    assert sim.units()["d10"]["labeled"] is False
     sim.sim("close", "d10")
     truth = sim.state()["units"]["d10"]["truth"][0]
     p = dd_zero(sim, "d10", "count=1")
@@ -85,8 +73,8 @@ def test_labeled_stripe_on_its_own_refuses_block_0(make_sim):
     """stripe.c 744: a top-level labeled stripe (the ramdisk stripe
     before it is attached) refuses block 0 writes too."""
     sim = make_sim("article-x86")
-    ram_stripe(sim)
-    assert units(sim)["d13"]["labeled"] is True
+    sim.ram_stripe()
+    assert sim.units()["d13"]["labeled"] is True
     p = dd_zero(sim, "d13", "count=1")
     assert (p.returncode, p.stderr) == (2, REFUSED)
     assert sim.state()["console"] == ["NOTICE: md: d13: write to label"]
@@ -102,7 +90,7 @@ def test_mirror_made_labeled_by_metainit_refuses_block_0(make_sim):
     assert dd_zero(sim, "d10", "count=1").returncode == 0
     sim.sim("close", "d10")
     sim.ok("metaclear d10")
-    ram_stripe(sim, size="225m")
+    sim.ram_stripe(size="225m")
     sim.ok("metainit d10 -m d13 d11 d12")
     p = dd_zero(sim, "d10", "count=1")
     assert (p.returncode, p.stderr) == (2, REFUSED)
@@ -112,7 +100,7 @@ def test_mirror_made_labeled_by_metainit_refuses_block_0(make_sim):
     sim.sim("close", "d10")
     sim.ok("metaclear d10")
     sim.ok("metainit d10 -m d11 d12")
-    assert units(sim)["d10"]["labeled"] is False
+    assert sim.units()["d10"]["labeled"] is False
     assert dd_zero(sim, "d10", "count=1").returncode == 0
 
 
@@ -127,7 +115,7 @@ def test_write_at_and_over_the_end(make_sim):
     """md_checkbuf 2046: at the end, an empty transfer (dd's short
     write); 2061-2065: over the end, the part that fits."""
     sim = make_sim("article-x86")
-    size = units(sim)["d10"]["size"]
+    size = sim.units()["d10"]["size"]
     p = dd_zero(sim, "d10", "oseek=%d" % size)
     assert (p.returncode, p.stderr) == (
         2, "dd: unexpected short write, wrote 0 bytes, expected 512\n"

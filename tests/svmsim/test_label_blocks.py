@@ -25,12 +25,6 @@ NWAY = ("metainit: d10: WARNING: This form of metainit is not "
         "Please see ERRORS in metainit(1M) for additional information.\n")
 
 
-def ram_stripe(sim, name="testdisk", size="230m"):
-    sim.ok("ramdiskadm -a %s %s" % (name, size))
-    sim.link(name)
-    sim.ok("metainit d13 1 1 c5t0d0s0")
-
-
 def heads(sim):
     """Label-block version of d10, and of each of its submirrors."""
     st = sim.state()
@@ -46,7 +40,7 @@ def copy_and_rebuild(sim):
     """The unlabeled method by hand: copy the closed mirror into the
     ramdisk, prove it equal, rebuild with the RAM submirror first."""
     sim.sim("close", "d10")
-    ram_stripe(sim)
+    sim.ram_stripe()
     p = sim.run("dd if=/dev/md/rdsk/d10 of=/dev/rramdisk/testdisk bs=1024k")
     # 465885 blocks: 227 whole MiB and a part
     assert (p.returncode, p.stderr) == (
@@ -142,7 +136,7 @@ def test_a_write_at_block_1_of_a_labeled_x86_mirror_reaches_the_label_blocks(
 def test_cmp_reports_a_difference_and_open_failures(make_sim):
     sim = make_sim("article-x86")
     sim.sim("close", "d10")
-    ram_stripe(sim)
+    sim.ram_stripe()
     p = sim.run("cmp /dev/md/rdsk/d10 /dev/rramdisk/testdisk")
     assert (p.returncode, p.stdout, p.stderr) == (
         1, "/dev/md/rdsk/d10 /dev/rramdisk/testdisk differ: char 1, "

@@ -13,16 +13,6 @@ LABELED = ("metattach: myhost: d13: can't attach labeled submirror to an "
            "unlabeled mirror\n\n")
 
 
-def ram_stripe(sim, name="d13", size="230m"):
-    sim.ok("ramdiskadm -a testdisk %s" % size)
-    sim.link("testdisk")
-    sim.ok("metainit %s 1 1 c5t0d0s0" % name)
-
-
-def units(sim):
-    return sim.state()["units"]
-
-
 def test_profiles_are_full_sets_of_switches():
     names = set(presets.PROFILES[presets.DEFAULT_RELEASE])
     assert set(presets.PROFILES) >= {"solaris10", "solaris11",
@@ -62,7 +52,7 @@ def test_detach_leaves_a_hole_without_compaction(make_sim):
     assert "Submirror 0" not in out
     assert sim.ok("metastat -p d10").startswith(
         "d10 -m /dev/md/rdsk/d12 /dev/md/rdsk/d21 1\n")
-    ram_stripe(sim)
+    sim.ram_stripe()
     sim.ok("metattach d10 d13")             # into the hole: slot 0
     out = sim.ok("metastat d10")
     assert out.startswith("d10: Mirror\n    Submirror 0: d13\n")
@@ -74,13 +64,13 @@ def test_ramdisk_stripe_is_labeled_and_refused_by_unlabeled_mirror(make_sim):
     """Audit 4.4: ramdisk.c p_start = 0, meta_create_stripe MD_LABELED,
     mirror_attach MDE_NO_LABELED_SM."""
     sim = make_sim("article-x86")
-    ram_stripe(sim)
-    u = units(sim)
+    sim.ram_stripe()
+    u = sim.units()
     assert (u["d13"]["labeled"], u["d11"]["labeled"],
             u["d10"]["labeled"]) == (True, False, False)
     p = sim.run("metattach d10 d13")
     assert (p.returncode, p.stdout, p.stderr) == (1, "", LABELED)
-    assert units(sim)["d13"]["parent"] is None
+    assert sim.units()["d13"]["parent"] is None
     # an unlabeled submirror attaches to an unlabeled mirror
     sim.ok("metadetach d10 d12")
     assert sim.ok("metattach d10 d12") == "d10: submirror d12 is attached\n"
@@ -92,11 +82,11 @@ def test_mirror_built_with_a_labeled_submirror_is_labeled(make_sim):
     sim = make_sim("article-x86")
     sim.sim("close", "d10")
     sim.ok("metaclear d10")
-    ram_stripe(sim, size="225m")
+    sim.ram_stripe(size="225m")
     sim.ok("metainit d10 -m d13 d11 d12")
-    assert units(sim)["d10"]["labeled"] is True
+    assert sim.units()["d10"]["labeled"] is True
     sim.ok("metadetach d10 d13")
-    assert units(sim)["d10"]["labeled"] is True
+    assert sim.units()["d10"]["labeled"] is True
     sim.ok("metaclear d13")
     sim.ok("metainit d13 1 1 c5t0d0s0")
     assert sim.ok("metattach d10 d13") == "d10: submirror d13 is attached\n"
@@ -105,9 +95,9 @@ def test_mirror_built_with_a_labeled_submirror_is_labeled(make_sim):
 def test_article_disks_are_labeled(sim):
     """The article preset: SMI s0 at cylinder 0, so d11/d12/d10 are labeled
     and the article's metattach d10 d13 works."""
-    u = units(sim)
+    u = sim.units()
     assert (u["d10"]["labeled"], u["d11"]["labeled"]) == (True, True)
-    ram_stripe(sim)
+    sim.ram_stripe()
     assert sim.ok("metattach d10 d13") == "d10: submirror d13 is attached\n"
 
 
@@ -126,7 +116,7 @@ def test_slice_starts(make_sim, label, starts, labeled):
     sim = make_sim(host=host)
     disk = sim.state()["disks"]["c0d1"]
     sim.ok("metainit d11 1 1 c0d1s0")
-    assert units(sim)["d11"]["labeled"] is labeled
+    assert sim.units()["d11"]["labeled"] is labeled
     expected = 0 if starts else {"smi-cyl0": 0, "smi-cyl1": 15 * 63,
                                  "efi": 256}[label]
     assert disk["starts"]["0"] == expected
@@ -141,7 +131,7 @@ def test_replica_slice_at_sector_0_is_not_labeled(make_sim):
     sim = make_sim(host=host)
     sim.ok("metainit d17 1 1 c0d1s7")
     sim.ok("metainit d11 1 1 c0d1s0")
-    u = units(sim)
+    u = sim.units()
     assert (u["d17"]["labeled"], u["d11"]["labeled"]) == (False, True)
 
 
