@@ -53,6 +53,18 @@ def test_teardown_is_the_same_after_either_method(clean):
 pytestmark = pytest.mark.xdist_group("faults")
 
 
+def run_matrix(clean, procedure, kind, tmp_path, mirrors=1, release=None):
+    """The cases of one procedure and kind: they hit every step of the
+    clean run, are all of that kind, and each ends as the matrix wants."""
+    found = fm.cases(clean, [procedure], [kind], mirrors, release)
+    steps = {c.step for c in fm.procedure_commands(clean, procedure, mirrors,
+                                                   release)}
+    assert {case.step for case in found} == steps
+    assert {case.kind for case in found} == {kind}
+    outcomes = fm.run_cases(clean, found, tmp_path)
+    assert all(o.ok for o in outcomes), fm.report(outcomes)
+
+
 @pytest.mark.parametrize("kind", fm.KINDS)
 @pytest.mark.parametrize("release,procedure", [
     pytest.param(release, procedure, marks=pytest.mark.xdist_group(
@@ -63,12 +75,7 @@ def test_fault_matrix(clean, release, procedure, kind, tmp_path):
     solaris11 and solaris10 setup first tests the slot behaviour on a
     scratch mirror; solaris11 has SMF's degraded state, and on solaris10
     metadetach leaves a hole, which setup fills."""
-    found = fm.cases(clean, [procedure], [kind], release=release)
-    steps = {c.step for c in fm.procedure_commands(clean, procedure,
-                                                   release=release)}
-    assert {case.step for case in found} == steps
-    outcomes = fm.run_cases(clean, found, tmp_path)
-    assert all(o.ok for o in outcomes), fm.report(outcomes)
+    run_matrix(clean, procedure, kind, tmp_path, release=release)
 
 
 # One test (and one xdist group) per kind: a boot here restores every
@@ -82,12 +89,7 @@ def test_fault_matrix_with_other_mirrors(clean, mirrors, procedure, kind,
                                          tmp_path):
     """d10's procedures while d20 (and d30) are set up too, all closed at
     boot: every boot restores them all, in SMF's order."""
-    found = fm.cases(clean, [procedure], [kind], mirrors)
-    steps = {c.step for c in fm.procedure_commands(clean, procedure, mirrors)}
-    assert {case.step for case in found} == steps
-    assert {case.kind for case in found} == {kind}
-    outcomes = fm.run_cases(clean, found, tmp_path)
-    assert all(o.ok for o in outcomes), fm.report(outcomes)
+    run_matrix(clean, procedure, kind, tmp_path, mirrors=mirrors)
 
 
 # The copy method (issue 20 §1) on the x86 layout, whose mirror is not
@@ -103,12 +105,7 @@ def test_fault_matrix_with_other_mirrors(clean, mirrors, procedure, kind,
     for release in fm.RELEASES for procedure in fm.COPY_PROCEDURES])
 def test_fault_matrix_of_the_copy_method(clean, release, procedure, kind,
                                          tmp_path):
-    found = fm.cases(clean, [procedure], [kind], release=release)
-    steps = {c.step for c in fm.procedure_commands(clean, procedure,
-                                                   release=release)}
-    assert {case.step for case in found} == steps
-    outcomes = fm.run_cases(clean, found, tmp_path)
-    assert all(o.ok for o in outcomes), fm.report(outcomes)
+    run_matrix(clean, procedure, kind, tmp_path, release=release)
 
 
 # --- a rollback that fails too -----------------------------------------------
