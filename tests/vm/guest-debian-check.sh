@@ -485,6 +485,12 @@ restored() { # TAG: the unit restored the RAM member at this boot
   ram=$(member_state /dev/ram0)
   [ "$ram" = "active sync" ]; result "$1.ram_in_sync" $? "ram0: $ram"
 }
+not_run() { # TAG: the unit is disabled and systemd ran it at no point
+  local st                 # of this boot
+  st=$(systemctl is-enabled svmram@md0.service 2>&1)
+  [ "$st" = disabled ] && [ -z "$(journalctl -b -q -u svmram@md0.service --no-pager)" ]
+  result "$1.unit_not_run" $? "$st"
+}
 DROPIN=/etc/systemd/system/svmram@md0.service.d
 
 case "$PHASE" in
@@ -514,9 +520,7 @@ c1)
   after_cut setup_cut
   # setup enables the unit as its last step (svmram(8)): cut before it,
   # systemd ran nothing at this boot
-  st=$(systemctl is-enabled svmram@md0.service 2>&1)
-  [ "$st" = disabled ] && [ -z "$(journalctl -b -q -u svmram@md0.service --no-pager)" ]
-  result setup_cut.unit_not_run $? "$st"
+  not_run setup_cut
   show setup svmram setup -y md0
   result setup_cut.rerun.rc "$RC" "rc=$RC"
   check setup_cut.unit_enabled systemctl is-enabled svmram@md0.service
@@ -568,9 +572,7 @@ c4)
   after_cut teardown_cut
   # teardown's first step disables the unit (svmram(8)): systemd ran
   # none at this boot; the array came up on its disks by itself
-  st=$(systemctl is-enabled svmram@md0.service 2>&1)
-  [ "$st" = disabled ] && [ -z "$(journalctl -b -q -u svmram@md0.service --no-pager)" ]
-  result teardown_cut.unit_not_run $? "$st"
+  not_run teardown_cut
   show restore svmram restore md0
   [ "$RC" = 3 ]; result teardown_cut.restore_stands_aside $? "rc=$RC"
   show teardown svmram teardown -y md0
