@@ -287,6 +287,17 @@ class Backend(abc.ABC):
         ramdisk's device number is only known once it exists) with the
         intent the record holds then."""
 
+    def restore_aside(self, intent):
+        """The backend's own reason for a restore to stand aside (md: the
+        marker of a teardown cut short), as a RefusedError, or None."""
+        return None
+
+    def plan_start(self, host, intent, options):
+        """What a restore that stands aside still does, so that the boot
+        can use the target (md: start an array a power cut left inactive,
+        or its mounts fail), as a plan; None: nothing."""
+        return None
+
     # Whether the RAM member must leave the target before a shutdown
     # (md: so that the next boot is an ordinary assembly); then
     # `svmram stop` runs plan_stop.

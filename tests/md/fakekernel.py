@@ -229,6 +229,12 @@ def systemctl(args):
     if args == ["enable", "--now", unit]:
         set_unit_state(unit, "enabled", "active")
         return 0
+    if args == ["enable", unit]:
+        set_unit_state(unit, "enabled", active)
+        return 0
+    if args == ["start", unit]:
+        set_unit_state(unit, enabled, "active")
+        return 0
     if args == ["disable", unit]:
         set_unit_state(unit, "disabled", active)
         return 0

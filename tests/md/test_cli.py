@@ -29,10 +29,11 @@ GROWN = {"array": "md0", "disks": ["vda", "vdb"], "ram": "ram0",
 IS_ENABLED = ["systemctl", "is-enabled", UNIT]
 SETUP_ARGVS = [
     IS_ENABLED,
+    ["systemctl", "enable", UNIT],
     ["modprobe", "brd", "rd_nr=1", "rd_size=131072"],
     ["mdadm", "--grow", "/dev/md0", "--raid-devices=3", "--add",
      "/dev/ram0"],
-    ["systemctl", "enable", "--now", UNIT],
+    ["systemctl", "start", UNIT],
     ["systemctl", "is-enabled", UNIT],
     ["systemctl", "is-active", UNIT]]
 
@@ -132,7 +133,8 @@ def test_setup_dry_run_prints_the_sh_script_and_changes_nothing(host):
             "wait_resync md0",
             "printf %%s writemostly > %s" % (state % "vda"),
             "printf %%s writemostly > %s" % (state % "vdb"),
-            "%s/systemctl enable --now %s" % (bindir, UNIT)):
+            "%s/systemctl enable %s" % (bindir, UNIT),
+            "%s/systemctl start %s" % (bindir, UNIT)):
         assert line in lines
     assert any(line.startswith("mkdir -p %s && printf" % host.path(
         "/etc/svmram/md")) for line in lines)
@@ -154,7 +156,7 @@ def test_setup_on_the_existing_array(host):
     rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
     assert rc == 3 and err.splitlines()[0] == \
         "svmram: md0 is set up already (record %s)" % RECORD
-    assert argvs == SETUP_ARGVS[4:] and host.record() == GROWN
+    assert argvs == SETUP_ARGVS[-2:] and host.record() == GROWN
 
 
 def test_status_and_status_json(host):
@@ -234,11 +236,11 @@ def test_teardown_goes_back_to_the_original_array(host):
     assert rc == 0, err
     assert argvs == [
         ["systemctl", "is-enabled", UNIT], ["systemctl", "is-active", UNIT],
-        ["systemctl", "disable", "--now", UNIT],
         ["mdadm", "/dev/md0", "--fail", "/dev/ram0", "--remove",
          "/dev/ram0"],
         ["mdadm", "--grow", "/dev/md0", "--raid-devices=2"],
-        ["rmmod", "brd"]]
+        ["rmmod", "brd"],
+        ["systemctl", "disable", "--now", UNIT]]
     assert out == "md0: the RAM member is gone; the disks vda vdb serve " \
                   "reads again.\n"
     assert host.sysfs() == before
@@ -263,7 +265,7 @@ def test_restore_after_a_clean_stop(host):
     assert rc == 4
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
     assert rc == 0, err
-    assert argvs == SETUP_ARGVS[1:3]
+    assert argvs == SETUP_ARGVS[2:4]
     assert out == "md0: md is copying the disks onto /dev/ram0; the disks " \
                   "serve reads until it is in sync.\n"
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
@@ -312,7 +314,8 @@ def test_a_failed_step_rolls_back(host):
     faketree.write(host.root, "/" + fakekernel.FAIL, "mdadm --grow")
     rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
     assert rc == 1
-    assert argvs == SETUP_ARGVS[:3] + [["rmmod", "brd"]]
+    assert argvs == SETUP_ARGVS[:4] + [["rmmod", "brd"],
+                                      ["systemctl", "disable", "--now", UNIT]]
     assert "svmram: rolling back to the original configuration" in err
     assert "Everything was rolled back; md0 is as it was before." in err
     assert "mdadm: injected failure" in err
@@ -320,7 +323,8 @@ def test_a_failed_step_rolls_back(host):
     assert not os.path.exists(host.path(RECORD))
     assert not os.path.exists(host.path(RECORD + ".teardown"))
     assert not os.path.exists(host.path("/var/svmram/md0.journal"))
-    assert host.unit() is None
+    # the unit the setup had enabled is disabled again
+    assert host.unit() == ["disabled", "inactive"]
     # Then the setup goes through.
     set_up(host)
 
@@ -332,20 +336,20 @@ def test_setup_of_a_new_array_from_disks_then_teardown(tmp_path):
     rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0", "--disks",
                                       "/dev/vda,/dev/vdb")
     assert rc == 0, err
-    assert argvs == SETUP_ARGVS[:2] + [
+    assert argvs == SETUP_ARGVS[:3] + [
         ["mdadm", "--create", "/dev/md0", "--run", "--metadata=1.2",
          "--level=1", "--raid-devices=3", "--bitmap=internal", "/dev/ram0",
-         "--write-mostly", "/dev/vda", "/dev/vdb"]] + SETUP_ARGVS[3:]
+         "--write-mostly", "/dev/vda", "/dev/vdb"]] + SETUP_ARGVS[4:]
     assert host.record() == dict(GROWN, created=True)
     assert [host.state(d) for d in ("vda", "vdb", "ram0")] == [
         "in_sync,write_mostly", "in_sync,write_mostly", "in_sync"]
     rc, out, err, argvs = host.svmram("teardown", "-y", "md0")
     assert rc == 0, err
-    assert argvs[3:] == [
+    assert argvs[2:] == [
         ["mdadm", "/dev/md0", "--fail", "/dev/ram0", "--remove",
          "/dev/ram0"],
         ["mdadm", "--grow", "/dev/md0", "--raid-devices=2"],
-        ["rmmod", "brd"]]
+        ["rmmod", "brd"], ["systemctl", "disable", "--now", UNIT]]
     # The array setup created stays, on its disks alone.
     assert [host.state(d) for d in ("vda", "vdb")] == ["in_sync", "in_sync"]
     with open(host.path("/sys/block/md0/md/raid_disks")) as stream:
@@ -409,7 +413,7 @@ def test_stop_takes_the_ram_member_out_then_restore_brings_it_back(host):
     rc, out, err, argvs = host.svmram("stop", "/dev/md0")
     assert (rc, argvs) == (0, [])
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
-    assert (rc, argvs) == (0, SETUP_ARGVS[1:3]), err
+    assert (rc, argvs) == (0, SETUP_ARGVS[2:4]), err
 
 
 def test_stop_stands_aside_without_a_record_or_during_a_teardown(host):
@@ -438,9 +442,9 @@ def test_stop_is_md_s_alone():
 
 
 def test_stop_stands_aside_at_once_while_teardown_holds_the_lock(host):
-    """Teardown's first step writes the marker, then runs systemctl
-    disable --now, which runs the unit's ExecStop (svmram stop) while
-    teardown holds the host lock: stop must stand aside without waiting
+    """Teardown's first step writes the marker; its step "disable unit"
+    runs systemctl disable --now, which runs the unit's ExecStop (svmram
+    stop) while teardown holds the host lock: stop must stand aside without waiting
     for that lock, as under systemd (INVOCATION_ID) it would wait."""
     set_up(host)
     faketree.write(host.root, RECORD + ".teardown", "")
@@ -476,7 +480,7 @@ def test_a_failed_restore_names_the_step_as_the_run_counts_it(host):
     faketree.write(host.root, "/" + fakekernel.FAIL, "mdadm --grow")
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
     assert rc == 1
-    assert argvs == SETUP_ARGVS[1:3]
+    assert argvs == SETUP_ARGVS[2:4]
     assert err.splitlines()[:4] == [
         "restore md0: Load brd with one RAM disk of 131072 KiB (/dev/ram0).",
         "restore md0: Raise the recovery speed limit of md0 to 2000000 "
@@ -548,4 +552,4 @@ def test_restore_adds_no_ram_member_while_a_recorded_disk_is_missing(host):
     # the advice works: the disk back, restore adds the RAM member
     env_run(host, ["mdadm", "/dev/md0", "--add", "/dev/vdb"])
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
-    assert (rc, argvs) == (0, SETUP_ARGVS[1:3]), err
+    assert (rc, argvs) == (0, SETUP_ARGVS[2:4]), err

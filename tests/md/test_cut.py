@@ -79,9 +79,9 @@ def members(host):
 def test_a_cut_before_a_step_stops_there_and_setup_resumes(host):
     err = cut(host, "before=grow-add ram0", "setup", "-y", "/dev/md0")
     assert err.splitlines()[-1] == "LAB-MARK cut before=grow-add ram0"
-    assert "step 4 of 7: Grow md0 to 3 raid devices" in err
-    assert journal(host) == ("setup", ["write record", "load brd",
-                                       "raise speed md0"])
+    assert "step 5 of 8: Grow md0 to 3 raid devices" in err
+    assert journal(host) == ("setup", ["write record", "enable unit",
+                                       "load brd", "raise speed md0"])
     assert members(host) == ["vda", "vdb"]
     rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
     assert rc == 0, err
@@ -99,7 +99,9 @@ def test_setup_records_its_decision_before_the_first_change(host):
     err = cut(host, "before=load brd", "setup", "-y", "/dev/md0")
     assert err.splitlines()[-1] == "LAB-MARK cut before=load brd"
     assert host.record() == dict(GROWN)
-    assert journal(host) == ("setup", ["write record"])
+    assert journal(host) == ("setup", ["write record", "enable unit"])
+    # the unit enabled (a boot now starts md0 for its mounts), not started
+    assert host.unit() == ["enabled", "inactive"]
     assert not os.path.exists(host.path("/sys/block/ram0"))   # no brd
     assert members(host) == ["vda", "vdb"]
 
@@ -107,11 +109,14 @@ def test_setup_records_its_decision_before_the_first_change(host):
 @pytest.mark.parametrize("point, left", [
     ("journal-before=start:setup", None),
     ("journal-after=start:setup", ("setup", [])),
-    ("journal-before=completed:load brd", ("setup", ["write record"])),
-    ("journal-after=completed:load brd", ("setup", ["write record",
-                                                    "load brd"])),
+    ("journal-before=completed:enable unit", ("setup", ["write record"])),
+    ("journal-before=completed:load brd", ("setup", ["write record",
+                                                     "enable unit"])),
+    ("journal-after=completed:load brd", ("setup", [
+        "write record", "enable unit", "load brd"])),
     ("journal-before=finish", ("setup", [
-        "write record", "load brd", "raise speed md0", "grow-add ram0",
+        "write record", "enable unit", "load brd", "raise speed md0",
+        "grow-add ram0",
         "writemostly vda", "writemostly vdb", "reset speed md0"])),
     ("journal-after=finish", None),
 ])
@@ -123,10 +128,11 @@ def test_a_cut_at_a_journal_write_leaves_the_journal_as_written(
     assert not os.path.exists(host.path(JOURNAL + ".new"))
     rc, _, err, _ = host.svmram("setup", "-y", "/dev/md0")
     if point == "journal-after=finish":
-        # the setup was whole, only its boot unit was not enabled yet
+        # the setup was whole, only its boot unit was not started yet
         assert rc == 0 and err == (
             "setup md0: md0 is set up but its boot unit "
-            "svmram@md0.service is disabled; setup enables it.\n"), err
+            "svmram@md0.service is enabled, not started; setup starts "
+            "it.\n"), err
     else:
         assert rc == 0, err
     assert members(host) == ["ram0", "vda", "vdb"]

@@ -179,17 +179,24 @@ case $LEG in
   10) slow 4000 ;;    # the unit's start leaves a slow recovery running
 esac
 if unit_enabled; then
+  inactive=$(cat /sys/block/$MD/md/array_state 2>/dev/null)
   unit_exec ExecStart; rc=$?
-  if [ "$(pending)" = teardown ]; then
-    # a teardown was cut short before it disabled the unit: the unit
-    # stands aside (exit 3)
-    [ $rc = 3 ] && res unit.stands_aside ok || fail "unit ExecStart rc=$rc during a teardown"
+  if [ -e /var/svmram/$MD.journal ]; then
+    # a setup or teardown was cut short while the unit was enabled (setup
+    # enables it before its first change, teardown disables it once the
+    # RAM member is out): the unit starts the array if it came up
+    # inactive, then stands aside (exit 3)
+    [ $rc = 3 ] && res unit.stands_aside ok || fail "unit ExecStart rc=$rc during a $(pending)"
+    if [ "$inactive" = inactive ]; then
+      [ "$(cat /sys/block/$MD/md/array_state)" != inactive ] &&
+        res unit.started_array ok "$(md_state $MD)" || fail "the unit left $MD inactive"
+    fi
   elif [ $rc != 0 ]; then
     stop "unit ExecStart rc=$rc"
   fi
 elif [ "$(pending)" = teardown ]; then
-  # the teardown disabled the unit (its first step): systemd runs
-  # nothing; a restore typed by hand stands aside too
+  # the teardown disabled the unit (its step before the record's
+  # removal): systemd runs nothing; a restore typed by hand stands aside
   res unit.disabled ok "$(cat $S)"
   sv restore $MD; rc=$?
   [ $rc = 3 ] && res restore.stands_aside ok || fail "svmram restore rc=$rc during a teardown"
@@ -267,10 +274,13 @@ case $LEG in
 21) resume --cut "journal-after=completed:writemostly vda" ;;
 22) resume --cut before="writemostly vdb" ;;
 23) resume --cut "journal-before=completed:writemostly vdb" ;;
-24) # all done but the unit's enabling: the power goes once setup has
-    # removed its journal, before its systemctl enable --now
+24) # all done but the unit's start: the power goes once setup has
+    # removed its journal, before its systemctl start
     resume --cut journal-after=finish ;;
-25) resume; check_set_up setup_existing_after_cuts
+25) # the unit, enabled by the setup's second step, restored md0 at boot:
+    # nothing is left to resume
+    rm -f $N/pending; sync
+    check_set_up setup_existing_after_cuts
     sv setup -y /dev/$MD; rc=$?
     [ $rc = 3 ] && res refused.second_setup ok || fail "second setup rc=$rc, expected 3"
     sv teardown -y /dev/$MD || stop "teardown"

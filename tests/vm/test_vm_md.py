@@ -104,26 +104,36 @@ FAULT_LEGS = {
          "flags.restored_after_cuts_in_restore ok",
          "reads.restored_after_cuts_in_restore ok"],
     # cut in the teardown's first journal write: the unit, still
-    # enabled, stands aside
-    11: ["unit.ExecStart rc=3", "unit.stands_aside ok"],
-    # the teardown has disabled the unit; a restore by hand stands aside
-    12: ["unit.disabled ok", "restore.stands_aside ok", "md5.boot ok"],
-    13: ["unit.disabled ok", "restore.stands_aside ok",
+    # enabled, starts md0 (inactive: the RAM member was in it) and
+    # stands aside
+    11: ["unit.ExecStart rc=3", "unit.stands_aside ok",
+         "unit.started_array ok"],
+    # the teardown keeps the unit enabled until the RAM member is out
+    12: ["unit.ExecStart rc=3", "unit.stands_aside ok", "md5.boot ok"],
+    13: ["unit.ExecStart rc=3", "unit.stands_aside ok",
          "resumed.teardown ok", "flags.teardown_13 ok",
          "unit.teardown_13 ok", "svmram.setup rc=0"],
-    14: ["unit.disabled ok", "restore.stands_aside ok",
-         "flags.teardown_14 ok", "unit.teardown_14 ok"],
-    15: ["unit.disabled ok", "restore.stands_aside ok",
+    14: ["unit.ExecStart rc=3", "unit.stands_aside ok",
+         "unit.started_array ok", "flags.teardown_14 ok",
+         "unit.teardown_14 ok"],
+    15: ["unit.ExecStart rc=3", "unit.stands_aside ok",
          "flags.teardown_15 ok", "unit.teardown_15 ok"],
-    16: ["unit.disabled ok", "restore.stands_aside ok",
+    16: ["unit.ExecStart rc=3", "unit.stands_aside ok",
          "flags.teardown_16 ok", "unit.teardown_16 ok"],
-    # cut before the journal's removal: the teardown's rerun finishes
+    # cut before the journal's removal: the unit disabled, a restore by
+    # hand stands aside; the teardown's rerun finishes
     17: ["unit.disabled ok", "restore.stands_aside ok",
          "resumed.teardown ok", "flags.teardown_17 ok",
          "brd.teardown_17 ok", "unit.teardown_17 ok"],
-    # cut before setup enabled the unit: not run at boot; setup's rerun
-    # finishes the array and enables it
-    25: ["resumed.setup ok", "flags.setup_existing_after_cuts ok",
+    # setups cut after their second step (the unit enabled): the unit
+    # starts md0 and stands aside
+    1: ["unit.ExecStart rc=3", "unit.stands_aside ok"],
+    19: ["unit.ExecStart rc=3", "unit.stands_aside ok"],
+    20: ["unit.ExecStart rc=3", "unit.stands_aside ok",
+         "unit.started_array ok"],
+    # cut once setup removed its journal, before it started the unit:
+    # the unit, enabled, restored md0 at boot
+    25: ["unit.ExecStart rc=0", "flags.setup_existing_after_cuts ok",
          "unit.setup_existing_after_cuts ok",
          "refused.second_setup ok", "flags.teardown_whole ok",
          "unit.teardown_whole ok",

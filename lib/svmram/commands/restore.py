@@ -71,22 +71,35 @@ def run(args):
         words = backend.words
         journal = common.journal_for(mirror, backend)
         unfinished = journal.load()
+        aside = None
         if unfinished is not None:
             operation = unfinished["operation"]
-            raise RefusedError(
+            aside = RefusedError(
                 "a %s of %s has not finished (%s); the %s is not restored "
                 "meanwhile" % (operation, mirror, journal.path,
                                words.ram_copy),
                 advice="Run 'svmram %s %s' to finish it; the %s serve reads "
                        "meanwhile." % (operation, mirror, words.disk_copies))
         host = backend.host(mirror)
-        intent = backend.recorded_intent(host)
+        try:
+            intent = backend.recorded_intent(host)
+        except SvmramError:
+            if aside is not None:
+                raise aside from None
+            raise
         if intent is None:
+            if aside is not None:
+                raise aside
             raise RefusedError(
                 "%s is not set up by svmram (%s does not exist); nothing to "
                 "restore" % (mirror, backend.record_name(mirror)),
                 advice="svmram status lists the %ss it manages."
                 % words.target)
+        aside = aside or backend.restore_aside(intent)
+        if aside is not None:
+            _start_aside(backend, host, intent, options, args.dry_run,
+                         started + deadline, until)
+            raise aside
         plan, snap = backend.plan_restore(host, intent, options)
         first = backend.restore_openings(mirror) if plan.steps else []
         if args.dry_run:
@@ -130,6 +143,27 @@ def run(args):
             run_module.set_deadline(None)
     sys.stdout.write(backend.restore_done(intent) + "\n")
     return EXIT_OK
+
+
+def _start_aside(backend, host, intent, options, dry_run, ends, until):
+    """A restore that stands aside still does what the boot needs of the
+    target (backend.plan_start); -n prints it."""
+    plan = backend.plan_start(host, intent, options)
+    if plan is None or not plan.steps:
+        return
+    if dry_run:
+        common.print_plan(plan, backend)
+        return
+    polling = common.polling()
+    polling.deadline = until
+    run_module.set_deadline(ends)
+    try:
+        execute(plan, host, None, Progress(), polling)
+    except StepFailed as failure:
+        raise SvmramError(failure.message, advice=backend.words.retry(
+            plan.target)) from None
+    finally:
+        run_module.set_deadline(None)
 
 
 def _failed(failure, plan, backend, host, until, deadline):

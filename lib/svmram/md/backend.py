@@ -8,11 +8,13 @@ planners (md/planner.py); the record store is /etc/svmram/md/ARRAY.json
 (through the svmram command).
 
 What the CLI adds to md's planners, as steps of the same plans so that
-the run and the -n script agree: setup writes the record before its
-first change; teardown first disables the boot unit and leaves the
-marker the unit's restore and stop stand aside for, and removes the
-record and the marker last.  Setup's plan.afterwards enables and starts
-the unit (`systemctl enable --now`), whose start finds nothing to do and
+the run and the -n script agree: setup writes the record, then enables
+the boot unit, before its first change; teardown first leaves the marker
+the unit's restore and stop stand aside for, disables the unit once the
+RAM member is out, and removes the record and the marker last (the unit
+is enabled whenever the disks' superblocks name a RAM member: only its
+restore starts the array a power cut then leaves inactive).  Setup's
+plan.afterwards starts the unit, whose start finds nothing to do and
 whose stop at shutdown removes the RAM member (docs/md-backend.md).
 
 The planners plan every step up to the goal from the state they
@@ -168,20 +170,27 @@ class MdBackend(Backend):
                     advice="'svmram status /dev/%s' shows it; 'svmram "
                            "teardown /dev/%s' undoes it." % (array, array))
             notes.append("%s is set up but its boot unit %s is %s; setup "
-                         "enables it." % (array, unit_name(array),
-                                          state or "missing"))
+                         "%s it." % (array, unit_name(array),
+                                     "enabled, not started"
+                                     if state == "enabled" else state,
+                                     "enables" if state == "disabled"
+                                     else "starts"))
+        enable = bool(plan.steps) and state == "disabled"
+        if enable:
+            plan.steps.insert(0, _unit_step(array, True, snap))
         if recorded != it:
             plan.steps.insert(0, _write_record_step(it, snap))
         plan.notes = notes + plan.notes
-        plan.afterwards = [("systemctl", "enable", "--now",
-                            unit_name(array))]
+        plan.afterwards = [("systemctl", "start", unit_name(array))
+                           if enable else ("systemctl", "enable", "--now",
+                                           unit_name(array))]
         plan.intent = it
         return plan
 
     def plan_rollback(self, observed, intent):
-        # A setup enables its unit only after its last step (afterwards):
-        # the one it rolls back never did.
-        return self._teardown(observed, intent, None)
+        # The setup may have enabled its unit: disable it (systemctl
+        # disables a disabled unit without a word).
+        return self._teardown(observed, intent, "enabled")
 
     def plan_teardown(self, host, intent, where, resumed, options,
                       dry_run):
@@ -189,25 +198,21 @@ class MdBackend(Backend):
                               host.boot_service_state())
 
     def _teardown(self, snap, it, unit_state):
-        """md's teardown from `snap`, after marking the teardown (and
-        disabling the boot unit unless it is disabled or not installed)
-        and before removing the record."""
+        """md's teardown from `snap`: mark the teardown first; once the
+        RAM member is out of the array, disable the boot unit (unless it
+        is disabled or not installed); remove the record last."""
         plan = planner.plan_teardown(snap, it)
         path = record.record_path(it.array)
-        unit = unit_name(it.array)
-        enabled = unit_state not in (None, "disabled")
         plan.steps.insert(0, Step(
             key="mark teardown",
-            summary="%sark the teardown in %s." % (
-                "Disable the boot unit %s and m" % unit if enabled else "M",
-                record.marker_path(path)),
-            do=(record.MarkTeardown(path),) + ((
-                Run(("systemctl", "disable", "--now", unit)),)
-                if enabled else ()),
+            summary="Mark the teardown in %s." % record.marker_path(path),
+            do=(record.MarkTeardown(path),),
             why="Until the record is gone the unit's restore and stop "
                 "stand aside, so a boot never undoes half a teardown.",
             expect=snap))
         last = plan.steps[-1].expect
+        if unit_state not in (None, "disabled"):
+            plan.steps.append(_unit_step(it.array, False, last))
         plan.steps.append(Step(
             key="remove record",
             summary="Remove the record %s." % path,
@@ -215,13 +220,26 @@ class MdBackend(Backend):
         plan.intent = it
         return plan
 
-    def plan_restore(self, host, intent, options):
+    def restore_aside(self, intent):
         marker = record.marker_path(self._record(intent.array))
         if os.path.exists(marker):
-            raise RefusedError(
+            return RefusedError(
                 "a teardown of %s was cut short" % intent.array,
                 advice="'svmram teardown /dev/%s' finishes it; until then "
                        "the array runs from its disks alone." % intent.array)
+        return None
+
+    def plan_start(self, host, intent, options):
+        # A power cut left the RAM member in the disks' superblocks, so
+        # udev's assembly waits for it, and nothing else starts the array
+        # (Debian starts no mdadm-last-resort@ for it): its mounts fail.
+        snap = wait_for_disks(host, intent, options.get("wait_disks", 0),
+                              sys.stdout)
+        plan = restore.plan_start(snap, intent)
+        plan.intent = intent
+        return plan
+
+    def plan_restore(self, host, intent, options):
         # At boot udev may still be adding the recorded disks: wait for
         # them (at most wait_disks seconds) before mdadm --run starts the
         # array short of one.
@@ -332,6 +350,28 @@ def missing_command(name, path, reason):
         "cannot run %s: %s" % (path, reason),
         advice="svmram needs this command from the base system (kmod, "
                "systemd); check that it is installed.")
+
+
+def _unit_step(array, enable, snap):
+    """Setup enables the boot unit before its first change to the array,
+    teardown disables it once the RAM member is out: whenever the disks'
+    superblocks name a RAM member, a boot after a power cut finds the
+    array inactive, and only the unit's restore starts it."""
+    unit = unit_name(array)
+    if enable:
+        return Step(
+            key="enable unit",
+            summary="Enable the boot unit %s." % unit,
+            do=(Run(("systemctl", "enable", unit)),),
+            why="From the next step on, a boot after a power cut finds %s "
+                "inactive, and the unit's restore starts it." % array,
+            expect=snap)
+    return Step(
+        key="disable unit",
+        summary="Disable the boot unit %s." % unit,
+        do=(Run(("systemctl", "disable", "--now", unit)),),
+        why="%s no longer has a RAM member for a boot to restore." % array,
+        expect=snap)
 
 
 def _write_record_step(it, snap):

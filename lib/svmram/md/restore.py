@@ -28,6 +28,17 @@ def plan_restore(snap, it):
     return plan
 
 
+def plan_start(snap, it):
+    """What a restore standing aside for an unfinished setup or teardown
+    still does: start the array if it came up inactive, nothing else."""
+    plan = Plan("restore", it.array)
+    a = snap.array
+    if a is not None and a.state == "inactive":
+        refuse_foreign(a, it)
+        plan.steps.append(steps.run_array(snap, it))
+    return plan
+
+
 def _next_restore_step(snap, it):
     a = snap.array
     if a is None:

@@ -269,7 +269,9 @@ def run_array(snap, it):
         summary="Start %s, which came up inactive without its RAM member."
                 % it.array,
         do=(Run(("mdadm", "--run", dev(it.array))),),
-        why="Without this, mdadm-last-resort starts it after 30 seconds.",
+        why="Nothing else starts it at once: udev's assembly waits for "
+            "the RAM member, and mdadm-last-resort@, where udev starts one, "
+            "only after 30 seconds; its mounts fail meanwhile.",
         expect=snap.evolve(array=replace(
             a, state="clean", level="raid1", members=members,
             raid_disks=0)))
