@@ -107,6 +107,18 @@ def set_up_no_replicas(host):
     drop_replicas(host)
 
 
+@on("set_up")
+def set_up_and_a_submirror_attached(host):
+    """After setup, the administrator attached a fourth submirror d14
+    (c0d0s1, free on the article's host), resynced: teardown's planner
+    refuses it before its first step."""
+    for argv in (("metainit", "d14", "1", "1", "c0d0s1"),
+                 ("metattach", "d10", "d14")):
+        result = host.cmd(*argv)
+        assert result.returncode == 0, (argv, result.stderr)
+    assert host.sim("tick").returncode == 0
+
+
 @on("rebooted")
 def rebooted_no_replicas(host):
     drop_replicas(host)
@@ -349,6 +361,8 @@ CASES = [
     # environment: no state database replicas
     (("setup", "-y", "d10"), drop_replicas, REFUSED, "there are no state database replicas"),
     (("teardown", "-y", "d10"), set_up_no_replicas, REFUSED, "there are no state database replicas"),
+    # the planner's own refusal, once the record is read
+    (("teardown", "-y", "d10"), set_up_and_a_submirror_attached, REFUSED, "d10 has the submirror d14, which svmram did not create or record"),
     (("restore", "d10"), rebooted_no_replicas, REFUSED, "there are no state database replicas"),
     (("status", "d10"), set_up_no_replicas, NOT_SERVING, "there are no state database replicas"),
     # environment: SVM (or SMF) commands missing
