@@ -32,7 +32,7 @@ import sys
 import pytest
 
 import inprocess  # noqa: E402  (on sys.path)
-from hosts import LIB, REPO, SVMRAM, LockHolder  # noqa: E402
+from hosts import LIB, REPO, SVMRAM  # noqa: E402
 
 FAILED, USAGE, REFUSED, NOT_SERVING = 1, 2, 3, 4
 SMF_FATAL, SMF_CONFIG, SMF_NOSMF = 95, 96, 99     # smf_include.sh
@@ -74,18 +74,29 @@ def rebooted(host):
     """d10 was set up; the host rebooted and its boot service did not run."""
 
 
+def locked(function):
+    """Decorator: another svmram run holds the host lock; test_bad_input
+    takes it after the preparation (the lock_holder fixture) and
+    releases it when the test ends."""
+    function.locked = True
+    return function
+
+
+@locked
 def hold_lock(host):
-    host.held = LockHolder(host)
+    pass
 
 
 @on("set_up")
+@locked
 def set_up_and_locked(host):
-    hold_lock(host)
+    pass
 
 
 @on("rebooted")
+@locked
 def rebooted_and_locked(host):
-    hold_lock(host)
+    pass
 
 
 def start_a_resync(host):
@@ -559,11 +570,13 @@ def case_id(case):
 
 @pytest.mark.parametrize("args, prepare, status, message", CASES,
                          ids=[case_id(case) for case in CASES])
-def test_bad_input(host_from, args, prepare, status, message):
+def test_bad_input(host_from, lock_holder, args, prepare, status, message):
     host = host_from(getattr(prepare, "base", "fresh"))
     host.stdin, host.extra_env, host.unset = "", {}, []
     host.as_nobody, host.arm = False, []
     prepare(host)
+    if getattr(prepare, "locked", False):
+        lock_holder(host)
     host.clear_trace()
     before = digest(host)
     for arm in host.arm:
@@ -583,8 +596,6 @@ def test_bad_input(host_from, args, prepare, status, message):
     if host.arm:
         faults = emulated(host, "svmsim", "faults", "list")[1]
         assert "armed" not in faults, "a fault did not fire:\n" + faults
-    if getattr(host, "held", None):
-        host.held.release()
 
 
 def test_the_catalogue_covers_every_entry_point():
