@@ -40,3 +40,17 @@ def base_hosts(tmp_path_factory):
     real host (SVMRAM_TEST_HOST=real) the fixtures build as they did."""
     from hosts import Bases
     return Bases(tmp_path_factory.mktemp)
+
+
+@pytest.fixture
+def lock_holder(request):
+    """hold(HOST) -> a hosts.LockHolder: another process holds HOST's
+    svmram lock from now until the test ends, passed or failed (this
+    fixture's finalizer releases it), or until its release()."""
+    from hosts import LockHolder
+
+    def hold(host):
+        holder = LockHolder(host)
+        request.addfinalizer(holder.release)
+        return holder
+    return hold

@@ -32,7 +32,7 @@ import sys
 import pytest
 
 import inprocess  # noqa: E402  (on sys.path)
-from hosts import LIB, REPO, SVMRAM, LockHolder  # noqa: E402
+from hosts import LIB, REPO, SVMRAM  # noqa: E402
 
 FAILED, USAGE, REFUSED, NOT_SERVING = 1, 2, 3, 4
 SMF_FATAL, SMF_CONFIG, SMF_NOSMF = 95, 96, 99     # smf_include.sh
@@ -74,18 +74,29 @@ def rebooted(host):
     """d10 was set up; the host rebooted and its boot service did not run."""
 
 
+def locked(function):
+    """Decorator: another svmram run holds the host lock; test_bad_input
+    takes it after the preparation (the lock_holder fixture) and
+    releases it when the test ends."""
+    function.locked = True
+    return function
+
+
+@locked
 def hold_lock(host):
-    host.held = LockHolder(host)
+    pass
 
 
 @on("set_up")
+@locked
 def set_up_and_locked(host):
-    hold_lock(host)
+    pass
 
 
 @on("rebooted")
+@locked
 def rebooted_and_locked(host):
-    hold_lock(host)
+    pass
 
 
 def start_a_resync(host):
@@ -105,6 +116,18 @@ def drop_replicas(host):
 @on("set_up")
 def set_up_no_replicas(host):
     drop_replicas(host)
+
+
+@on("set_up")
+def set_up_and_a_submirror_attached(host):
+    """After setup, the administrator attached a fourth submirror d14
+    (c0d0s1, free on the article's host), resynced: teardown's planner
+    refuses it before its first step."""
+    for argv in (("metainit", "d14", "1", "1", "c0d0s1"),
+                 ("metattach", "d10", "d14")):
+        result = host.cmd(*argv)
+        assert result.returncode == 0, (argv, result.stderr)
+    assert host.sim("tick").returncode == 0
 
 
 @on("rebooted")
@@ -349,6 +372,8 @@ CASES = [
     # environment: no state database replicas
     (("setup", "-y", "d10"), drop_replicas, REFUSED, "there are no state database replicas"),
     (("teardown", "-y", "d10"), set_up_no_replicas, REFUSED, "there are no state database replicas"),
+    # the planner's own refusal, once the record is read
+    (("teardown", "-y", "d10"), set_up_and_a_submirror_attached, REFUSED, "d10 has the submirror d14, which svmram did not create or record"),
     (("restore", "d10"), rebooted_no_replicas, REFUSED, "there are no state database replicas"),
     (("status", "d10"), set_up_no_replicas, NOT_SERVING, "there are no state database replicas"),
     # environment: SVM (or SMF) commands missing
@@ -545,11 +570,13 @@ def case_id(case):
 
 @pytest.mark.parametrize("args, prepare, status, message", CASES,
                          ids=[case_id(case) for case in CASES])
-def test_bad_input(host_from, args, prepare, status, message):
+def test_bad_input(host_from, lock_holder, args, prepare, status, message):
     host = host_from(getattr(prepare, "base", "fresh"))
     host.stdin, host.extra_env, host.unset = "", {}, []
     host.as_nobody, host.arm = False, []
     prepare(host)
+    if getattr(prepare, "locked", False):
+        lock_holder(host)
     host.clear_trace()
     before = digest(host)
     for arm in host.arm:
@@ -569,8 +596,6 @@ def test_bad_input(host_from, args, prepare, status, message):
     if host.arm:
         faults = emulated(host, "svmsim", "faults", "list")[1]
         assert "armed" not in faults, "a fault did not fire:\n" + faults
-    if getattr(host, "held", None):
-        host.held.release()
 
 
 def test_the_catalogue_covers_every_entry_point():

@@ -48,17 +48,19 @@ class Host:
     def path(self, path):
         return faketree.path_in(self.root, path)
 
-    def svmram(self, *args, python=(), env=None):
+    def svmram(self, *args, python=(), env=None, stdin=subprocess.DEVNULL):
         """(exit status, stdout, stderr, the argvs run); the trace is
         emptied for the next call.  `python`: options for the
-        interpreter; `env`: more environment."""
+        interpreter; `env`: more environment; `stdin`: the command's
+        standard input (none: a terminal is not there to confirm)."""
         env = dict(os.environ, SVMRAM_ROOT=self.root,
                    SVMRAM_BINDIR=self.bindir, SVMRAM_TRACE=self.trace,
                    SVMRAM_POLL_SECONDS="0.01", **(env or {}))
         env.pop("SVMRAM_DEBUG", None)
         proc = subprocess.run(
             [sys.executable] + list(python) +
-            [os.path.join(HERE, "fake_svmram.py")] + list(args), stdin=subprocess.DEVNULL, capture_output=True,
+            [os.path.join(HERE, "fake_svmram.py")] + list(args), stdin=stdin,
+            capture_output=True,
             text=True, env=env, timeout=120, check=False)
         argvs = []
         if os.path.exists(self.trace):

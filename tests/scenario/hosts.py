@@ -263,9 +263,12 @@ with open(sys.argv[1], "a") as held:
 
 class LockHolder:
     """Another process holds svmram's host lock, as another svmram run
-    would, until release() (or until the test drops this object): a lock
-    taken in the test's own process would not stop svmram run in it
-    (POSIX record locks belong to a process)."""
+    would, from construction until release(): a lock taken in the test's
+    own process would not stop svmram run in it (POSIX record locks
+    belong to a process).  Released explicitly, never by garbage
+    collection: use it as a context manager (`with LockHolder(host):`),
+    or take it with the `lock_holder` fixture (tests/conftest.py), whose
+    finalizer releases it when the test ends, passed or failed."""
 
     def __init__(self, host):
         path = os.path.join(host.root, "var", "run", "svmram.lock")
@@ -273,15 +276,41 @@ class LockHolder:
         self.proc = subprocess.Popen([sys.executable, "-S", "-c", _HOLDER,
                                       path], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True)
-        assert self.proc.stdout.readline() == "held\n"
+        try:
+            line = self.proc.stdout.readline()
+        except BaseException:
+            self.release()
+            raise
+        if line != "held\n":
+            self.release()
+            raise AssertionError("the lock holder did not take %s (it "
+                                 "said %r)" % (path, line))
 
     def release(self):
-        if self.proc.poll() is None:
-            self.proc.stdin.close()
+        """Let the lock go: the holder reads the end of its stdin and
+        exits, its lock with it; it is killed if it has not within 30
+        seconds.  Returns once the process is gone; idempotent."""
+        if self.proc.stdin and not self.proc.stdin.closed:
+            try:
+                self.proc.stdin.close()
+            except BrokenPipeError:
+                pass
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
             self.proc.wait()
+        if self.proc.stdout and not self.proc.stdout.closed:
             self.proc.stdout.close()
 
-    def __del__(self):
+    @property
+    def holding(self):
+        return self.proc.poll() is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
         self.release()
 
 

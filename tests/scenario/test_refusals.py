@@ -4,9 +4,13 @@
 and nothing changed on the host.  One line per case; the cases that depend
 on the emulator's disks, memory, controllers or clock are emulator-only."""
 
+from types import SimpleNamespace
+
 import pytest
 
 from hosts import LockHolder
+from svmram.errors import RefusedError
+from svmram.lock import HostLock
 
 USAGE, REFUSED = 2, 3
 
@@ -16,7 +20,11 @@ def prepare_nothing(host):
 
 
 def hold_lock(host):
-    host.held = LockHolder(host)
+    """Another svmram run holds the host lock: test_refusal takes it
+    (the lock_holder fixture), and releases it when the test ends."""
+
+
+hold_lock.locked = True
 
 
 def set_up_already(host):
@@ -128,10 +136,13 @@ def params(cases):
 
 
 @pytest.mark.parametrize("args, prepare, status, message", params(CASES))
-def test_refusal(host, host_after, args, prepare, status, message):
+def test_refusal(host, host_after, lock_holder, args, prepare, status,
+                 message):
     if getattr(prepare, "steps", ()):
         host = host_after(*prepare.steps)
     prepare(host)
+    if getattr(prepare, "locked", False):
+        lock_holder(host)
     host.clear_trace()
     before = host.state_digest()
     result = host.svmram(*args)
@@ -160,3 +171,18 @@ def test_setup_refuses_up_front_when_the_manifest_is_not_imported(host):
             "run setup again."]
     assert host.trace() == []
     assert host.state_digest() == before
+
+
+def test_a_lock_holder_lets_the_lock_go_when_released(tmp_path):
+    """Released when its with-block ends, not when it is collected: the
+    next run takes the lock at once."""
+    lock = str(tmp_path / "var" / "run" / "svmram.lock")
+    with LockHolder(SimpleNamespace(root=str(tmp_path))) as held:
+        assert held.holding
+        with pytest.raises(RefusedError):
+            with HostLock(lock):
+                pass
+    assert not held.holding
+    with HostLock(lock):
+        pass
+    held.release()                      # again: nothing to do

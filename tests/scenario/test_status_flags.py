@@ -302,11 +302,11 @@ def test_nagios_a_setup_in_progress_is_a_warning(host):
     result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
     assert result.returncode != 0            # killed, its journal left
     # While another svmram holds the host lock, the setup is running.
-    held = LockHolder(host)
-    assert nagios(host, "d10") == (
-        NAGIOS_WARNING, "SVMRAM WARNING - d10: a setup of d10 is running "
-        "| serving=0;;;0;1")
-    held.release()
+    with LockHolder(host) as held:
+        assert nagios(host, "d10") == (
+            NAGIOS_WARNING, "SVMRAM WARNING - d10: a setup of d10 is "
+            "running | serving=0;;;0;1")
+    assert not held.holding
     assert nagios(host, "d10") == (
         NAGIOS_CRITICAL, "SVMRAM CRITICAL - d10: %s does not exist, a setup "
         "of d10 has not finished (svmram setup d10 finishes it) | "
