@@ -219,17 +219,17 @@ def test_a_teardown_answered_no_changes_nothing(host):
     assert (rc, out, argvs) == (3, "", OBSERVED)
     lines = err.splitlines()
     assert lines == [
-        "svmram teardown md0: 7 steps.",
+        "svmram teardown md0: 8 steps.",
         "  Cost: no resync copies any data.",
         "  md0 stays open and in use throughout.",
-        "   1. Disable the boot unit %s and mark the teardown in %s." % (
-            UNIT, MARKER),
+        "   1. Mark the teardown in %s." % MARKER,
         "   2. Clear write-mostly on vda.",
         "   3. Clear write-mostly on vdb.",
         "   4. Fail and remove ram0 from md0.",
         "   5. Shrink md0 to 2 raid devices.",
         "   6. Unload brd, which frees its memory.",
-        "   7. Remove the record %s." % RECORD,
+        "   7. Disable the boot unit %s." % UNIT,
+        "   8. Remove the record %s." % RECORD,
         "Proceed? [y/N] svmram: not confirmed; nothing was changed"]
     assert_unchanged(host, before, record, ["enabled", "active"])
 
