@@ -209,6 +209,25 @@ def test_restore_after_a_power_cut_runs_the_array_then_plans_again():
     assert ram.role == "recovering" and ram.slot == 0
 
 
+def test_a_restore_standing_aside_only_starts_an_inactive_array():
+    """A setup or teardown cut short by a power cut: the restore that
+    stands aside for it starts md0 (nothing else would, its mounts would
+    fail) and nothing more, promising nothing of the disks' write-mostly
+    flags, which the cut may have left either way."""
+    plan = restore.plan_start(inactive_after_power_cut(), CREATED)
+    assert moves(plan) == [("mdadm", "--run", "/dev/md0")]
+    ran = plan.steps[0].expect
+    half_set_up = started_degraded().evolve(array=replace(
+        started_degraded().array, members=(
+            m("vda", 1, "in_sync", "write_mostly"), m("vdb", 2, "in_sync"))))
+    assert differences(ran, half_set_up) == []
+    assert differences(ran, started_degraded()) == []
+    still = differences(ran, inactive_after_power_cut())
+    assert still[0] == "md0 is inactive, expected it running", still
+    # a running array: nothing to start
+    assert restore.plan_start(started_degraded(), CREATED).steps == []
+
+
 def test_restore_after_a_clean_shutdown_that_shrank_the_array_grows_it():
     """research 2d: ExecStop's --fail --remove + --grow -n2 makes the next
     boot an ordinary complete assembly."""

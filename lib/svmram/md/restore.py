@@ -35,7 +35,7 @@ def plan_start(snap, it):
     a = snap.array
     if a is not None and a.state == "inactive":
         refuse_foreign(a, it)
-        plan.steps.append(steps.run_array(snap, it))
+        plan.steps.append(steps.run_array(snap, it, as_found=True))
     return plan
 
 

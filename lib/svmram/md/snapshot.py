@@ -37,7 +37,9 @@ def differences(expected, observed):
     recovery of it); every other promised role, slot and write-mostly
     flag must match.  The component
     size never changes.  A promise of 0 raid devices (or component size
-    0) promises nothing about them: an inactive array does not show them.
+    0) promises nothing about them: an inactive array does not show them;
+    with no members besides, nothing about its members either (their
+    write-mostly flags show only once it runs).
     """
     problems = []
     name = expected.target
@@ -65,6 +67,8 @@ def differences(expected, observed):
                                              _speed(exp.speed_max)))
         want = {m.name: m for m in exp.members}
         got = {m.name: m for m in obs.members}
+        if not exp.raid_disks and not exp.members:
+            want = got = {}
         for member in sorted(set(want) | set(got)):
             w, g = want.get(member), got.get(member)
             if w is None:

@@ -254,11 +254,14 @@ def shrink(snap, it, disks):
                                          members=members)))
 
 
-def run_array(snap, it):
+def run_array(snap, it, as_found=False):
     """Start an array that came up inactive (udev's incremental assembly
-    waits for the RAM member that vanished with the power, research 2b)."""
+    waits for the RAM member that vanished with the power, research 2b).
+    The disks come up in sync and write-mostly as svmram leaves them; as
+    found (a setup or teardown cut short), nothing is promised of them:
+    an inactive array does not show their write-mostly flags."""
     a = snap.array
-    members = tuple(
+    members = () if as_found else tuple(
         Member(m.name, None, frozenset(["in_sync"]) | (
             frozenset(["write_mostly"]) if m.name in it.disks and
             it.write_mostly_wanted(m.name) else frozenset()),
