@@ -31,12 +31,14 @@ case $verb in
 is-enabled) echo "$enabled"; [ "$enabled" = enabled ] ;;
 is-active) echo "$active"; [ "$active" = active ] ;;
 enable)
-  enabled=enabled
+  # a unit that failed before is enabled all the same; with --now, the
+  # start's failure is the command's
+  enabled=enabled rc=0
   if [ -n "$now" ] && [ "$active" != active ]; then
-    if run_line ExecStart; then active=active; else active=failed; fi
+    if run_line ExecStart; then active=active; else active=failed rc=1; fi
   fi
   echo "$enabled $active" > "$state"
-  [ "$active" != failed ] ;;
+  exit $rc ;;
 disable)
   enabled=disabled
   if [ -n "$now" ] && [ "$active" = active ]; then
