@@ -233,18 +233,12 @@ class MdBackend(Backend):
         # A power cut left the RAM member in the disks' superblocks, so
         # udev's assembly waits for it, and nothing else starts the array
         # (Debian starts no mdadm-last-resort@ for it): its mounts fail.
-        snap = wait_for_disks(host, intent, options.get("wait_disks", 0),
-                              sys.stdout)
-        plan = restore.plan_start(snap, intent)
+        plan = restore.plan_start(_at_boot(host, intent, options), intent)
         plan.intent = intent
         return plan
 
     def plan_restore(self, host, intent, options):
-        # At boot udev may still be adding the recorded disks: wait for
-        # them (at most wait_disks seconds) before mdadm --run starts the
-        # array short of one.
-        snap = wait_for_disks(host, intent, options.get("wait_disks", 0),
-                              sys.stdout)
+        snap = _at_boot(host, intent, options)
         plan = restore.plan_restore(snap, intent)
         plan.intent = intent
         return plan, snap
@@ -350,6 +344,14 @@ def missing_command(name, path, reason):
         "cannot run %s: %s" % (path, reason),
         advice="svmram needs this command from the base system (kmod, "
                "systemd); check that it is installed.")
+
+
+def _at_boot(host, intent, options):
+    """The host once the recorded disks are there: at boot udev may still
+    be adding them, so wait (at most wait_disks seconds) before mdadm
+    --run starts the array short of one."""
+    return wait_for_disks(host, intent, options.get("wait_disks", 0),
+                          sys.stdout)
 
 
 def _unit_step(array, enable, snap):
