@@ -133,7 +133,8 @@ FAULT_LEGS = {
          "unit.started_array ok"],
     # cut once setup removed its journal, before it started the unit:
     # the unit, enabled, restored md0 at boot
-    25: ["unit.ExecStart rc=0", "flags.setup_existing_after_cuts ok",
+    25: ["unit.ExecStart rc=0", "resumed.setup ok",
+         "flags.setup_existing_after_cuts ok",
          "unit.setup_existing_after_cuts ok",
          "refused.second_setup ok", "flags.teardown_whole ok",
          "unit.teardown_whole ok",
