@@ -17,7 +17,7 @@
 #                                     no second data disk); --plan cuts:
 #                                     the power cuts' phases instead (the
 #                                     kernel's command line says
-#                                     svmram_vmtest=cuts), six boots.
+#                                     svmram_vmtest=cuts), 21 boots.
 #                                     A boot whose console shows "LAB-MARK
 #                                     cut POINT" is cut: QEMU killed (SIGKILL)
 #
@@ -171,7 +171,7 @@ boot() { # IMAGE OUT TIMEOUT
   t0=$(now)
   # One QEMU per boot (-no-reboot: the guest's 'systemctl reboot' ends
   # it), each with the kernel and initrd the guest's /boot has then; the
-  # guest's last phase powers off.  At most 8 boots.  The guest asks for
+  # guest's last phase powers off.  At most 24 boots.  The guest asks for
   # a boot without a data disk ("VMTEST-REBOOTING into phase N
   # without=data1"): its drive is left out, as a disk that did not come
   # up (the root stays vda, data0 vdb).
@@ -183,7 +183,7 @@ boot() { # IMAGE OUT TIMEOUT
   # (svmram's test switch, SVMRAM_TEST_CUT: the command has synced and
   # sleeps): a watcher kills QEMU with SIGKILL, and the next boot starts
   # from what the disk images hold then.  times.txt says "cut=POINT".
-  for n in 1 2 3 4 5 6 7 8; do
+  for n in $(seq 24); do
     kernel_of "$out/root.img" "$out"
     rm -f "$out/qemu.pid" "$out/cut-$n" "$out/over-$n"
     : > "$out/console-$n.log"

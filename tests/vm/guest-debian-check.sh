@@ -43,29 +43,34 @@
 # SVMRAM_TEST_CUT; records: 4 KiB blocks of /data/records, each fsynced
 # before its number is noted, fsynced, in /var/lib/svmram-vmtest/written):
 #   phase c0: md0 as in phase 0, /data, files, 64 records; 'svmram setup
-#            -y md0' cut before its step "grow-add ram0"
-#   phase c1: after the cut: /data mounted, files and every record intact;
-#            the unit not run (setup enables it last); the setup run
-#            again finishes (rc 0, unit active, the RAM member in sync);
-#            mismatch_cnt 0 after md's check; the next boot's restore
-#            armed to be cut (svmram-vmtest-cut.service, a
-#            drop-in of svmram@md0.service); reboot.  That boot's unit is
-#            cut before its step "grow-add ram0" (svmram stop shrank the
-#            array at the shutdown): the boot never reaches this script
-#   phase c2: after the cut: the unit restored (active, the RAM member in
+#            -y md0' cut at SETUP_CUTS' first point
+#   phases s1-s9: after setup's cut K: /data mounted, files and every
+#            record intact, the journal, record, raid devices,
+#            write-mostly disks and unit as SETUP_CUTS says, the unit not
+#            run (setup enables it last), no RAM member, mismatch_cnt 0
+#            after md's check; 'svmram setup -y md0' run again, cut at
+#            point K+1.  After the last cut (end: setup done, the unit
+#            enabled and started) the boot's unit restored the RAM
+#            member; the next boot's restore is armed to be cut
+#            (svmram-vmtest-cut.service, a drop-in of svmram@md0.service);
+#            reboot.  That boot's unit is cut before its step "grow-add
+#            ram0" (svmram stop shrank the array at the shutdown): the
+#            boot never reaches this script
+#   phase r1: after the cut: the unit restored (active, the RAM member in
 #            sync), /data, files, records, mismatch_cnt 0; then the unit
 #            stopped, md's copy slowed (speed_limit_max 4000 KiB/s), a
 #            writer of records started, the unit started again with
 #            SVMRAM_TEST_CUT=end (a runtime drop-in): cut once md's
 #            recovery into ram0 is >= 25 % done, the writer running
-#   phase c3: after the cut: the unit restored, /data, files, every record
+#   phase r2: after the cut: the unit restored, /data, files, every record
 #            the writer noted (more than before it), mismatch_cnt 0; then
-#            'svmram teardown -y md0' cut before its step "shrink md0"
-#   phase c4: after the cut: /data, files, records; the unit not run
-#            (teardown disables it first); a restore by hand
-#            stands aside (exit 3, svmram(8)); the teardown run again
-#            finishes: an ordinary array, unit disabled, no record;
-#            mismatch_cnt 0; poweroff
+#            'svmram teardown -y md0' cut at TEARDOWN_CUTS' first point
+#   phases t1-t7: after teardown's cut K, as after setup's, and a restore
+#            by hand stands aside while the journal is there (exit 3); the
+#            unit, while still enabled, stood aside at the boot; then
+#            the teardown run again, cut at point K+1.  After the last
+#            (the teardown done): an ordinary array, brd unloaded, the
+#            unit disabled, no record, every record intact; poweroff
 # Output lines on the console: "RESULT <name> ok|FAIL <detail>",
 # "INFO ...", "VMTEST-BOOT <phase>", "VMTEST-DONE pass=N fail=M".
 set -u
@@ -73,7 +78,7 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 STATE=/var/lib/svmram-vmtest
 mkdir -p "$STATE"
 # debian-guest.sh --plan cuts puts svmram_vmtest=cuts on the kernel's
-# command line: the power cuts' phases c0-c4 instead of 0-6
+# command line: the power cuts' phases (c0 first) instead of 0-6
 FIRST=0
 grep -qw 'svmram_vmtest=cuts' /proc/cmdline && FIRST=c0
 PHASE=$(cat "$STATE/phase" 2>/dev/null || echo $FIRST)
@@ -406,7 +411,7 @@ disk_back() {
   show mdadm-events events_since
 }
 
-# --- the power cuts (phases c0-c4) ---------------------------------------
+# --- the power cuts (phases c0, s1-s9, r1, r2, t1-t7) --------------------
 # 4 KiB records in /data/records: record I is "svmram record I" lines;
 # each is fsynced before its number is appended (and fsynced) to
 # $STATE/written, so every noted record must survive a cut.
@@ -491,6 +496,114 @@ not_run() { # TAG: the unit is disabled and systemd ran it at no point
   [ "$st" = disabled ] && [ -z "$(journalctl -b -q -u svmram@md0.service --no-pager)" ]
   result "$1.unit_not_run" $? "$st"
 }
+# The chain of power cuts inside setup and teardown: one cut per boot,
+# each in the command run again after the cut before, at the next point
+# the rerun passes (it plans again from what it finds: journal.py).  One
+# point for each state a cut can leave on the disks: after every step
+# whose change survives a power cut, with the journal not yet saying so
+# (journal-before=completed:KEY), and around the journal's first and
+# last writes.  A point just after a journal write is the same state as
+# the next step's "before"; the steps that change only what a power cut
+# clears (load brd, the speed limits, unload brd) leave the disks as the
+# step before them.  Each entry: POINT|JOURNAL|RECORD|RAID|WRITE-MOSTLY|
+# MARKER|UNIT, what the boot after the cut finds: the journal's
+# operation ("-": none), the record (yes/-), md0's raid devices, its
+# write-mostly disks, the teardown marker (yes/-), the unit's
+# is-enabled.  test_vm_debian.py reads these two tables.
+SETUP_CUTS=(
+  "lock|-|-|2|-|-|disabled"
+  "journal-after=start:setup|setup|-|2|-|-|disabled"
+  "journal-before=completed:write record|setup|yes|2|-|-|disabled"
+  "journal-before=completed:enable unit|setup|yes|2|-|-|enabled"
+  "journal-before=completed:grow-add ram0|setup|yes|3|-|-|enabled"
+  "wait=add ram0|setup|yes|3|-|-|enabled"
+  "journal-before=completed:writemostly vdb|setup|yes|3|vdb|-|enabled"
+  "journal-before=completed:writemostly vdc|setup|yes|3|vdb vdc|-|enabled"
+  "journal-after=finish|-|yes|3|vdb vdc|-|enabled"
+)
+TEARDOWN_CUTS=(
+  "journal-after=start:teardown|teardown|yes|3|vdb vdc|-|enabled"
+  "journal-before=completed:mark teardown|teardown|yes|3|vdb vdc|yes|enabled"
+  "journal-before=completed:-writemostly vdb|teardown|yes|3|vdc|yes|enabled"
+  "journal-before=completed:-writemostly vdc|teardown|yes|3|-|yes|enabled"
+  "journal-before=completed:shrink md0|teardown|yes|2|-|yes|enabled"
+  "journal-before=completed:disable unit|teardown|yes|2|-|yes|disabled"
+  "journal-before=finish|teardown|-|2|-|-|disabled"
+  "journal-after=finish|-|-|2|-|-|disabled"
+)
+JOURNAL=/var/svmram/md0.journal RECORD=/etc/svmram/md/md0.json
+# what the boot after a cut finds, against the table's entry
+cut_state() { # TAG JOURNAL RECORD RAID WRITE-MOSTLY MARKER UNIT
+  local tag=$1 op wm='' d st
+  op=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["operation"])' \
+       "$JOURNAL" 2>/dev/null || echo -)
+  [ "$op" = "$2" ]; result "$tag.journal" $? "journal: $op (wanted $2)"
+  st=-; test -e "$RECORD" && st=yes
+  [ "$st" = "$3" ]; result "$tag.record" $? "record: $st (wanted $3)"
+  st=$(raid_devices)
+  [ "$st" = "$4" ]; result "$tag.raid_devices" $? "raid devices: $st (wanted $4)"
+  for d in vdb vdc; do
+    grep -q write_mostly "/sys/block/md0/md/dev-$d/state" && wm="$wm $d"
+  done
+  wm=${wm# }; [ -n "$wm" ] || wm=-
+  [ "$wm" = "$5" ]; result "$tag.write_mostly" $? "write-mostly: $wm (wanted $5)"
+  st=-; test -e "$RECORD.teardown" && st=yes
+  [ "$st" = "$6" ]; result "$tag.marker" $? "marker: $st (wanted $6)"
+  st=$(systemctl is-enabled svmram@md0.service 2>&1)
+  [ "$st" = "$7" ]; result "$tag.unit" $? "unit: $st (wanted $7)"
+}
+# the boot after the cut at entry K (from 1) of TABLE; then the command
+# run again, cut at entry K+1, or what follows the last
+chain_boot() { # setup|teardown K
+  local op=$1 k=$2 tag point journal rec raid wm marker unit next
+  local -n cuts=${op^^}_CUTS
+  IFS='|' read -r point journal rec raid wm marker unit <<< "${cuts[k-1]}"
+  tag=$op$k
+  info "after the cut at $op's $point"
+  after_cut "$tag"
+  cut_state "$tag" "$journal" "$rec" "$raid" "$wm" "$marker" "$unit"
+  if [ "$op" = setup ] && [ "$k" = "${#cuts[@]}" ]; then
+    restored "$tag"; md_check; arm_restore_cut
+    reboot_now r1
+  fi
+  if [ "$unit" = enabled ]; then
+    # the boot's restore started md0 (a power cut with a RAM member in
+    # it left it inactive: nothing else starts it) and stood aside for
+    # the unfinished setup or teardown
+    journalctl -b -q -u svmram@md0.service --no-pager |
+      grep -q "a $journal of md0 has not finished"
+    result "$tag.unit_stood_aside" $? "$(systemctl is-active svmram@md0.service 2>&1)"
+  else
+    not_run "$tag"
+  fi
+  ! grep -q ram0 /proc/mdstat; result "$tag.no_ram_member" $?
+  if [ "$journal" != - ]; then
+    show restore svmram restore md0
+    [ "$RC" = 3 ]; result "$tag.restore_stands_aside" $? "rc=$RC"
+  fi
+  md_check
+  if [ "$k" -lt "${#cuts[@]}" ]; then
+    echo "${op:0:1}$((k + 1))" > "$STATE/phase"
+    next=${cuts[k]%%|*}
+    # md's copy slowed, so that the rerun's wait is seen >= 10 % done
+    case "$next" in wait=*) echo 4000 > /proc/sys/dev/raid/speed_limit_max;; esac
+    cut_run "$next" "$op" -y md0
+  fi
+  # the teardown's last cut left it done: an ordinary array
+  ! test -d /sys/module/brd; result "$tag.brd_unloaded" $?
+  show status svmram status md0
+  records_check "$tag.records_at_end"
+  cuts_done
+}
+# the next boot's restore, cut before it adds the RAM member (a clean
+# reboot: svmram stop shrank the array at the shutdown)
+arm_restore_cut() {
+  mkdir -p "$DROPIN"
+  printf '[Unit]\nWants=svmram-vmtest-cut.service\nAfter=svmram-vmtest-cut.service\n[Service]\nEnvironmentFile=-/run/svmram-vmtest/cut.env\n' \
+    > "$DROPIN/cut.conf"
+  printf 'SVMRAM_TEST_CUT=before=grow-add ram0\nSVMRAM_TEST_TRACE=1\n' > "$STATE/cut-next-boot"
+  systemctl daemon-reload
+}
 DROPIN=/etc/systemd/system/svmram@md0.service.d
 
 case "$PHASE" in
@@ -513,30 +626,12 @@ c0)
   records write 64 0 >/dev/null
   records_check records.written
   sync
-  echo c1 > "$STATE/phase"
-  cut_run "before=grow-add ram0" setup -y md0
+  echo s1 > "$STATE/phase"
+  cut_run "${SETUP_CUTS[0]%%|*}" setup -y md0
   ;;
-c1)
-  after_cut setup_cut
-  # setup enables the unit as its last step (svmram(8)): cut before it,
-  # systemd ran nothing at this boot
-  not_run setup_cut
-  show setup svmram setup -y md0
-  result setup_cut.rerun.rc "$RC" "rc=$RC"
-  check setup_cut.unit_enabled systemctl is-enabled svmram@md0.service
-  check setup_cut.record test -f /etc/svmram/md/md0.json
-  ! test -e /var/svmram/md0.journal; result setup_cut.no_journal $? "$(ls /var/svmram 2>&1)"
-  restored setup_cut
-  md_check
-  # the next boot's restore, cut before it adds the RAM member
-  mkdir -p "$DROPIN"
-  printf '[Unit]\nWants=svmram-vmtest-cut.service\nAfter=svmram-vmtest-cut.service\n[Service]\nEnvironmentFile=-/run/svmram-vmtest/cut.env\n' \
-    > "$DROPIN/cut.conf"
-  printf 'SVMRAM_TEST_CUT=before=grow-add ram0\nSVMRAM_TEST_TRACE=1\n' > "$STATE/cut-next-boot"
-  systemctl daemon-reload
-  reboot_now c2
-  ;;
-c2)
+s[1-9]) chain_boot setup "${PHASE#s}" ;;
+t[1-9]) chain_boot teardown "${PHASE#t}" ;;
+r1)
   ! test -e "$STATE/cut-next-boot"; result restore_cut.token_used $?
   after_cut restore_cut
   restored restore_cut
@@ -553,44 +648,20 @@ c2)
   systemctl daemon-reload
   records write 100000 0.02 >/dev/null 2>&1 &
   sleep 2
-  echo c3 > "$STATE/phase"
+  echo r2 > "$STATE/phase"
   sync
   info "systemctl start svmram@md0.service with SVMRAM_TEST_CUT=end, the writer running"
   systemctl start svmram@md0.service; rc=$?
   result cut.reached 1 "systemctl start svmram@md0.service returned (rc=$rc) without the power cut at end"
   cuts_done
   ;;
-c3)
+r2)
   after_cut recovery_cut
   records_check recovery_cut.records_of_writer "$(cat "$STATE/records_before_writer")"
   restored recovery_cut
   md_check
-  echo c4 > "$STATE/phase"
-  cut_run "before=shrink md0" teardown -y md0
-  ;;
-c4)
-  after_cut teardown_cut
-  # teardown's first step disables the unit (svmram(8)): systemd ran
-  # none at this boot; the array came up on its disks by itself
-  not_run teardown_cut
-  show restore svmram restore md0
-  [ "$RC" = 3 ]; result teardown_cut.restore_stands_aside $? "rc=$RC"
-  show teardown svmram teardown -y md0
-  result teardown_cut.rerun.rc "$RC" "rc=$RC"
-  n=$(raid_devices)
-  [ "$n" = 2 ]; result teardown_cut.raid_devices $? "raid devices: $n"
-  ! grep -q ram0 /proc/mdstat; result teardown_cut.no_ram_member $?
-  ! test -d /sys/module/brd; result teardown_cut.brd_unloaded $?
-  st=$(systemctl is-enabled svmram@md0.service 2>&1)
-  [ "$st" = disabled ]; result teardown_cut.unit_disabled $? "$st"
-  ! test -e /etc/svmram/md/md0.json; result teardown_cut.no_record $?
-  for d in vdb vdc; do
-    ! grep -q write_mostly "/sys/block/md0/md/dev-$d/state"
-    result "teardown_cut.not_write_mostly.$d" $?
-  done
-  records_check teardown_cut.records_after_rerun
-  md_check
-  cuts_done
+  echo t1 > "$STATE/phase"
+  cut_run "${TEARDOWN_CUTS[0]%%|*}" teardown -y md0
   ;;
 0)
   check disks.present test -b /dev/vdb -a -b /dev/vdc

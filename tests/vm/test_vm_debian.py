@@ -16,23 +16,31 @@ package with md0 set up, reboots, checks the array on its disks,
 installs the package again (the RAM member comes back), tears down,
 reboots and checks the ordinary array.
 
-test_power_cuts_under_systemd boots the same image six times in a
+test_power_cuts_under_systemd boots the same image 21 times in a
 sequence of its own (debian-guest.sh --plan cuts) and cuts the power
 (QEMU killed on the console's "LAB-MARK cut POINT", the command's test
-switch SVMRAM_TEST_CUT) four times: inside `svmram setup -y md0` before
-its step "grow-add ram0"; in the boot's own restore by
+switch SVMRAM_TEST_CUT) 19 times: inside `svmram setup -y md0` at
+each point of guest-debian-check.sh's SETUP_CUTS, each in the setup run
+again after the cut before (the host lock just taken, the journal's
+first write, after each step whose change outlives a power cut with the
+journal not yet saying so, md's copy into RAM under way, the journal
+removed); in the boot's own restore by
 svmram@md0.service before "grow-add ram0" (a drop-in armed for that
 boot only); in md's recovery into ram0 at least 25 % done, the unit
 started again with SVMRAM_TEST_CUT=end while a writer appends fsynced
-records to /data; inside `svmram teardown -y md0` before "shrink md0".
-After each cut the next boot mounts /data from fstab, reads back every
-noted record and the files, and md's check finds mismatch_cnt 0; the
-unit restores, or stands aside (setup enables it last, teardown disables
-it first), and the rerun of setup or teardown finishes the job.  It
-asserts each boot's phase, RESULT names and exact cut point.
+records to /data; inside `svmram teardown -y md0` at each point of
+TEARDOWN_CUTS, in the same way.  After each cut the next boot mounts
+/data from fstab, reads back every noted record and the files, finds
+the journal, record, raid devices, write-mostly disks, marker and unit
+the table says, and md's check finds mismatch_cnt 0; the unit restores,
+or, while a journal says a setup or teardown is unfinished, starts md0
+(inactive when the cut left a RAM member in it) and stands aside; a
+restore by hand stands aside too; after the last cut of each chain the
+boot's unit has restored (setup) or the array is ordinary (teardown).
+It asserts each boot's phase, RESULT names and exact cut point.
 
 Slow (the first build about 2 minutes, then about 8 minutes of boots on
-an idle machine; the cuts 4 to 9 minutes): it runs only with
+an idle machine; the cuts 13 to 26 minutes, by the load): it runs only with
 SVMRAM_VM_TESTS=1 (make test-vm), as root, and skips, saying why,
 without mmdebstrap, QEMU, debhelper or the Debian mirror.
 """
@@ -151,32 +159,95 @@ def test_setup_reboot_teardown_on_debian_under_systemd(tmp_path):
     check_console((out / "console.log").read_text(errors="replace"))
 
 
+def chain_cuts(table):
+    """The entries of SETUP_CUTS or TEARDOWN_CUTS in guest-debian-check.sh
+    (the chain of cuts inside setup and teardown), in order, each a list
+    POINT, JOURNAL, RECORD, RAID, WRITE-MOSTLY, MARKER, UNIT."""
+    with open(os.path.join(HERE, "guest-debian-check.sh")) as script:
+        text = script.read()
+    body = re.search(r"^%s=\((.*?)^\)" % table, text, re.M | re.S)
+    return [entry.split("|") for entry in
+            re.findall(r'^\s*"([^"]*)"\s*$', body.group(1), re.M)]
+
+
+def mark(point):
+    """The console's text after "LAB-MARK cut " for `point` (wait= and
+    end add how far md's copy is)."""
+    return re.escape(point) + r"( \(.*\))?"
+
+
 # The power cuts (debian-guest.sh --plan cuts), boot by boot: the phase
 # the check script ran (None: the boot never got to it), the RESULT names
 # it must report ok, and where the power was cut (None: not cut; a
 # pattern for the whole text after "LAB-MARK cut ").
 AFTER_CUT = ["data.mounted", "data.sums", "records"]
 RESTORED = ["unit_active", "recovered", "ram_in_sync"]
+FOUND = ["journal", "record", "raid_devices", "write_mostly", "marker",
+         "unit", "no_ram_member"]
+SETUP_CUTS = chain_cuts("SETUP_CUTS")
+TEARDOWN_CUTS = chain_cuts("TEARDOWN_CUTS")
+
+
+def chain_boots(op, entries):
+    """The boots after each cut of `op`'s chain: its checks, then the
+    rerun cut at the next point (the last boot: none)."""
+    boots = []
+    for k, (_, journal, _, _, _, _, unit) in enumerate(entries, 1):
+        tag = "%s%d." % (op, k)
+        checks = [tag + n for n in AFTER_CUT + FOUND]
+        if op == "setup" and k == len(entries):
+            checks = [tag + n for n in AFTER_CUT + FOUND[:-1] + RESTORED]
+        elif unit == "enabled":
+            checks.append(tag + "unit_stood_aside")
+        else:
+            checks.append(tag + "unit_not_run")
+        if journal != "-":
+            checks.append(tag + "restore_stands_aside")
+        if op == "teardown" and k == len(entries):
+            checks += [tag + "brd_unloaded", tag + "records_at_end"]
+        nxt = mark(entries[k][0]) if k < len(entries) else None
+        boots.append(("%s%d" % (op[0], k), checks + ["mismatch_cnt.zero"],
+                      nxt))
+    return boots
+
+
 CUT_BOOTS = [
     ("c0", ["disks.present", "md0.created", "data.mounted",
-            "records.written"], r"before=grow-add ram0"),
-    ("c1", ["setup_cut." + n for n in AFTER_CUT + [
-        "unit_not_run", "rerun.rc", "unit_enabled", "record",
-        "no_journal"] + RESTORED] + ["mismatch_cnt.zero"], None),
+            "records.written"], mark(SETUP_CUTS[0][0]))] + \
+    chain_boots("setup", SETUP_CUTS) + [
     # the boot's own restore (svmram@md0.service), cut before multi-user
     (None, [], r"before=grow-add ram0"),
-    ("c2", ["restore_cut.token_used"] +
+    ("r1", ["restore_cut.token_used"] +
      ["restore_cut." + n for n in AFTER_CUT + RESTORED] +
      ["mismatch_cnt.zero"], r"end \(md0 recovery \d+ % done\)"),
-    ("c3", ["recovery_cut." + n for n in AFTER_CUT + [
+    ("r2", ["recovery_cut." + n for n in AFTER_CUT + [
         "records_of_writer"] + RESTORED] + ["mismatch_cnt.zero"],
-     r"before=shrink md0"),
-    ("c4", ["teardown_cut." + n for n in AFTER_CUT + [
-        "unit_not_run", "restore_stands_aside", "rerun.rc", "raid_devices",
-        "no_ram_member", "brd_unloaded", "unit_disabled", "no_record",
-        "not_write_mostly.vdb", "not_write_mostly.vdc",
-        "records_after_rerun"]] + ["mismatch_cnt.zero"], None),
-]
+     mark(TEARDOWN_CUTS[0][0]))] + \
+    chain_boots("teardown", TEARDOWN_CUTS)
+
+
+def test_the_chains_cut_after_each_lasting_step():
+    """The chains' tables name a point after every step of setup and
+    teardown whose change outlives a power cut, and the journal's first
+    and last writes (guest-debian-check.sh says why the others leave the
+    same state); the unit is enabled whenever the array has a RAM
+    member (3 raid devices), so that a boot after a cut starts it."""
+    setup = [e[0] for e in SETUP_CUTS]
+    teardown = [e[0] for e in TEARDOWN_CUTS]
+    assert setup[:3] == ["lock", "journal-after=start:setup",
+                         "journal-before=completed:write record"]
+    assert setup[-1] == "journal-after=finish"
+    for key in ("enable unit", "grow-add ram0", "writemostly vdb",
+                "writemostly vdc"):
+        assert "journal-before=completed:" + key in setup
+    assert teardown[0] == "journal-after=start:teardown"
+    for key in ("mark teardown", "-writemostly vdb", "-writemostly vdc",
+                "shrink md0", "disable unit"):
+        assert "journal-before=completed:" + key in teardown
+    assert teardown[-2:] == ["journal-before=finish", "journal-after=finish"]
+    for entry in SETUP_CUTS + TEARDOWN_CUTS:
+        assert entry[3] == "2" or entry[6] == "enabled", entry
+    assert len(CUT_BOOTS) == 3 + len(SETUP_CUTS) + 1 + len(TEARDOWN_CUTS)
 
 
 @pytest.mark.skipif(_why_not() is not None, reason=_why_not() or "")
