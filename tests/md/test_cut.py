@@ -18,6 +18,7 @@ import time
 
 import pytest
 
+import faketree
 from test_cli import GROWN, HERE, RECORD, SETUP_ARGVS, Host, set_up
 
 JOURNAL = "/var/svmram/md0.journal"
@@ -239,3 +240,35 @@ def test_unset_the_switch_changes_nothing(host):
     rc, out, err, argvs = host.svmram(
         "stop", "md0", env={"SVMRAM_TEST_TRACE": "0"})
     assert rc == 0 and "LAB-" not in err and "test cut" not in err
+
+
+def test_a_restore_standing_aside_starts_an_inactive_array_first(host):
+    """A teardown cut short, md0 inactive at the next boot (the RAM member
+    it still names vanished with the power): the restore stands aside,
+    but first runs mdadm --run, since nothing else starts md0 for its
+    mounts.  The fake mdadm has no --run: the failure is said with the
+    reason it stood aside, and advice that works."""
+    set_up(host)
+    cut(host, "before=-writemostly vda", "teardown", "-y", "/dev/md0")
+    faketree.write(host.root, "/sys/block/md0/md/array_state", "inactive")
+    rc, out, err, argvs = host.svmram("restore", "md0")
+    assert (rc, argvs) == (1, [["mdadm", "--run", "/dev/md0"]])
+    assert out == ""
+    assert err.splitlines() == [
+        "restore md0: step 1 of 1: Start md0, which came up inactive "
+        "without its RAM member.",
+        "svmram: step 1 failed (Start md0, which came up inactive without "
+        "its RAM member): %s/mdadm --run /dev/md0 failed: fake: unexpected "
+        "arguments ['--run', '/dev/md0']; a teardown of md0 has not "
+        "finished (%s); the RAM member is not restored meanwhile"
+        % (host.bindir, host.path(JOURNAL)),
+        "svmram: Check md0 (mdadm --detail /dev/md0) and start it by hand; "
+        "then run 'svmram teardown md0' to finish it; the disks serve "
+        "reads meanwhile."]
+    # md0 running: the restore only stands aside, running nothing
+    faketree.write(host.root, "/sys/block/md0/md/array_state", "clean")
+    rc, out, err, argvs = host.svmram("restore", "md0")
+    assert (rc, argvs) == (3, [])
+    assert err.splitlines()[0] == (
+        "svmram: a teardown of md0 has not finished (%s); the RAM member "
+        "is not restored meanwhile" % host.path(JOURNAL))

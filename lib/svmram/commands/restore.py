@@ -98,7 +98,7 @@ def run(args):
         aside = aside or backend.restore_aside(intent)
         if aside is not None:
             _start_aside(backend, host, intent, options, args.dry_run,
-                         started + deadline, until)
+                         started + deadline, until, aside)
             raise aside
         plan, snap = backend.plan_restore(host, intent, options)
         first = backend.restore_openings(mirror) if plan.steps else []
@@ -145,9 +145,10 @@ def run(args):
     return EXIT_OK
 
 
-def _start_aside(backend, host, intent, options, dry_run, ends, until):
-    """A restore that stands aside still does what the boot needs of the
-    target (backend.plan_start); -n prints it."""
+def _start_aside(backend, host, intent, options, dry_run, ends, until,
+                 aside):
+    """A restore that stands aside (`aside`: its refusal) still does what
+    the boot needs of the target (backend.plan_start); -n prints it."""
     plan = backend.plan_start(host, intent, options)
     if plan is None or not plan.steps:
         return
@@ -160,8 +161,11 @@ def _start_aside(backend, host, intent, options, dry_run, ends, until):
     try:
         execute(plan, host, None, Progress(), polling)
     except StepFailed as failure:
-        raise SvmramError(failure.message, advice=backend.words.retry(
-            plan.target)) from None
+        raise SvmramError(
+            "%s; %s" % (failure.message, aside.message),
+            advice="Check %s (%s) and start it by hand; then %s" % (
+                plan.target, backend.words.state(plan.target),
+                aside.advice[:1].lower() + aside.advice[1:])) from None
     finally:
         run_module.set_deadline(None)
 
