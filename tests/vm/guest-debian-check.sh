@@ -46,16 +46,18 @@
 #            -y md0' cut at SETUP_CUTS' first point
 #   phases s1-s9: after setup's cut K: /data mounted, files and every
 #            record intact, the journal, record, raid devices,
-#            write-mostly disks and unit as SETUP_CUTS says, the unit not
-#            run (setup enables it last), no RAM member, mismatch_cnt 0
-#            after md's check; 'svmram setup -y md0' run again, cut at
-#            point K+1.  After the last cut (end: setup done, the unit
-#            enabled and started) the boot's unit restored the RAM
-#            member; the next boot's restore is armed to be cut
-#            (svmram-vmtest-cut.service, a drop-in of svmram@md0.service);
-#            reboot.  That boot's unit is cut before its step "grow-add
-#            ram0" (svmram stop shrank the array at the shutdown): the
-#            boot never reaches this script
+#            write-mostly disks, marker and unit as SETUP_CUTS says, no
+#            RAM member, mismatch_cnt 0 after md's check; the unit, once
+#            setup enabled it, started md0 (inactive when the cut left a
+#            RAM member in it) and stood aside for the journal, and a
+#            restore by hand stands aside too (exit 3); then 'svmram
+#            setup -y md0' run again, cut at point K+1.  After the last
+#            cut (the journal removed, the unit enabled, not started) the
+#            boot's unit restored the RAM member; the next boot's restore
+#            is armed to be cut (svmram-vmtest-cut.service, a drop-in of
+#            svmram@md0.service); reboot.  That boot's unit is cut before
+#            its step "grow-add ram0" (svmram stop shrank the array at
+#            the shutdown): the boot never reaches this script
 #   phase r1: after the cut: the unit restored (active, the RAM member in
 #            sync), /data, files, records, mismatch_cnt 0; then the unit
 #            stopped, md's copy slowed (speed_limit_max 4000 KiB/s), a
@@ -65,12 +67,11 @@
 #   phase r2: after the cut: the unit restored, /data, files, every record
 #            the writer noted (more than before it), mismatch_cnt 0; then
 #            'svmram teardown -y md0' cut at TEARDOWN_CUTS' first point
-#   phases t1-t7: after teardown's cut K, as after setup's, and a restore
-#            by hand stands aside while the journal is there (exit 3); the
-#            unit, while still enabled, stood aside at the boot; then
-#            the teardown run again, cut at point K+1.  After the last
-#            (the teardown done): an ordinary array, brd unloaded, the
-#            unit disabled, no record, every record intact; poweroff
+#   phases t1-t8: after teardown's cut K, as after setup's (the unit
+#            stays enabled until the RAM member is out); then the
+#            teardown run again, cut at point K+1.  After the last (the
+#            teardown done): an ordinary array, brd unloaded, the unit
+#            disabled, no record, every record intact; poweroff
 # Output lines on the console: "RESULT <name> ok|FAIL <detail>",
 # "INFO ...", "VMTEST-BOOT <phase>", "VMTEST-DONE pass=N fail=M".
 set -u
@@ -411,7 +412,7 @@ disk_back() {
   show mdadm-events events_since
 }
 
-# --- the power cuts (phases c0, s1-s9, r1, r2, t1-t7) --------------------
+# --- the power cuts (phases c0, s1-s9, r1, r2, t1-t8) --------------------
 # 4 KiB records in /data/records: record I is "svmram record I" lines;
 # each is fsynced before its number is appended (and fsynced) to
 # $STATE/written, so every noted record must survive a cut.
