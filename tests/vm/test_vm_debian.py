@@ -40,7 +40,7 @@ boot's unit has restored (setup) or the array is ordinary (teardown).
 It asserts each boot's phase, RESULT names and exact cut point.
 
 Slow (the first build about 2 minutes, then about 8 minutes of boots on
-an idle machine; the cuts 13 to 26 minutes, by the load): it runs only with
+an idle machine; the cuts 10 to 26 minutes, by the load): it runs only with
 SVMRAM_VM_TESTS=1 (make test-vm), as root, and skips, saying why,
 without mmdebstrap, QEMU, debhelper or the Debian mirror.
 """
