@@ -607,23 +607,35 @@ arm_restore_cut() {
 }
 DROPIN=/etc/systemd/system/svmram@md0.service.d
 
-case "$PHASE" in
-c0)
+# md0 on /dev/vdb and /dev/vdc, with the UUID mdadm.conf (and the
+# initramfs) already list
+create_md0() {
   check disks.present test -b /dev/vdb -a -b /dev/vdc
   . /etc/svmram-vmtest.conf
   mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 \
     --bitmap=internal --assume-clean --name=0 --uuid="$MD_UUID" \
     /dev/vdb /dev/vdc 2>&1 | sed 's/^/mdadm | /'
   check md0.created test -d /sys/block/md0/md
+}
+# an ext4 on md0 in /etc/fstab, mounted by systemd at /data, with N
+# files of 4 MiB and their checksums in /data/SHA256SUMS
+data_on_md0() { # N
+  local i
   mkfs.ext4 -q /dev/md0
   mkdir -p /data
   echo '/dev/md0 /data ext4 defaults 0 2' >> /etc/fstab
   systemctl daemon-reload
   check data.mounted systemctl start data.mount
-  for i in 1 2 3 4; do
+  for i in $(seq "$1"); do
     head -c 4M /dev/urandom > "/data/file$i"
   done
   (cd /data && sha256sum file* > SHA256SUMS)
+}
+
+case "$PHASE" in
+c0)
+  create_md0
+  data_on_md0 4
   records write 64 0 >/dev/null
   records_check records.written
   sync
@@ -665,27 +677,13 @@ r2)
   cut_run "${TEARDOWN_CUTS[0]%%|*}" teardown -y md0
   ;;
 0)
-  check disks.present test -b /dev/vdb -a -b /dev/vdc
-  . /etc/svmram-vmtest.conf
-  # md0 with the UUID mdadm.conf (and the initramfs) already list
-  mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 \
-    --bitmap=internal --assume-clean --name=0 --uuid="$MD_UUID" \
-    /dev/vdb /dev/vdc 2>&1 | sed 's/^/mdadm | /'
-  check md0.created test -d /sys/block/md0/md
+  create_md0
   bad_input
   brief=$(mdadm --detail --brief /dev/md0)
   grep -qxF "$brief" /etc/mdadm/mdadm.conf
   result mdadm.conf.lists_md0 $? "$brief"
   show mdadm.conf grep -v '^#' /etc/mdadm/mdadm.conf
-  mkfs.ext4 -q /dev/md0
-  mkdir -p /data
-  echo '/dev/md0 /data ext4 defaults 0 2' >> /etc/fstab
-  systemctl daemon-reload
-  check data.mounted systemctl start data.mount
-  for i in 1 2 3 4 5 6 7 8; do
-    head -c 4M /dev/urandom > "/data/file$i"
-  done
-  (cd /data && sha256sum file* > SHA256SUMS)
+  data_on_md0 8
   sync
   show setup svmram setup -y md0
   result setup.rc "$RC" "rc=$RC"
