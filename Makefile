@@ -20,9 +20,11 @@
 #                                 (dpkg-buildpackage -us -uc -b in a copy of
 #                                 the tree under build/deb; needs debhelper
 #                                 and dh-python)
-#   make package                  install into build/proto and write the IPS
+#   make package PYTHON=/usr/bin/python3.9
+#                                 install into build/proto and write the IPS
 #                                 manifest build/svmram.p5m (and, where the
 #                                 IPS tools exist, the archive build/svmram.p5p)
+#                                 for the target's interpreter PYTHON
 #   make uninstall
 #
 # Plain assignments and POSIX sh recipes only, so that illumos' own make
@@ -37,6 +39,8 @@
 # provides, never the build host's own path; PYTHON only byte-compiles.
 
 PYTHON = python3
+# What runs the build's own scripts (packaging/p5m), whatever PYTHON is.
+BUILD_PYTHON = python3
 LINUX_PYTHON = /usr/bin/python3
 # The #! line install-common writes; empty: PYTHON's real path.
 SHEBANG =
@@ -178,12 +182,20 @@ uninstall:
 	rm -rf $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DOCDIR)
 
 # PKGDIR: where the proto tree and the manifest go (tests point it at a
-# directory of their own).
+# directory of their own).  PYTHON is the target's interpreter by its
+# versioned path, e.g. /usr/bin/python3.9, which this host need not have:
+# the #! line, the .pyc files (only if PYTHON runs here) and the
+# runtime/python-3N dependency are its (packaging/interpreter,
+# docs/ips-package.md).  BUILD_PYTHON runs the manifest generator.
 package:
 	mkdir -p $(PKGDIR)
-	d=`cd $(PKGDIR) && pwd` && rm -rf $$d/proto && \
-	$(MAKE) -s install DESTDIR=$$d/proto PREFIX=$(PREFIX) PYTHON=$(PYTHON) && \
-	$(PYTHON) packaging/p5m $$d/proto $(PREFIX) > $$d/svmram.p5m && \
+	d=`cd $(PKGDIR) && pwd` && rm -rf $$d/proto $$d/svmram.p5m && \
+	target=`sh packaging/interpreter "$(PYTHON)"` && set -- $$target && \
+	$(MAKE) -s install DESTDIR=$$d/proto PREFIX=$(PREFIX) PYTHON=$$1 \
+		SHEBANG=$$1 COMPILE=$$2 && \
+	{ $(BUILD_PYTHON) packaging/p5m $$d/proto $(PREFIX) > $$d/svmram.p5m.new \
+		|| { rm -f $$d/svmram.p5m.new; exit 1; }; } && \
+	mv $$d/svmram.p5m.new $$d/svmram.p5m && \
 	if command -v pkgsend >/dev/null 2>&1; then \
 		sh packaging/p5p $$d/svmram.p5m $$d/proto $$d/svmram.p5p; \
 	else \

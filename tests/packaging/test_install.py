@@ -5,7 +5,6 @@ the file tree `make install` creates and `make uninstall` removes."""
 
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -179,61 +178,3 @@ def test_install_under_another_prefix_points_method_and_manifest_there(
     version = subprocess.run([os.path.join(dest, "opt/svmram/sbin/svmram"),
                               "--version"], capture_output=True, text=True)
     assert version.stdout == "svmram 0.1.0\n"
-
-
-def parse_p5m(text):
-    """{path: (kind, {attribute: value})} for file and dir actions, plus the
-    other actions as lines."""
-    objects, other = {}, []
-    for line in text.splitlines():
-        words = shlex.split(line)
-        if words[0] in ("file", "dir"):
-            attrs = dict(w.split("=", 1) for w in words[1:])
-            objects[attrs["path"]] = (words[0], attrs)
-        else:
-            other.append(line)
-    return objects, other
-
-
-def test_the_package_manifest_delivers_exactly_what_make_install_does(
-        tmp_path):
-    require("make")
-    made = subprocess.run(["make", "-s", "package", "PKGDIR=%s" % tmp_path],
-                          cwd=REPO, capture_output=True, text=True)
-    assert made.returncode == 0, made.stderr
-    proto = os.path.join(str(tmp_path), "proto")
-    with open(os.path.join(str(tmp_path), "svmram.p5m")) as p5m:
-        objects, other = parse_p5m(p5m.read())
-    files = {p: a for p, (kind, a) in objects.items() if kind == "file"}
-    assert sorted(files) == files_under(proto)
-    for path, attrs in files.items():
-        mode = os.stat(os.path.join(proto, path)).st_mode & 0o777
-        assert int(attrs["mode"], 8) == mode, path
-        assert attrs["owner"] == "root"
-    dirs = sorted(p for p, (kind, _) in objects.items() if kind == "dir")
-    assert dirs == sorted(
-        ["usr/lib/svmram", "usr/lib/svmram/svmram", "usr/share/doc/svmram"]
-        + sorted({os.path.dirname(p) for p in files
-                  if p.startswith("usr/lib/svmram/svmram/")}
-                 - {"usr/lib/svmram/svmram"}))
-    manifest = files["lib/svc/manifest/system/svmram.xml"]
-    assert manifest["restart_fmri"] == "svc:/system/manifest-import:default"
-    assert manifest["group"] == "sys"
-    assert files["lib/svc/method/svmram"]["disable_fmri"] == \
-        "svc:/system/svmram:*"
-    assert files["usr/share/man/man8/svmram.8"]["facet.doc.man"] == "all"
-    version = "%d%d" % sys.version_info[:2]
-    for line in (
-            "set name=pkg.fmri value=pkg:/system/storage/svmram@0.1.0,5.11",
-            'set name=info.classification value="org.opensolaris.category.'
-            '2008:System/Administration and Configuration"',
-            "set name=variant.opensolaris.zone value=global",
-            "license usr/share/doc/svmram/LICENSE license=CDDL-1.0",
-            "depend type=require fmri=pkg:/runtime/python-%s" % version,
-            "depend type=require fmri=pkg:/shell/ksh93",
-            "depend type=require fmri=pkg:/storage/svm"):
-        assert line in other
-    assert any(line.startswith("set name=pkg.summary value=")
-               for line in other)
-    assert any(line.startswith("set name=pkg.description value=")
-               for line in other)
