@@ -56,6 +56,8 @@ LATE_SERVICES = ["network/rpc/meta:default", "system/mdmonitor:default"]
 # slice's start: "smi-cyl0" sector 0 (SPARC SMI: s0 at cylinder 0),
 # "smi-cyl1" one cylinder in (x86 SMI: cylinder 0 is the boot slice s8),
 # "efi" sector 256 (GUESS: the usual EFI first usable sector for s0).
+# On "efi" SVM sizes every disk slice with libmeta's fake geometry, not
+# the description's (devices.EFI_NHEAD, EFI_NSECT).
 DISK_LABELS = ("smi-cyl0", "smi-cyl1", "efi")
 EFI_FIRST_SECTOR = 256
 

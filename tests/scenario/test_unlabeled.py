@@ -28,6 +28,17 @@ LAYOUTS = {
     "unlabeled-efi34": ("d10", "d13", ("d11", "d12"), 34),
     "unlabeled-slice1": ("d20", "d23", ("d21", "d22"), 465885),
 }
+# The mirror's size on each layout, the copy method's ramdisk for it and
+# whether the RAM submirror goes first (SVM rounds a mirror down to its
+# first submirror's cylinder, 600 blocks for a ramdisk).  On EFI, SVM
+# takes libmeta's 128 x 256 geometry (meta_efi_to_mdgeom): the 465885-block
+# slices give 14 such cylinders, 458752 blocks.
+SIZES = {
+    "unlabeled-x86": (465885, "228m", False),
+    "unlabeled-efi": (458752, "225m", False),
+    "unlabeled-efi34": (458752, "225m", False),
+    "unlabeled-slice1": (453600, "222m", True),
+}
 SETUP = ("svmram", "setup", "-y", "--allow-label")
 
 
@@ -48,19 +59,20 @@ def probe(release):
 def setup_commands(layout, release):
     mirror, ram, (d1, d2), _ = LAYOUTS[layout]
     ramdisk = "svmram_" + mirror
-    size = "222m" if layout == "unlabeled-slice1" else "228m"
+    _, size, ram_first = SIZES[layout]
     copy = [["ramdiskadm", "-a", ramdisk, size],
             ["metainit", ram, "1", "1", "c90t0d0s0"],
             ["dd", "if=/dev/md/rdsk/" + mirror,
              "of=/dev/rramdisk/" + ramdisk, "bs=1024k"],
             ["cmp", "/dev/md/rdsk/" + mirror, "/dev/rramdisk/" + ramdisk],
             ["metaclear", mirror]]
-    if layout == "unlabeled-slice1":
-        # 453600 blocks, a multiple of the ramdisk's 600-block cylinder:
-        # the RAM submirror goes first and nothing is resynced.
+    if ram_first:
+        # A multiple of the ramdisk's 600-block cylinder: the RAM
+        # submirror goes first and nothing is resynced.
         return copy + [["metainit", mirror, "-m", ram, d1, d2, "-r", "1"]]
-    # 465885 blocks: with RAM first SVM would round it to 465600, so RAM
-    # goes second and the disk in front of it is detached and re-attached.
+    # With RAM first SVM would round the mirror down to a multiple of 600
+    # blocks, so RAM goes second and the disk in front of it is detached
+    # and re-attached.
     copy.append(["metainit", mirror, "-m", d1, ram, d2, "-r", "1"])
     if release == "solaris10":       # metadetach leaves a hole
         return probe(release) + copy + [
