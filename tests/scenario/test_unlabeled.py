@@ -2,8 +2,9 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """Mirrors whose submirrors are not labeled (issue 20 §1): the copy
 method on the usual layouts, x86 SMI with s0 from cylinder 1, EFI with
-s0 from sector 256 or 34, and a second mirror on slice 1, on every release
-profile.  Setup copies the closed mirror into the ramdisk, proves the copy
+s0 from sector 256 or 34, a second mirror on slice 1, and mirrors exactly
+the size of a ramdisk's slice 0 (4725 MiB on 15 x 63 disks, 1575 MiB on
+16 x 63, 1200 MiB on EFI), on every release profile.  Setup copies the closed mirror into the ramdisk, proves the copy
 with cmp and recreates the mirror with the RAM submirror (first when that
 keeps the size, else second and moved to slot 0); restore copies the
 label blocks before metareplace -e; teardown recreates the mirror from
@@ -27,7 +28,15 @@ LAYOUTS = {
     "unlabeled-efi": ("d10", "d13", ("d11", "d12"), 256),
     "unlabeled-efi34": ("d10", "d13", ("d11", "d12"), 34),
     "unlabeled-slice1": ("d20", "d23", ("d21", "d22"), 465885),
+    "unlabeled-4725m": ("d10", "d13", ("d11", "d12"), 15 * 63),
+    "unlabeled-1575m": ("d10", "d13", ("d11", "d12"), 16 * 63),
+    "unlabeled-efi-1200m": ("d10", "d13", ("d11", "d12"), 256),
 }
+# Mirrors whose size is exactly a ramdisk's slice 0 (sizing.py): 4725 MiB
+# on 15 x 63 disks, 1575 MiB on 16 x 63, 1200 MiB (a 2470000-block slice
+# rounded down to 75 EFI cylinders) on EFI.  A ramdisk of that size would
+# end with the mirror, and cmp's proof would read differently per release.
+EXACT_FIT = ("unlabeled-4725m", "unlabeled-1575m", "unlabeled-efi-1200m")
 # The mirror's size on each layout, the copy method's ramdisk for it and
 # whether the RAM submirror goes first (SVM rounds a mirror down to its
 # first submirror's cylinder, 600 blocks for a ramdisk).  On EFI, SVM
@@ -38,6 +47,10 @@ SIZES = {
     "unlabeled-efi": (458752, "225m", False),
     "unlabeled-efi34": (458752, "225m", False),
     "unlabeled-slice1": (453600, "222m", True),
+    # The copy method's ramdisk is larger than the mirror: one MiB more.
+    "unlabeled-4725m": (9676800, "4726m", True),
+    "unlabeled-1575m": (3225600, "1576m", True),
+    "unlabeled-efi-1200m": (2457600, "1201m", True),
 }
 SETUP = ("svmram", "setup", "-y", "--allow-label")
 
@@ -98,7 +111,8 @@ def write_block_0(host, mirror):
     ("unlabeled-x86", "illumos-2016"), ("unlabeled-x86", "solaris11"),
     ("unlabeled-x86", "solaris10"), ("unlabeled-efi", "illumos-2016"),
     ("unlabeled-efi34", "solaris11"),
-    ("unlabeled-slice1", "illumos-2016"), ("unlabeled-slice1", "solaris10")])
+    ("unlabeled-slice1", "illumos-2016"), ("unlabeled-slice1", "solaris10")]
+    + [(layout, release) for layout in EXACT_FIT for release in RELEASES])
 def test_setup_reads_from_ram_and_teardown_gives_back_an_unlabeled_mirror(
         base_hosts, tmp_path, layout, release):
     mirror, ram, disks, first = LAYOUTS[layout]
@@ -375,4 +389,29 @@ def test_a_setup_resumed_after_the_rebuild_does_not_copy_again(
         "d12 1 1 /dev/rdsk/c1d0s0\n")
     assert host.svmram("status", "d10").returncode == 0
     assert write_block_0(host, "d10").returncode == 2
+    assert host.violations() == []
+
+
+def test_a_ramdisk_exactly_the_mirrors_size_is_refused_for_the_copy(
+        base_hosts, tmp_path):
+    """--size of exactly the mirror's 4725 MiB: its slice would hold d10,
+    but cmp would reach both ends together, so setup refuses before
+    anything changes, and the size it advises works."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-4725m")
+    before = host.state_digest()
+    result = host.svmram("setup", "-y", "--allow-label", "--size", "4725m",
+                         "d10")
+    assert result.returncode == 3, result.stderr
+    assert result.stderr.splitlines() == [
+        "svmram: a ramdisk of 4725m is too small for d10 (9676800 blocks): "
+        "the copy method needs it larger than d10, so that cmp finds the "
+        "end of d10 first",
+        "svmram: Use at least --size 4726m."]
+    assert svm_commands(host) == []
+    assert host.state_digest() == before
+    result = host.svmram("setup", "-y", "--allow-label", "--size", "4726m",
+                         "d10")
+    assert result.returncode == 0, result.stderr
+    assert svm_commands(host) == setup_commands("unlabeled-4725m",
+                                                "illumos-2016")
     assert host.violations() == []
