@@ -18,6 +18,12 @@ RAMDISK_MAJOR = 250
 
 SLICE_LETTERS = "abcdefghijklmnop"
 
+# The geometry libmeta fakes for a slice of an EFI-labeled disk, whose
+# DKIOCGGEOM fails with ENOTSUP: illumos-gate usr/src/lib/lvm/libmeta/
+# common/meta_nameinfo.c metagetvtoc -> meta_efi_to_mdgeom, with
+# usr/src/head/meta.h MD_EFI_FG_HEADS 128 and MD_EFI_FG_SECTORS 256.
+EFI_NHEAD, EFI_NSECT = 128, 256
+
 
 # --- paths -------------------------------------------------------------------
 
@@ -213,11 +219,15 @@ def kernel_device(st, dev):
         return None
     if major == DISK_MAJOR:
         index, slice_no = divmod(minor, 16)
+        # SVM's geometry: an EFI disk's is libmeta's fake (prtvtoc shows
+        # the disk's own, from the description).
+        efi = st["switches"]["disk_label"] == "efi"
         for ctd, d in st["disks"].items():
             if d["index"] == index and str(slice_no) in d["slices"]:
                 return {"kind": "disk", "name": "%ss%d" % (ctd, slice_no),
                         "blocks": d["slices"][str(slice_no)],
-                        "nhead": d["nhead"], "nsect": d["nsect"],
+                        "nhead": EFI_NHEAD if efi else d["nhead"],
+                        "nsect": EFI_NSECT if efi else d["nsect"],
                         "devid": d.get("devid"),
                         "start": d["starts"][str(slice_no)]}
         return None

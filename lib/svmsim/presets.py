@@ -56,8 +56,13 @@ LATE_SERVICES = ["network/rpc/meta:default", "system/mdmonitor:default"]
 # slice's start: "smi-cyl0" sector 0 (SPARC SMI: s0 at cylinder 0),
 # "smi-cyl1" one cylinder in (x86 SMI: cylinder 0 is the boot slice s8),
 # "efi" sector 256 (GUESS: the usual EFI first usable sector for s0).
+# On "efi" SVM sizes every disk slice with libmeta's fake geometry, not
+# the description's (devices.EFI_NHEAD, EFI_NSECT).
 DISK_LABELS = ("smi-cyl0", "smi-cyl1", "efi")
 EFI_FIRST_SECTOR = 256
+
+# cmp_program: which /usr/bin/cmp the host has (programs/cmp.py).
+CMP_PROGRAMS = ("libcmd", "cmd-cmp", "cmd-cmp-ferror")
 
 _ILLUMOS = {
     # mirror_ioctl.c mirror_detach "Reshuffle the submirror devices"
@@ -82,6 +87,9 @@ _ILLUMOS = {
     # cannot put its instance in degraded (explain.c knows only "Degraded
     # by an administrator").
     "smf_exit_degraded": False,
+    # /usr/bin/cmp: illumos's is the ksh93 builtin of libcmd (illumos-gate
+    # 34f9b3eef6 replaced usr/src/cmd/cmp; programs/cmp.py).
+    "cmp_program": "libcmd",
 }
 PROFILES = {
     # The last illumos-gate SVM (removed by illumos 6396, late 2016): the
@@ -92,12 +100,18 @@ PROFILES = {
     # Oracle Solaris 11.4's smf_include.sh defines SMF_EXIT_DEGRADED, and
     # a start method exiting with it leaves the instance degraded
     # (Oracle's smf_method(7); methods such as check-bind use it).
+    # Its cmd/cmp/cmp.c reports a failed read (the Solaris 11 snapshot,
+    # Arquivotheca/solaris11 rearg; 11.4's is not public).
     "solaris11": dict(_ILLUMOS, smf_exit_degraded=True,
-                      driver_conf_local=True),
+                      driver_conf_local=True,
+                      cmp_program="cmd-cmp-ferror"),
     # GUESS: Solaris 10 is taken to keep the 2006 OpenSolaris
     # mirror_detach, which leaves a hole in the slots (andreiw/polaris
     # mirror_ioctl.c); which update changed it, if any, is unknown.
-    "solaris10": dict(_ILLUMOS, detach_compacts=False),
+    # Its cmd/cmp/cmp.c takes a failed read for EOF (illumos-gate before
+    # 34f9b3eef6).
+    "solaris10": dict(_ILLUMOS, detach_compacts=False,
+                      cmp_program="cmd-cmp"),
 }
 DEFAULT_RELEASE = "illumos-2016"
 
@@ -180,9 +194,11 @@ def host_switches(desc, release=None):
             raise SystemExit("svmsim: unknown switch %r (known: %s)"
                              % (name, ", ".join(sorted(switches))))
         switches[name] = value
-    if switches["disk_label"] not in DISK_LABELS:
-        raise SystemExit("svmsim: disk_label must be one of %s"
-                         % ", ".join(DISK_LABELS))
+    for name, known in (("disk_label", DISK_LABELS),
+                        ("cmp_program", CMP_PROGRAMS)):
+        if switches[name] not in known:
+            raise SystemExit("svmsim: %s must be one of %s"
+                             % (name, ", ".join(known)))
     return release, switches
 
 

@@ -580,17 +580,21 @@ function prepare {
 	geometry=$(ramdisk_geometry $(( ${RAMSIZE%m} * 1048576 )))
 	verdict "ramdisk $RAMSIZE: ${geometry% *} sectors/cylinder, concat $SR ${geometry#* } blocks" \
 	    "ramdisk $RAMSIZE: ${cylr:-?} sectors/cylinder, concat $SR $sr blocks"
+	# An EFI label has no cylinders: SVM takes libmeta's 128 x 256
+	# (meta_nameinfo.c meta_efi_to_mdgeom; devices.py EFI_NHEAD, EFI_NSECT).
 	cylf=$(prtvtoc_field /dev/rdsk/$cfirst cyl)
+	cylf=${cylf:-32768}
 	run $PRTVTOC /dev/rdsk/$cfirst
 	for s in $cfirst:$first $csecond:$second; do
 		c=${s%%:*}
 		slice=$(prtvtoc_field /dev/rdsk/$c slice ${c##*s})
 		cyl=$(prtvtoc_field /dev/rdsk/$c cyl)
+		cyl=${cyl:-32768}
 		if (( slice > 0 && cyl > 0 )); then
 			verdict "concat ${s#*:} on $c ($slice blocks, $cyl per cylinder): $(( slice / cyl * cyl )) blocks" \
 			    "concat ${s#*:} on $c ($slice blocks, $cyl per cylinder): $(size_of ${s#*:}) blocks"
 		else
-			say "(no cylinder size for $c in prtvtoc, e.g. an EFI label: concat size not predicted)"
+			say "(no size for slice ${c##*s} of $c in prtvtoc: concat size not predicted)"
 		fi
 	done
 	if (( cylf > 0 )); then

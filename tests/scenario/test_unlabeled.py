@@ -2,8 +2,9 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """Mirrors whose submirrors are not labeled (issue 20 §1): the copy
 method on the usual layouts, x86 SMI with s0 from cylinder 1, EFI with
-s0 from sector 256 or 34, and a second mirror on slice 1, on every release
-profile.  Setup copies the closed mirror into the ramdisk, proves the copy
+s0 from sector 256 or 34, a second mirror on slice 1, and mirrors exactly
+the size of a ramdisk's slice 0 (4725 MiB on 15 x 63 disks, 1575 MiB on
+16 x 63, 1200 MiB on EFI), on every release profile.  Setup copies the closed mirror into the ramdisk, proves the copy
 with cmp and recreates the mirror with the RAM submirror (first when that
 keeps the size, else second and moved to slot 0); restore copies the
 label blocks before metareplace -e; teardown recreates the mirror from
@@ -27,6 +28,29 @@ LAYOUTS = {
     "unlabeled-efi": ("d10", "d13", ("d11", "d12"), 256),
     "unlabeled-efi34": ("d10", "d13", ("d11", "d12"), 34),
     "unlabeled-slice1": ("d20", "d23", ("d21", "d22"), 465885),
+    "unlabeled-4725m": ("d10", "d13", ("d11", "d12"), 15 * 63),
+    "unlabeled-1575m": ("d10", "d13", ("d11", "d12"), 16 * 63),
+    "unlabeled-efi-1200m": ("d10", "d13", ("d11", "d12"), 256),
+}
+# Mirrors whose size is exactly a ramdisk's slice 0 (sizing.py): 4725 MiB
+# on 15 x 63 disks, 1575 MiB on 16 x 63, 1200 MiB (a 2470000-block slice
+# rounded down to 75 EFI cylinders) on EFI.  A ramdisk of that size would
+# end with the mirror, and cmp's proof would read differently per release.
+EXACT_FIT = ("unlabeled-4725m", "unlabeled-1575m", "unlabeled-efi-1200m")
+# The mirror's size on each layout, the copy method's ramdisk for it and
+# whether the RAM submirror goes first (SVM rounds a mirror down to its
+# first submirror's cylinder, 600 blocks for a ramdisk).  On EFI, SVM
+# takes libmeta's 128 x 256 geometry (meta_efi_to_mdgeom): the 465885-block
+# slices give 14 such cylinders, 458752 blocks.
+SIZES = {
+    "unlabeled-x86": (465885, "228m", False),
+    "unlabeled-efi": (458752, "225m", False),
+    "unlabeled-efi34": (458752, "225m", False),
+    "unlabeled-slice1": (453600, "222m", True),
+    # The copy method's ramdisk is larger than the mirror: one MiB more.
+    "unlabeled-4725m": (9676800, "4726m", True),
+    "unlabeled-1575m": (3225600, "1576m", True),
+    "unlabeled-efi-1200m": (2457600, "1201m", True),
 }
 SETUP = ("svmram", "setup", "-y", "--allow-label")
 
@@ -48,19 +72,20 @@ def probe(release):
 def setup_commands(layout, release):
     mirror, ram, (d1, d2), _ = LAYOUTS[layout]
     ramdisk = "svmram_" + mirror
-    size = "222m" if layout == "unlabeled-slice1" else "228m"
+    _, size, ram_first = SIZES[layout]
     copy = [["ramdiskadm", "-a", ramdisk, size],
             ["metainit", ram, "1", "1", "c90t0d0s0"],
             ["dd", "if=/dev/md/rdsk/" + mirror,
              "of=/dev/rramdisk/" + ramdisk, "bs=1024k"],
             ["cmp", "/dev/md/rdsk/" + mirror, "/dev/rramdisk/" + ramdisk],
             ["metaclear", mirror]]
-    if layout == "unlabeled-slice1":
-        # 453600 blocks, a multiple of the ramdisk's 600-block cylinder:
-        # the RAM submirror goes first and nothing is resynced.
+    if ram_first:
+        # A multiple of the ramdisk's 600-block cylinder: the RAM
+        # submirror goes first and nothing is resynced.
         return copy + [["metainit", mirror, "-m", ram, d1, d2, "-r", "1"]]
-    # 465885 blocks: with RAM first SVM would round it to 465600, so RAM
-    # goes second and the disk in front of it is detached and re-attached.
+    # With RAM first SVM would round the mirror down to a multiple of 600
+    # blocks, so RAM goes second and the disk in front of it is detached
+    # and re-attached.
     copy.append(["metainit", mirror, "-m", d1, ram, d2, "-r", "1"])
     if release == "solaris10":       # metadetach leaves a hole
         return probe(release) + copy + [
@@ -86,7 +111,8 @@ def write_block_0(host, mirror):
     ("unlabeled-x86", "illumos-2016"), ("unlabeled-x86", "solaris11"),
     ("unlabeled-x86", "solaris10"), ("unlabeled-efi", "illumos-2016"),
     ("unlabeled-efi34", "solaris11"),
-    ("unlabeled-slice1", "illumos-2016"), ("unlabeled-slice1", "solaris10")])
+    ("unlabeled-slice1", "illumos-2016"), ("unlabeled-slice1", "solaris10")]
+    + [(layout, release) for layout in EXACT_FIT for release in RELEASES])
 def test_setup_reads_from_ram_and_teardown_gives_back_an_unlabeled_mirror(
         base_hosts, tmp_path, layout, release):
     mirror, ram, disks, first = LAYOUTS[layout]
@@ -363,4 +389,29 @@ def test_a_setup_resumed_after_the_rebuild_does_not_copy_again(
         "d12 1 1 /dev/rdsk/c1d0s0\n")
     assert host.svmram("status", "d10").returncode == 0
     assert write_block_0(host, "d10").returncode == 2
+    assert host.violations() == []
+
+
+def test_a_ramdisk_exactly_the_mirrors_size_is_refused_for_the_copy(
+        base_hosts, tmp_path):
+    """--size of exactly the mirror's 4725 MiB: its slice would hold d10,
+    but cmp would reach both ends together, so setup refuses before
+    anything changes, and the size it advises works."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-4725m")
+    before = host.state_digest()
+    result = host.svmram("setup", "-y", "--allow-label", "--size", "4725m",
+                         "d10")
+    assert result.returncode == 3, result.stderr
+    assert result.stderr.splitlines() == [
+        "svmram: a ramdisk of 4725m is too small for d10 (9676800 blocks): "
+        "the copy method needs it larger than d10, so that cmp finds the "
+        "end of d10 first",
+        "svmram: Use at least --size 4726m."]
+    assert svm_commands(host) == []
+    assert host.state_digest() == before
+    result = host.svmram("setup", "-y", "--allow-label", "--size", "4726m",
+                         "d10")
+    assert result.returncode == 0, result.stderr
+    assert svm_commands(host) == setup_commands("unlabeled-4725m",
+                                                "illumos-2016")
     assert host.violations() == []

@@ -14,8 +14,10 @@ Source: illumos-gate at commit 3e7c6556c4:
   labeled, also through `metainit dM -m` with several submirrors, which
   only warns and starts no resync (meta_mirror.c 2590-2596).
 * md.c 1537: only a write open of a submirror is refused; dd reads one.
-* usr/src/cmd/cmp/cmp.c: "F1 F2 differ: char N, line L" (stdout, exit 1),
-  "cmp: EOF on F" (stderr, exit 1), "cmp: cannot open F" (exit 2).
+* usr/src/lib/libcmd/common/cmp.c (illumos's /usr/bin/cmp is the ksh93
+  builtin): "F1 F2 differ: char N, line L" (stdout, exit 1), "cmp: EOF on
+  F" (stderr, exit 1), "cmp: F: cannot open [ERRNO TEXT]" (exit 2); the
+  other releases' cmp: tests/svmsim/test_cmp_at_the_end.py.
 """
 
 import pytest
@@ -147,7 +149,8 @@ def test_cmp_reports_a_difference_and_open_failures(make_sim):
     assert p.returncode == 1 and " differ: char " in p.stdout
     p = sim.run("cmp /dev/md/rdsk/d10 /dev/rramdisk/nosuch")
     assert (p.returncode, p.stderr) == (
-        2, "cmp: cannot open /dev/rramdisk/nosuch\n")
+        2, "cmp: /dev/rramdisk/nosuch: cannot open [No such file or "
+           "directory]\n")
     p = sim.run("cmp /dev/md/rdsk/d10")
     assert (p.returncode, p.stderr) == (
         2, "usage: cmp [-l] [-s] file1 file2 [skip1] [skip2]\n")

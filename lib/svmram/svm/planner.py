@@ -20,8 +20,8 @@ from .names import NMIRROR
 from .ramcomponent import FAILED, links_ok, opening_step, ram_component
 from .sizing import (MAX_PERCENT, MIN_FREE_PERCENT, T_MINARMEM, MemoryCap,
                      copy_window_seconds, copy_window_text, human_size,
-                     mib_text, mirror_size_with_ram_first, ramdisk_size_for,
-                     ramdisk_slice_blocks)
+                     mib_text, mirror_size_with_ram_first, ramdisk_holds,
+                     ramdisk_size_for, ramdisk_slice_blocks)
 from .snapshot import OKAY
 
 MAX_STEPS = 64                   # a planner that needs more is looping
@@ -105,16 +105,20 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
                            % names.controller_of(link),
                            advice="Give a link on an unused controller with "
                                   "--link, or let svmram pick one.")
-    needed = ramdisk_size_for(m.size_blocks)
+    copying = labels.mirror_label(snap.labels) is False
+    needed = ramdisk_size_for(m.size_blocks, copy=copying)
     if size is None:
         size = needed
-    elif ramdisk_slice_blocks(size) < m.size_blocks:
-        raise RefusedError("a ramdisk of %s is too small for %s (%d blocks)"
-                           % (human_size(size), mirror, m.size_blocks),
+    elif not ramdisk_holds(size, m.size_blocks, copy=copying):
+        why = "" if ramdisk_slice_blocks(size) < m.size_blocks else (
+            ": the copy method needs it larger than %s, so that cmp finds "
+            "the end of %s first" % (mirror, mirror))
+        raise RefusedError("a ramdisk of %s is too small for %s (%d blocks)%s"
+                           % (human_size(size), mirror, m.size_blocks, why),
                            advice="Use at least --size %s." % human_size(
                                needed))
     check_memory(snap, size)
-    if labels.mirror_label(snap.labels) is False:
+    if copying:
         chosen, notes = _choose_copy(snap, m, disks, size, method,
                                      allow_label)
     else:

@@ -5,10 +5,11 @@ mirror is closed before the copy (Unopened: fuser), and the proof that
 its copy in a ramdisk is exact (SameData: `cmp MIRROR RAMDISK`, read from
 both devices).
 
-The ramdisk is larger than the mirror, so an exact copy is what cmp
-reports as the mirror ending first: "cmp: EOF on MIRROR" on stderr, exit
-1, nothing on stdout (illumos usr/src/cmd/cmp/cmp.c earg(); Solaris 10
-and 11's /usr/bin/cmp is that program).  Anything else (a difference, an
+The ramdisk is larger than the mirror (sizing.COPY_MARGIN), so an exact
+copy is what cmp reports as the mirror ending first: "cmp: EOF on
+MIRROR" on stderr, exit 1, nothing on stdout (illumos's /usr/bin/cmp is
+the ksh93 builtin, usr/src/lib/libcmd/common/cmp.c cmp(); Solaris 10 and
+11's is usr/src/cmd/cmp/cmp.c earg()).  Anything else (a difference, an
 open failure, a mirror longer than the ramdisk) is a failure: the copy is
 not used.
 """

@@ -40,12 +40,31 @@ def round_down(value, unit):
     return value - value % unit
 
 
-def ramdisk_size_for(mirror_blocks):
-    """Smallest whole-MiB ramdisk whose slice holds a submirror that can be
-    attached to a mirror of mirror_blocks (metattach refuses a submirror
-    smaller than the mirror: `submirror too small to attach`)."""
+# How much larger than the mirror the copy method's ramdisk is at least:
+# a page (8 KiB on SPARC, 4 KiB on x86).  Its proof, `cmp MIRROR RAMDISK`
+# (samedata.py), must find the mirror's end first: the ramdisk driver
+# refuses a read at the ramdisk's end (ramdisk.c rd_read, EINVAL), which
+# illumos's cmp takes for EOF (both end: exit 0) and Solaris 11's reports
+# (exit 2), so a ramdisk exactly the mirror's size would fail the proof on
+# every release, differently.  Such mirrors are real: 9676800 blocks on
+# 15 x 63 disks, 3225600 on 16 x 63, any multiple of 2457600 on EFI.
+COPY_MARGIN = 8192
+
+
+def ramdisk_holds(size_bytes, mirror_blocks, copy=False):
+    """Whether a ramdisk of size_bytes serves a mirror of mirror_blocks:
+    its slice holds a submirror that can be attached (metattach refuses a
+    submirror smaller than the mirror: `submirror too small to attach`),
+    and for the copy method it is COPY_MARGIN larger than the mirror."""
+    return ramdisk_slice_blocks(size_bytes) >= mirror_blocks and (
+        not copy or size_bytes >= mirror_blocks * BLOCK + COPY_MARGIN)
+
+
+def ramdisk_size_for(mirror_blocks, copy=False):
+    """Smallest whole-MiB ramdisk that serves a mirror of mirror_blocks
+    (ramdisk_holds)."""
     size = -(-mirror_blocks * BLOCK // MIB) * MIB
-    while ramdisk_slice_blocks(size) < mirror_blocks:
+    while not ramdisk_holds(size, mirror_blocks, copy):
         size += MIB
     return size
 

@@ -1,12 +1,26 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""cmp FILE1 FILE2, as illumos usr/src/cmd/cmp/cmp.c (Solaris 10 and 11's
-/usr/bin/cmp): byte by byte until they differ or one ends.  Equal to the
-end of both: exit 0, silent.  The first difference: "F1 F2 differ: char
-N, line L" on stdout, exit 1.  Equal until the shorter ends: "cmp: EOF on
-SHORTER" on stderr, exit 1 (earg()).  A file that cannot be opened: "cmp:
-cannot open F" on stderr, exit 2 (barg()); a wrong number of operands:
-the usage line, exit 2 (narg()).
+"""cmp FILE1 FILE2: byte by byte until they differ or one ends.  Equal to
+the end of both: exit 0, silent.  The first difference: "F1 F2 differ:
+char N, line L" on stdout, exit 1.  Equal until the shorter ends: "cmp:
+EOF on SHORTER" on stderr, exit 1.  A wrong number of operands: the usage
+line, exit 2.
+
+The program is the release's (switch cmp_program):
+
+* "libcmd", illumos-2016: /usr/bin/cmp is the ksh93 builtin, illumos-gate
+  usr/src/lib/libcmd/common/cmp.c (cmp() for "EOF on", b_cmp for "F:
+  cannot open [ERRNO TEXT]", exit 2).  A failed read ends a file as EOF
+  does (sfreserve).
+* "cmd-cmp", solaris10: usr/src/cmd/cmp/cmp.c (earg, barg "cmp: cannot
+  open F", narg), which also takes a failed read (getc) for EOF.
+* "cmd-cmp-ferror", solaris11: the Solaris 11 snapshot's cmd/cmp/cmp.c,
+  which checks ferror at every EOF, the first file first (rearg): "cmp:
+  error on reading F: STRERROR", exit 2.
+
+Reading a ramdisk at its end fails with EINVAL (ramdisk.c rd_read); a
+metadevice ends with an empty read (md_subr.c md_checkbuf).  So a ramdisk
+exactly as large as the metadevice gives exit 0, or exit 2 on solaris11.
 
 The files are the emulator's: a metadevice's raw device (/dev/md/rdsk/dN,
 read through its read option, which opens it) or a ramdisk's
@@ -16,7 +30,7 @@ difference is printed as 1 (the model keeps no bytes to count newlines
 in).
 """
 
-from svmsim import svm
+from svmsim import devices, svm
 from svmsim.programs import dd
 from svmsim.state import REGIONS
 
@@ -31,7 +45,7 @@ def run(ctx, argv):
     for path in argv:
         data = dd.content(ctx, path)
         if data is None:
-            ctx.err("cmp: cannot open %s\n" % path)
+            ctx.err(_cannot_open(ctx, path))
             return 2
         found.append(data)
     (size1, head1, regions1), (size2, head2, regions2) = found
@@ -54,7 +68,22 @@ def run(ctx, argv):
         ctx.out("%s %s differ: char %d, line 1\n" % (
             argv[0], argv[1], differs * 512 + 1))
         return 1
+    # The files that reach their end: the shorter, or both.
+    ended = [path for path, size in zip(argv, (size1, size2))
+             if size == common]
+    failed = [path for path in ended if path.startswith("/dev/rramdisk/")]
+    if failed and svm.switch(ctx.st, "cmp_program") == "cmd-cmp-ferror":
+        ctx.err("cmp: error on reading %s: Invalid argument\n" % failed[0])
+        return 2
     if size1 != size2:
-        ctx.err("cmp: EOF on %s\n" % argv[0 if size1 < size2 else 1])
+        ctx.err("cmp: EOF on %s\n" % ended[0])
         return 1
     return 0
+
+
+def _cannot_open(ctx, path):
+    if svm.switch(ctx.st, "cmp_program") != "libcmd":
+        return "cmp: cannot open %s\n" % path
+    why = "No such file or directory" if devices.resolve(
+        ctx.root, path) is None else "No such device or address"
+    return "cmp: %s: cannot open [%s]\n" % (path, why)
