@@ -54,3 +54,46 @@ def lock_holder(request):
         request.addfinalizer(holder.release)
         return holder
     return hold
+
+
+# Each test's kind, from where it lives (pytest.ini lists the markers):
+# `pytest -m unit` runs the pure tests (parsers, models, planners, the
+# core) in seconds; `-m "not vm"` everything but the QEMU guests.
+KIND_OF_DIRECTORY = {
+    "parse": "unit",
+    "svmram": "unit",
+    "md": "scenario",
+    "scenario": "scenario",
+    "badinput": "scenario",
+    "illumos": "scenario",
+    "svmsim": "emulator",
+    "svmsim_smf": "emulator",
+    "svmsim_boot": "emulator",
+    "packaging": "packaging",
+    "vm": "vm",
+}
+# Files whose kind is not their directory's: md's pure tests (no fake
+# kernel, no process), and the core's tests that start processes.
+KIND_OF_FILE = {
+    "md/test_parse.py": "unit",
+    "md/test_planner.py": "unit",
+    "md/test_fuzz.py": "unit",
+    "svmram/test_lock.py": "scenario",
+    "svmram/test_boundary.py": "scenario",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    tests = os.path.join(REPO, "tests") + os.sep
+    for item in items:
+        path = str(item.path)
+        if not path.startswith(tests):
+            continue
+        rel = path[len(tests):].replace(os.sep, "/")
+        kind = KIND_OF_FILE.get(rel) or KIND_OF_DIRECTORY.get(
+            rel.split("/", 1)[0])
+        if kind is None:
+            raise pytest.UsageError(
+                "tests/conftest.py: no kind for %s; add its directory to "
+                "KIND_OF_DIRECTORY" % rel)
+        item.add_marker(kind)
