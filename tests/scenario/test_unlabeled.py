@@ -51,6 +51,8 @@ def setup_commands(layout, release):
     size = "222m" if layout == "unlabeled-slice1" else "228m"
     copy = [["ramdiskadm", "-a", ramdisk, size],
             ["metainit", ram, "1", "1", "c90t0d0s0"],
+            # The read opens the mirror, which makes its write count.
+            ["dd", "if=/dev/md/rdsk/" + mirror, "of=/dev/null", "count=1"],
             ["dd", "if=/dev/md/rdsk/" + mirror,
              "of=/dev/rramdisk/" + ramdisk, "bs=1024k"],
             ["cmp", "/dev/md/rdsk/" + mirror, "/dev/rramdisk/" + ramdisk],
@@ -286,20 +288,40 @@ def test_teardown_after_a_reboot_clears_with_force(base_hosts, tmp_path):
     assert host.violations() == []
 
 
-def test_a_write_after_the_comparison_stops_the_copy(base_hosts, tmp_path):
-    """Something opens the mirror, writes a region cmp has compared and
-    closes it again before metaclear: fuser before and metaclear after
-    see nothing, cmp passed, but the mirror's write count (its I/O kstat)
-    moved, and the step stops before metaclear; the rollback removes only
-    the RAM parts."""
+def first_call(prog, *args):
+    """after(argv) for host.svmram: true at svmram's first call of `prog`
+    with `args` among its arguments."""
+    seen = []
+
+    def match(argv):
+        if argv[0].endswith("/" + prog) and set(args) <= set(argv) \
+                and not seen:
+            seen.append(argv)
+            return True
+        return False
+    return match
+
+
+# Right after the write count is kept, and after cmp compared.
+@pytest.mark.parametrize("prog, args", [("kstat", ("md:10:md10:writes",)),
+                                        ("cmp", ())])
+def test_a_write_after_the_count_stops_the_copy(base_hosts, tmp_path, prog,
+                                                args):
+    """Something opens the mirror, writes a region and closes it again
+    after the write count was kept (the mirror, made since boot, had no
+    count before svmram's one-block read), before metaclear: fuser before
+    and metaclear after see nothing, cmp passed, but the mirror's write
+    count (its I/O kstat) moved, and the step stops before metaclear; the
+    rollback removes only the RAM parts."""
     host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
     before = host.metastat_p()
+    now = first_call(prog, *args)
 
-    def write_after_cmp(argv):
-        if argv[0].endswith("/cmp"):
+    def write_after(argv):
+        if now(argv):
             assert host.sim("write", "d10", "--region", "5").returncode == 0
     result = host.svmram("setup", "-y", "--allow-label", "d10",
-                         after=write_after_cmp)
+                         after=write_after)
     assert result.returncode == 1, result.stderr
     assert ("svmram: step 4 failed (Copy d10 into the ramdisk, compare, then "
             "clear d10 and recreate it at once from d11 d13 d12 in this "
