@@ -45,7 +45,7 @@ def probe(release):
     return [] if release == "illumos-2016" else slot_test()
 
 
-def setup_commands(layout, release):
+def setup_commands(layout, release, pass_num="1"):
     mirror, ram, (d1, d2), _ = LAYOUTS[layout]
     ramdisk = "svmram_" + mirror
     size = "222m" if layout == "unlabeled-slice1" else "228m"
@@ -60,10 +60,11 @@ def setup_commands(layout, release):
     if layout == "unlabeled-slice1":
         # 453600 blocks, a multiple of the ramdisk's 600-block cylinder:
         # the RAM submirror goes first and nothing is resynced.
-        return copy + [["metainit", mirror, "-m", ram, d1, d2, "-r", "1"]]
+        return copy + [["metainit", mirror, "-m", ram, d1, d2, "-r",
+                        pass_num]]
     # 465885 blocks: with RAM first SVM would round it to 465600, so RAM
     # goes second and the disk in front of it is detached and re-attached.
-    copy.append(["metainit", mirror, "-m", d1, ram, d2, "-r", "1"])
+    copy.append(["metainit", mirror, "-m", d1, ram, d2, "-r", pass_num])
     if release == "solaris10":       # metadetach leaves a hole
         return probe(release) + copy + [
             ["metadetach", mirror, d1], ["metadetach", mirror, ram],
@@ -122,6 +123,73 @@ def test_setup_reads_from_ram_and_teardown_gives_back_an_unlabeled_mirror(
         ["1"], ["metaclear", ram], ["ramdiskadm", "-d", "svmram_" + mirror]]
     assert original(layout, host) == before
     assert write_block_0(host, mirror).returncode == 0     # unlabeled again
+    assert host.violations() == []
+
+
+def kstat_writes(host, mirror):
+    return host.cmd("kstat", "-p", "md:%s:md%s:writes" % (
+        mirror[1:], mirror[1:]))
+
+
+def remade(*metainit):
+    """A step (hosts.run_step): d10 cleared and made again as `metainit`
+    says."""
+    def remake(host):
+        for argv in (("metaclear", "d10"), ("metainit", "d10") + metainit):
+            assert host.cmd(*argv).returncode == 0, argv
+    return remake
+
+
+PASS_0 = remade("-m", "d11", "d12", "0")
+ONE_WAY = remade("-m", "d11")
+
+
+def attach_d12(host):
+    """What svmram says to a one-way mirror: attach a second disk
+    submirror; the resync runs to its end."""
+    assert host.cmd("metattach", "d10", "d12").returncode == 0
+    assert host.sim("tick").returncode == 0
+
+
+# Mirrors SVM has not opened since boot, so with no write count (no I/O
+# kstat) until svmram's one-block read: made since boot and never
+# mounted; pass 0 (boot's metasync -r opens no pass-0 mirror); one-way
+# at boot (nor those), which svmram refuses until a second disk
+# submirror is attached, whose resync opens the mirror.
+NOT_OPENED = {"made since boot": ((), "1"),
+              "pass 0": (((PASS_0,), ("reboot",)), "0"),
+              "one-way": (((ONE_WAY,), ("reboot",)), "1")}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_OPENED))
+@pytest.mark.parametrize("release", RELEASES)
+def test_the_copy_needs_no_open_since_boot(base_hosts, tmp_path, case,
+                                           release):
+    steps, pass_num = NOT_OPENED[case]
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", release,
+                           steps)
+    assert kstat_writes(host, "d10").returncode == 1     # no count yet
+    if case == "one-way":
+        refused = host.svmram(*(SETUP[1:] + ("d10",)))
+        assert (refused.returncode, refused.stderr) == (3, (
+            "svmram: d10 has 1 healthy disk submirror; svmram needs two\n"
+            "svmram: Attach a second disk submirror first, so a disk copy "
+            "always remains.\n"))
+        attach_d12(host)
+        host.clear_trace()
+    before = original("unlabeled-x86", host)
+    result = host.svmram(*(SETUP[1:] + ("d10",)))
+    assert result.returncode == 0, result.stderr
+    assert svm_commands(host) == setup_commands("unlabeled-x86", release,
+                                                pass_num)
+    assert host.metastat_p("d10").splitlines()[0].split()[2] == \
+        "/dev/md/rdsk/d13"
+    assert kstat_writes(host, "d10").stdout == "md:10:md10:writes\t0\n"
+    assert host.svmram("status", "d10").returncode == 0
+    assert host.violations() == []
+    host.clear_trace()
+    assert host.svmram("teardown", "-y", "d10").returncode == 0
+    assert original("unlabeled-x86", host) == before
     assert host.violations() == []
 
 
