@@ -225,6 +225,7 @@ def cmd_reboot(args, simdir):
         drvconf.boot(st, root)                    # ramdisk rd_attach
         st["opens"] = {}
         st["opened_since_boot"] = []
+        st["md_kstats"] = {}                      # kstats live in the kernel
         svm.load_replicas(st)
         svm.snarf(st)                             # metainit -r
         monitor.check(st)

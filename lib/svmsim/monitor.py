@@ -48,12 +48,12 @@ def app_write(st, m, region=None, head=False):
 
 
 def count_write(st, u):
-    """The unit's I/O kstat counts a top-level write (md_kstat_done;
-    programs/kstat.py shows it).  Kept by unit number, apart from the unit
-    record: the kstat is persistent across a metaclear and metainit of
-    the same number (KSTAT_FLAG_PERSISTENT)."""
-    counts = st.setdefault("md_writes", {})
-    counts[str(u["num"])] = counts.get(str(u["num"]), 0) + 1
+    """The unit's I/O kstat counts a top-level write (md_subr.c
+    md_kstat_done, which counts nothing while the unit has no kstat; an
+    open made it: units.open_kstats)."""
+    kstats = st.get("md_kstats", {})
+    if str(u["num"]) in kstats:
+        kstats[str(u["num"])] += 1
 
 
 def auto_writes(st):

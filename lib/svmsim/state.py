@@ -52,6 +52,7 @@ def new_state(nodename, physmem, availrmem_initial):
         "vfstab": {},          # metadevice -> mount point (mounted at boot)
         "opens": {},           # metadevice -> open count
         "opened_since_boot": [],
+        "md_kstats": {},       # unit number -> writes of its I/O kstat
         "auto": {"frozen": False, "step": DEFAULT_STEP},
         "faults": [],
         "copied_blocks": {},   # mirror -> blocks its resyncs copied

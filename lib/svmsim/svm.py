@@ -12,7 +12,7 @@ Every operation checks all its refusals before it changes anything.
 from svmsim import devices, regions, resync
 # The unit model resync.py and monitor.py share; svm.X keeps naming them.
 from svmsim.units import (READABLE, WRITABLE, all_comps,  # noqa: F401
-                          first_open, mirrors, recompute_sub)
+                          first_open, mirrors, open_kstats, recompute_sub)
 from svmsim.messages import SvmError
 from svmsim.state import REGIONS
 
@@ -272,8 +272,10 @@ def open_device(st, name):
     u = require(st, name)
     if u["type"] == "mirror":
         first_open(st, u)
-    elif name not in st["opened_since_boot"]:
-        st["opened_since_boot"].append(name)
+    else:
+        open_kstats(st, u)
+        if name not in st["opened_since_boot"]:
+            st["opened_since_boot"].append(name)
     st["opens"][name] = st["opens"].get(name, 0) + 1
 
 

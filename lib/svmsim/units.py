@@ -2,8 +2,8 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The unit model that svm.py, resync.py and monitor.py all read: the
 submirror states that serve reads and take writes, walking mirrors and
-components, a submirror's state derived from its components, and the
-first-open rule (reference 9.1).
+components, a submirror's state derived from its components, the
+first-open rule (reference 9.1), and the I/O kstats an open makes.
 
 It imports none of the three, so each of them imports it at module level
 (the import graph of lib/svmsim has no circle: tests/svmsim/test_imports.py).
@@ -46,7 +46,9 @@ def recompute_sub(st, sub):
 def first_open(st, m):
     """mirror_open_all_devs at the first open after boot: components whose
     recorded dev_t is absent become Maintenance (Last Erred if no other
-    source), everything present (even a blank ramdisk) stays Okay."""
+    source), everything present (even a blank ramdisk) stays Okay.
+    Called at every open of the mirror, for its kstats."""
+    open_kstats(st, m)
     if m["name"] in st["opened_since_boot"]:
         return
     st["opened_since_boot"].append(m["name"])
@@ -75,6 +77,22 @@ def first_open(st, m):
                 sub["state"] = "COMP_ERRED"
         recompute_sub(st, sub)
     _drop_erred_targets(m)
+
+
+def open_kstats(st, u):
+    """The I/O kstats an open of unit `u` makes, kept by unit number
+    (programs/kstat.py shows them).  md_unit_incopen is the only caller of
+    md_kstat_init (md_subr.c), and a mirror's open opens its submirrors
+    (mirror.c mirror_open_all_devs: md_layered_open).  A kstat made once
+    stays until the next boot with its counts: at the last close
+    (md_unit_decopen) and at metaclear (md_destroy_unit_incore)
+    md_kstat_destroy calls kstat_delete, which only makes a
+    KSTAT_FLAG_PERSISTENT kstat dormant, "readable during the dormant
+    phase", and the next kstat_create of that name revives it with its
+    data (kstat_fr.c kstat_delete, kstat_create, kstat_install)."""
+    kstats = st.setdefault("md_kstats", {})
+    for unit in [u] + [st["units"][s["name"]] for s in u.get("subs", ())]:
+        kstats.setdefault(str(unit["num"]), 0)
 
 
 def _drop_erred_targets(m):

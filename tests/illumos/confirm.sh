@@ -7,10 +7,12 @@
 # the other points it marks [unverified] or [inferred].  The report it prints
 # is meant to be pasted into an issue; tests/illumos/README.md says how.
 #
-#   confirm.sh prepare [SLICE_A SLICE_B]  checks 1 2 4 6 7 8 9, then builds
-#                                         the mirror that checks 3 and 5 need
+#   confirm.sh prepare [SLICE_A SLICE_B]  checks 1 2 4 6 7 8 9 11a, then
+#                                         builds the mirror that checks 3, 5
+#                                         and 11b need
 #   (reboot by hand)
-#   confirm.sh after-reboot               checks 3 5 6 10, then removes it all
+#   confirm.sh after-reboot               checks 3 5 6 10 11b, then removes
+#                                         it all
 #   confirm.sh cleanup                    removes whatever a run left behind
 #
 # The slices come from the arguments or from SVMRAM_TEST_DISKS="A B".
@@ -74,6 +76,7 @@ typeset -a MIRRORS STRIPES RAMDISKS LINKS
 KEEP=0
 REPORT_OPEN=0
 RC=0
+SEEN=""
 
 function usage {
 	print -u2 "usage: $PROG prepare [SLICE_A SLICE_B]"
@@ -184,6 +187,22 @@ function expect_output {
 }
 
 # --- reading SVM ----------------------------------------------------------------
+
+# md_kstat DEVICE: run `kstat -p md:N:mdN:writes` for metadevice dN and set
+# SEEN to "none" (exit 1, nothing printed), "a count" or what else it was.
+function md_kstat {
+	typeset n=${1#d} line
+	run $KSTAT -p md:$n:md$n:writes
+	line=$(<"$OUT")
+	if (( RC == 1 )) && [[ ! -s $OUT && ! -s $ERR ]]; then
+		SEEN=none
+	elif (( RC == 0 )) && [[ $line == md:$n:md$n:writes$'\t'+([0-9]) ]]; then
+		SEEN="a count"
+	else
+		SEEN="unexpected output (exit status $RC)"
+	fi
+	return 0
+}
 
 # slots MIRROR: "0:d901 1:d902" from plain metastat.
 function slots {
@@ -615,6 +634,20 @@ function prepare {
 	verdict "$NWAY -m $SR $first $second: $(( minsize / cylr * cylr )) blocks; one-way was $m1" \
 	    "$NWAY -m $SR $first $second: $nway blocks; one-way was $m1"
 
+	# CHECK 11 --------------------------------------------------------------
+	check_header 11a "the I/O kstat of a mirror made since boot, before and after its first open; of a cleared one" \
+	    "audit 3 row 2.3: md_subr.c md_unit_incopen -> md_kstat_init; kstat_fr.c kstat_delete (dormant) [src]" \
+	    "lib/svmsim/units.py open_kstats(); programs/kstat.py stats()"
+	md_kstat $NWAY
+	o="$NWAY made since boot: $SEEN"
+	run $DD if=$DEV/md/rdsk/$NWAY of=/dev/null bs=512 count=1
+	md_kstat $NWAY
+	o+="; after one read: $SEEN"
+	say "($MIR was opened by its resyncs, then cleared in check 7)"
+	md_kstat $MIR
+	o+="; cleared $MIR: $SEEN"
+	verdict "$NWAY made since boot: none; after one read: a count; cleared $MIR: a count" "$o"
+
 	# The fixture for checks 3 and 5 ------------------------------------------
 	say ""
 	say "======================================================================"
@@ -628,6 +661,7 @@ function prepare {
 		STATE_BOOT_TIME='$(boot_time)'
 		STATE_HOST='$HOST'
 		STATE_NWAY='$NWAY'
+		STATE_MIR='$MIR'
 		STATE_SR='$SR'
 		STATE_FIRST='$first'
 		STATE_SECOND='$second'
@@ -737,6 +771,21 @@ function after_reboot {
 	run $METASTAT -c $m
 	verdict "as booted: submirror $ram Needs maintenance, component $comp Maintenance, Invoke: metareplace $m $comp <new device>" \
 	    "as booted: submirror $ram ${s1:-?}, component $comp ${c1:-?}, Invoke: ${inv:-(none)}"
+
+	# CHECK 11, after the reboot ---------------------------------------------
+	check_header 11b "the I/O kstats after a reboot" \
+	    "audit 3 row 2.3: gone at reboot; svc:/system/metasync's metasync -r opens every mirror with pass 1-9 and 2+ submirrors (meta_mirror_resync.c, mirror_resync.c) [src]" \
+	    "lib/svmsim/cli.py cmd_reboot() (drops them); programs/metasync.py boot_resync()"
+	md_kstat $m
+	o="$m (pass 1, opened by metasync -r): $SEEN"
+	if [[ -n $STATE_MIR ]]; then        # absent from an older state file
+		md_kstat $STATE_MIR
+		o+="; $STATE_MIR (cleared before the reboot): $SEEN"
+	fi
+	verdict "$m (pass 1, opened by metasync -r): a count${STATE_MIR:+; $STATE_MIR (cleared before the reboot): none}" "$o"
+
+	check_header "3 (continued)" "the ramdisk submirror after the mirror's first read" \
+	    "section 9.1 [inferred], 9.6 item 3" "lib/svmsim/units.py first_open()"
 	say "Now one read opens $m (reference 9.1: the first open errs a missing component)."
 	run $DD if=$DEV/md/rdsk/$m of=/dev/null bs=512 count=1
 	run $METASTAT $m

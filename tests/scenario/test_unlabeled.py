@@ -69,12 +69,14 @@ def probe(release):
     return [] if release == "illumos-2016" else slot_test()
 
 
-def setup_commands(layout, release):
+def setup_commands(layout, release, pass_num="1"):
     mirror, ram, (d1, d2), _ = LAYOUTS[layout]
     ramdisk = "svmram_" + mirror
     _, size, ram_first = SIZES[layout]
     copy = [["ramdiskadm", "-a", ramdisk, size],
             ["metainit", ram, "1", "1", "c90t0d0s0"],
+            # The read opens the mirror, which makes its write count.
+            ["dd", "if=/dev/md/rdsk/" + mirror, "of=/dev/null", "count=1"],
             ["dd", "if=/dev/md/rdsk/" + mirror,
              "of=/dev/rramdisk/" + ramdisk, "bs=1024k"],
             ["cmp", "/dev/md/rdsk/" + mirror, "/dev/rramdisk/" + ramdisk],
@@ -82,11 +84,12 @@ def setup_commands(layout, release):
     if ram_first:
         # A multiple of the ramdisk's 600-block cylinder: the RAM
         # submirror goes first and nothing is resynced.
-        return copy + [["metainit", mirror, "-m", ram, d1, d2, "-r", "1"]]
+        return copy + [["metainit", mirror, "-m", ram, d1, d2, "-r",
+                        pass_num]]
     # With RAM first SVM would round the mirror down to a multiple of 600
     # blocks, so RAM goes second and the disk in front of it is detached
     # and re-attached.
-    copy.append(["metainit", mirror, "-m", d1, ram, d2, "-r", "1"])
+    copy.append(["metainit", mirror, "-m", d1, ram, d2, "-r", pass_num])
     if release == "solaris10":       # metadetach leaves a hole
         return probe(release) + copy + [
             ["metadetach", mirror, d1], ["metadetach", mirror, ram],
@@ -146,6 +149,73 @@ def test_setup_reads_from_ram_and_teardown_gives_back_an_unlabeled_mirror(
         ["1"], ["metaclear", ram], ["ramdiskadm", "-d", "svmram_" + mirror]]
     assert original(layout, host) == before
     assert write_block_0(host, mirror).returncode == 0     # unlabeled again
+    assert host.violations() == []
+
+
+def kstat_writes(host, mirror):
+    return host.cmd("kstat", "-p", "md:%s:md%s:writes" % (
+        mirror[1:], mirror[1:]))
+
+
+def remade(*metainit):
+    """A step (hosts.run_step): d10 cleared and made again as `metainit`
+    says."""
+    def remake(host):
+        for argv in (("metaclear", "d10"), ("metainit", "d10") + metainit):
+            assert host.cmd(*argv).returncode == 0, argv
+    return remake
+
+
+PASS_0 = remade("-m", "d11", "d12", "0")
+ONE_WAY = remade("-m", "d11")
+
+
+def attach_d12(host):
+    """What svmram says to a one-way mirror: attach a second disk
+    submirror; the resync runs to its end."""
+    assert host.cmd("metattach", "d10", "d12").returncode == 0
+    assert host.sim("tick").returncode == 0
+
+
+# Mirrors SVM has not opened since boot, so with no write count (no I/O
+# kstat) until svmram's one-block read: made since boot and never
+# mounted; pass 0 (boot's metasync -r opens no pass-0 mirror); one-way
+# at boot (nor those), which svmram refuses until a second disk
+# submirror is attached, whose resync opens the mirror.
+NOT_OPENED = {"made since boot": ((), "1"),
+              "pass 0": (((PASS_0,), ("reboot",)), "0"),
+              "one-way": (((ONE_WAY,), ("reboot",)), "1")}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_OPENED))
+@pytest.mark.parametrize("release", RELEASES)
+def test_the_copy_needs_no_open_since_boot(base_hosts, tmp_path, case,
+                                           release):
+    steps, pass_num = NOT_OPENED[case]
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", release,
+                           steps)
+    assert kstat_writes(host, "d10").returncode == 1     # no count yet
+    if case == "one-way":
+        refused = host.svmram(*(SETUP[1:] + ("d10",)))
+        assert (refused.returncode, refused.stderr) == (3, (
+            "svmram: d10 has 1 healthy disk submirror; svmram needs two\n"
+            "svmram: Attach a second disk submirror first, so a disk copy "
+            "always remains.\n"))
+        attach_d12(host)
+        host.clear_trace()
+    before = original("unlabeled-x86", host)
+    result = host.svmram(*(SETUP[1:] + ("d10",)))
+    assert result.returncode == 0, result.stderr
+    assert svm_commands(host) == setup_commands("unlabeled-x86", release,
+                                                pass_num)
+    assert host.metastat_p("d10").splitlines()[0].split()[2] == \
+        "/dev/md/rdsk/d13"
+    assert kstat_writes(host, "d10").stdout == "md:10:md10:writes\t0\n"
+    assert host.svmram("status", "d10").returncode == 0
+    assert host.violations() == []
+    host.clear_trace()
+    assert host.svmram("teardown", "-y", "d10").returncode == 0
+    assert original("unlabeled-x86", host) == before
     assert host.violations() == []
 
 
@@ -312,20 +382,40 @@ def test_teardown_after_a_reboot_clears_with_force(base_hosts, tmp_path):
     assert host.violations() == []
 
 
-def test_a_write_after_the_comparison_stops_the_copy(base_hosts, tmp_path):
-    """Something opens the mirror, writes a region cmp has compared and
-    closes it again before metaclear: fuser before and metaclear after
-    see nothing, cmp passed, but the mirror's write count (its I/O kstat)
-    moved, and the step stops before metaclear; the rollback removes only
-    the RAM parts."""
+def first_call(prog, *args):
+    """after(argv) for host.svmram: true at svmram's first call of `prog`
+    with `args` among its arguments."""
+    seen = []
+
+    def match(argv):
+        if argv[0].endswith("/" + prog) and set(args) <= set(argv) \
+                and not seen:
+            seen.append(argv)
+            return True
+        return False
+    return match
+
+
+# Right after the write count is kept, and after cmp compared.
+@pytest.mark.parametrize("prog, args", [("kstat", ("md:10:md10:writes",)),
+                                        ("cmp", ())])
+def test_a_write_after_the_count_stops_the_copy(base_hosts, tmp_path, prog,
+                                                args):
+    """Something opens the mirror, writes a region and closes it again
+    after the write count was kept (the mirror, made since boot, had no
+    count before svmram's one-block read), before metaclear: fuser before
+    and metaclear after see nothing, cmp passed, but the mirror's write
+    count (its I/O kstat) moved, and the step stops before metaclear; the
+    rollback removes only the RAM parts."""
     host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
     before = host.metastat_p()
+    now = first_call(prog, *args)
 
-    def write_after_cmp(argv):
-        if argv[0].endswith("/cmp"):
+    def write_after(argv):
+        if now(argv):
             assert host.sim("write", "d10", "--region", "5").returncode == 0
     result = host.svmram("setup", "-y", "--allow-label", "d10",
-                         after=write_after_cmp)
+                         after=write_after)
     assert result.returncode == 1, result.stderr
     assert ("svmram: step 4 failed (Copy d10 into the ramdisk, compare, then "
             "clear d10 and recreate it at once from d11 d13 d12 in this "

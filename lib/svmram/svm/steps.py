@@ -247,18 +247,21 @@ def copy_and_rebuild(snap, it, order, seconds):
         why="%s is closed and not labeled, so SVM refuses to attach the "
             "RAM submirror: dd reads every block of %s from its disks in "
             "1 MiB transfers into the ramdisk, cmp proves the copy the "
-            "same, and %s is recreated with %s in it.  The disks are never "
-            "written, so they stay current, and nothing is resynced "
-            "(metainit warns that the submirrors may differ; they do "
-            "not).  %s is labeled from then on (the RAM submirror is): "
-            "SVM refuses writes that start at its block 0.%s" % (
+            "same, and %s is recreated with %s in it.  Its write count, "
+            "which must not move meanwhile, exists only once SVM opened "
+            "it since boot, so dd reads one block of it first.  The "
+            "disks are never written, so they stay current, and nothing "
+            "is resynced (metainit warns that the submirrors may differ; "
+            "they do not).  %s is labeled from then on (the RAM submirror "
+            "is): SVM refuses writes that start at its block 0.%s" % (
                 it.mirror, it.mirror, it.mirror, it.ram, it.mirror,
                 "" if first else "  Recreated with %s first it would "
                 "have another size (SVM rounds a mirror to its first "
                 "submirror's cylinder), so %s goes second and is moved "
                 "to slot 0 afterwards." % (it.ram, it.ram)))
     return replace(step, expect=step.expect.evolve(labeled_by_ram=True), do=(
-        Unopened(it.mirror), WriteCount(it.mirror, WRITES_VARIABLE),
+        Unopened(it.mirror), read_one_block(it.mirror),
+        WriteCount(it.mirror, WRITES_VARIABLE),
         Run(("dd", "if=" + mirror_raw, "of=" + it.raw_link_target,
              "bs=" + COPY_BS)),
         SameData(mirror_raw, it.raw_link_target, advice=(
@@ -409,6 +412,15 @@ def _ram_component(snap, it, state, link=None):
     return stripes
 
 
+def read_one_block(mirror):
+    """The action that reads one block of the mirror, which opens it: its
+    first open since boot applies SVM's first-open rule (reference 9.1)
+    and makes its I/O kstat (md_subr.c md_unit_incopen, md_kstat_init),
+    the write count the copy method keeps."""
+    return Run(("dd", "if=/dev/md/rdsk/%s" % mirror, "of=/dev/null",
+                "count=1"))
+
+
 def force_open(snap, it):
     mirror = snap.mirror
     states = tuple("Needs maintenance" if s == it.ram else st
@@ -417,8 +429,7 @@ def force_open(snap, it):
         key="open %s" % it.mirror,
         summary="Read one block of %s so that SVM opens it without the "
                 "ramdisk." % it.mirror,
-        do=(Run(("dd", "if=/dev/md/rdsk/%s" % it.mirror, "of=/dev/null",
-                 "count=1")),),
+        do=(read_one_block(it.mirror),),
         why="SVM still records the RAM component as Okay: it marks a missing "
             "component as failed only at the mirror's first open after boot. "
             "A ramdisk created before that open would be read as good data.",

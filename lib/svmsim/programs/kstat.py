@@ -14,9 +14,13 @@ emulated boot's wall clock, rounded up to a second (svmsim/drvconf.py).
 A metadevice's I/O kstat is md:UNIT:mdUNIT (md_subr.c md_kstat_init_ui:
 kstat_create("md", unit, NULL, "disk", KSTAT_TYPE_IO, ...), and a NULL
 name is the module and the instance, kstat_create(9F)); of its fields
-only `writes` is emulated, the top-level writes to the unit, kept by
-unit number across a metaclear and metainit (KSTAT_FLAG_PERSISTENT;
-monitor.count_write).  GUESS: it counts from 0 at the host's start.
+only `writes` is emulated, the top-level writes to the unit
+(monitor.count_write).  It exists from the unit number's first open
+since boot, not from metainit, and stays, dormant but readable with its
+counts, after the last close and after metaclear (units.open_kstats);
+a reboot drops it (cli.cmd_reboot).  So a pass-0 mirror, a one-way
+mirror and a mirror made since boot and never opened have none, and
+`kstat -p md:N:mdN:writes` exits 1 for them.
 """
 
 from svmsim.lean import fnmatchcase
@@ -36,9 +40,8 @@ def stats(st):
         "unix:0:system_pages:pagesize": page,
         "unix:0:system_misc:boot_time": st.get("boot_time", 0),
     }
-    for u in st["units"].values():
-        table["md:%d:md%d:writes" % (u["num"], u["num"])] = st.get(
-            "md_writes", {}).get(str(u["num"]), 0)
+    for unit, writes in st.get("md_kstats", {}).items():
+        table["md:%s:md%s:writes" % (unit, unit)] = writes
     return table
 
 

@@ -48,8 +48,11 @@ def run(ctx, argv):
             if "c" in flags:
                 # GUESS: cancelling a mirror with no resync is a no-op.
                 resync.cancel(m)
-            else:
-                svm.first_open(ctx.st, m)   # mirror_resync_unit opens it
+            elif len(m["subs"]) >= 2:
+                # mirror_ioctl_resync returns for fewer than 2 submirrors;
+                # else mirror_resync_unit opens the mirror
+                # (mirror_resync.c).
+                svm.first_open(ctx.st, m)
                 resync.start(ctx.st, m, bufsize)
         except SvmError as e:
             ctx.perror(e)
