@@ -106,14 +106,30 @@ PROMETHEUS_HELP = {
         "is current, the copy's progress while it is filled, 0 without "
         "one.",
     "svmram_disks_current":
-        "The recorded disk copies that hold current data.",
+        "The recorded disk copies known to hold current data (0 when "
+        "their state cannot be read).",
     "svmram_disks": "The disk copies setup recorded.",
 }
 
 
+UP_HEADER = [
+    "# HELP svmram_build_info The version of svmram that wrote these "
+    "metrics; always 1.",
+    "# TYPE svmram_build_info gauge",
+    'svmram_build_info{version="0.1.0"} 1',
+    "# HELP svmram_up 1 when svmram status read everything it needs; 0 "
+    "when it could not (the error is on stderr, the exit status 1), and no "
+    "target follows.",
+    "# TYPE svmram_up gauge", "svmram_up 1"]
+
+
+def sample(name, value, target="md0"):
+    return '%s{target="%s",device="%s"} %s' % (name, target, target, value)
+
+
 def prometheus(samples):
     """The exposition text for {metric: [sample line, ...]}."""
-    lines = []
+    lines = list(UP_HEADER)
     for name, text in PROMETHEUS_HELP.items():
         lines += ["# HELP %s %s" % (name, text), "# TYPE %s gauge" % name]
         lines += samples.get(name, [])
@@ -129,11 +145,11 @@ def test_prometheus_metrics_of_a_set_up_array(tmp_path):
     rc, out, err, _ = host.svmram("status", "--prometheus")
     assert (rc, err) == (0, "")
     assert out == prometheus({
-        "svmram_serving_from_ram": ['svmram_serving_from_ram{target="md0"} 1'],
+        "svmram_serving_from_ram": [sample("svmram_serving_from_ram", "1")],
         "svmram_ram_copy_sync_ratio": [
-            'svmram_ram_copy_sync_ratio{target="md0"} 1'],
-        "svmram_disks_current": ['svmram_disks_current{target="md0"} 2'],
-        "svmram_disks": ['svmram_disks{target="md0"} 2']})
+            sample("svmram_ram_copy_sync_ratio", "1")],
+        "svmram_disks_current": [sample("svmram_disks_current", "2")],
+        "svmram_disks": [sample("svmram_disks", "2")]})
     # After the unit's stop: no RAM member, exit 0 all the same (status
     # itself exits 4).
     rc, _, err, _ = host.svmram("stop", "md0")
@@ -141,15 +157,15 @@ def test_prometheus_metrics_of_a_set_up_array(tmp_path):
     rc, out, err, _ = host.svmram("status", "--prometheus", "/dev/md0")
     assert (rc, err) == (0, "")
     assert out == prometheus({
-        "svmram_serving_from_ram": ['svmram_serving_from_ram{target="md0"} 0'],
+        "svmram_serving_from_ram": [sample("svmram_serving_from_ram", "0")],
         "svmram_ram_copy_sync_ratio": [
-            'svmram_ram_copy_sync_ratio{target="md0"} 0'],
-        "svmram_disks_current": ['svmram_disks_current{target="md0"} 2'],
-        "svmram_disks": ['svmram_disks{target="md0"} 2']})
+            sample("svmram_ram_copy_sync_ratio", "0")],
+        "svmram_disks_current": [sample("svmram_disks_current", "2")],
+        "svmram_disks": [sample("svmram_disks", "2")]})
     rc, out, err, _ = host.svmram("status", "--prometheus", "/dev/md1")
     assert (rc, err) == (0, "")
     assert out == prometheus({"svmram_serving_from_ram": [
-        'svmram_serving_from_ram{target="md1"} 0']})
+        sample("svmram_serving_from_ram", "0", "md1")]})
     rc, out, err, _ = host.svmram("status", "--prometheus", "--json")
     assert rc == 2 and out == ""
 
@@ -162,11 +178,11 @@ def test_prometheus_while_md_recovers_the_ram_member(tmp_path):
     rc, out, err, _ = host.svmram("status", "--prometheus")
     assert (rc, err) == (0, "")
     assert out == prometheus({
-        "svmram_serving_from_ram": ['svmram_serving_from_ram{target="md0"} 0'],
+        "svmram_serving_from_ram": [sample("svmram_serving_from_ram", "0")],
         "svmram_ram_copy_sync_ratio": [
-            'svmram_ram_copy_sync_ratio{target="md0"} 0.25'],
-        "svmram_disks_current": ['svmram_disks_current{target="md0"} 2'],
-        "svmram_disks": ['svmram_disks{target="md0"} 2']})
+            sample("svmram_ram_copy_sync_ratio", "0.25")],
+        "svmram_disks_current": [sample("svmram_disks_current", "2")],
+        "svmram_disks": [sample("svmram_disks", "2")]})
 
 
 def test_nagios_while_md_recovers_the_ram_member_is_a_warning(tmp_path):
