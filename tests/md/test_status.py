@@ -197,3 +197,50 @@ def test_nagios_while_md_recovers_the_ram_member_is_a_warning(tmp_path):
     assert (rc, err) == (1, "")
     assert out.startswith("SVMRAM WARNING - md0: ram0 is recovering"), out
     assert "25%" in out and "submirror" not in out and "resync" not in out
+
+
+# --- issue 28, 3: a failed or missing disk reaches the admin ---------------
+
+def test_nagios_names_a_failed_write_mostly_disk_critical(tmp_path):
+    """`mdadm --fail` of a write-mostly disk: CRITICAL with the disk and
+    what to do; the perfdata count the disks that are current (reads
+    still come from RAM, so serving stays 1)."""
+    from test_cli import Host, env_run, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vdb"])
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert (rc, out, err) == (
+        2, "SVMRAM CRITICAL - md0: disk redundancy degraded (vdb is "
+        "faulty) | serving=1;;;0;1 md0_disks_current=1;;;0;2\n", "")
+    rc, out, err, _ = host.svmram("status")
+    assert rc == 5 and err == ""
+    assert out.splitlines()[0] == (
+        "md0: DEGRADED: only 1 of 2 disks holds current data (vdb is "
+        "faulty).")
+
+
+def test_nagios_names_a_missing_disk_critical(tmp_path):
+    from test_cli import Host, env_run, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vdb", "--remove",
+                   "/dev/vdb"])
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert (rc, out, err) == (
+        2, "SVMRAM CRITICAL - md0: disk redundancy degraded (vdb is not in "
+        "md0) | serving=1;;;0;1 md0_disks_current=1;;;0;2\n", "")
+
+
+def test_nagios_both_disks_failed_is_data_at_risk(tmp_path):
+    from test_cli import Host, env_run, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vdb"])
+    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vda"])
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert (rc, err) == (2, "")
+    assert out == (
+        "SVMRAM CRITICAL - md0: DATA AT RISK: ram0 holds the only current "
+        "copy (vda is faulty, vdb is faulty) | serving=1;;;0;1 "
+        "md0_disks_current=0;;;0;2\n")

@@ -171,6 +171,11 @@ def nagios_line(graded, backend):
     perf = ["serving=%d;;;0;%d" % (
         sum(1 for status, _, _ in graded if status.serving_from_ram),
         len(graded))]
+    perf += ["%s_disks_current=%d;;;0;%d" % (
+        status.target, len(status.disk_redundancy["current"]),
+        len(status.disk_redundancy["current"]) +
+        len(status.disk_redundancy["reasons"]))
+        for status, _, _ in graded if status.disk_redundancy]
     perf += ["%s_%s=%d%%;;;0;100" % (status.target, words.sync,
                                      status.sync_percent)
              for status, _, _ in graded if status.sync_percent is not None]
