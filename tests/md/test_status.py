@@ -10,6 +10,7 @@ from svmram.md.host import MdHost
 from svmram.md.intent import Intent
 from svmram.md.model import Brd, Member
 
+import fakekernel
 import faketree
 from faketree import fixture
 
@@ -244,3 +245,36 @@ def test_nagios_both_disks_failed_is_data_at_risk(tmp_path):
         "SVMRAM CRITICAL - md0: DATA AT RISK: ram0 holds the only current "
         "copy (vda is faulty, vdb is faulty) | serving=1;;;0;1 "
         "md0_disks_current=0;;;0;2\n")
+
+
+# --- issue 28, 4: what status cannot read is never a state -----------------
+
+def test_a_systemctl_that_fails_is_no_missing_unit(tmp_path):
+    """systemctl that cannot answer (no bus) is not "the unit is
+    missing": every format fails, --prometheus after svmram_up 0."""
+    from test_cli import Host, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    error = ("svmram: cannot read the state of svmram@md0.service from "
+             "systemd: systemctl: injected failure\n"
+             "svmram: svmram status needs systemctl is-enabled and "
+             "is-active to answer; it works again once "
+             "'systemctl status svmram@md0.service' does.\n")
+    for options, code in (((), 1), (("--json",), 1), (("-H",), 1),
+                          (("--prometheus",), 1)):
+        faketree.write(host.root, "/" + fakekernel.FAIL,
+                       "systemctl is-enabled")
+        rc, out, err, _ = host.svmram("status", *options)
+        assert (rc, err) == (code, error), options
+        if options == ("--prometheus",):
+            assert [line for line in out.splitlines()
+                    if not line.startswith("#")] == [
+                        'svmram_build_info{version="0.1.0"} 1',
+                        "svmram_up 0"]
+        else:
+            assert out == ""
+    faketree.write(host.root, "/" + fakekernel.FAIL, "systemctl is-enabled")
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert (rc, out, err) == (
+        3, "SVMRAM UNKNOWN - cannot read the state of svmram@md0.service "
+        "from systemd: systemctl: injected failure\n", "")
