@@ -278,3 +278,18 @@ def test_a_systemctl_that_fails_is_no_missing_unit(tmp_path):
     assert (rc, out, err) == (
         3, "SVMRAM UNKNOWN - cannot read the state of svmram@md0.service "
         "from systemd: systemctl: injected failure\n", "")
+
+
+def test_an_inactive_array_after_a_power_cut_is_critical(tmp_path):
+    """md0 inactive, its disks spares (fixtures/vm-inactive): check_raid
+    reads OK and node-mixin never fires (svmram.8, MONITORING); status
+    is CRITICAL, and its advice starts the array, which works on an
+    inactive one (a --grow does not)."""
+    from svmram.commands.status import health
+    from svmram.md.backend import MdBackend
+    snap = observe(tmp_path / "root", "vm-inactive.sysfs.txt")
+    found, problems = status.report(snap, CREATED, "active")
+    grade, words = health(found, problems, MdBackend(str(tmp_path)))
+    assert (grade, found.verdict) == (2, "degraded")
+    assert words.startswith("md0: md0 is inactive, ram0 is not in md0")
+    assert found.disk_redundancy["fixes"] == ["mdadm --run /dev/md0"]

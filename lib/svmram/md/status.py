@@ -113,6 +113,10 @@ def _redundancy(a, it, ram):
             fixes.append("none: md is recovering it" if member.role ==
                          RECOVERING else "mdadm --grow %s --raid-devices=%d"
                          % (dev, a.raid_disks + 1))
+    if not a.running:
+        # Its disks are spares until md starts it: no --add or --grow
+        # works on an inactive array, --run does (degraded, RAM-less).
+        fixes = ["mdadm --run %s" % dev]
     if not current and ram is not None and ram.role == IN_SYNC:
         state = "lost"
     elif len(current) < len(it.disks):
