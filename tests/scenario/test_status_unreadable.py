@@ -139,3 +139,16 @@ def test_replicas_lost_after_setup_the_ramdisk_is_still_seen(set_up):
     assert result.returncode == 0
     assert 'svmram_disks{target="d10",device="d10"} 2' in \
         result.stdout.splitlines()
+
+
+def test_prometheus_says_svmram_up_0_when_metastat_fails(set_up):
+    host = set_up
+    assert host.sim("faults", "add", "metastat", "--nth", "1", "--exit", "1",
+                    "--svm-error", "stale databases").returncode == 0
+    result = host.svmram("status", "--prometheus")
+    assert result.returncode == EXIT_FAILED
+    assert result.stderr.startswith("svmram: metastat -p failed: ")
+    samples = [line for line in result.stdout.splitlines()
+               if not line.startswith("#")]
+    assert samples == ['svmram_build_info{version="0.1.0"} 1',
+                       "svmram_up 0"]
