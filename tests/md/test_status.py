@@ -119,8 +119,8 @@ UP_HEADER = [
     "# TYPE svmram_build_info gauge",
     'svmram_build_info{version="0.1.0"} 1',
     "# HELP svmram_up 1 when svmram status read everything it needs; 0 "
-    "when it could not (the error is on stderr, the exit status 1), and no "
-    "target follows.",
+    "when it could not (its error is on stderr, its exit status not 0), and "
+    "no target follows.",
     "# TYPE svmram_up gauge", "svmram_up 1"]
 
 

@@ -80,7 +80,7 @@ def add_arguments(parser, argv=()):
                              "3 UNKNOWN (a Nagios plugin)")
     parser.add_argument("--prometheus", action="store_true",
                         help="metrics for node_exporter's textfile "
-                             "collector; exit 0 once printed, 1 (after "
+                             "collector; exit 0 once printed, not 0 (after "
                              "svmram_up 0) when the host cannot be read")
 
 
@@ -231,8 +231,8 @@ METRICS = (
 )
 # Printed first, whatever status could read.
 UP_HELP = ("1 when svmram status read everything it needs; 0 when it could "
-           "not (the error is on stderr, the exit status 1), and no target "
-           "follows.")
+           "not (its error is on stderr, its exit status not 0), and no "
+           "target follows.")
 BUILD_INFO_HELP = "The version of svmram that wrote these metrics; always 1."
 
 
