@@ -379,6 +379,11 @@ class Backend(abc.ABC):
         """[(Status, Problems)] of `target`, or of every target the record
         store names, reading the host once (see the module's text)."""
 
+    def why_nothing_set_up(self):
+        """When the record store names no target: why none can be set
+        up, in the backend's words, or None."""
+        return None
+
     @abc.abstractmethod
     def check(self, target=None):
         """(host checks, verdicts) for `svmram check`: each check a dict

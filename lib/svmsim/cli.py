@@ -15,6 +15,7 @@
   monitor DIR [--reset]
   write DIR dN [--region R]
   fail-replicas DIR cNtNdNsN
+  smf DIR down | smf DIR up
   state DIR
 """
 
@@ -115,6 +116,11 @@ def parser():
                             "boot finds the state database stale")
     a.add_argument("dir")
     a.add_argument("slice")
+    a = sub.add_parser("smf", help="down: svc.configd is unavailable, so "
+                       "svcs, svcprop, svcadm and svccfg fail as they do "
+                       "when they cannot bind to it; up: it is back")
+    a.add_argument("dir")
+    a.add_argument("action", choices=("down", "up"))
     sub.add_parser("state").add_argument("dir")
     return p
 
@@ -328,6 +334,12 @@ def cmd_fail_replicas(args, simdir):
             return 1
         for replica in hit:
             replica["failed"] = True
+    return 0
+
+
+def cmd_smf(args, simdir):
+    from svmsim import smf
+    smf.set_repository(simdir, args.action == "up")
     return 0
 
 

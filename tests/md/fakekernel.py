@@ -141,7 +141,12 @@ def mdadm(args):
         # A member md recovers: md stops the recovery and takes the
         # faulty member out of its slot; it stays listed until removed.
         array, dev = args[0][len("/dev/"):], args[2][len("/dev/"):]
-        for attr, value in (("dev-%s/state" % dev, "faulty"),
+        # md.c state_show: "faulty", then the flags that stay, such as
+        # write_mostly (mdstat's "(W)(F)").
+        flags = read(md(array, "dev-%s/state" % dev)).strip().split(",")
+        state = ",".join(["faulty"] + [f for f in flags
+                                       if f == "write_mostly"])
+        for attr, value in (("dev-%s/state" % dev, state),
                             ("dev-%s/slot" % dev, "none"),
                             ("sync_action", "idle"),
                             ("sync_completed", "none")):

@@ -10,6 +10,7 @@ from svmram.md.host import MdHost
 from svmram.md.intent import Intent
 from svmram.md.model import Brd, Member
 
+import fakekernel
 import faketree
 from faketree import fixture
 
@@ -106,14 +107,30 @@ PROMETHEUS_HELP = {
         "is current, the copy's progress while it is filled, 0 without "
         "one.",
     "svmram_disks_current":
-        "The recorded disk copies that hold current data.",
+        "The recorded disk copies known to hold current data (0 when "
+        "their state cannot be read).",
     "svmram_disks": "The disk copies setup recorded.",
 }
 
 
+UP_HEADER = [
+    "# HELP svmram_build_info The version of svmram that wrote these "
+    "metrics; always 1.",
+    "# TYPE svmram_build_info gauge",
+    'svmram_build_info{version="0.1.0"} 1',
+    "# HELP svmram_up 1 when svmram status read everything it needs; 0 "
+    "when it could not (its error is on stderr, its exit status not 0), and "
+    "no target follows.",
+    "# TYPE svmram_up gauge", "svmram_up 1"]
+
+
+def sample(name, value, target="md0"):
+    return '%s{target="%s",device="%s"} %s' % (name, target, target, value)
+
+
 def prometheus(samples):
     """The exposition text for {metric: [sample line, ...]}."""
-    lines = []
+    lines = list(UP_HEADER)
     for name, text in PROMETHEUS_HELP.items():
         lines += ["# HELP %s %s" % (name, text), "# TYPE %s gauge" % name]
         lines += samples.get(name, [])
@@ -129,11 +146,11 @@ def test_prometheus_metrics_of_a_set_up_array(tmp_path):
     rc, out, err, _ = host.svmram("status", "--prometheus")
     assert (rc, err) == (0, "")
     assert out == prometheus({
-        "svmram_serving_from_ram": ['svmram_serving_from_ram{target="md0"} 1'],
+        "svmram_serving_from_ram": [sample("svmram_serving_from_ram", "1")],
         "svmram_ram_copy_sync_ratio": [
-            'svmram_ram_copy_sync_ratio{target="md0"} 1'],
-        "svmram_disks_current": ['svmram_disks_current{target="md0"} 2'],
-        "svmram_disks": ['svmram_disks{target="md0"} 2']})
+            sample("svmram_ram_copy_sync_ratio", "1")],
+        "svmram_disks_current": [sample("svmram_disks_current", "2")],
+        "svmram_disks": [sample("svmram_disks", "2")]})
     # After the unit's stop: no RAM member, exit 0 all the same (status
     # itself exits 4).
     rc, _, err, _ = host.svmram("stop", "md0")
@@ -141,15 +158,15 @@ def test_prometheus_metrics_of_a_set_up_array(tmp_path):
     rc, out, err, _ = host.svmram("status", "--prometheus", "/dev/md0")
     assert (rc, err) == (0, "")
     assert out == prometheus({
-        "svmram_serving_from_ram": ['svmram_serving_from_ram{target="md0"} 0'],
+        "svmram_serving_from_ram": [sample("svmram_serving_from_ram", "0")],
         "svmram_ram_copy_sync_ratio": [
-            'svmram_ram_copy_sync_ratio{target="md0"} 0'],
-        "svmram_disks_current": ['svmram_disks_current{target="md0"} 2'],
-        "svmram_disks": ['svmram_disks{target="md0"} 2']})
+            sample("svmram_ram_copy_sync_ratio", "0")],
+        "svmram_disks_current": [sample("svmram_disks_current", "2")],
+        "svmram_disks": [sample("svmram_disks", "2")]})
     rc, out, err, _ = host.svmram("status", "--prometheus", "/dev/md1")
     assert (rc, err) == (0, "")
     assert out == prometheus({"svmram_serving_from_ram": [
-        'svmram_serving_from_ram{target="md1"} 0']})
+        sample("svmram_serving_from_ram", "0", "md1")]})
     rc, out, err, _ = host.svmram("status", "--prometheus", "--json")
     assert rc == 2 and out == ""
 
@@ -162,11 +179,11 @@ def test_prometheus_while_md_recovers_the_ram_member(tmp_path):
     rc, out, err, _ = host.svmram("status", "--prometheus")
     assert (rc, err) == (0, "")
     assert out == prometheus({
-        "svmram_serving_from_ram": ['svmram_serving_from_ram{target="md0"} 0'],
+        "svmram_serving_from_ram": [sample("svmram_serving_from_ram", "0")],
         "svmram_ram_copy_sync_ratio": [
-            'svmram_ram_copy_sync_ratio{target="md0"} 0.25'],
-        "svmram_disks_current": ['svmram_disks_current{target="md0"} 2'],
-        "svmram_disks": ['svmram_disks{target="md0"} 2']})
+            sample("svmram_ram_copy_sync_ratio", "0.25")],
+        "svmram_disks_current": [sample("svmram_disks_current", "2")],
+        "svmram_disks": [sample("svmram_disks", "2")]})
 
 
 def test_nagios_while_md_recovers_the_ram_member_is_a_warning(tmp_path):
@@ -181,3 +198,98 @@ def test_nagios_while_md_recovers_the_ram_member_is_a_warning(tmp_path):
     assert (rc, err) == (1, "")
     assert out.startswith("SVMRAM WARNING - md0: ram0 is recovering"), out
     assert "25%" in out and "submirror" not in out and "resync" not in out
+
+
+# --- issue 28, 3: a failed or missing disk reaches the admin ---------------
+
+def test_nagios_names_a_failed_write_mostly_disk_critical(tmp_path):
+    """`mdadm --fail` of a write-mostly disk: CRITICAL with the disk and
+    what to do; the perfdata count the disks that are current (reads
+    still come from RAM, so serving stays 1)."""
+    from test_cli import Host, env_run, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vdb"])
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert (rc, out, err) == (
+        2, "SVMRAM CRITICAL - md0: disk redundancy degraded (vdb is "
+        "faulty) | serving=1;;;0;1 md0_disks_current=1;;;0;2\n", "")
+    rc, out, err, _ = host.svmram("status")
+    assert rc == 5 and err == ""
+    assert out.splitlines()[0] == (
+        "md0: DEGRADED: only 1 of 2 disks holds current data (vdb is "
+        "faulty).")
+
+
+def test_nagios_names_a_missing_disk_critical(tmp_path):
+    from test_cli import Host, env_run, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vdb", "--remove",
+                   "/dev/vdb"])
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert (rc, out, err) == (
+        2, "SVMRAM CRITICAL - md0: disk redundancy degraded (vdb is not in "
+        "md0) | serving=1;;;0;1 md0_disks_current=1;;;0;2\n", "")
+
+
+def test_nagios_both_disks_failed_is_data_at_risk(tmp_path):
+    from test_cli import Host, env_run, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vdb"])
+    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vda"])
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert (rc, err) == (2, "")
+    assert out == (
+        "SVMRAM CRITICAL - md0: DATA AT RISK: ram0 holds the only current "
+        "copy (vda is faulty, vdb is faulty) | serving=1;;;0;1 "
+        "md0_disks_current=0;;;0;2\n")
+
+
+# --- issue 28, 4: what status cannot read is never a state -----------------
+
+def test_a_systemctl_that_fails_is_no_missing_unit(tmp_path):
+    """systemctl that cannot answer (no bus) is not "the unit is
+    missing": every format fails, --prometheus after svmram_up 0."""
+    from test_cli import Host, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    error = ("svmram: cannot read the state of svmram@md0.service from "
+             "systemd: systemctl: injected failure\n"
+             "svmram: svmram status needs systemctl is-enabled and "
+             "is-active to answer; it works again once "
+             "'systemctl status svmram@md0.service' does.\n")
+    for options, code in (((), 1), (("--json",), 1), (("-H",), 1),
+                          (("--prometheus",), 1)):
+        faketree.write(host.root, "/" + fakekernel.FAIL,
+                       "systemctl is-enabled")
+        rc, out, err, _ = host.svmram("status", *options)
+        assert (rc, err) == (code, error), options
+        if options == ("--prometheus",):
+            assert [line for line in out.splitlines()
+                    if not line.startswith("#")] == [
+                        'svmram_build_info{version="0.1.0"} 1',
+                        "svmram_up 0"]
+        else:
+            assert out == ""
+    faketree.write(host.root, "/" + fakekernel.FAIL, "systemctl is-enabled")
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert (rc, out, err) == (
+        3, "SVMRAM UNKNOWN - cannot read the state of svmram@md0.service "
+        "from systemd: systemctl: injected failure\n", "")
+
+
+def test_an_inactive_array_after_a_power_cut_is_critical(tmp_path):
+    """md0 inactive, its disks spares (fixtures/vm-inactive): check_raid
+    reads OK and node-mixin never fires (svmram.8, MONITORING); status
+    is CRITICAL, and its advice starts the array, which works on an
+    inactive one (a --grow does not)."""
+    from svmram.commands.status import health
+    from svmram.md.backend import MdBackend
+    snap = observe(tmp_path / "root", "vm-inactive.sysfs.txt")
+    found, problems = status.report(snap, CREATED, "active")
+    grade, words = health(found, problems, MdBackend(str(tmp_path)))
+    assert (grade, found.verdict) == (2, "degraded")
+    assert words.startswith("md0: md0 is inactive, ram0 is not in md0")
+    assert found.disk_redundancy["fixes"] == ["mdadm --run /dev/md0"]

@@ -319,7 +319,8 @@ def test_e_nagios_is_critical_when_the_boot_service_can_never_run(
         "SVMRAM CRITICAL - d10: d13 needs maintenance, the ramdisk "
         "svmram_d10 does not exist, svc:/system/svmram:d10 is offline and "
         "cannot start: its dependency svc:/system/metasync:default is "
-        "disabled (svcs -x svmram:d10 says why) | serving=0;;;0;1\n")
+        "disabled (svcs -x svmram:d10 says why) | serving=0;;;0;1 "
+        "d10_disks_current=2;;;0;2\n")
     # The advice works: once metasync runs, the boot service restores d10
     # (svc.startd starts it then; the emulator's does at the next boot,
     # docs/emulator-smf.md).

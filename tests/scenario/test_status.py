@@ -383,17 +383,30 @@ PROMETHEUS_HELP = (
      "How much of the RAM copy holds current data, 0 to 1: 1 once it is "
      "current, the copy's progress while it is filled, 0 without one."),
     ("svmram_disks_current",
-     "The recorded disk copies that hold current data."),
+     "The recorded disk copies known to hold current data (0 when their "
+     "state cannot be read)."),
     ("svmram_disks", "The disk copies setup recorded."),
 )
 
 
+UP_HEADER = [
+    "# HELP svmram_build_info The version of svmram that wrote these "
+    "metrics; always 1.",
+    "# TYPE svmram_build_info gauge",
+    'svmram_build_info{version="0.1.0"} 1',
+    "# HELP svmram_up 1 when svmram status read everything it needs; 0 "
+    "when it could not (its error is on stderr, its exit status not 0), and "
+    "no target follows.",
+    "# TYPE svmram_up gauge", "svmram_up 1"]
+
+
 def prometheus(serving, ratio, current, disks, target="d10"):
-    lines = []
+    lines = list(UP_HEADER)
     for (name, text), value in zip(PROMETHEUS_HELP,
                                    (serving, ratio, current, disks)):
         lines += ["# HELP %s %s" % (name, text), "# TYPE %s gauge" % name,
-                  '%s{target="%s"} %s' % (name, target, value)]
+                  '%s{target="%s",device="%s"} %s' % (
+                      name, target, target, value)]
     return "\n".join(lines) + "\n"
 
 

@@ -197,7 +197,7 @@ def test_j_is_json(one):
 
 def test_nagios_serving_is_ok(one):
     assert nagios(one) == (NAGIOS_OK, "SVMRAM OK - d10 serves reads from RAM "
-                           "| serving=1;;;0;1")
+                           "| serving=1;;;0;1 d10_disks_current=2;;;0;2")
     assert nagios(one, "d10") == nagios(one)
 
 
@@ -206,7 +206,8 @@ def test_nagios_copy_into_ram_after_boot_is_a_warning(one):
     restore_resyncing(one)
     assert nagios(one) == (
         NAGIOS_WARNING, "SVMRAM WARNING - d10: copying into RAM: d13 is "
-        "resyncing, 30 % done | serving=0;;;0;1 d10_resync=30%;;;0;100")
+        "resyncing, 30 % done | serving=0;;;0;1 d10_disks_current=2;;;0;2 "
+        "d10_resync=30%;;;0;100")
     assert one.sim("tick").returncode == 0
     assert nagios(one)[0] == NAGIOS_OK
 
@@ -221,7 +222,8 @@ def test_nagios_before_the_boot_service_ran_is_a_warning(one):
         NAGIOS_WARNING, "SVMRAM WARNING - d10: d13 needs maintenance, the "
         "ramdisk svmram_d10 does not exist, %s is offline: svmram restore "
         "has not finished since boot, disk redundancy degraded (d11 needs "
-        "maintenance, d12 needs maintenance) | serving=0;;;0;1" % FMRI)
+        "maintenance, d12 needs maintenance) | serving=0;;;0;1 "
+        "d10_disks_current=0;;;0;2" % FMRI)
 
 
 @pytest.mark.emulator_only("reboots the emulated host")
@@ -231,7 +233,8 @@ def test_nagios_missing_ramdisk_once_the_boot_service_is_online(one):
     assert one.reboot().returncode == 0
     assert nagios(one) == (
         NAGIOS_CRITICAL, "SVMRAM CRITICAL - d10: d13 needs maintenance, the "
-        "ramdisk svmram_d10 does not exist | serving=0;;;0;1")
+        "ramdisk svmram_d10 does not exist | serving=0;;;0;1 "
+        "d10_disks_current=2;;;0;2")
 
 
 def test_nagios_only_copy_in_ram_is_critical(one):
@@ -240,14 +243,14 @@ def test_nagios_only_copy_in_ram_is_critical(one):
     assert nagios(one) == (
         NAGIOS_CRITICAL, "SVMRAM CRITICAL - d10: DATA AT RISK: the ramdisk "
         "svmram_d10 holds the only current copy (d11 is offline, d12 is "
-        "offline) | serving=1;;;0;1")
+        "offline) | serving=1;;;0;1 d10_disks_current=0;;;0;2")
 
 
 def test_nagios_lost_disk_redundancy_is_critical(one):
     assert one.cmd("metaoffline", "d10", "d12").returncode == 0
     assert nagios(one) == (
         NAGIOS_CRITICAL, "SVMRAM CRITICAL - d10: disk redundancy degraded "
-        "(d12 is offline) | serving=1;;;0;1")
+        "(d12 is offline) | serving=1;;;0;1 d10_disks_current=1;;;0;2")
 
 
 @pytest.mark.emulator_only("freezes the resync")
@@ -258,14 +261,16 @@ def test_nagios_a_disk_resync_is_a_warning(one):
     assert one.sim("tick", "3").returncode == 0
     assert nagios(one) == (
         NAGIOS_WARNING, "SVMRAM WARNING - d10: disk redundancy degraded "
-        "(d12 is resyncing) | serving=1;;;0;1 d10_resync=30%;;;0;100")
+        "(d12 is resyncing) | serving=1;;;0;1 d10_disks_current=1;;;0;2 "
+        "d10_resync=30%;;;0;100")
 
 
 def test_nagios_maintenance_is_critical(one):
     assert one.cmd("svcadm", "mark", "maintenance", FMRI).returncode == 0
     assert nagios(one) == (
         NAGIOS_CRITICAL, "SVMRAM CRITICAL - d10: %s is in maintenance (svcs "
-        "-x svmram:d10 says why) | serving=0;;;0;1" % FMRI)
+        "-x svmram:d10 says why) | serving=0;;;0;1 "
+        "d10_disks_current=2;;;0;2" % FMRI)
 
 
 def test_nagios_a_damaged_record_is_critical(one):
@@ -275,7 +280,7 @@ def test_nagios_a_damaged_record_is_critical(one):
     assert nagios(one) == (
         NAGIOS_CRITICAL, "SVMRAM CRITICAL - d20: svc:/system/svmram:d20 does "
         "not hold a complete svmram record ('mirror'); d10 serves reads "
-        "from RAM | serving=1;;;0;2")
+        "from RAM | serving=1;;;0;2 d10_disks_current=2;;;0;2")
 
 
 @pytest.mark.emulator_only("injects metastat output")

@@ -14,6 +14,10 @@ only the mirrors that are not serving; -q nothing.
 --prometheus prints the metrics for node_exporter's textfile collector
 (prometheus_lines(), the names in svmram(8)) and exits 0 once it has.
 
+Status never fails open: what it cannot read (SMF, metastat, sysfs) is
+an error, never "nothing set up": exit 1 (3, UNKNOWN, for --nagios), and
+--prometheus prints svmram_up 0 before it fails.
+
 --nagios follows the Nagios plugin convention instead: one line, exit 0
 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; each mirror gets a grade (health())
 that tells a boot's copy into RAM (WARNING) from a failure (CRITICAL).
@@ -26,6 +30,7 @@ Problems; this module grades, renders and picks the exit status.
 import json
 import sys
 
+from .. import __version__
 from ..errors import (EXIT_DEGRADED, EXIT_NOT_SERVING, EXIT_OK,
                       EXIT_ONLY_COPY_IN_RAM, RefusedError, SvmramError,
                       UsageError)
@@ -75,7 +80,8 @@ def add_arguments(parser, argv=()):
                              "3 UNKNOWN (a Nagios plugin)")
     parser.add_argument("--prometheus", action="store_true",
                         help="metrics for node_exporter's textfile "
-                             "collector; exit 0 once printed")
+                             "collector; exit 0 once printed, not 0 (after "
+                             "svmram_up 0) when the host cannot be read")
 
 
 def read_statuses(mirror=None):
@@ -149,11 +155,13 @@ def _unfinished(mirror, backend):
         return data["operation"], True
 
 
-def nagios_line(graded, words):
+def nagios_line(graded, backend):
     """(grade, the one line) for --nagios."""
+    words = backend.words
     if not graded:
+        why = backend.why_nothing_set_up()
         return UNKNOWN, "%s UNKNOWN - no %s is set up for reads from " \
-            "RAM" % (NAGIOS_NAME, words.target)
+            "RAM%s" % (NAGIOS_NAME, words.target, ": " + why if why else "")
     worst = max(grade for _, grade, _ in graded)
     bad = [words for _, grade, words in graded if grade != OK]
     good = [status.target for status, grade, _ in graded if grade == OK]
@@ -163,6 +171,11 @@ def nagios_line(graded, words):
     perf = ["serving=%d;;;0;%d" % (
         sum(1 for status, _, _ in graded if status.serving_from_ram),
         len(graded))]
+    perf += ["%s_disks_current=%d;;;0;%d" % (
+        status.target, len(status.disk_redundancy["current"]),
+        len(status.disk_redundancy["current"]) +
+        len(status.disk_redundancy["reasons"]))
+        for status, _, _ in graded if status.disk_redundancy]
     perf += ["%s_%s=%d%%;;;0;100" % (status.target, words.sync,
                                      status.sync_percent)
              for status, _, _ in graded if status.sync_percent is not None]
@@ -177,7 +190,7 @@ def run_nagios(args):
         for status, problems in pairs:
             grade, words = health(status, problems, backend)
             graded.append((status, grade, words))
-        grade, line = nagios_line(graded, backend.words)
+        grade, line = nagios_line(graded, backend)
     except UsageError:
         raise
     except SvmramError as error:
@@ -195,25 +208,32 @@ def run_nagios(args):
 
 # --- Prometheus --------------------------------------------------------------
 
-# name -> (help, value of a configured Status (and the backend's Words));
-# svmram(8) lists them.  Every metric is a gauge with the label target.
+# name -> (help, value of a configured Status, its Problems and the
+# backend's Words); svmram(8) lists them.  Every metric is a gauge with
+# the labels target and device (node_exporter's node_md_* label, the same
+# name).
 METRICS = (
     ("svmram_serving_from_ram",
      "1 when the target serves its reads from RAM, else 0.",
-     lambda s, w: 1 if s.serving_from_ram else 0),
+     lambda s, p, w: 1 if s.serving_from_ram else 0),
     ("svmram_ram_copy_sync_ratio",
      "How much of the RAM copy holds current data, 0 to 1: 1 once it is "
      "current, the copy's progress while it is filled, 0 without one.",
-     lambda s, w: ram_copy_ratio(s, w)),
+     lambda s, p, w: ram_copy_ratio(s, w)),
     ("svmram_disks_current",
-     "The recorded disk copies that hold current data.",
-     lambda s, w: len(s.disk_redundancy["current"])
+     "The recorded disk copies known to hold current data (0 when their "
+     "state cannot be read).",
+     lambda s, p, w: len(s.disk_redundancy["current"])
      if s.disk_redundancy else 0),
     ("svmram_disks",
      "The disk copies setup recorded.",
-     lambda s, w: len(s.disk_redundancy["current"]) +
-     len(s.disk_redundancy["reasons"]) if s.disk_redundancy else None),
+     lambda s, p, w: len(p.disks)),
 )
+# Printed first, whatever status could read.
+UP_HELP = ("1 when svmram status read everything it needs; 0 when it could "
+           "not (its error is on stderr, its exit status not 0), and no "
+           "target follows.")
+BUILD_INFO_HELP = "The version of svmram that wrote these metrics; always 1."
 
 
 def ram_copy_ratio(status, words):
@@ -236,22 +256,50 @@ def _number(value):
     return "%d" % value if value == int(value) else "%g" % value
 
 
-def prometheus_lines(statuses, words):
-    """The text exposition format (version 0.0.4) of every target: for
-    each metric its HELP and TYPE lines, then one sample per target.  A
-    target named that svmram did not set up has only
-    svmram_serving_from_ram (0)."""
-    lines = []
+def prometheus_up_lines(up):
+    """svmram_build_info and svmram_up (1 read, 0 could not)."""
+    return ["# HELP svmram_build_info %s" % BUILD_INFO_HELP,
+            "# TYPE svmram_build_info gauge",
+            'svmram_build_info{version="%s"} 1' % _label(__version__),
+            "# HELP svmram_up %s" % UP_HELP, "# TYPE svmram_up gauge",
+            "svmram_up %d" % up]
+
+
+def prometheus_lines(pairs, words):
+    """The text exposition format (version 0.0.4) of every (status,
+    problems): svmram_up 1, then for each metric its HELP and TYPE lines
+    and one sample per target.  A target named that svmram did not set up
+    has only svmram_serving_from_ram (0)."""
+    lines = prometheus_up_lines(1)
     for name, text, value_of in METRICS:
         lines += ["# HELP %s %s" % (name, text), "# TYPE %s gauge" % name]
-        for status in statuses:
+        for status, problems in pairs:
             if not status.configured and name != METRICS[0][0]:
                 continue
-            value = value_of(status, words) if status.configured else 0
-            if value is not None:
-                lines.append('%s{target="%s"} %s' % (
-                    name, _label(status.target), _number(value)))
+            value = value_of(status, problems, words) \
+                if status.configured else 0
+            label = _label(status.target)
+            lines.append('%s{target="%s",device="%s"} %s' % (
+                name, label, label, _number(value)))
     return lines
+
+
+def run_prometheus(args):
+    """--prometheus: exit 0 once the metrics are printed, so that
+    `svmram status --prometheus > F.$$ && mv F.$$ F` replaces the file;
+    when the host cannot be read, svmram_up 0 and the error (exit 1), so
+    that it keeps the old one."""
+    try:
+        backend, pairs = read_statuses(args.mirror)
+    except UsageError:
+        raise
+    except Exception:
+        sys.stdout.write("\n".join(prometheus_up_lines(0)) + "\n")
+        raise
+    sys.stdout.write("\n".join(prometheus_lines(
+        sorted(pairs, key=lambda pair: pair[0].target),
+        backend.words)) + "\n")
+    return EXIT_OK
 
 
 # --- text, fields and JSON ---------------------------------------------------
@@ -417,17 +465,20 @@ def render_fields(rows, fields, scripted):
             for row in [header] + table]
 
 
-def all_serving_line(pairs, words):
+def all_serving_line(pairs, backend):
     """-x when no target has a problem."""
     if not pairs:
-        return nothing_set_up(words)
+        return nothing_set_up(backend)
     if len(pairs) == 1:
         return "%s serves reads from RAM" % pairs[0][0].target
-    return "all %d %ss serve reads from RAM" % (len(pairs), words.target)
+    return "all %d %ss serve reads from RAM" % (len(pairs),
+                                                backend.words.target)
 
 
-def nothing_set_up(words):
-    return "No %s is set up for reads from RAM." % words.target
+def nothing_set_up(backend):
+    why = backend.why_nothing_set_up()
+    return "No %s is set up for reads from RAM%s." % (
+        backend.words.target, ": " + why if why else "")
 
 
 def check_options(args):
@@ -450,15 +501,9 @@ def run(args):
     fields = check_options(args)
     if args.nagios:
         return run_nagios(args)
-    backend, pairs = read_statuses(args.mirror)
     if args.prometheus:
-        # Exit 0: `svmram status --prometheus > F.$$ && mv F.$$ F` keeps
-        # the metrics whatever they say.
-        sys.stdout.write("\n".join(prometheus_lines(
-            sorted((status for status, _ in pairs),
-                   key=lambda status: status.target),
-            backend.words)) + "\n")
-        return EXIT_OK
+        return run_prometheus(args)
+    backend, pairs = read_statuses(args.mirror)
     code = max((VERDICT_EXIT[status.verdict] for status, _ in pairs),
                default=EXIT_OK)
     if args.quiet:
@@ -479,11 +524,11 @@ def run(args):
         if rows or not args.problems:
             lines = render_fields(rows, fields, args.scripted)
         elif not args.scripted:
-            lines = [all_serving_line(pairs, backend.words)]
+            lines = [all_serving_line(pairs, backend)]
     elif args.problems and not shown:
-        lines = [all_serving_line(pairs, backend.words)]
+        lines = [all_serving_line(pairs, backend)]
     elif not statuses:
-        lines = [nothing_set_up(backend.words)]
+        lines = [nothing_set_up(backend)]
     else:
         for status in statuses:
             lines += render_text(status, backend)

@@ -59,6 +59,12 @@ def _unreadable(path, exc):
                               "run it as root.")
 
 
+# systemctl is-enabled of a unit that is not installed, on stderr with
+# exit 1 (other systemd versions print "not-found" on stdout).
+_NO_UNIT_FILE = "Failed to get unit file state for %s: No such file or " \
+    "directory"
+
+
 class MdHost(Host):
     """One array on the host (backend.Host), as execute.py drives it."""
 
@@ -333,8 +339,18 @@ class MdHost(Host):
         "failed" or "activating" (enabled, its ExecStart failed or runs),
         None when systemd does not know the unit (not installed)."""
         unit = unit_name(self.array)
-        enabled = self._run("systemctl", ["is-enabled", unit],
-                            check=False).stdout.strip()
+        result = self._run("systemctl", ["is-enabled", unit], check=False)
+        enabled = result.stdout.strip()
+        if enabled == "" and result.stderr.strip() != _NO_UNIT_FILE % unit:
+            # systemd did not answer (no bus, no PID 1): never "missing".
+            text = result.stderr.strip().splitlines()
+            raise SvmramError(
+                "cannot read the state of %s from systemd: %s" % (
+                    unit, text[0] if text else "systemctl is-enabled exit "
+                    "status %d" % result.returncode),
+                advice="svmram status needs systemctl is-enabled and "
+                       "is-active to answer; it works again once "
+                       "'systemctl status %s' does." % unit)
         if enabled in ("", "not-found"):
             return None
         if enabled not in ("enabled", "enabled-runtime"):

@@ -43,7 +43,9 @@ def describe(snap, it):
         reasons.append("%s is %s" % (it.ram, ram.role))
     for disk in it.disks:
         member = a.member(disk)
-        if member is not None and not member.write_mostly:
+        # A faulty member serves nothing: the disk redundancy names it.
+        if member is not None and not member.write_mostly and \
+                member.role != FAULTY:
             reasons.append("%s is not write-mostly, so it serves reads too"
                            % disk)
     if not snap.brd.loaded:
@@ -111,6 +113,10 @@ def _redundancy(a, it, ram):
             fixes.append("none: md is recovering it" if member.role ==
                          RECOVERING else "mdadm --grow %s --raid-devices=%d"
                          % (dev, a.raid_disks + 1))
+    if not a.running:
+        # Its disks are spares until md starts it: no --add or --grow
+        # works on an inactive array, --run does (degraded, RAM-less).
+        fixes = ["mdadm --run %s" % dev]
     if not current and ram is not None and ram.role == IN_SYNC:
         state = "lost"
     elif len(current) < len(it.disks):
@@ -171,4 +177,21 @@ def report(snap, it, service_state):
         recovering = ram is not None and ram.role in (RECOVERING, SPARE) \
             and words.startswith(it.ram)
         problems.add(words, passing=recovering)
+    add_redundancy_problems(problems, it, entry.get("disk_redundancy"))
     return found, problems
+
+
+def add_redundancy_problems(problems, it, redundancy):
+    """A failed or missing disk is CRITICAL, named (issue 28, 3); only
+    md's recovery of a disk passes by itself."""
+    if redundancy is None or redundancy["state"] == "full":
+        return
+    if redundancy["state"] == "lost":
+        problems.critical.insert(0, "DATA AT RISK: %s holds the only "
+                                 "current copy (%s)" % (
+                                     it.ram, ", ".join(redundancy["reasons"])))
+        return
+    problems.add("disk redundancy degraded (%s)" % ", ".join(
+        redundancy["reasons"]), passing=all(
+            words.endswith(" is " + RECOVERING)
+            for words in redundancy["reasons"]))

@@ -338,6 +338,9 @@ class SvmBackend(Backend):
     def statuses(self, target=None):
         return status.read_statuses(self.root, target)
 
+    def why_nothing_set_up(self):
+        return status.why_nothing_set_up(self.root)
+
     def check(self, target=None):
         return check.run_check(self.root, target)
 

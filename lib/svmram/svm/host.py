@@ -58,7 +58,10 @@ class SvmHost(Host):
         self.services_not_online = ()
         config = self._config()
         if config is None:
-            return Snapshot(self.mirror, None, has_replicas=False)
+            # ramdiskadm still answers: a ramdisk outlives the replicas.
+            ramdisks, devs = self._ramdisks()
+            return Snapshot(self.mirror, None, has_replicas=False,
+                            ramdisks=ramdisks, ramdisk_devs=devs)
         device = config.get(self.mirror)
         mirror_view, stripes = None, {}
         if device is not None and device.type == "mirror":
@@ -500,6 +503,7 @@ class HostReading:
         target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
         result = self.runner("svcs", ["-H", "-o", "inst,state", target],
                              check=False)
+        check_smf_read(result)
         return parse_services(result.stdout)
 
     def records(self, mirror=None):
@@ -510,6 +514,7 @@ class HostReading:
         target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
         result = self.runner("svcprop", ["-f", "-p", record.PG, target],
                              check=False)
+        check_smf_read(result)
         return parse_records(result.stdout)
 
     def blockers(self, mirror):
@@ -520,6 +525,7 @@ class HostReading:
         Read only for an instance that is offline."""
         result = self.runner("svcs", ["-H", "-o", "state,fmri", "-d",
                                       record.fmri(mirror)], check=False)
+        check_smf_read(result)
         found = []
         for lineno, line in enumerate(result.stdout.splitlines(), 1):
             fields = line.split()
@@ -618,6 +624,33 @@ class SharedHost(SvmHost):
 def _names(config):
     """The metadevice names in use: metastat -p's, none without replicas."""
     return set(d.name for d in config.devices) if config else set()
+
+
+# What svcs and svcprop print, and exit 1 with, when they read SMF well
+# and found nothing: a pattern that matches nothing (libscf scf_walk_fmri,
+# "Pattern '%s' doesn't match any instances"), and an instance without
+# the property group (svcprop.c process_ent, an interrupted setup).
+_FOUND_NOTHING = re.compile(
+    r"(svcs|svcprop): Pattern '[^']*' doesn't match any "
+    r"(instances|entities)$|svcprop: Couldn't find property group `%s' "
+    r"for instance `%s:[^']*'\.$" % (re.escape(record.PG),
+                                      re.escape(record.SERVICE)))
+SMF_UNREADABLE_ADVICE = (
+    "SMF's repository server (svc.configd) answers svcs and svcprop; "
+    "svmram status works again once 'svcs %s' does." % record.SERVICE)
+
+
+def check_smf_read(result):
+    """Refuse a svcs or svcprop that could not read SMF (its repository
+    server down: "Could not bind to repository server"): it is never "no
+    instances".  Exit 1 with only _FOUND_NOTHING lines read well."""
+    lines = result.stderr.splitlines()
+    if result.ok or (result.returncode == 1 and lines and all(
+            _FOUND_NOTHING.match(line) for line in lines)):
+        return
+    raise SvmramError(
+        "cannot read the svmram service's instances and records from SMF: "
+        "%s" % _first_line(result), advice=SMF_UNREADABLE_ADVICE)
 
 
 def parse_services(text):

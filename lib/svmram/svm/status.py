@@ -10,7 +10,7 @@ many mirrors are configured.
 """
 
 from ..backend import Problems, Status
-from ..errors import ParseError, RefusedError
+from ..errors import ParseError, RefusedError, SvmramError
 from ..run import run as run_command
 from . import consistency, names, record
 from .host import HostReading
@@ -260,6 +260,18 @@ def read_statuses(root, mirror=None):
             statuses.append((not_a_mirror(name),
                              Problems(booting(services[name]))))
     return statuses
+
+
+def why_nothing_set_up(root):
+    """Why no mirror can be set up, when SVM says so: no state database
+    replicas (metastat's "there are no existing databases"); else None."""
+    try:
+        config = HostReading(root).config()[0]
+    except SvmramError:     # no SVM, or metastat failing: nothing to add
+        return None
+    if config is None:
+        return "SVM has no state database replicas (metadb shows none)"
+    return None
 
 
 def _intent(mirror, found):

@@ -27,6 +27,7 @@ svmsim.getopt.  What it emulates, and what it leaves out because svmram
 never runs it: docs/emulator-smf.md.
 """
 
+import os
 import sys
 
 from . import _common
@@ -39,6 +40,22 @@ set_start_hook = _restarter.set_start_hook
 
 PROGRAMS = ("svcadm", "svccfg", "svcprop", "svcs")
 
+# While SIMDIR/smf.down exists, svc.configd is unavailable: each command
+# fails as its scf_handle_bind() check does, with scf_strerror's
+# SCF_ERROR_NO_SERVER text (libscf scf_error.c), exit 1 (UU_EXIT_FATAL).
+DOWN_FILE = "smf.down"
+NO_SERVER = "repository server unavailable"
+BIND_FAILED = {
+    # usr/src/cmd/svcs/svcs.c, main()
+    "svcs": "Could not bind to repository server: %s.  Exiting.\n",
+    # usr/src/cmd/svcprop/svcprop.c, main()
+    "svcprop": "Could not connect to configuration repository: %s.\n",
+    # usr/src/cmd/svcadm/svcadm.c, main()
+    "svcadm": "Couldn't bind to configuration repository: %s.\n",
+    # usr/src/cmd/svccfg/svccfg_libscf.c, lscf_prep_hndl()
+    "svccfg": "Could not connect to repository server: %s.\n",
+}
+
 
 def main(prog, argv, simdir):
     """Run one of the SMF commands; return its exit status."""
@@ -46,14 +63,33 @@ def main(prog, argv, simdir):
         raise ValueError("not an SMF command: %r" % (prog,))
     # Only the one tool: svcs, svcprop and svcadm need none of svccfg's
     # code (nor svccfg the others').
+    out = _common.Out(prog)
+    if repository_down(simdir):
+        out.warn(BIND_FAILED[prog] % NO_SERVER)
+        return _common.UU_EXIT_FATAL
     __import__(__name__ + "." + prog)
     mod = sys.modules[__name__ + "." + prog]
-    out = _common.Out(prog)
     try:
         rc = mod.main(out, list(argv), simdir)
     except _common.Exit as e:
         rc = e.code
     return 0 if rc is None else rc
+
+
+def repository_down(simdir):
+    """Is svc.configd unavailable (`svmsim smf DIR down`)?"""
+    return os.path.exists(os.path.join(simdir, DOWN_FILE))
+
+
+def set_repository(simdir, up):
+    """Make svc.configd available again (up=True) or not."""
+    path = os.path.join(simdir, DOWN_FILE)
+    if up:
+        if os.path.exists(path):
+            os.unlink(path)
+    else:
+        with open(path, "w", encoding="utf-8"):
+            pass
 
 
 def set_state(simdir, fmri, state, reason=None, exit_status=None):

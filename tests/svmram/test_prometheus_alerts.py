@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""docs/prometheus-alerts.yml against what `status --prometheus` writes
+(issue 28, 4): every svmram_ metric a rule names is one svmram writes,
+with the labels the rules join on, in a valid text exposition.
+
+promtool is not installed by tests/install-deps (Debian ships it only in
+the prometheus server package); when it is there, `promtool check rules`
+runs as well."""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from svmram.backend import Problems, Status
+from svmram.commands import status as command
+from svmram.svm.backend import SvmBackend
+
+yaml = pytest.importorskip("yaml", reason="PyYAML comes with yamllint "
+                           "(tests/install-deps)")
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))))
+RULES = os.path.join(TOP, "docs", "prometheus-alerts.yml")
+# The text format 0.0.4: a sample is NAME{LABELS} VALUE.
+SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)'
+                    r'(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*"'
+                    r'(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*")*)?\})?'
+                    r' (-?[0-9.e+-]+|NaN|[+-]Inf)$')
+
+
+def exposition():
+    """`status --prometheus` of one set-up mirror d10, one disk failed."""
+    serving = Status(
+        target="d10", configured=True, verdict="degraded",
+        serving_from_ram=True, reasons=[],
+        disk_redundancy={"state": "degraded", "current": ["d11"],
+                         "reasons": ["d12 is offline"], "fixes": []},
+        copies=[{"slot": 0, "name": "d13", "state": "Okay", "ram": True}])
+    pairs = [(serving, Problems(disks=("d11", "d12")))]
+    return command.prometheus_lines(pairs, SvmBackend.words)
+
+
+def families(lines):
+    """{metric: [(labels, value)]}, checking that each family's HELP and
+    TYPE come once, before its samples."""
+    found, typed = {}, set()
+    for line in lines:
+        if line.startswith("# HELP "):
+            name = line.split()[2]
+            assert name not in found, line
+            found[name] = []
+        elif line.startswith("# TYPE "):
+            _, _, name, kind = line.split()
+            assert kind == "gauge" and name in found and name not in typed
+            typed.add(name)
+        else:
+            match = SAMPLE.match(line)
+            assert match, line
+            name = match.group(1)
+            assert name in typed, line
+            labels = dict(re.findall(r'([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)"',
+                                     match.group(2) or ""))
+            found[name].append((labels, float(match.group(3))))
+    return found
+
+
+def rules():
+    with open(RULES, encoding="utf-8") as stream:
+        return [rule for group in yaml.safe_load(stream)["groups"]
+                for rule in group["rules"]]
+
+
+def test_the_exposition_is_valid_and_joins_on_device():
+    found = families(exposition())
+    assert found["svmram_up"] == [({}, 1)]
+    assert found["svmram_build_info"] == [({"version": "0.1.0"}, 1)]
+    assert found["svmram_disks_current"] == [
+        ({"target": "d10", "device": "d10"}, 1)]
+    assert found["svmram_disks"] == [({"target": "d10", "device": "d10"}, 2)]
+
+
+def test_the_example_alerts_name_only_metrics_svmram_writes():
+    written = set(families(exposition()))
+    named = set()
+    for rule in rules():
+        assert set(rule) >= {"alert", "expr", "labels", "annotations"}
+        named |= set(re.findall(r"\bsvmram_[a-z_]+", rule["expr"]))
+    assert named and named <= written, named - written
+    # absent() and the textfile's age: the file that stops being written
+    # is seen (real-clients.md, 2).
+    exprs = " ".join(rule["expr"] for rule in rules())
+    assert "absent(svmram_up)" in exprs
+    assert "node_textfile_mtime_seconds" in exprs
+    assert "on(device)" in exprs
+
+
+def test_the_example_alerts_fire_on_a_failed_disk():
+    """SvmramDiskRedundancyLost's comparison, on the samples."""
+    found = families(exposition())
+    rule = next(r for r in rules() if r["alert"] ==
+                "SvmramDiskRedundancyLost")
+    assert rule["expr"] == "svmram_disks_current < svmram_disks"
+    assert found["svmram_disks_current"][0][1] < found["svmram_disks"][0][1]
+
+
+@pytest.mark.skipif(shutil.which("promtool") is None,
+                    reason="promtool is not installed")
+def test_promtool_checks_the_rules():
+    result = subprocess.run(["promtool", "check", "rules", RULES],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
