@@ -123,6 +123,18 @@ def test_setup_reads_from_ram_and_teardown_gives_back_an_unlabeled_mirror(
     assert host.violations() == []
 
 
+def test_the_record_of_a_copy_setup_validates(base_hosts, tmp_path):
+    """The SMF template allows the method copy (issue 27 §4.8): svccfg
+    validate finds nothing wrong with the record a copy setup writes."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", None,
+                           (SETUP + ("d10",),))
+    fmri = "svc:/system/svmram:d10"
+    assert host.cmd("svcprop", "-p", "svmram/method", fmri).stdout == \
+        "copy\n"
+    result = host.cmd("svccfg", "validate", fmri)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
 def test_the_dry_run_script_does_what_setup_does(base_hosts, tmp_path):
     host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
     # The script polls metastat every 10 seconds: a resync ends at once.
