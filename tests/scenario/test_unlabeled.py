@@ -12,6 +12,8 @@ which works.  Exact commands, final states, messages and the data-safety
 monitor (which checks the label blocks too) are asserted.  Hosts are
 built once per session (base_hosts) and copied."""
 
+import re
+
 import pytest
 
 from hosts import _reads_only, killing_bindir, run_script
@@ -133,6 +135,57 @@ def test_the_record_of_a_copy_setup_validates(base_hosts, tmp_path):
         "copy\n"
     result = host.cmd("svccfg", "validate", fmri)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def advised_setup(text):
+    """The setup command a refusal's advice says to run."""
+    found = re.findall(r"'(svmram setup [^']*)'", text)
+    assert found, text
+    return found[-1].split()[1:]
+
+
+def test_the_memory_cap_advice_repeats_allow_label(base_hosts, tmp_path):
+    """Another ramdisk takes the memory: the refusal's advice, followed
+    verbatim, sets the mirror up (issue 27 §4.5)."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
+    assert host.cmd("ramdiskadm", "-a", "other", "100m").returncode == 0
+    result = host.svmram("setup", "-y", "--allow-label", "d10")
+    assert result.returncode == 3, result.stderr
+    assert "ramdiskadm -d other" in result.stderr
+    advised = advised_setup(result.stderr)
+    assert advised == ["setup", "--allow-label", "d10"]
+    assert host.cmd("ramdiskadm", "-d", "other").returncode == 0
+    result = host.svmram(advised[0], "-y", *advised[1:])
+    assert result.returncode == 0, result.stderr
+    assert host.violations() == []
+
+
+def test_the_fence_advice_repeats_allow_label(base_hosts, tmp_path):
+    """Another boot service's ramdisk takes the device number SVM
+    recorded (d10, pass 0, is not opened at boot before restore runs):
+    restore fences d10, and its advice (the other ramdisk deleted,
+    teardown, setup), followed verbatim, works (issue 27 §4.5)."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
+    assert host.cmd("metaparam", "-p", "0", "d10").returncode == 0
+    result = host.svmram(*(SETUP[1:] + ("d10",)))
+    assert result.returncode == 0, result.stderr
+    assert host.reboot("--no-services", "--boot-ramdisk",
+                       "other=%d" % (1024 * 1024)).returncode == 0
+    fenced = host.svmram("restore", "d10")
+    assert fenced.returncode == 1, fenced.stderr
+    assert "holds the device number" in fenced.stderr
+    assert "ramdiskadm -d other" in fenced.stderr
+    advised = advised_setup(fenced.stderr)
+    assert advised == ["setup", "--allow-label", "d10"]
+    assert host.cmd("ramdiskadm", "-d", "other").returncode == 0
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    result = host.svmram(advised[0], "-y", *advised[1:])
+    assert result.returncode == 0, result.stderr
+    # The boot's own finding: the other ramdisk holding the number of the
+    # closed mirror's RAM component, which restore fenced before any open.
+    assert [v for v in host.violations()
+            if not v.endswith(": svmsim reboot)")] == []
 
 
 def test_the_dry_run_script_does_what_setup_does(base_hosts, tmp_path):

@@ -113,8 +113,9 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
                            % (human_size(size), mirror, m.size_blocks),
                            advice="Use at least --size %s." % human_size(
                                needed))
-    check_memory(snap, size)
-    if labels.mirror_label(snap.labels) is False:
+    unlabeled = labels.mirror_label(snap.labels) is False
+    check_memory(snap, size, allow_label=unlabeled)
+    if unlabeled:
         chosen, notes = _choose_copy(snap, m, disks, size, method,
                                      allow_label)
     else:
@@ -171,12 +172,20 @@ def _is_ram(snap, submirror):
         for comp in stripe.components)
 
 
-def check_memory(snap, size, restoring=None, resuming=None):
+def setup_command(mirror, copy):
+    """The setup command line that works for `mirror`: the copy method's
+    (an unlabeled mirror's) is refused without --allow-label."""
+    return "svmram setup %s%s" % ("--allow-label " if copy else "", mirror)
+
+
+def check_memory(snap, size, restoring=None, resuming=None,
+                 allow_label=False):
     """Refuse a ramdisk of `size` bytes that the driver would refuse
     (the ramdisk memory cap as ramdisk.c computes it, sizing.MemoryCap)
     or that would leave too little memory free, with advice that works
     when followed.  `restoring` or `resuming` name the mirror when the
-    boot restore or a resumed setup asks."""
+    boot restore or a resumed setup asks; `allow_label`: a new setup of
+    it needs --allow-label."""
     if not snap.physmem_bytes:
         return
     cap = MemoryCap(snap)
@@ -192,7 +201,8 @@ def check_memory(snap, size, restoring=None, resuming=None):
         until = "; or run 'svmram teardown %s' to return %s to how it " \
             "was." % (resuming, resuming)
     else:
-        then, until = "then run 'svmram setup %s'" % mirror, "."
+        then, until = "then run '%s'" % setup_command(
+            mirror, allow_label), "."
     need = cap.pages(size) * cap.page
     if need > cap.largest():
         raise RefusedError(

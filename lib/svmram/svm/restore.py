@@ -14,7 +14,8 @@ from dataclasses import replace
 from ..errors import RefusedError, SvmramError
 from ..plan import Plan, converge
 from . import names, record, steps
-from .planner import MAX_STEPS, check_memory, label_source
+from .planner import (MAX_STEPS, check_memory, label_source,
+                      setup_command)
 from .ramcomponent import (FAILED, links_ok, opening_step, ram_component,
                            recorded_number_holder)
 from .snapshot import OKAY
@@ -64,12 +65,12 @@ def _next_step(snap, it, copy_blocks):
                    it.mirror, it.ram, it.mirror),
                 advice="Delete the other ramdisk (ramdiskadm -d %s) or create "
                        "it after svmram's at boot, then run 'svmram teardown "
-                       "%s' and 'svmram setup %s' to read from RAM again."
-                       % (holder, it.mirror, it.mirror))
+                       "%s' and '%s' to read from RAM again."
+                       % (holder, it.mirror, _setup(it)))
         raise RefusedError(
             "%s is not a submirror of %s" % (it.ram, it.mirror),
-            advice="Run 'svmram teardown %s' and then 'svmram setup %s'."
-                   % (it.mirror, it.mirror))
+            advice="Run 'svmram teardown %s' and then '%s'."
+                   % (it.mirror, _setup(it)))
     if it.ram in m.offline:
         raise _offline_refusal(snap, it)
     link, state = ram_component(snap, it)
@@ -108,9 +109,10 @@ def _next_step(snap, it, copy_blocks):
             "%s, the RAM submirror of %s, is %s, so %s does not read from "
             "RAM, and restore has no safe way to bring it back" % (
                 it.ram, it.mirror, m.state_of(it.ram), it.mirror),
-            advice="Check 'metastat %s'; 'svmram teardown %s', then 'svmram "
-                   "setup %s' rebuild it.  %s keeps serving reads from its "
-                   "disk submirrors." % ((it.mirror,) * 4))
+            advice="Check 'metastat %s'; 'svmram teardown %s', then '%s' "
+                   "rebuild it.  %s keeps serving reads from its disk "
+                   "submirrors." % (it.mirror, it.mirror, _setup(it),
+                                    it.mirror))
     stale = [k for k, target in snap.links.items()
              if target.endswith("/" + it.ramdisk) and
              k.split("/", 1)[1] != link]
@@ -135,9 +137,9 @@ def _offline_refusal(snap, it):
             "regions written while %s was offline, so restore does not bring "
             "%s back" % (where + (it.ramdisk, it.ram, it.ram)),
             advice="Do not run 'metaonline %s %s'.  Run 'svmram teardown %s', "
-                   "then 'svmram setup %s'; %s keeps serving reads from its "
-                   "disk submirrors." % (it.mirror, it.ram, it.mirror,
-                                         it.mirror, it.mirror))
+                   "then '%s'; %s keeps serving reads from its disk "
+                   "submirrors." % (it.mirror, it.ram, it.mirror, _setup(it),
+                                    it.mirror))
     return RefusedError(
         "%s, the RAM submirror of %s, is offline, so %s does not read from "
         "RAM; restore does not bring it back: metaonline copies only the "
@@ -146,10 +148,16 @@ def _offline_refusal(snap, it):
             it.ram, it.mirror, it.mirror, it.ram, it.ramdisk),
         advice="If %s has stayed in place since %s was offlined (no reboot, "
                "not recreated), 'metaonline %s %s' brings %s back; otherwise "
-               "run 'svmram teardown %s', then 'svmram setup %s'.  %s keeps "
-               "serving reads from its disk submirrors." % (
+               "run 'svmram teardown %s', then '%s'.  %s keeps serving reads "
+               "from its disk submirrors." % (
                    it.ramdisk, it.ram, it.mirror, it.ram, it.ram, it.mirror,
-                   it.mirror, it.mirror))
+                   _setup(it), it.mirror))
+
+
+def _setup(it):
+    """The setup that reads from RAM again once teardown has run: the
+    copy method's mirror is unlabeled again, and needs --allow-label."""
+    return setup_command(it.mirror, it.method == "copy")
 
 
 def _other_link(snap, it, link):
