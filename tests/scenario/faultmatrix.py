@@ -948,7 +948,8 @@ def _memory_refused(host, operation, scratch=False):
             # Only the interrupted test's leftovers may go, and it says so.
             removal = [argv for argv in trace if argv in (
                 ["metaclear", "d125"], ["metaclear", "d126"],
-                ["metaclear", "d127"], ["ramdiskadm", "-d", "svmram_probe0"],
+                ["metaclear", "-f", "d127"],
+                ["ramdiskadm", "-d", "svmram_probe0"],
                 ["ramdiskadm", "-d", "svmram_probe1"])]
             if removal and "svmram: removed what an earlier test of the " \
                     "slot behaviour left: " not in result.stderr:

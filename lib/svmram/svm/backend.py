@@ -427,8 +427,9 @@ def test_slots(host, operation):
 def _remove_scratch(host, found, earlier):
     """Remove the scratch mirror's parts `found` with execute.py, in the
     order of probe.removal_plan; at the first failure stop and say what
-    is left and how to remove it."""
-    plan = probe.removal_plan(found, host.mirror)
+    is left and how to remove it.  Every part of `found` is on svmram's
+    scratch ramdisks (probe.leftovers), so its mirror is cleared with -f."""
+    plan = probe.removal_plan(found, host.mirror, force=True)
     try:
         execute(plan, host, None, _Quiet(), counted=False)
     except StepFailed as failed:
