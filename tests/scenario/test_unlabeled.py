@@ -268,6 +268,27 @@ def test_restore_copies_the_label_blocks_before_the_resync(
     assert host.violations() == []
 
 
+def test_teardown_keeps_pass_and_write_options_set_after_setup(
+        base_hosts, tmp_path):
+    """The admin changes the pass number and write option after setup:
+    teardown recreates the mirror with them, as rotate's teardown (which
+    never recreates it) keeps them (issue 27 §4.7); the read option goes
+    back to the recorded one."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", None,
+                           (SETUP + ("d10",),))
+    assert host.cmd("metaparam", "-p", "3", "-w", "serial", "d10"
+                    ).returncode == 0
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert svm_commands(host)[:2] == [
+        ["metaclear", "d10"], ["metainit", "d10", "-m", "d11", "d12", "-S",
+                               "3"]]
+    assert host.metastat_p("d10").splitlines()[0] == (
+        "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 -S 3")
+    assert host.violations() == []
+
+
 def test_teardown_of_an_open_mirror_says_what_finishes_it(base_hosts,
                                                           tmp_path):
     """Open, the mirror cannot be recreated: teardown detaches the RAM

@@ -11,6 +11,7 @@ teardown plan.
 
 import heapq
 import posixpath
+from dataclasses import replace
 
 from ..errors import RefusedError
 from ..plan import Plan, converge, looping
@@ -880,8 +881,17 @@ def _unlabel_step(snap, it):
         if m.state_of(it.ram) != OKAY:
             return steps.cancel_resync(snap, it)
         return steps.wait_resync(snap, it)
-    return steps.unlabel_mirror(snap, it, force=m.state_of(it.ram) != OKAY
+    return steps.unlabel_mirror(snap, _with_options_of(m, it),
+                                force=m.state_of(it.ram) != OKAY
                                 or m.pending or m.resync is not None)
+
+
+def _with_options_of(m, it):
+    """`it` with the pass number and write option the mirror `m` has now:
+    recreating it keeps what the administrator set after setup (metaparam
+    -p, -w), as rotate's teardown, which never recreates it, does.  The
+    read option is setup's to give back: it stays the recorded one."""
+    return replace(it, pass_num=m.pass_num, write_option=m.write_option)
 
 
 def unlabeled_left(snap, it):
@@ -895,6 +905,7 @@ def unlabeled_left(snap, it):
     problem = closed_problem(snap, m)
     if problem is None and _unlabel_step(snap, it) is not None:
         return None
+    it = _with_options_of(m, it)
     options = ("%s" % {"first": " -r", "geometric": " -g"}.get(
         it.read_option, "")) + (" -S" if it.write_option == "serial" else "")
     return (
