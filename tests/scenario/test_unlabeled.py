@@ -289,6 +289,57 @@ def test_teardown_keeps_pass_and_write_options_set_after_setup(
     assert host.violations() == []
 
 
+UNLABELED_D10 = ("d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
+                 "d11 1 1 /dev/rdsk/c0d1s0\n"
+                 "d12 1 1 /dev/rdsk/c1d0s0\n")
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_teardown_after_a_power_cut_in_setup_gives_back_an_unlabeled_mirror(
+        base_hosts, tmp_path, release):
+    """A power cut right after setup detached the disk in front of the
+    RAM submirror (to move it to slot 0): the mirror is closed and
+    labeled, one disk out.  Teardown attaches that disk again first and
+    then recreates the mirror itself, unlabeled, instead of detaching the
+    RAM submirror and leaving the metaclear and metainit to the admin
+    (issue 27 §4.6)."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", release)
+    # The slot test's metadetach comes first where it runs.
+    bindir = killing_bindir(host, "metadetach", 1 + len(probe(release)) // 11)
+    result = host.svmram(*(SETUP[1:] + ("d10",)),
+                         env={"SVMRAM_BINDIR": bindir})
+    assert result.returncode == -9, result.stderr
+    assert host.reboot().returncode == 0
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert "stays labeled" not in result.stdout + result.stderr
+    # The reboot took the ramdisk: the RAM submirror is erred, hence -f.
+    assert svm_commands(host) == [
+        ["metattach", "d10", "d11"], ["metaclear", "-f", "d10"],
+        ["metainit", "d10", "-m", "d11", "d12", "1"], ["metaclear", "d13"]]
+    assert host.metastat_p("d10") == UNLABELED_D10
+    assert write_block_0(host, "d10").returncode == 0     # unlabeled again
+    assert host.violations() == []
+
+
+def test_teardown_reattach_does_not_say_stays_labeled_when_it_recreates(
+        base_hosts, tmp_path):
+    """A disk submirror detached by hand after setup: teardown --reattach
+    attaches it again and recreates the mirror unlabeled, and says only
+    that (issue 27 §4.6)."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", None,
+                           (SETUP + ("d10",),))
+    assert host.cmd("metadetach", "d10", "d11").returncode == 0
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", "--reattach", "d10")
+    assert result.returncode == 0, result.stderr
+    assert "stays labeled" not in result.stdout + result.stderr
+    assert host.metastat_p("d10") == UNLABELED_D10
+    assert write_block_0(host, "d10").returncode == 0
+    assert host.violations() == []
+
+
 def test_teardown_of_an_open_mirror_says_what_finishes_it(base_hosts,
                                                           tmp_path):
     """Open, the mirror cannot be recreated: teardown detaches the RAM

@@ -23,7 +23,8 @@ from .sizing import (MAX_PERCENT, MIN_FREE_PERCENT, T_MINARMEM, MemoryCap,
                      copy_window_seconds, copy_window_text, human_size,
                      mib_text, mirror_size_with_ram_first, ramdisk_size_for,
                      ramdisk_slice_blocks)
-from .snapshot import OKAY
+from .snapshot import OKAY, RESYNCING
+from .steps import UNLABEL_KEY
 
 MAX_STEPS = 64                   # a planner that needs more is looping
 
@@ -568,16 +569,17 @@ def plan_teardown(snap, intent, reattach=(), under_way=True):
                     "hand?); 'svmram teardown --reattach %s' attaches it "
                     "again with a full resync." % (disk, intent.mirror,
                                                    intent.mirror))
-    left = unlabeled_left(snap, intent)
-    if left:
-        plan.left.append(left)
-    plan.notes += plan.left
     # A disk submirror in the mirror now that a step of this plan detaches
     # (to put the disks back in order) is attached again by a later one.
     reattach = tuple(d for d in intent.disks if d in reattach or (
         snap.mirror is not None and d in snap.mirror.slots))
     _converge(plan, snap, intent,
               lambda s, it: _next_teardown_step(s, it, reattach, under_way))
+    # Said only when no step of the plan recreates the mirror unlabeled.
+    left = unlabeled_left(snap, intent, plan.steps)
+    if left:
+        plan.left.append(left)
+    plan.notes += plan.left
     if intent.method == "rotate":
         plan.notes.append("Afterwards the disk submirrors are in their "
                           "original order again.")
@@ -827,7 +829,7 @@ def _next_teardown_step(snap, it, reattach, under_way=True):
             % (it.mirror, m.size_blocks, it.size_blocks)))
     if it.method == "copy" and it.ram in m.slots and \
             closed_problem(snap, m) is None:
-        step = _unlabel_step(snap, it)
+        step = _unlabel_step(snap, it, reattach)
         if step is not None:
             return step
     if m.read_option != it.read_option:
@@ -868,15 +870,32 @@ def _next_teardown_step(snap, it, reattach, under_way=True):
     return _ram_parts_step(snap, it)
 
 
-def _unlabel_step(snap, it):
+def _unlabel_step(snap, it, reattach=()):
     """The copy method's mirror, closed, with every disk submirror in it
     and Okay: recreate it from them alone (after a resync that only fills
-    the RAM submirror is cancelled, or another waited for), or None when
-    the disks are not all there and Okay (the RAM submirror is then
-    detached, and the mirror stays labeled: unlabeled_left says so)."""
+    the RAM submirror is cancelled, or another waited for).  A disk
+    submirror out of it that may be attached again (`reattach`: setup
+    detached it to move it behind the RAM submirror, say) is attached
+    first, while the RAM submirror still proves the mirror labeled.  None
+    when the disks cannot all be there and Okay (the RAM submirror is
+    then detached, and the mirror stays labeled: unlabeled_left says
+    so)."""
     m = snap.mirror
-    if any(d not in m.slots or m.state_of(d) != OKAY for d in it.disks):
+    missing = [d for d in it.disks if d not in m.slots]
+    if any(d not in reattach for d in missing):
         return None
+    present = [d for d in it.disks if d in m.slots]
+    if missing or any(m.state_of(d) != OKAY for d in present):
+        # Fill a re-attached disk; attach the next once no resync runs.
+        if any(m.state_of(d) not in (OKAY, RESYNCING) for d in present):
+            return None
+        if m.resync == "active" or m.pending:
+            return steps.wait_resync(snap, it)
+        if not missing:
+            return None
+        return steps.attach(snap, it, missing[0], why=(
+            "Restore the disk copy; then %s, with every disk submirror "
+            "Okay, is recreated from them unlabeled." % it.mirror))
     if m.resync == "active":
         if m.state_of(it.ram) != OKAY:
             return steps.cancel_resync(snap, it)
@@ -894,17 +913,17 @@ def _with_options_of(m, it):
     return replace(it, pass_num=m.pass_num, write_option=m.write_option)
 
 
-def unlabeled_left(snap, it):
+def unlabeled_left(snap, it, planned):
     """What teardown leaves when it cannot recreate the copy method's
     mirror unlabeled (it is open, or a disk submirror is not there and
     Okay): the RAM submirror is detached, the mirror stays labeled.  The
-    commands that finish it, or None when teardown recreates it."""
+    commands that finish it, or None when a step of `planned` (the
+    teardown's steps from `snap`) recreates it."""
     m = snap.mirror
-    if it.method != "copy" or m is None or it.ram not in m.slots:
+    if it.method != "copy" or m is None or it.ram not in m.slots or any(
+            step.key == UNLABEL_KEY % it.mirror for step in planned):
         return None
     problem = closed_problem(snap, m)
-    if problem is None and _unlabel_step(snap, it) is not None:
-        return None
     it = _with_options_of(m, it)
     options = ("%s" % {"first": " -r", "geometric": " -g"}.get(
         it.read_option, "")) + (" -S" if it.write_option == "serial" else "")
