@@ -181,13 +181,13 @@ def setup_command(mirror, copy):
 
 
 def check_memory(snap, size, restoring=None, resuming=None,
-                 allow_label=False):
+                 allow_label=False, retry=None):
     """Refuse a ramdisk of `size` bytes that the driver would refuse
     (the ramdisk memory cap as ramdisk.c computes it, sizing.MemoryCap)
     or that would leave too little memory free, with advice that works
     when followed.  `restoring` or `resuming` name the mirror when the
-    boot restore or a resumed setup asks; `allow_label`: a new setup of
-    it needs --allow-label."""
+    boot restore (whose `retry` command runs it again) or a resumed
+    setup asks; `allow_label`: a new setup of it needs --allow-label."""
     if not snap.physmem_bytes:
         return
     cap = MemoryCap(snap)
@@ -195,7 +195,7 @@ def check_memory(snap, size, restoring=None, resuming=None,
     keeps = ("; %s keeps serving reads from its disk submirrors" % mirror
              if restoring or resuming else "")
     if restoring:
-        then = "then run 'svcadm clear svmram:%s'" % restoring
+        then = "then run '%s'" % retry
         until = "; until then %s serves reads from its disk submirrors." \
             % restoring
     elif resuming:

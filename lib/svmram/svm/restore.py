@@ -23,10 +23,11 @@ from .snapshot import OKAY
 DEFAULT_COPY_BLOCKS = 2048       # 1 MiB, md_max_xfer_bufsz (reference 5.4)
 
 
-def plan_restore(snap, intent, copy_blocks=DEFAULT_COPY_BLOCKS):
+def plan_restore(snap, intent, retry, copy_blocks=DEFAULT_COPY_BLOCKS):
     """The steps from `snap` to a RAM submirror that is resyncing or Okay.
     The first step is always right; later ones assume the new ramdisk gets
-    its recorded device number, so the caller re-plans after each step."""
+    its recorded device number, so the caller re-plans after each step.
+    `retry`: the command that runs the restore again, for advice."""
     plan = Plan("restore", intent.mirror)
     plan.notes.append("If the new ramdisk's device number differs from the "
                       "recorded one, the component is replaced under a new "
@@ -39,14 +40,14 @@ def plan_restore(snap, intent, copy_blocks=DEFAULT_COPY_BLOCKS):
             # A replace step records the component's new link.
             if snap.record and snap.record.get("link", it.link) != it.link:
                 it = replace(it, link=snap.record["link"])
-        return _next_step(snap, it, copy_blocks)
+        return _next_step(snap, it, copy_blocks, retry)
 
     converge(plan, snap, intent, next_step, lambda plan: AssertionError(
         "restore plan does not converge"), MAX_STEPS)
     return plan
 
 
-def _next_step(snap, it, copy_blocks):
+def _next_step(snap, it, copy_blocks, retry):
     m = snap.mirror
     if m is None:
         raise RefusedError("the mirror %s does not exist" % it.mirror,
@@ -79,7 +80,7 @@ def _next_step(snap, it, copy_blocks):
             return opening_step(snap, it)
         if m.resync == "active" or m.pending:
             return steps.wait_resync(snap, it)
-        check_memory(snap, it.size_bytes, restoring=it.mirror)
+        check_memory(snap, it.size_bytes, restoring=it.mirror, retry=retry)
         return steps.create_ramdisk(snap, it)
     if not links_ok(snap, replace(it, link=link)):
         return steps.make_links(snap, replace(it, link=link))
