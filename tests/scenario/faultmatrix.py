@@ -1033,8 +1033,9 @@ def probe_faulted(run, case, host):
 
 def restore_fails(run, case, host):
     """The command fails in the boot service: it goes to maintenance with
-    svmram's message in its log, `svcadm clear` runs it again, and the
-    RAM submirror comes back."""
+    svmram's message in its log, `svcadm clear` (degraded: `svcadm
+    restart`, as the message says) runs it again, and the RAM submirror
+    comes back."""
     command = case.command
     arm(host, command.argv, command.nth)
     problems = _reboot(host)
@@ -1044,9 +1045,11 @@ def restore_fails(run, case, host):
     if "svmram: step " not in service_log(host):
         problems.append("the log does not name the failed step:\n"
                         + service_log(host))
+    # Degraded (Solaris 11.4), 'svcadm clear' would only mark it online.
+    verb = "restart" if service_state(host) == "degraded" else "clear"
     problems += _expect_service(
         host, "maintenance", "svmram: d10 keeps serving reads from its disk "
-        "submirrors.  Fix the cause, then run 'svcadm clear svmram:d10'")
+        "submirrors.  Fix the cause, then run 'svcadm %s svmram:d10'" % verb)
     return problems + _clear(host)
 
 
