@@ -321,6 +321,11 @@ class Backend(abc.ABC):
         for the host lock."""
         return False
 
+    def retry(self, host, target, intent):
+        """The command that runs the boot service's restore of `target`
+        again once this one failed, as the host is now."""
+        return self.words.retry(target)
+
     def restore_openings(self, target):
         """Plans of one step each, for other targets, to run before the
         restore of `target` creates anything (SVM: open mirrors whose RAM
@@ -334,7 +339,7 @@ class Backend(abc.ABC):
         backend names the package its commands come in."""
         return run.missing_command(name, path, reason)
 
-    def restore_refusal(self, failure, intent):
+    def restore_refusal(self, failure, intent, host):
         """The RefusedError a failed restore step stands for, or None."""
         return None
 

@@ -948,7 +948,8 @@ def _memory_refused(host, operation, scratch=False):
             # Only the interrupted test's leftovers may go, and it says so.
             removal = [argv for argv in trace if argv in (
                 ["metaclear", "d125"], ["metaclear", "d126"],
-                ["metaclear", "d127"], ["ramdiskadm", "-d", "svmram_probe0"],
+                ["metaclear", "-f", "d127"],
+                ["ramdiskadm", "-d", "svmram_probe0"],
                 ["ramdiskadm", "-d", "svmram_probe1"])]
             if removal and "svmram: removed what an earlier test of the " \
                     "slot behaviour left: " not in result.stderr:
@@ -1032,8 +1033,9 @@ def probe_faulted(run, case, host):
 
 def restore_fails(run, case, host):
     """The command fails in the boot service: it goes to maintenance with
-    svmram's message in its log, `svcadm clear` runs it again, and the
-    RAM submirror comes back."""
+    svmram's message in its log, `svcadm clear` (degraded: `svcadm
+    restart`, as the message says) runs it again, and the RAM submirror
+    comes back."""
     command = case.command
     arm(host, command.argv, command.nth)
     problems = _reboot(host)
@@ -1043,9 +1045,11 @@ def restore_fails(run, case, host):
     if "svmram: step " not in service_log(host):
         problems.append("the log does not name the failed step:\n"
                         + service_log(host))
+    # Degraded (Solaris 11.4), 'svcadm clear' would only mark it online.
+    verb = "restart" if service_state(host) == "degraded" else "clear"
     problems += _expect_service(
         host, "maintenance", "svmram: d10 keeps serving reads from its disk "
-        "submirrors.  Fix the cause, then run 'svcadm clear svmram:d10'")
+        "submirrors.  Fix the cause, then run 'svcadm %s svmram:d10'" % verb)
     return problems + _clear(host)
 
 

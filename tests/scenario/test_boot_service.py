@@ -255,6 +255,29 @@ def test_solaris11_healthy_mirror_without_ram_copy_is_degraded(solaris11):
     assert host.violations() == []
 
 
+def test_solaris11_degraded_log_gives_one_retry_instruction(solaris11):
+    """Degraded, the instance is retried with 'svcadm restart' ('svcadm
+    clear' would only mark it online, with no RAM copy): restore's own
+    advice in the log says so too, not 'svcadm clear' (issue 27 §4.4).
+    Followed verbatim, it restores the RAM copy."""
+    host = solaris11
+    take_the_memory(host)
+    assert service(host) == "degraded"
+    text = log(host)
+    assert "svcadm clear svmram:d10" not in text
+    refusal = MEMORY_REASON.search(text).group(0)
+    advice = text[text.index(refusal) + len(refusal):].splitlines()[1]
+    assert advice.startswith("svmram: Delete the other ramdisk if it is "
+                             "not needed (ramdiskadm -d hog), then run "
+                             "'svcadm restart svmram:d10'; "), advice
+    assert host.cmd("ramdiskadm", "-d", "hog").returncode == 0
+    assert host.cmd("svcadm", "restart", "svmram:d10").returncode == 0
+    assert service(host) == "online"
+    assert host.sim("tick").returncode == 0
+    assert serving(host)
+    assert host.violations() == []
+
+
 def test_solaris11_disks_not_current_is_still_maintenance(solaris11):
     host = solaris11
     assert host.sim("tick").returncode == 0

@@ -10,6 +10,7 @@ copied, teardown back to the original, and the data-safety monitor."""
 import copy
 import json
 import os
+import subprocess
 
 import pytest
 
@@ -280,7 +281,7 @@ def test_a_hole_where_compaction_was_expected_stops_and_rolls_back(tmp_path):
 SCRATCH_LEFT = ("d127 -m /dev/md/rdsk/d125 1\n"
                 "d125 1 1 /dev/rdsk/c91t0d0s0\n" + ORIGINAL +
                 "d126 1 1 /dev/rdsk/c90t0d0s0\n")
-SCRATCH_REMOVAL = [["metaclear", "d127"], ["metaclear", "d125"],
+SCRATCH_REMOVAL = [["metaclear", "-f", "d127"], ["metaclear", "d125"],
                    ["metaclear", "d126"],
                    ["ramdiskadm", "-d", "svmram_probe1"],
                    ["ramdiskadm", "-d", "svmram_probe0"]]
@@ -357,6 +358,91 @@ def test_a_failing_probe_removes_what_it_made_and_says_so(tmp_path):
         ["metainit", "d127", "-m", "d126", "d125"], ["metaclear", "d125"],
         ["metaclear", "d126"], ["ramdiskadm", "-d", "svmram_probe1"],
         ["ramdiskadm", "-d", "svmram_probe0"]]
+
+
+# After a power cut with both scratch submirrors in place, their ramdisks
+# are gone: the boot leaves them erred, and metaclear refuses a mirror
+# with a submirror that is not Okay unless forced (mirror_ioctl.c
+# mirror_reset, MDE_C_WITH_INVAL_SM).
+FORCED_REMOVAL = [["metaclear", "-f", "d127"], ["metaclear", "d126"],
+                  ["metaclear", "d125"]]
+
+
+def cut_power_in_the_probe(host, operation):
+    """svmram killed right after the scratch mirror's metainit, then a
+    reboot: d127 is left with both submirrors erred."""
+    from hosts import killing_bindir
+    bindir = killing_bindir(host, "metainit", 3)
+    result = host.svmram(operation, "-y", "d10",
+                         env={"SVMRAM_BINDIR": bindir})
+    assert result.returncode == -9, result.stderr
+    assert host.reboot().returncode == 0
+    assert "State: Needs maintenance" in host.cmd("metastat", "d127").stdout
+    host.clear_trace()
+
+
+@pytest.mark.parametrize("release", ["solaris11", "solaris10"])
+def test_a_power_cut_in_the_probe_does_not_block_setup(tmp_path, release):
+    """Issue 27 §4.3: the next setup clears the erred scratch mirror with
+    -f (its parts are all on svmram's scratch ramdisks) and goes on."""
+    host = make_host(tmp_path, release=release)
+    cut_power_in_the_probe(host, "setup")
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.startswith(
+        "svmram: removed what an earlier test of the slot behaviour left: "
+        "d127, d126, d125.\n")
+    assert svm_commands(host)[:4] == FORCED_REMOVAL + [
+        ["ramdiskadm", "-a", "svmram_probe0", "1m"]]
+    assert "d127" not in host.metastat_p()
+    assert host.svmram("status", "d10").returncode == 0
+    assert host.violations() == []
+
+
+@pytest.mark.parametrize("release", ["solaris11", "solaris10"])
+def test_a_power_cut_in_the_probe_does_not_block_teardown(tmp_path,
+                                                          release):
+    """The admin gives up instead: teardown removes the scratch mirror
+    too (it used to stop there), then says d10 was never set up."""
+    host = make_host(tmp_path, release=release)
+    cut_power_in_the_probe(host, "setup")
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 3, result.stderr
+    assert result.stderr == (
+        "svmram: removed what an earlier test of the slot behaviour left: "
+        "d127, d126, d125.\n"
+        "svmram: d10 is not set up by svmram (svc:/system/svmram:d10 does "
+        "not exist)\n"
+        "svmram: svmram status lists the mirrors it manages.\n")
+    assert svm_commands(host) == FORCED_REMOVAL
+    assert host.metastat_p() == ORIGINAL
+    assert host.violations() == []
+
+
+def test_the_advice_to_remove_an_erred_scratch_mirror_works(tmp_path):
+    """When even the forced metaclear fails, the commands svmram prints
+    work when typed."""
+    host = make_host(tmp_path, release="solaris11")
+    cut_power_in_the_probe(host, "setup")
+    assert host.sim("faults", "add", "metaclear", "--nth", "1", "--exit",
+                    "1", "--svm-error", "metadevice is open", "--name",
+                    "d127").returncode == 0
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 1
+    advice = result.stderr.splitlines()[-1]
+    typed = advice.split("remove it yourself: ", 1)[1].rstrip(".")
+    assert typed.startswith("metaclear -f d127; metaclear d126; ")
+    host.sim("faults", "clear")
+    for command in typed.split("; "):
+        ran = host.cmd(*command.split()) if not command.startswith("rm ") \
+            else subprocess.run(["rm", "-f", os.path.join(
+                host.root, command.split()[-1].lstrip("/"))], check=True)
+        assert ran.returncode == 0, command
+    assert host.metastat_p() == ORIGINAL
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert "removed what an earlier test" not in result.stderr
+    assert host.violations() == []
 
 
 def test_something_else_on_the_scratch_ramdisks_is_refused(tmp_path):

@@ -13,6 +13,8 @@ which works.  Exact commands, final states, messages and the data-safety
 monitor (which checks the label blocks too) are asserted.  Hosts are
 built once per session (base_hosts) and copied."""
 
+import re
+
 import pytest
 
 from hosts import _reads_only, killing_bindir, run_script
@@ -219,6 +221,69 @@ def test_the_copy_needs_no_open_since_boot(base_hosts, tmp_path, case,
     assert host.violations() == []
 
 
+def test_the_record_of_a_copy_setup_validates(base_hosts, tmp_path):
+    """The SMF template allows the method copy (issue 27 §4.8): svccfg
+    validate finds nothing wrong with the record a copy setup writes."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", None,
+                           (SETUP + ("d10",),))
+    fmri = "svc:/system/svmram:d10"
+    assert host.cmd("svcprop", "-p", "svmram/method", fmri).stdout == \
+        "copy\n"
+    result = host.cmd("svccfg", "validate", fmri)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def advised_setup(text):
+    """The setup command a refusal's advice says to run."""
+    found = re.findall(r"'(svmram setup [^']*)'", text)
+    assert found, text
+    return found[-1].split()[1:]
+
+
+def test_the_memory_cap_advice_repeats_allow_label(base_hosts, tmp_path):
+    """Another ramdisk takes the memory: the refusal's advice, followed
+    verbatim, sets the mirror up (issue 27 §4.5)."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
+    assert host.cmd("ramdiskadm", "-a", "other", "100m").returncode == 0
+    result = host.svmram("setup", "-y", "--allow-label", "d10")
+    assert result.returncode == 3, result.stderr
+    assert "ramdiskadm -d other" in result.stderr
+    advised = advised_setup(result.stderr)
+    assert advised == ["setup", "--allow-label", "d10"]
+    assert host.cmd("ramdiskadm", "-d", "other").returncode == 0
+    result = host.svmram(advised[0], "-y", *advised[1:])
+    assert result.returncode == 0, result.stderr
+    assert host.violations() == []
+
+
+def test_the_fence_advice_repeats_allow_label(base_hosts, tmp_path):
+    """Another boot service's ramdisk takes the device number SVM
+    recorded (d10, pass 0, is not opened at boot before restore runs):
+    restore fences d10, and its advice (the other ramdisk deleted,
+    teardown, setup), followed verbatim, works (issue 27 §4.5)."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
+    assert host.cmd("metaparam", "-p", "0", "d10").returncode == 0
+    result = host.svmram(*(SETUP[1:] + ("d10",)))
+    assert result.returncode == 0, result.stderr
+    assert host.reboot("--no-services", "--boot-ramdisk",
+                       "other=%d" % (1024 * 1024)).returncode == 0
+    fenced = host.svmram("restore", "d10")
+    assert fenced.returncode == 1, fenced.stderr
+    assert "holds the device number" in fenced.stderr
+    assert "ramdiskadm -d other" in fenced.stderr
+    advised = advised_setup(fenced.stderr)
+    assert advised == ["setup", "--allow-label", "d10"]
+    assert host.cmd("ramdiskadm", "-d", "other").returncode == 0
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    result = host.svmram(advised[0], "-y", *advised[1:])
+    assert result.returncode == 0, result.stderr
+    # The boot's own finding: the other ramdisk holding the number of the
+    # closed mirror's RAM component, which restore fenced before any open.
+    assert [v for v in host.violations()
+            if not v.endswith(": svmsim reboot)")] == []
+
+
 def test_the_dry_run_script_does_what_setup_does(base_hosts, tmp_path):
     host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
     # The script polls metastat every 10 seconds: a resync ends at once.
@@ -296,6 +361,78 @@ def test_restore_copies_the_label_blocks_before_the_resync(
     assert host.svmram("teardown", "-y", "d10").returncode == 0
     assert svm_commands(host)[:2] == [
         ["metaclear", "d10"], ["metainit", "d10", "-m", "d11", "d12", "1"]]
+    assert host.violations() == []
+
+
+def test_teardown_keeps_pass_and_write_options_set_after_setup(
+        base_hosts, tmp_path):
+    """The admin changes the pass number and write option after setup:
+    teardown recreates the mirror with them, as rotate's teardown (which
+    never recreates it) keeps them (issue 27 §4.7); the read option goes
+    back to the recorded one."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", None,
+                           (SETUP + ("d10",),))
+    assert host.cmd("metaparam", "-p", "3", "-w", "serial", "d10"
+                    ).returncode == 0
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert svm_commands(host)[:2] == [
+        ["metaclear", "d10"], ["metainit", "d10", "-m", "d11", "d12", "-S",
+                               "3"]]
+    assert host.metastat_p("d10").splitlines()[0] == (
+        "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 -S 3")
+    assert host.violations() == []
+
+
+UNLABELED_D10 = ("d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
+                 "d11 1 1 /dev/rdsk/c0d1s0\n"
+                 "d12 1 1 /dev/rdsk/c1d0s0\n")
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_teardown_after_a_power_cut_in_setup_gives_back_an_unlabeled_mirror(
+        base_hosts, tmp_path, release):
+    """A power cut right after setup detached the disk in front of the
+    RAM submirror (to move it to slot 0): the mirror is closed and
+    labeled, one disk out.  Teardown attaches that disk again first and
+    then recreates the mirror itself, unlabeled, instead of detaching the
+    RAM submirror and leaving the metaclear and metainit to the admin
+    (issue 27 §4.6)."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", release)
+    # The slot test's metadetach comes first where it runs.
+    bindir = killing_bindir(host, "metadetach", 1 + len(probe(release)) // 11)
+    result = host.svmram(*(SETUP[1:] + ("d10",)),
+                         env={"SVMRAM_BINDIR": bindir})
+    assert result.returncode == -9, result.stderr
+    assert host.reboot().returncode == 0
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert "stays labeled" not in result.stdout + result.stderr
+    # The reboot took the ramdisk: the RAM submirror is erred, hence -f.
+    assert svm_commands(host) == [
+        ["metattach", "d10", "d11"], ["metaclear", "-f", "d10"],
+        ["metainit", "d10", "-m", "d11", "d12", "1"], ["metaclear", "d13"]]
+    assert host.metastat_p("d10") == UNLABELED_D10
+    assert write_block_0(host, "d10").returncode == 0     # unlabeled again
+    assert host.violations() == []
+
+
+def test_teardown_reattach_does_not_say_stays_labeled_when_it_recreates(
+        base_hosts, tmp_path):
+    """A disk submirror detached by hand after setup: teardown --reattach
+    attaches it again and recreates the mirror unlabeled, and says only
+    that (issue 27 §4.6)."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", None,
+                           (SETUP + ("d10",),))
+    assert host.cmd("metadetach", "d10", "d11").returncode == 0
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", "--reattach", "d10")
+    assert result.returncode == 0, result.stderr
+    assert "stays labeled" not in result.stdout + result.stderr
+    assert host.metastat_p("d10") == UNLABELED_D10
+    assert write_block_0(host, "d10").returncode == 0
     assert host.violations() == []
 
 

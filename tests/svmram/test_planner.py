@@ -448,7 +448,7 @@ def test_the_memory_cap_advice_names_the_tunable_file_and_the_value():
                    "(the driver reads it as a string when it initialises "
                    "at boot) and reboot, then run 'svmram setup d10'."),
         (snap.evolve(ramdisk_conf="/etc/driver/drv/ramdisk.conf"),
-         {"restoring": "d10"},
+         {"restoring": "d10", "retry": "svcadm clear svmram:d10"},
          'Set percent_physmem="32"; in /etc/driver/drv/ramdisk.conf (the '
          "driver reads it as a string when it initialises at boot) and "
          "reboot, then run 'svcadm clear svmram:d10'; until then d10 "

@@ -39,6 +39,10 @@ def test_a_whole_scratch_mirror_is_found_and_removed_in_reverse_order():
         (RemoveLink("/dev/dsk/c91t0d0s0"), RemoveLink("/dev/rdsk/c91t0d0s0")),
         (Run(("ramdiskadm", "-d", "svmram_probe1")),),
         (Run(("ramdiskadm", "-d", "svmram_probe0")),)]
+    # After a reboot its submirrors are erred: only -f clears the mirror.
+    assert [step.do for step in probe.removal_plan(
+        left, "d10", force=True).steps][:2] == [
+        (Run(("metaclear", "-f", "d127")),), (Run(("metaclear", "d126")),)]
 
 
 def test_nothing_left_is_false():

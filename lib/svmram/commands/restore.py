@@ -175,7 +175,7 @@ def _failed(failure, plan, backend, host, until, deadline):
     mirror, intent = plan.target, plan.intent
     refusal = None if failure.bug or isinstance(
         failure.error, DeadlinePassed) else backend.restore_refusal(
-            failure, intent)
+            failure, intent, host)
     if refusal is not None:
         return refusal
     step = failure.step.summary.rstrip(".")
@@ -191,7 +191,7 @@ def _failed(failure, plan, backend, host, until, deadline):
     advice = "%s keeps serving reads from its %s.  Fix the cause, then " \
              "run '%s' (or 'svmram restore %s'); it continues from the " \
              "state it finds." % (mirror, backend.words.disk_copies,
-                                  backend.words.retry(mirror), mirror)
+                                  backend.retry(host, mirror, intent), mirror)
     if failure.bug:
         bug = bug_advice(backend.words.target + "s")
         advice += "  " + bug[:1].upper() + bug[1:]
@@ -215,7 +215,7 @@ def _deadline_error(where, deadline, backend, host, plan):
                "shows no %s in progress, run '%s' (or 'svmram restore %s'); "
                "it continues from the state it finds."
         % (mirror, words.disk_copies, words.state(mirror), words.sync,
-           words.retry(mirror), mirror))
+           backend.retry(host, mirror, plan.intent), mirror))
 
 
 def _converge(backend, host, plan, options, polling, until, deadline,

@@ -242,8 +242,9 @@ class SvmBackend(Backend):
     def plan_restore(self, host, intent, options):
         snap = host.observe(intent, memory=True)
         consistency.check(snap, intent, record.fmri(host.mirror))
-        plan = plan_restore_steps(snap, intent, options.get(
-            "copy_blocks", DEFAULT_COPY_BLOCKS))
+        plan = plan_restore_steps(snap, intent, self._retry(snap, intent),
+                                  options.get("copy_blocks",
+                                              DEFAULT_COPY_BLOCKS))
         plan.intent = intent
         return plan, snap
 
@@ -281,7 +282,27 @@ class SvmBackend(Backend):
     def run_by_boot_service(self):
         return bool(os.environ.get("SMF_FMRI"))
 
-    def restore_refusal(self, failure, intent):
+    def retry(self, host, target, intent):
+        try:
+            snap = host.observe(intent)
+        except SvmramError:
+            return self.words.retry(target)
+        return self._retry(snap, intent)
+
+    def _retry(self, snap, intent):
+        """'svcadm clear svmram:MIRROR'; but where the start method will
+        leave the instance degraded (SMF has that state, which the method
+        passes on in SVMRAM_SMF_DEGRADED, and every disk submirror is
+        current: smf/svmram), 'svcadm restart': clear would only mark it
+        online, with no RAM copy."""
+        if self.run_by_boot_service() and \
+                os.environ.get("SVMRAM_SMF_DEGRADED") and \
+                snap.mirror is not None and \
+                status.disk_redundancy(snap, intent)["state"] == "full":
+            return "svcadm restart svmram:%s" % intent.mirror
+        return self.words.retry(intent.mirror)
+
+    def restore_refusal(self, failure, intent, host):
         if failure.step.key.startswith("open "):
             mirror = intent.mirror
             return RefusedError(
@@ -290,8 +311,8 @@ class SvmBackend(Backend):
                 "blank ramdisk that SVM would read as good data" % (
                     intent.ram, intent.ramdisk),
                 advice="%s keeps serving reads from disk.  Check "
-                       "'metastat %s', then 'svcadm clear svmram:%s'."
-                % (mirror, mirror, mirror))
+                       "'metastat %s', then '%s'."
+                % (mirror, mirror, self.retry(host, mirror, intent)))
         return None
 
     # --- words for messages --------------------------------------------------
@@ -430,8 +451,9 @@ def test_slots(host, operation):
 def _remove_scratch(host, found, earlier):
     """Remove the scratch mirror's parts `found` with execute.py, in the
     order of probe.removal_plan; at the first failure stop and say what
-    is left and how to remove it."""
-    plan = probe.removal_plan(found, host.mirror)
+    is left and how to remove it.  Every part of `found` is on svmram's
+    scratch ramdisks (probe.leftovers), so its mirror is cleared with -f."""
+    plan = probe.removal_plan(found, host.mirror, force=True)
     try:
         execute(plan, host, None, _Quiet(), counted=False)
     except StepFailed as failed:

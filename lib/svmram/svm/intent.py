@@ -25,7 +25,7 @@ class Intent:
     ramdisk: str            # ramdisk name
     size_bytes: int         # ramdisk size
     link: str               # cNtNdNsN name of the /dev/dsk and /dev/rdsk links
-    method: str             # swap or rotate
+    method: str             # one of METHODS
     disks: Tuple[str, ...]  # the disk submirrors, in their original order
     read_option: str        # the original read option
     write_option: str       # kept to recreate the mirror (swap)

@@ -11,6 +11,7 @@ teardown plan.
 
 import heapq
 import posixpath
+from dataclasses import replace
 
 from ..errors import RefusedError
 from ..plan import Plan, converge, looping
@@ -22,7 +23,8 @@ from .sizing import (MAX_PERCENT, MIN_FREE_PERCENT, T_MINARMEM, MemoryCap,
                      copy_window_seconds, copy_window_text, human_size,
                      mib_text, mirror_size_with_ram_first, ramdisk_holds,
                      ramdisk_size_for, ramdisk_slice_blocks)
-from .snapshot import OKAY
+from .snapshot import OKAY, RESYNCING
+from .steps import UNLABEL_KEY
 
 MAX_STEPS = 64                   # a planner that needs more is looping
 
@@ -117,7 +119,7 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
                            % (human_size(size), mirror, m.size_blocks, why),
                            advice="Use at least --size %s." % human_size(
                                needed))
-    check_memory(snap, size)
+    check_memory(snap, size, allow_label=copying)
     if copying:
         chosen, notes = _choose_copy(snap, m, disks, size, method,
                                      allow_label)
@@ -175,12 +177,20 @@ def _is_ram(snap, submirror):
         for comp in stripe.components)
 
 
-def check_memory(snap, size, restoring=None, resuming=None):
+def setup_command(mirror, copy):
+    """The setup command line that works for `mirror`: the copy method's
+    (an unlabeled mirror's) is refused without --allow-label."""
+    return "svmram setup %s%s" % ("--allow-label " if copy else "", mirror)
+
+
+def check_memory(snap, size, restoring=None, resuming=None,
+                 allow_label=False, retry=None):
     """Refuse a ramdisk of `size` bytes that the driver would refuse
     (the ramdisk memory cap as ramdisk.c computes it, sizing.MemoryCap)
     or that would leave too little memory free, with advice that works
     when followed.  `restoring` or `resuming` name the mirror when the
-    boot restore or a resumed setup asks."""
+    boot restore (whose `retry` command runs it again) or a resumed
+    setup asks; `allow_label`: a new setup of it needs --allow-label."""
     if not snap.physmem_bytes:
         return
     cap = MemoryCap(snap)
@@ -188,7 +198,7 @@ def check_memory(snap, size, restoring=None, resuming=None):
     keeps = ("; %s keeps serving reads from its disk submirrors" % mirror
              if restoring or resuming else "")
     if restoring:
-        then = "then run 'svcadm clear svmram:%s'" % restoring
+        then = "then run '%s'" % retry
         until = "; until then %s serves reads from its disk submirrors." \
             % restoring
     elif resuming:
@@ -196,7 +206,8 @@ def check_memory(snap, size, restoring=None, resuming=None):
         until = "; or run 'svmram teardown %s' to return %s to how it " \
             "was." % (resuming, resuming)
     else:
-        then, until = "then run 'svmram setup %s'" % mirror, "."
+        then, until = "then run '%s'" % setup_command(
+            mirror, allow_label), "."
     need = cap.pages(size) * cap.page
     if need > cap.largest():
         raise RefusedError(
@@ -561,16 +572,17 @@ def plan_teardown(snap, intent, reattach=(), under_way=True):
                     "hand?); 'svmram teardown --reattach %s' attaches it "
                     "again with a full resync." % (disk, intent.mirror,
                                                    intent.mirror))
-    left = unlabeled_left(snap, intent)
-    if left:
-        plan.left.append(left)
-    plan.notes += plan.left
     # A disk submirror in the mirror now that a step of this plan detaches
     # (to put the disks back in order) is attached again by a later one.
     reattach = tuple(d for d in intent.disks if d in reattach or (
         snap.mirror is not None and d in snap.mirror.slots))
     _converge(plan, snap, intent,
               lambda s, it: _next_teardown_step(s, it, reattach, under_way))
+    # Said only when no step of the plan recreates the mirror unlabeled.
+    left = unlabeled_left(snap, intent, plan.steps)
+    if left:
+        plan.left.append(left)
+    plan.notes += plan.left
     if intent.method == "rotate":
         plan.notes.append("Afterwards the disk submirrors are in their "
                           "original order again.")
@@ -820,7 +832,7 @@ def _next_teardown_step(snap, it, reattach, under_way=True):
             % (it.mirror, m.size_blocks, it.size_blocks)))
     if it.method == "copy" and it.ram in m.slots and \
             closed_problem(snap, m) is None:
-        step = _unlabel_step(snap, it)
+        step = _unlabel_step(snap, it, reattach)
         if step is not None:
             return step
     if m.read_option != it.read_option:
@@ -861,34 +873,61 @@ def _next_teardown_step(snap, it, reattach, under_way=True):
     return _ram_parts_step(snap, it)
 
 
-def _unlabel_step(snap, it):
+def _unlabel_step(snap, it, reattach=()):
     """The copy method's mirror, closed, with every disk submirror in it
     and Okay: recreate it from them alone (after a resync that only fills
-    the RAM submirror is cancelled, or another waited for), or None when
-    the disks are not all there and Okay (the RAM submirror is then
-    detached, and the mirror stays labeled: unlabeled_left says so)."""
+    the RAM submirror is cancelled, or another waited for).  A disk
+    submirror out of it that may be attached again (`reattach`: setup
+    detached it to move it behind the RAM submirror, say) is attached
+    first, while the RAM submirror still proves the mirror labeled.  None
+    when the disks cannot all be there and Okay (the RAM submirror is
+    then detached, and the mirror stays labeled: unlabeled_left says
+    so)."""
     m = snap.mirror
-    if any(d not in m.slots or m.state_of(d) != OKAY for d in it.disks):
+    missing = [d for d in it.disks if d not in m.slots]
+    if any(d not in reattach for d in missing):
         return None
+    present = [d for d in it.disks if d in m.slots]
+    if missing or any(m.state_of(d) != OKAY for d in present):
+        # Fill a re-attached disk; attach the next once no resync runs.
+        if any(m.state_of(d) not in (OKAY, RESYNCING) for d in present):
+            return None
+        if m.resync == "active" or m.pending:
+            return steps.wait_resync(snap, it)
+        if not missing:
+            return None
+        return steps.attach(snap, it, missing[0], why=(
+            "Restore the disk copy; then %s, with every disk submirror "
+            "Okay, is recreated from them unlabeled." % it.mirror))
     if m.resync == "active":
         if m.state_of(it.ram) != OKAY:
             return steps.cancel_resync(snap, it)
         return steps.wait_resync(snap, it)
-    return steps.unlabel_mirror(snap, it, force=m.state_of(it.ram) != OKAY
+    return steps.unlabel_mirror(snap, _with_options_of(m, it),
+                                force=m.state_of(it.ram) != OKAY
                                 or m.pending or m.resync is not None)
 
 
-def unlabeled_left(snap, it):
+def _with_options_of(m, it):
+    """`it` with the pass number and write option the mirror `m` has now:
+    recreating it keeps what the administrator set after setup (metaparam
+    -p, -w), as rotate's teardown, which never recreates it, does.  The
+    read option is setup's to give back: it stays the recorded one."""
+    return replace(it, pass_num=m.pass_num, write_option=m.write_option)
+
+
+def unlabeled_left(snap, it, planned):
     """What teardown leaves when it cannot recreate the copy method's
     mirror unlabeled (it is open, or a disk submirror is not there and
     Okay): the RAM submirror is detached, the mirror stays labeled.  The
-    commands that finish it, or None when teardown recreates it."""
+    commands that finish it, or None when a step of `planned` (the
+    teardown's steps from `snap`) recreates it."""
     m = snap.mirror
-    if it.method != "copy" or m is None or it.ram not in m.slots:
+    if it.method != "copy" or m is None or it.ram not in m.slots or any(
+            step.key == UNLABEL_KEY % it.mirror for step in planned):
         return None
     problem = closed_problem(snap, m)
-    if problem is None and _unlabel_step(snap, it) is not None:
-        return None
+    it = _with_options_of(m, it)
     options = ("%s" % {"first": " -r", "geometric": " -g"}.get(
         it.read_option, "")) + (" -S" if it.write_option == "serial" else "")
     return (

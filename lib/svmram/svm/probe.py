@@ -18,7 +18,8 @@ its mirror's, whatever its name, and the test takes the next free
 numbers), /dev/dsk and
 /dev/rdsk links to them, stripes built on those links and mirrors built
 of those stripes.  The next run removes them (removal_plan(), run the
-same way) before it tests again; anything else built on them is the
+same way) before it tests again, the mirror with metaclear -f (after a
+reboot its submirrors are erred); anything else built on them is the
 administrator's, and svmram refuses to touch it.
 
 The two actions here act only when execute.py performs them.
@@ -214,12 +215,21 @@ def script_test(scratch, target, operation):
         test_plan(scratch, target, operation))
 
 
-def removal_plan(found, target):
+def removal_plan(found, target, force=False):
     """The removal of the Leftovers `found`, in order: mirrors, stripes,
-    the two links of each name, ramdisks."""
+    the two links of each name, ramdisks.  `force`: clear the mirrors
+    with metaclear -f, which a reboot makes necessary: the scratch
+    ramdisks are gone, their submirrors erred, and without -f metaclear
+    refuses a mirror whose submirror is not Okay (mirror_ioctl.c
+    mirror_reset, MDE_C_WITH_INVAL_SM).  Only for what leftovers() found,
+    every part of it on svmram's scratch ramdisks: it never held data."""
+    forced = ("-f",) if force else ()
     steps = [Step(_REMOVAL + name, "Clear %s." % name,
-                  do=(Run(("metaclear", name)),))
-             for name in found.mirrors + found.stripes]
+                  do=(Run(("metaclear",) + forced + (name,)),))
+             for name in found.mirrors]
+    steps += [Step(_REMOVAL + name, "Clear %s." % name,
+                   do=(Run(("metaclear", name)),))
+              for name in found.stripes]
     steps += [Step(_REMOVAL + link, "Remove the links of %s." % link,
                    do=(RemoveLink("/dev/dsk/" + link),
                        RemoveLink("/dev/rdsk/" + link)))

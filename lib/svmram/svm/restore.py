@@ -14,7 +14,8 @@ from dataclasses import replace
 from ..errors import RefusedError, SvmramError
 from ..plan import Plan, converge
 from . import names, record, steps
-from .planner import MAX_STEPS, check_memory, label_source
+from .planner import (MAX_STEPS, check_memory, label_source,
+                      setup_command)
 from .ramcomponent import (FAILED, links_ok, opening_step, ram_component,
                            recorded_number_holder)
 from .snapshot import OKAY
@@ -22,10 +23,11 @@ from .snapshot import OKAY
 DEFAULT_COPY_BLOCKS = 2048       # 1 MiB, md_max_xfer_bufsz (reference 5.4)
 
 
-def plan_restore(snap, intent, copy_blocks=DEFAULT_COPY_BLOCKS):
+def plan_restore(snap, intent, retry, copy_blocks=DEFAULT_COPY_BLOCKS):
     """The steps from `snap` to a RAM submirror that is resyncing or Okay.
     The first step is always right; later ones assume the new ramdisk gets
-    its recorded device number, so the caller re-plans after each step."""
+    its recorded device number, so the caller re-plans after each step.
+    `retry`: the command that runs the restore again, for advice."""
     plan = Plan("restore", intent.mirror)
     plan.notes.append("If the new ramdisk's device number differs from the "
                       "recorded one, the component is replaced under a new "
@@ -38,14 +40,14 @@ def plan_restore(snap, intent, copy_blocks=DEFAULT_COPY_BLOCKS):
             # A replace step records the component's new link.
             if snap.record and snap.record.get("link", it.link) != it.link:
                 it = replace(it, link=snap.record["link"])
-        return _next_step(snap, it, copy_blocks)
+        return _next_step(snap, it, copy_blocks, retry)
 
     converge(plan, snap, intent, next_step, lambda plan: AssertionError(
         "restore plan does not converge"), MAX_STEPS)
     return plan
 
 
-def _next_step(snap, it, copy_blocks):
+def _next_step(snap, it, copy_blocks, retry):
     m = snap.mirror
     if m is None:
         raise RefusedError("the mirror %s does not exist" % it.mirror,
@@ -64,12 +66,12 @@ def _next_step(snap, it, copy_blocks):
                    it.mirror, it.ram, it.mirror),
                 advice="Delete the other ramdisk (ramdiskadm -d %s) or create "
                        "it after svmram's at boot, then run 'svmram teardown "
-                       "%s' and 'svmram setup %s' to read from RAM again."
-                       % (holder, it.mirror, it.mirror))
+                       "%s' and '%s' to read from RAM again."
+                       % (holder, it.mirror, _setup(it)))
         raise RefusedError(
             "%s is not a submirror of %s" % (it.ram, it.mirror),
-            advice="Run 'svmram teardown %s' and then 'svmram setup %s'."
-                   % (it.mirror, it.mirror))
+            advice="Run 'svmram teardown %s' and then '%s'."
+                   % (it.mirror, _setup(it)))
     if it.ram in m.offline:
         raise _offline_refusal(snap, it)
     link, state = ram_component(snap, it)
@@ -78,7 +80,7 @@ def _next_step(snap, it, copy_blocks):
             return opening_step(snap, it)
         if m.resync == "active" or m.pending:
             return steps.wait_resync(snap, it)
-        check_memory(snap, it.size_bytes, restoring=it.mirror)
+        check_memory(snap, it.size_bytes, restoring=it.mirror, retry=retry)
         return steps.create_ramdisk(snap, it)
     if not links_ok(snap, replace(it, link=link)):
         return steps.make_links(snap, replace(it, link=link))
@@ -108,9 +110,10 @@ def _next_step(snap, it, copy_blocks):
             "%s, the RAM submirror of %s, is %s, so %s does not read from "
             "RAM, and restore has no safe way to bring it back" % (
                 it.ram, it.mirror, m.state_of(it.ram), it.mirror),
-            advice="Check 'metastat %s'; 'svmram teardown %s', then 'svmram "
-                   "setup %s' rebuild it.  %s keeps serving reads from its "
-                   "disk submirrors." % ((it.mirror,) * 4))
+            advice="Check 'metastat %s'; 'svmram teardown %s', then '%s' "
+                   "rebuild it.  %s keeps serving reads from its disk "
+                   "submirrors." % (it.mirror, it.mirror, _setup(it),
+                                    it.mirror))
     stale = [k for k, target in snap.links.items()
              if target.endswith("/" + it.ramdisk) and
              k.split("/", 1)[1] != link]
@@ -135,9 +138,9 @@ def _offline_refusal(snap, it):
             "regions written while %s was offline, so restore does not bring "
             "%s back" % (where + (it.ramdisk, it.ram, it.ram)),
             advice="Do not run 'metaonline %s %s'.  Run 'svmram teardown %s', "
-                   "then 'svmram setup %s'; %s keeps serving reads from its "
-                   "disk submirrors." % (it.mirror, it.ram, it.mirror,
-                                         it.mirror, it.mirror))
+                   "then '%s'; %s keeps serving reads from its disk "
+                   "submirrors." % (it.mirror, it.ram, it.mirror, _setup(it),
+                                    it.mirror))
     return RefusedError(
         "%s, the RAM submirror of %s, is offline, so %s does not read from "
         "RAM; restore does not bring it back: metaonline copies only the "
@@ -146,10 +149,16 @@ def _offline_refusal(snap, it):
             it.ram, it.mirror, it.mirror, it.ram, it.ramdisk),
         advice="If %s has stayed in place since %s was offlined (no reboot, "
                "not recreated), 'metaonline %s %s' brings %s back; otherwise "
-               "run 'svmram teardown %s', then 'svmram setup %s'.  %s keeps "
-               "serving reads from its disk submirrors." % (
+               "run 'svmram teardown %s', then '%s'.  %s keeps serving reads "
+               "from its disk submirrors." % (
                    it.ramdisk, it.ram, it.mirror, it.ram, it.ram, it.mirror,
-                   it.mirror, it.mirror))
+                   _setup(it), it.mirror))
+
+
+def _setup(it):
+    """The setup that reads from RAM again once teardown has run: the
+    copy method's mirror is unlabeled again, and needs --allow-label."""
+    return setup_command(it.mirror, it.method == "copy")
 
 
 def _other_link(snap, it, link):

@@ -272,13 +272,16 @@ def copy_and_rebuild(snap, it, order, seconds):
         closed_seconds=seconds)
 
 
+UNLABEL_KEY = "unlabel %s"       # unlabel_mirror's step, of a mirror
+
+
 def unlabel_mirror(snap, it, force):
     """Clear the mirror and recreate it from its disk submirrors alone, in
     their original order: the only way to give back an unlabeled mirror
     (nothing clears MD_LABELED, mirror.c 1756).  `force`: the RAM
     submirror is not Okay (metaclear refuses that without -f)."""
     step = _clear_and_recreate(
-        snap, it, it.disks, it.read_option, key="unlabel %s" % it.mirror,
+        snap, it, it.disks, it.read_option, key=UNLABEL_KEY % it.mirror,
         summary="Clear %s and recreate it at once from %s in this order, "
                 "without the RAM submirror." % (
                     it.mirror, " ".join(it.disks)),
