@@ -37,7 +37,7 @@ def smf_error(line):
     return ("svmram: cannot read the svmram service's instances and "
             "records from SMF: %s\n"
             "svmram: SMF's repository server (svc.configd) answers svcs "
-            "and svcprop; svmram status works again once "
+            "and svcprop; svmram works again once "
             "'svcs svc:/system/svmram' does.\n" % line)
 
 
@@ -152,3 +152,24 @@ def test_prometheus_says_svmram_up_0_when_metastat_fails(set_up):
                if not line.startswith("#")]
     assert samples == ['svmram_build_info{version="0.1.0"} 1',
                        "svmram_up 0"]
+
+
+# The other subcommands read the same record and service state: an SMF
+# they cannot read is never "no instance" either, and nothing changes.
+@pytest.mark.parametrize("argv", [
+    ("teardown", "-y", "d10"), ("setup", "-y", "d10"), ("restore", "d10"),
+    ("check", "d10")], ids=" ".join)
+def test_no_subcommand_reads_an_unreadable_smf_as_no_instance(set_up, argv):
+    host = set_up
+    before = host.metastat_p()
+    assert host.sim("smf", "down").returncode == 0
+    result = host.svmram(*argv)
+    assert result.returncode in (EXIT_FAILED, 3), result.stderr
+    assert "cannot read the svmram service's instances and records from " \
+        "SMF: " in result.stderr, result.stderr
+    assert "svmram works again once 'svcs svc:/system/svmram' does." \
+        in result.stderr
+    assert host.sim("smf", "up").returncode == 0
+    assert host.metastat_p() == before
+    assert host.cmd("svcprop", "-p", "svmram/method",
+                    "svc:/system/svmram:d10").returncode == 0

@@ -392,6 +392,7 @@ class SvmHost(Host):
     def record_properties(self):
         result = self._run("svcprop", list(record.read_argv(self.mirror)[1:]),
                            check=False)
+        check_smf_read(result)
         if not result.ok:
             return {}
         return record.parse(result.stdout)
@@ -399,8 +400,10 @@ class SvmHost(Host):
     def service_imported(self):
         """Does svc:/system/svmram exist?  Its manifest must be imported
         for setup to record a mirror."""
-        return self._run("svcprop", ["-p", "general/entity_stability",
-                                     record.SERVICE], check=False).ok
+        result = self._run("svcprop", ["-p", "general/entity_stability",
+                                       record.SERVICE], check=False)
+        check_smf_read(result)
+        return result.ok
 
     def boot_service_state(self):
         return self.service_state()
@@ -410,6 +413,7 @@ class SvmHost(Host):
         exist."""
         result = self._run("svcs", ["-H", "-o", "state",
                                     record.fmri(self.mirror)], check=False)
+        check_smf_read(result)
         state = result.stdout.strip()
         return state if result.ok and state else None
 
@@ -637,7 +641,7 @@ _FOUND_NOTHING = re.compile(
                                       re.escape(record.SERVICE)))
 SMF_UNREADABLE_ADVICE = (
     "SMF's repository server (svc.configd) answers svcs and svcprop; "
-    "svmram status works again once 'svcs %s' does." % record.SERVICE)
+    "svmram works again once 'svcs %s' does." % record.SERVICE)
 
 
 def check_smf_read(result):

@@ -13,7 +13,7 @@ from ..backend import Problems, Status
 from ..errors import ParseError, RefusedError, SvmramError
 from ..run import run as run_command
 from . import consistency, names, record
-from .host import HostReading
+from .host import HostReading, check_smf_read
 from .intent import Intent
 from .snapshot import OKAY, RESYNCING
 
@@ -31,6 +31,7 @@ def configured_mirrors():
     """The instances of svc:/system/svmram, i.e. the configured mirrors."""
     result = run_command("svcs", ["-H", "-o", "inst", record.SERVICE + ":*"],
                      check=False)
+    check_smf_read(result)
     found = []
     for lineno, line in enumerate(result.stdout.splitlines(), 1):
         if len(line.split()) > 1:
