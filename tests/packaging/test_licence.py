@@ -9,8 +9,9 @@ import subprocess
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
 HEADER = "SPDX-License-Identifier: CDDL-1.0"
-# Data, documents and fixtures carry no header.
-NOT_SOURCE = (".md", ".json", ".txt", ".ini")
+# Data, documents and fixtures carry no header; nor does a patch meant
+# for another project (docs/*.patch), which takes that project's licence.
+NOT_SOURCE = (".md", ".json", ".txt", ".ini", ".patch")
 
 
 def sources():
