@@ -65,7 +65,7 @@ def test_the_import_stores_the_template_as_svccfg_does(d10):
     assert "tm_proppat_nt_svmram_method/pg_pattern astring " \
         "tm_pgpatnt_svmram\n" in out
     assert "tm_proppat_nt_svmram_method/constraint_name astring swap " \
-        "rotate\n" in out
+        "rotate copy\n" in out
     assert "tm_proppat_nt_svmram_method/cardinality_max count 1\n" in out
     out = sim("svcprop", "-p", "tm_proppat_nt_svmram_pass_num",
               "svc:/system/svmram")[1]
