@@ -78,10 +78,12 @@ set -u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 STATE=/var/lib/svmram-vmtest
 mkdir -p "$STATE"
-# debian-guest.sh --plan cuts puts svmram_vmtest=cuts on the kernel's
-# command line: the power cuts' phases (c0 first) instead of 0-6
+# debian-guest.sh --plan PLAN puts svmram_vmtest=PLAN on the kernel's
+# command line: cuts, the power cuts' phases (c0 first) instead of 0-6;
+# short, phases 0, 1, p1 and 6 (the oldstable release's sequence)
+PLAN=$(sed -n 's/.*svmram_vmtest=\([a-z]*\).*/\1/p' /proc/cmdline)
 FIRST=0
-grep -qw 'svmram_vmtest=cuts' /proc/cmdline && FIRST=c0
+[ "$PLAN" = cuts ] && FIRST=c0
 PHASE=$(cat "$STATE/phase" 2>/dev/null || echo $FIRST)
 echo "VMTEST-BOOT $PHASE uptime=$(cut -d' ' -f1 /proc/uptime)"
 
@@ -254,6 +256,58 @@ bad_input() {
   rm -f /root/loop[0-3].img
 }
 
+# mdadm issue 267 / PR 154: on kernels with the badblocks_set() rework,
+# --add to a RAID-1 whose members carry a bad-block log with an entry
+# could fail.  md3 on two loop devices, an entry in one member's log
+# (md's sysfs bad_blocks), then svmram's setup (--grow --add) and the
+# unit's restart (stop, restore's --add): each works, or is refused with
+# mdadm's own words and the array and its data as they were.
+bad_block_log() {
+  local l0 l1 out rc n ram
+  truncate -s 64M /root/bb0.img /root/bb1.img
+  l0=$(losetup -f --show /root/bb0.img); l1=$(losetup -f --show /root/bb1.img)
+  mdadm --create /dev/md3 --run --level=1 --raid-devices=2 --metadata=1.2 \
+    --bitmap=internal --assume-clean --name=3 "$l0" "$l1" 2>&1 | sed 's/^/mdadm | /'
+  # an entry in each member's log, past the data written next (a write
+  # that reaches a bad block clears it), which writes the superblocks
+  # with the logs: mdadm --add copies the superblock of one of them, its
+  # bad-blocks flag with it (PR 154)
+  echo "100000 8" > "/sys/block/md3/md/dev-${l0#/dev/}/bad_blocks"
+  echo "100016 8" > "/sys/block/md3/md/dev-${l1#/dev/}/bad_blocks"
+  head -c 16M /dev/urandom > /root/bb.data
+  dd if=/root/bb.data of=/dev/md3 bs=1M oflag=direct conv=fsync status=none
+  sync; sleep 1
+  show badblocks mdadm --examine-badblocks "$l0" "$l1"
+  mdadm --examine-badblocks "$l0" 2>/dev/null | grep -q ' for 8 sectors' &&
+    mdadm --examine-badblocks "$l1" 2>/dev/null | grep -q ' for 8 sectors'
+  result badblocks.entry $? "$(mdadm --examine-badblocks "$l0" "$l1" 2>&1 | tr '\n' ' ')"
+  out=$(svmram setup -y md3 2>&1); rc=$?
+  echo "$out" | sed 's/^/badblocks.setup | /'
+  if [ "$rc" = 0 ]; then
+    mdadm --wait /dev/md3 >/dev/null 2>&1
+    ram=$(mdadm --detail /dev/md3 | awk '$NF == "/dev/ram0" { $1=$2=$3=$4=""; $NF=""; print }' | sed 's/^ *//; s/ *$//')
+    [ "$ram" = "active sync" ]; result badblocks.added $? "setup: ram0 $ram"
+    out=$(systemctl restart svmram@md3.service 2>&1); rc=$?
+    mdadm --wait /dev/md3 >/dev/null 2>&1
+    ram=$(mdadm --detail /dev/md3 | awk '$NF == "/dev/ram0" { $1=$2=$3=$4=""; $NF=""; print }' | sed 's/^ *//; s/ *$//')
+    [ "$rc" = 0 ] && [ "$ram" = "active sync" ]
+    result badblocks.restore_added $? "restart: rc=$rc ram0 $ram"
+    show badblocks.journal journalctl -q -b -u svmram@md3.service -o cat --no-pager
+    show teardown svmram teardown -y md3
+  else
+    # refused: mdadm's stderr quoted, the disks serve the array as before
+    n=$(mdadm --detail /dev/md3 | awk -F: '/Raid Devices/ {gsub(/ /, "", $2); print $2}')
+    echo "$out" | grep -q 'mdadm: ' && [ "$n" = 2 ] && ! grep -q ram0 /proc/mdstat
+    result badblocks.refusal_quotes_mdadm $? "rc=$rc raid devices $n"
+  fi
+  cmp -n 16M /root/bb.data /dev/md3; result badblocks.data $?
+  check badblocks.unit_gone sh -c '! systemctl -q is-enabled svmram@md3.service'
+  mdadm --stop /dev/md3 2>&1 | sed 's/^/mdadm | /'
+  mdadm --zero-superblock "$l0" "$l1"
+  losetup -d "$l0" "$l1"
+  rm -f /root/bb0.img /root/bb1.img /root/bb.data
+}
+
 # --- phases 1 and 2: a clean reboot --------------------------------------
 clean_boot() {
   local st ram src lj b0 c0 b1 c1 bytes size out rc journal events m failures
@@ -308,8 +362,10 @@ clean_boot() {
   failures=$(journalctl -q -k -b --no-pager -o cat -g 'Disk failure' 2>/dev/null)
   [ -z "$failures" ]; result kernel.no_member_failure_at_boot $? "$failures"
   show kernel-last-boot journalctl -q -k -b -1 --no-pager -o cat -g 'md/raid1|md0'
+  shutdown_lines
   show failed systemctl --failed --no-legend
   boot_to_mount
+  [ "$PHASE" = 1 ] && restart_quietly
   # md's own check, last: it reads every member (mdadm's monitor may log
   # its RebuildStarted/Finished; the next reboot's count starts after)
   md_check
@@ -318,9 +374,110 @@ clean_boot() {
   cat /sys/block/md0/md/dev-vdc/slot > "$STATE/vdc_slot"
 }
 
+# The filters svmram(8) gives for the kernel's lines of every clean
+# shutdown (a logcheck ignore rule; an rsyslog filter, whose ereregex is
+# POSIX ERE as grep -E); tests/md/test_unit.py checks that svmram.8 has
+# these two lines as they are here.
+LOGCHECK_RULE='^(\w{3} [ :[:digit:]]{11}|[0-9T:.+-]{19,32}) [._[:alnum:]-]+ kernel: (\[ *[0-9]+\.[0-9]+\] )?md/raid[0-9]+:md[0-9]+: (Disk failure on ram[0-9]+, disabling device\.|Operation continuing on [0-9]+ devices\.)$'
+RSYSLOG_FILTER=':msg, ereregex, "md/raid[0-9]+:md[0-9]+: (Disk failure on ram[0-9]+, disabling device[.]|Operation continuing on [0-9]+ devices[.])" stop'
+# the last shutdown's kernel lines for the RAM member: at the kernel's
+# critical level, and both filters silence them and nothing of a disk's
+shutdown_lines() {
+  local lines fmt left ere disk
+  lines=$(journalctl -q -k -b -1 -p crit --no-pager -o cat -g 'Disk failure on ram0')
+  [ -n "$lines" ]; result shutdown.kernel_line_crit $? "$lines"
+  for fmt in short short-iso short-iso-precise; do
+    lines=$(journalctl -q -k -b -1 --no-pager -o "$fmt" -g 'md/raid1:md0: (Disk failure|Operation continuing)')
+    left=$(echo "$lines" | grep -Ev "$LOGCHECK_RULE")
+    disk=$(echo "$lines" | sed 's/on ram0/on vdc/' | grep -Ev "$LOGCHECK_RULE")
+    [ -n "$lines" ] && [ -z "$left" ] && echo "$disk" | grep -q 'Disk failure on vdc'
+    result "shutdown.logcheck_filter.$fmt" $? "left: $left; $disk"
+  done
+  ere=$(echo "$RSYSLOG_FILTER" | sed 's/^:msg, ereregex, "\(.*\)" stop$/\1/')
+  lines=$(journalctl -q -k -b -1 --no-pager -o cat -g 'md/raid1:md0: (Disk failure|Operation continuing)')
+  left=$(echo "$lines" | grep -Ev "$ere")
+  disk=$(echo "$lines" | sed 's/on ram0/on vdc/' | grep -Ev "$ere")
+  [ -n "$lines" ] && [ -z "$left" ] && echo "$disk" | grep -q 'Disk failure on vdc'
+  result shutdown.rsyslog_filter $? "left: $left; $disk"
+}
+# mdadm's monitor running again (it waits for svmram-copy@md0), then a
+# moment for its first look
+monitor_settled() {
+  local i
+  for i in $(seq 60); do
+    systemctl is-active -q mdmonitor.service && break
+    sleep 1
+  done
+  sleep 3
+}
+# systemctl restart svmram@md0.service with mdadm's monitor running: the
+# RAM member failed, removed and added again, and the monitor reports
+# nothing (the unit stops it first and starts it after md's copy)
+restart_quietly() {
+  local e0 m0 events st ram
+  check restart.monitor_running systemctl is-active mdmonitor.service
+  e0=$(count_events); m0=$(count_mails)
+  show restart systemctl restart svmram@md0.service
+  st=$(systemctl is-active svmram@md0.service)
+  [ "$st" = active ]; result restart.unit_active $? "$st"
+  wait_sync; result restart.recovered $?
+  ram=$(member_state /dev/ram0)
+  [ "$ram" = "active sync" ]; result restart.ram_in_sync $? "ram0: $ram"
+  monitor_settled
+  check restart.monitor_back systemctl is-active mdmonitor.service
+  events=$(tail -n +$((e0 + 1)) "$EVENTS" 2>/dev/null)
+  [ -z "$events" ]; result restart.no_events $? "$(echo "$events" | tr '\n' ';')"
+  [ $(( $(count_mails) - m0 )) = 0 ]; result restart.no_mail $? "$(( $(count_mails) - m0 )) mails"
+}
+# the unit restarted with md's copy slowed, then a reboot while md still
+# copies into RAM; mdadm's oneshot reminder (trixie's
+# mdmonitor-oneshot.service), started meanwhile, waits for the copy too
+reboot_during_copy() {
+  local pct
+  echo 1000 > /proc/sys/dev/raid/speed_limit_max
+  show restart systemctl restart svmram@md0.service
+  sleep 3
+  pct=$(sed -n 's/.*recovery = *\([0-9.]*\)%.*/\1/p' /proc/mdstat)
+  [ -n "$pct" ]; result copy.under_way $? "recovery ${pct:-none} %"
+  if systemctl cat mdmonitor-oneshot.service >/dev/null 2>&1; then
+    systemctl start --no-block mdmonitor-oneshot.service
+    sleep 3
+    systemctl list-jobs --no-legend mdmonitor-oneshot.service | grep -q waiting
+    result copy.oneshot_waits $? "$(systemctl list-jobs --no-legend | tr '\n' ';')"
+  fi
+  info "rebooting while md copies into ram0 ($(sed -n 's/.*\(recovery = [^(]*\).*/\1/p' /proc/mdstat))"
+  reboot_now "$@"
+}
+# the power cut of a set-up array in use (the short plan): a writer
+# appends fsynced records to /data when the host kills QEMU
+cut_while_writing() {
+  echo 0 > "$STATE/records_before_writer"
+  count_events > "$STATE/events0"; count_mails > "$STATE/mails0"
+  records write 100000 0.02 >/dev/null 2>&1 &
+  sleep 3
+  echo p1 > "$STATE/phase"
+  sync
+  echo "LAB-MARK cut writer running"
+  sleep 600
+  result cut.reached 1 "no power cut in 600 s"
+  cuts_done
+}
+# the boot after a power cut: restored, and mdadm's monitor quiet
+after_power_cut() { # TAG
+  local events m
+  after_cut "$1"
+  records_check "$1.records_of_writer" "$(cat "$STATE/records_before_writer")"
+  restored "$1"
+  monitor_settled
+  events=$(events_since)
+  [ -z "$events" ]; result "$1.mdadm.no_events" $? "$(echo "$events" | tr '\n' ';')"
+  m=$(mails_since)
+  [ "$m" = 0 ]; result "$1.mail.none" $? "$m mails"
+}
+
 # --- phase 3: /dev/vdc missing at boot -----------------------------------
 missing_disk() {
-  local src mount timer lr a b w0 w1 alone alone_s slot out rc journal
+  local src mount timer lr a b w0 w1 alone alone_s slot out rc journal events
   ! test -b /dev/vdc; result missing.vdc_absent $?
   src=$(findmnt -n -o SOURCE /data)
   [ "$src" = /dev/md0 ]; result missing.data.mounted $? "$src"
@@ -363,8 +520,46 @@ missing_disk() {
     echo "$out" | grep -qF 'journalctl -b -u svmram@md0.service says why and what to do'
   result missing.status.says_what_to_do $?
   ! echo "$out" | grep -qiE "$SVM_WORDS"; result missing.status.md_words $?
+  nagios_names_disk missing
+  # a disk really missing alarms: mdadm's monitor, once it looks
+  monitor_settled
+  events=$(events_since)
+  echo "$events" | grep -q '^DegradedArray /dev/md0'
+  result missing.mdadm_alarms $? "$(echo "$events" | tr '\n' ';')"
+  [ "$(mails_since)" -ge 1 ]; result missing.mailed $? "$(mails_since) mails"
   show mdadm-events events_since
   show failed systemctl --failed --no-legend
+}
+
+# svmram status --nagios: CRITICAL, naming the disk (vdc)
+nagios_names_disk() { # TAG
+  local out rc
+  out=$(svmram status --nagios md0 2>&1); rc=$?
+  echo "$out" | sed 's/^/nagios | /'
+  [ "$rc" = 2 ] && echo "$out" | grep -q '^SVMRAM CRITICAL' && echo "$out" | grep -qw vdc
+  result "$1.nagios_critical_names_disk" $? "rc=$rc $out"
+}
+# a disk failed by hand (mdadm --fail) alarms: mdadm's Fail event and
+# mail, svmram's status; then the disk back, write-mostly, in sync
+failed_disk() {
+  local e0 m0 events st
+  e0=$(count_events); m0=$(count_mails)
+  show fail mdadm /dev/md0 --fail /dev/vdc
+  sleep 5
+  nagios_names_disk failed
+  events=$(tail -n +$((e0 + 1)) "$EVENTS" 2>/dev/null)
+  echo "$events" | grep -q '^Fail /dev/md0 /dev/vdc'
+  result failed.mdadm_alarms $? "$(echo "$events" | tr '\n' ';')"
+  [ $(( $(count_mails) - m0 )) -ge 1 ]; result failed.mailed $? "$(( $(count_mails) - m0 )) mails"
+  show remove mdadm /dev/md0 --remove /dev/vdc
+  show re-add mdadm /dev/md0 --re-add /dev/vdc
+  [ "$RC" = 0 ] || show add mdadm /dev/md0 --add /dev/vdc
+  grep -q write_mostly /sys/block/md0/md/dev-vdc/state ||
+    echo writemostly > /sys/block/md0/md/dev-vdc/state
+  wait_sync
+  st=$(member_state /dev/vdc)
+  [ "$st" = "active sync writemostly" ]; result failed.disk_back $? "vdc: $st"
+  check failed.data.sums sums_ok
 }
 
 # --- phase 4: the disk back ----------------------------------------------
@@ -679,8 +874,11 @@ r2)
 0)
   create_md0
   bad_input
+  bad_block_log
+  # mdadm.conf's line for md0 has md0's UUID (mdadm 4.4's --brief no
+  # longer prints name=, 4.2's does: the line as written matches 4.2's)
   brief=$(mdadm --detail --brief /dev/md0)
-  grep -qxF "$brief" /etc/mdadm/mdadm.conf
+  grep -q "^ARRAY /dev/md0 .*UUID=${brief##*UUID=}\$" /etc/mdadm/mdadm.conf
   result mdadm.conf.lists_md0 $? "$brief"
   show mdadm.conf grep -v '^#' /etc/mdadm/mdadm.conf
   data_on_md0 8
@@ -707,7 +905,16 @@ r2)
   ;;
 1|2)
   clean_boot
-  if [ "$PHASE" = 1 ]; then reboot_now 2; else reboot_now 3 data1; fi
+  if [ "$PHASE" = 1 ] && [ "$PLAN" != short ]; then reboot_during_copy 2
+  else cut_while_writing; fi
+  ;;
+p1)
+  after_power_cut power_cut
+  md_check
+  [ "$PLAN" = short ] || reboot_now 3 data1
+  show teardown svmram teardown -y md0
+  result teardown.rc "$RC" "rc=$RC"
+  reboot_now 6
   ;;
 3)
   missing_disk
@@ -715,6 +922,7 @@ r2)
   ;;
 4)
   disk_back
+  failed_disk
   # the package removed while md0 is set up (svmram(8), "Debian package")
   show remove dpkg -r svmram
   result remove.rc "$RC" "rc=$RC"
