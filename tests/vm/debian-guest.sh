@@ -105,6 +105,12 @@ build_image() { # BASE.tar DEB OUTDIR
   printf 'virtio_pci\nvirtio_blk\next4\n' >> "$root/etc/initramfs-tools/modules"
   chroot "$root" update-initramfs -u -k all
   systemctl --root="$root" enable svmram-vmtest.service
+  # Under TCG on a loaded host udev's coldplug took over systemd's 90 s
+  # for /dev/md0 (trixie, load 9: the device came ready after 160 s of
+  # boot, the mount had timed out); the guest allows 300 s
+  mkdir -p "$root/etc/systemd/system.conf.d"
+  printf '[Manager]\nDefaultDeviceTimeoutSec=300s\n' \
+    > "$root/etc/systemd/system.conf.d/svmram-guest.conf"
   # The check script owns the serial console; timers that would only
   # slow the boots down are off.
   systemctl --root="$root" mask serial-getty@ttyS0.service getty@tty1.service \
