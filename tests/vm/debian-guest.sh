@@ -1,30 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-# debian-guest.sh - a real Debian bookworm guest under systemd (issue 21,
-# section 3): built from Debian packages with mmdebstrap, svmram's .deb
-# installed into it, booted under QEMU (TCG) with its own root disk and
-# two data disks, and driven by a check script inside it
+# debian-guest.sh - a real Debian guest under systemd (issue 21, section
+# 3; issue 28): Debian 13 (trixie) by default, Debian 12 (bookworm) with
+# --suite bookworm, built from Debian packages with mmdebstrap, svmram's
+# .deb installed into it, booted under QEMU (TCG) with its own root disk
+# and two data disks, and driven by a check script inside it
 # (guest-debian-check.sh, run at every boot by svmram-vmtest.service).
 #
-# Usage: debian-guest.sh build DEB    build (or find in the cache) the image
+# Usage: debian-guest.sh build DEB [--suite S]
+#                                     build (or find in the cache) the image
 #                                     for DEB; prints its directory
-#        debian-guest.sh run DEB [--out DIR] [--timeout S] [--plan cuts]
-#                                     build, then boot seven times, one QEMU
+#        debian-guest.sh run DEB [--suite S] [--out DIR] [--timeout S]
+#                                [--plan cuts|short]
+#                                     build, then boot eight times, one QEMU
 #                                     (TCG) per boot, S seconds at most each
 #                                     (guest-debian-check.sh's phases; a
 #                                     boot it asks for "without=data1" has
 #                                     no second data disk); --plan cuts:
 #                                     the power cuts' phases instead (the
 #                                     kernel's command line says
-#                                     svmram_vmtest=cuts), 21 boots.
+#                                     svmram_vmtest=cuts), 21 boots;
+#                                     --plan short: phases 0, 1, p1, 6.
 #                                     A boot whose console shows "LAB-MARK
 #                                     cut POINT" is cut: QEMU killed (SIGKILL)
 #
 # Cache: ${SVMRAM_GUEST_CACHE:-${XDG_CACHE_HOME:-~/.cache}/svmram/debian-guest}:
-#   base-KEY.tar   mmdebstrap's output; KEY hashes the suite, the mirror,
+#   base-SUITE-KEY.tar mmdebstrap's output; KEY hashes the suite, the mirror,
 #                  the package list and build_base itself
-#   image-KEY/     root.img (ext4 made by mke2fs -d, nothing mounted;
+#   image-SUITE-KEY/ root.img (ext4 made by mke2fs -d, nothing mounted;
 #                  each boot takes the kernel and initrd from its /boot,
 #                  as a boot loader would); KEY hashes the base's key, the .deb,
 #                  the guest's files and build_image itself
@@ -259,7 +263,7 @@ boot() { # IMAGE OUT TIMEOUT
   grep -aq ' VMTEST-DONE pass=[0-9]* fail=0$' "$out/console.log"
 }
 
-[ $# -ge 2 ] || { sed -n '9,22p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '11,26p' "$0"; exit 2; }
 cmd=$1 deb=$(readlink -f "$2"); shift 2
 [ -f "$deb" ] || die "no package $deb (make deb)"
 [ "$(id -u)" = 0 ] || die "run as root (mmdebstrap --mode=root, chroot)"

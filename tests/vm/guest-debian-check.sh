@@ -16,22 +16,39 @@
 #            wrote its line and made the initramfs with it); ext4 on it in
 #            /etc/fstab at /data; files with checksums; 'svmram setup -y
 #            md0' online; mdadm's PROGRAM and the stand-in sendmail shown to
-#            count (a TestMessage); reboot
+#            count (a TestMessage); before md0's setup, md3 on loop
+#            devices with bad-block log entries (mdadm PR 154): setup and
+#            the unit's restart add the RAM member or refuse quoting
+#            mdadm, md3's data intact; reboot
 #   phases 1 and 2: a clean reboot each, the same checks: unit active, the
 #            RAM member back in sync, /data mounted without
 #            mdadm-last-resort@md0, the disks serving no read of the whole
 #            array (O_DIRECT), files intact, no mdadm event or mail and no
 #            kernel member failure in the reboot, systemctl status and the
 #            journal in md's words, systemd-analyze verify clean,
-#            mismatch_cnt 0 after md's check; phase 2 reboots without the
-#            second data disk (debian-guest.sh leaves its drive out)
+#            mismatch_cnt 0 after md's check, the last shutdown's "Disk
+#            failure on ram0" at the critical level and svmram(8)'s
+#            logcheck and rsyslog filters dropping it; phase 1 also
+#            restarts the unit with mdmonitor running (no event, no
+#            mail), then restarts it with md's copy slowed, starts
+#            mdmonitor-oneshot.service (it waits) and reboots during the
+#            copy; phase 2 ends in a power cut with a writer of records
+#            (the console's "LAB-MARK cut writer running")
+#   phase p1: after the cut: /data, files, records, the RAM member
+#            restored, no mdadm event or mail; reboot without the second
+#            data disk (debian-guest.sh leaves its drive out).  The
+#            short plan (Debian 12): phases 0, 1 (no reboot during the
+#            copy), the cut, p1 (then teardown) and 6
 #   phase 3: /dev/vdc missing at boot: /data mounted, and no later than
 #            md's own mdadm-last-resort would have run the array; the RAM
 #            member not in vdc's slot; svmram status says what to do
-#            (exit 5); files intact; reboot with the disk back
+#            (exit 5), --nagios CRITICAL naming vdc; mdadm's
+#            DegradedArray and a mail; files intact; reboot with the
+#            disk back
 #   phase 4: the disk back: the array and status as svmram(8) says, the
 #            advice followed, the RAM member back in sync, files intact;
-#            then the package removed with md0 set up (dpkg -r): the RAM
+#            vdc failed by hand (mdadm --fail): --nagios CRITICAL naming
+#            it, mdadm's Fail and a mail; vdc back; then the package removed with md0 set up (dpkg -r): the RAM
 #            member out, the record kept; reboot
 #   phase 5: without the package: md0 complete on its disks, files intact;
 #            the package installed again (dpkg -i): the unit starts and
