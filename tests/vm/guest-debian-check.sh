@@ -585,11 +585,19 @@ nagios_names_disk() { # TAG
 # a disk failed by hand (mdadm --fail) alarms: mdadm's Fail event and
 # mail, svmram's status; then the disk back, write-mostly, in sync
 failed_disk() {
-  local e0 m0 events st
+  local e0 m0 events st i
   e0=$(count_events); m0=$(count_mails)
   show fail mdadm /dev/md0 --fail /dev/vdc
   sleep 5
   nagios_names_disk failed
+  # mdadm 4.4's monitor waits for a udev event or its delay (60 s,
+  # mdmonitor.c wait_for_events): a member's failure sends no uevent,
+  # so the Fail may come only at the delay's end (30 s later was too soon)
+  for i in $(seq 90); do
+    tail -n +$((e0 + 1)) "$EVENTS" 2>/dev/null | grep -q '^Fail /dev/md0 /dev/vdc' && break
+    sleep 1
+  done
+  info "mdadm's Fail after about $((i + 5)) s"
   events=$(events_after "$e0")
   echo "$events" | grep -q '^Fail /dev/md0 /dev/vdc'
   result failed.mdadm_alarms $? "$(echo "$events" | tr '\n' ';')"
