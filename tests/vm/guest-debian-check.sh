@@ -485,7 +485,7 @@ reboot_during_copy() {
   if systemctl cat mdmonitor-oneshot.service >/dev/null 2>&1; then
     systemctl start --no-block mdmonitor-oneshot.service
     sleep 3
-    systemctl list-jobs --no-legend mdmonitor-oneshot.service | grep -q waiting
+    systemctl list-jobs --no-legend | grep -q ' mdmonitor-oneshot\.service  *start  *waiting'
     result copy.oneshot_waits $? "$(systemctl list-jobs --no-legend | tr '\n' ';')"
   fi
   info "rebooting while md copies into ram0 ($(sed -n 's/.*\(recovery = [^(]*\).*/\1/p' /proc/mdstat))"
