@@ -59,12 +59,14 @@ def test_mdmonitor_starts_once_md_has_copied_the_array_into_ram():
     member missing (Monitor.c check_array: a '_' in /proc/mdstat's
     pattern), which a RAM member still recovering is: svmram-copy@ waits
     for the recovery (mdadm --wait, at most 30 minutes) and mdmonitor is
-    ordered after it."""
+    ordered after it; so is mdadm 4.4's daily reminder
+    mdmonitor-oneshot.service (Debian 13), when it starts during a
+    copy."""
     c = unit(COPY)
     assert c["DefaultDependencies"] == ["no"]
     assert c["After"] == ["svmram@%i.service"]
-    assert set(c["Before"][0].split()) == {"mdmonitor.service",
-                                           "shutdown.target"}
+    assert set(c["Before"][0].split()) == {
+        "mdmonitor.service", "mdmonitor-oneshot.service", "shutdown.target"}
     assert c["Conflicts"] == ["shutdown.target"]
     assert c["Type"] == ["oneshot"] and "RemainAfterExit" not in c
     assert c["ExecStart"] == [
@@ -86,14 +88,33 @@ def test_mdmonitor_stops_at_shutdown_before_the_stop_fails_the_ram_member():
     assert "mdmonitor.service" in " ".join(unit()["Before"]).split()
 
 
+PAUSE_MONITOR = ("-/bin/sh -c 'if systemctl -q is-active mdmonitor.service;"
+                 " then touch /run/svmram-mdmonitor-%i && systemctl stop"
+                 " mdmonitor.service; fi'")
+RESUME_MONITOR = ("-/bin/sh -c 'if [ -e /run/svmram-mdmonitor-%i ]; then"
+                  " rm -f /run/svmram-mdmonitor-%i; systemctl start"
+                  " --no-block mdmonitor.service; fi'")
+
+
 def test_the_unit_runs_the_svmram_command_s_restore_and_stop():
     u = unit()
     assert u["ExecStart"] == ["@SBINDIR@/svmram restore --deadline 100 %i"]
-    assert u["ExecStop"] == ["@SBINDIR@/svmram stop %i"]
+    assert u["ExecStop"][-1] == "@SBINDIR@/svmram stop %i"
     # restore's wait for the disks fits well inside its deadline, and the
     # deadline inside the start timeout, so svmram says what happened
     assert WAIT_DISKS_SECONDS * 3 <= 100 < int(u["TimeoutStartSec"][0])
     assert stop.LOCK_WAIT < int(u["TimeoutStopSec"][0])
+
+
+def test_a_stop_or_restart_by_hand_pauses_a_running_mdmonitor():
+    """`systemctl restart svmram@md0.service` with mdmonitor running made
+    it report the stop's failing of the RAM member as a Fail event (a
+    mail).  The stop stops a running monitor first and starts it again
+    after (then it waits for svmram-copy@, as at boot); a monitor that
+    was not running (at shutdown: the drop-in stopped it) stays so."""
+    u = unit()
+    assert u["ExecStop"] == [PAUSE_MONITOR, "@SBINDIR@/svmram stop %i"]
+    assert u["ExecStopPost"] == [RESUME_MONITOR]
 
 
 def test_make_install_linux_fills_in_the_paths(tmp_path):
@@ -137,3 +158,19 @@ def test_systemd_analyze_verify_finds_nothing_to_say_about_the_unit(
         env=dict(os.environ, SYSTEMD_UNIT_PATH="%s:" % tmp_path))
     assert proc.returncode == 0
     assert "svmram@" not in proc.stdout + proc.stderr
+
+
+def test_the_man_page_gives_the_shutdown_line_filters_the_guest_tests():
+    """The logcheck rule and the rsyslog filter for the kernel's lines of
+    every clean shutdown (md's "Disk failure on ram0"): svmram.8 gives
+    them as tests/vm/guest-debian-check.sh applies them to a real
+    shutdown's journal (roff writes a backslash as \\e)."""
+    with open(os.path.join(TOP, "tests", "vm", "guest-debian-check.sh"),
+              encoding="utf-8") as stream:
+        guest = stream.read()
+    with open(os.path.join(TOP, "docs", "svmram.8"),
+              encoding="utf-8") as stream:
+        page = stream.read().splitlines()
+    for name in ("LOGCHECK_RULE", "RSYSLOG_FILTER"):
+        line = re.search(r"^%s='(.*)'$" % name, guest, re.M).group(1)
+        assert line.replace("\\", "\\e") in page, name
