@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from . import run
-from .errors import UsageError
+from .errors import RefusedError, UsageError
 
 
 @dataclass
@@ -387,3 +387,14 @@ class Backend(abc.ABC):
         keys named in check_predictions, each a dict with a "text"."""
 
     check_predictions = ()
+
+    def selftest(self, svmram, directory):
+        """`svmram selftest`: a Report (svm/selftest.py) of the checks on
+        a scratch target of its own, removed again; `svmram(argv)` runs
+        one of svmram's subcommands and returns (status, stdout, stderr).
+        A backend without one refuses."""
+        raise RefusedError(
+            "svmram selftest exists for Solaris Volume Manager only; this "
+            "host uses %s" % self.words.system,
+            advice="Use the test suite's real-host checks instead "
+                   "(docs/testing-on-a-real-host.md).")

@@ -341,6 +341,10 @@ class SvmBackend(Backend):
     def check(self, target=None):
         return check.run_check(self.root, target)
 
+    def selftest(self, svmram, directory):
+        from . import selftest
+        return selftest.run(self.root, svmram, directory)
+
 
 def missing_command(name, path, reason):
     """A command that cannot be started: an SVM command missing means the
