@@ -153,8 +153,10 @@ class Journal:
         return self.data
 
     def start(self, layout, made_directory):
+        home = os.path.dirname(self.path)
         self.data = {"directory": layout.directory,
                      "made_directory": made_directory,
+                     "made_journal_directory": not os.path.isdir(home),
                      "files": [], "links": [], "metadevices": [],
                      "ramdisks": [], "mirror": layout.mirror}
         self._write()
@@ -175,10 +177,17 @@ class Journal:
         os.rename(temporary, self.path)
 
     def remove(self):
+        """Remove the journal, and its directory if the selftest made it
+        and nothing else is in it now."""
         try:
             os.unlink(self.path)
         except FileNotFoundError:
             pass
+        if self.data and self.data.get("made_journal_directory"):
+            try:
+                os.rmdir(os.path.dirname(self.path))
+            except OSError:
+                pass
         self.data = None
 
 
@@ -615,6 +624,7 @@ class Selftest:
             code, out, err = run.run("ramdiskadm", [])
             if any(r.name == name for r in listings.parse_ramdiskadm(out)):
                 run.run("ramdiskadm", ["-d", name])
+        self.journal.data = data
         self.journal.remove()
 
     def _svmram_owns(self, mirror):
