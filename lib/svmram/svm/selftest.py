@@ -334,16 +334,29 @@ class Selftest:
                 "check on" % stop)
         finally:
             with interrupt.deferred(raise_pending=False):
-                self.remove(self.journal.data)
+                left = self.remove(self.journal.data)
+            self.fact("everything made is removed", "(the removal)",
+                      "nothing left", "; ".join(left) or "nothing left",
+                      not left, note="" if not left else
+                      "%s lists it; svmram selftest removes it when run "
+                      "again" % self.journal.path)
         return self.report
 
     def cleanup_leftovers(self):
         data = self.journal.load()
-        if data is not None:
-            self.remove(data)
-            self.report.cleaned.append(
-                "removed what an earlier svmram selftest left (%s)"
+        if data is None:
+            return
+        left = self.remove(data)
+        if left:
+            raise RefusedError(
+                "an earlier svmram selftest left things it cannot remove "
+                "now: %s" % "; ".join(left),
+                advice="Remove them by hand (or fix what stops it), then "
+                       "run svmram selftest again; %s lists what it made."
                 % self.journal.path)
+        self.report.cleaned.append(
+            "removed what an earlier svmram selftest left (%s)"
+            % self.journal.path)
 
     def build(self):
         layout, run = self.layout, self.runner
@@ -575,42 +588,64 @@ class Selftest:
     def remove(self, data):
         """Remove what the journal `data` lists and nothing else: first
         svmram's own setup of the mirror (its teardown), then the
-        metadevices still built on the journal's links, the links that
-        point at the journal's lofi devices or at nothing, the lofi
-        mappings of its files, the files, the directory, the ramdisk of
-        the cap check, and the journal."""
+        metadevices still built on the journal's links (a mirror once its
+        resync ended: SVM clears none while it runs), the links that point
+        at the journal's lofi devices or at nothing, the lofi mappings of
+        its files, the files, the directory, the ramdisk of the cap check,
+        and the journal.  Returns what could not be removed (then the
+        journal stays, for the next run), as commands to type."""
         if data is None:
-            return
-        run = self.runner
+            return []
+        run, left = self.runner, []
+
+        def attempt(program, args):
+            code, out, err = run.run(program, args)
+            if code != 0:
+                left.append("%s (%s)" % (_command(program, args),
+                                         (err or out).strip()))
+            return code == 0
+
         links = [entry.split("/", 1)[1] for entry in data["links"]]
         mirror = data["mirror"]
         if self._svmram_owns(mirror):
-            run.svmram(["teardown", mirror, "-y"])
+            code, out, err = run.svmram(["teardown", mirror, "-y"])
+            if code != 0:
+                left.append("svmram teardown %s (%s)" % (
+                    mirror, err.strip().splitlines()[0] if err.strip()
+                    else "exit status %d" % code))
         config = self._config()
         ours = [unit for unit in reversed(data["metadevices"])
                 if config is not None and _built_on(config, unit, links,
                                                     data["metadevices"])]
         for unit in ours:
-            run.run("metaclear", [unit])
+            if config.get(unit).type == "mirror":
+                self.wait_resync_end(unit)
+            attempt("metaclear", [unit])
         devices = {}
         for path in data["files"]:
             code, out, err = run.run("lofiadm", [path])
             if code == 0 and out.startswith("/dev/lofi/"):
                 devices[out.strip()] = path
+        gone = (GONE_RAMDISK, GONE_RAMDISK.replace("/dev/ramdisk/",
+                                                   "/dev/rramdisk/"))
         for entry in data["links"]:
             path = run.under("/dev/" + entry)
             try:
                 target = os.readlink(path)
             except OSError:
                 continue
-            raw = target.replace("/dev/rlofi/", "/dev/lofi/")
-            if raw in devices or target in (GONE_RAMDISK, GONE_RAMDISK.replace(
-                    "/dev/ramdisk/", "/dev/rramdisk/")) or \
-                    not os.path.exists(path):
+            if target.replace("/dev/rlofi/", "/dev/lofi/") in devices or \
+                    target in gone or not os.path.exists(path):
                 os.unlink(path)
-        for device in devices:
-            run.run("lofiadm", ["-d", device])
+            else:
+                left.append("rm /dev/%s (it points at %s, which is no lofi "
+                            "device of the selftest)" % (entry, target))
+        mapped = [path for device, path in devices.items()
+                  if not attempt("lofiadm", ["-d", device])]
         for path in data["files"]:
+            if path in mapped:
+                left.append("rm %s" % path)
+                continue
             try:
                 os.unlink(run.under(path))
             except FileNotFoundError:
@@ -618,14 +653,34 @@ class Selftest:
         if data["made_directory"]:
             try:
                 os.rmdir(run.under(data["directory"]))
-            except OSError:
+            except FileNotFoundError:
                 pass
+            except OSError as error:
+                left.append("rmdir %s (%s)" % (data["directory"],
+                                               error.strerror))
+        code, out, err = run.run("ramdiskadm", [])
+        present = {r.name for r in listings.parse_ramdiskadm(out)} \
+            if code == 0 else set()
         for name in data["ramdisks"]:
-            code, out, err = run.run("ramdiskadm", [])
-            if any(r.name == name for r in listings.parse_ramdiskadm(out)):
-                run.run("ramdiskadm", ["-d", name])
+            if name in present:
+                attempt("ramdiskadm", ["-d", name])
         self.journal.data = data
-        self.journal.remove()
+        if not left:
+            self.journal.remove()
+        return left
+
+    def wait_resync_end(self, mirror, tries=600):
+        """Wait until no resync of `mirror` runs (a kill may have left
+        one going); False if it did not end."""
+        for _ in range(tries):
+            code, out, err = self.runner.run("metastat", [mirror])
+            config = metastat.parse(out) if code == 0 and out else None
+            view = config.get(mirror) if config else None
+            if view is None or "Resyncing" not in (
+                    view.submirror_states or ()):
+                return True
+            self.poll()
+        return False
 
     def _svmram_owns(self, mirror):
         """Has svmram a journal or a record of the scratch mirror?"""
