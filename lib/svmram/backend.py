@@ -388,6 +388,11 @@ class Backend(abc.ABC):
 
     check_predictions = ()
 
+    def setup_hint(self):
+        """A line setup prints before it starts (a hint, not a refusal),
+        or None."""
+        return None
+
     def selftest(self, svmram, directory):
         """`svmram selftest`: a Report (svm/selftest.py) of the checks on
         a scratch target of its own, removed again; `svmram(argv)` runs

@@ -193,3 +193,29 @@ def test_a_rerun_after_kill_9_removes_what_the_killed_run_left(host, prog,
     assert rerun.stdout.endswith(PASSED)
     assert digest(host) == before
     assert host.violations() == []
+
+
+RECORD = "etc/svmram/selftest.json"
+
+
+@pytest.mark.emulator_only("removes the emulated host's selftest record")
+def test_setup_says_once_that_a_selftest_exists_until_one_passed(host):
+    os.unlink(os.path.join(host.root, RECORD))
+    with open(os.path.join(host.root, "etc", "release"),
+              encoding="utf-8") as stream:
+        release = stream.read().strip().splitlines()[0].strip()
+    hint = ("svmram: no 'svmram selftest' has passed on this release (%s); "
+            "it checks svmram on a scratch mirror of its own, without "
+            "touching yours.\n" % release)
+    first = host.svmram("setup", "-y", "d10")
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.startswith(hint)
+    assert first.stderr.count(hint) == 1
+    assert host.svmram("teardown", "-y", "d10").returncode == 0
+    again = host.svmram("setup", "-y", "d10")
+    assert again.returncode == 0
+    assert hint not in again.stderr
+    assert host.svmram("teardown", "-y", "d10").returncode == 0
+    assert host.svmram("selftest").returncode == 0
+    with open(os.path.join(host.root, RECORD), encoding="utf-8") as stream:
+        assert json.load(stream) == {"release": release, "passed": True}

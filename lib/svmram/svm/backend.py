@@ -341,6 +341,10 @@ class SvmBackend(Backend):
     def check(self, target=None):
         return check.run_check(self.root, target)
 
+    def setup_hint(self):
+        from . import selftest_record
+        return selftest_record.hint(self.root)
+
     def selftest(self, svmram, directory):
         from . import selftest
         return selftest.run(self.root, svmram, directory)

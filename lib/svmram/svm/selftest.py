@@ -37,7 +37,7 @@ from typing import Callable, List, Optional
 from .. import actions, interrupt
 from ..errors import RefusedError
 from ..journal import DIRECTORY as JOURNAL_DIRECTORY
-from . import labels, listings, metastat, metastat_p, names
+from . import labels, listings, metastat, metastat_p, names, selftest_record
 from .programs import run_command
 
 DIRECTORY = "/var/tmp/svmram-selftest"
@@ -751,16 +751,6 @@ def release_compacts(root):
         return None
 
 
-def release_name(root):
-    try:
-        with open(actions.under(root, "/etc/release"), encoding="utf-8",
-                  errors="replace") as stream:
-            lines = stream.read(4096).strip().splitlines()
-    except OSError:
-        return "unknown (no /etc/release)"
-    return lines[0].strip() if lines else "unknown (empty /etc/release)"
-
-
 def run(root, svmram, directory):
     """The selftest on this host: a Report, or RefusedError before
     anything was made."""
@@ -769,6 +759,10 @@ def run(root, svmram, directory):
     def poll():
         time.sleep(min(0.5, most))
 
-    test = Selftest(Runner(root, svmram), directory, release_name(root),
+    test = Selftest(Runner(root, svmram), directory,
+                    selftest_record.release_line(root),
                     release_compacts(root), poll)
-    return test.run()
+    report = test.run()
+    if report.passed:
+        selftest_record.write(root, True)
+    return report
