@@ -161,6 +161,14 @@ class Journal:
                      "ramdisks": [], "mirror": layout.mirror}
         self._write()
 
+    def forget(self, kind, name):
+        """`name` is gone (or was never made): no later run may take a
+        thing of that name, which svmram may reuse, for the selftest's."""
+        with interrupt.deferred():
+            if name in self.data[kind]:
+                self.data[kind].remove(name)
+                self._write()
+
     def note(self, kind, name):
         with interrupt.deferred():
             if name not in self.data[kind]:
@@ -459,12 +467,18 @@ class Selftest:
         self.journal.note("metadevices", layout.dangling)
         expected = ("device to mount in /etc/vfstab is invalid for device "
                     "/dev/dsk/%s\n" % link)
-        self.check("metainit on a link that dangles",
-                   [layout.dangling, "1", "1", link],
-                   "exit status 1; stdout: %s" % expected.rstrip("\n"),
-                   lambda c, o, e: c == 1 and o == expected and not e,
-                   program="metainit")
+        refused = self.check(
+            "metainit on a link that dangles",
+            [layout.dangling, "1", "1", link],
+            "exit status 1; stdout: %s" % expected.rstrip("\n"),
+            lambda c, o, e: c == 1 and o == expected and not e,
+            program="metainit")[1] != 0
+        if refused or self.runner.run("metaclear", [layout.dangling])[0] \
+                == 0:
+            self.journal.forget("metadevices", layout.dangling)
         self._unlink(link)
+        for kind in ("dsk", "rdsk"):
+            self.journal.forget("links", "%s/%s" % (kind, link))
 
     def _slots(self):
         """Whether metadetach of slot 0 compacts the slots, against what
@@ -635,7 +649,7 @@ class Selftest:
             except OSError:
                 continue
             if target.replace("/dev/rlofi/", "/dev/lofi/") in devices or \
-                    target in gone or not os.path.exists(path):
+                    target in gone or not _exists(run, target):
                 os.unlink(path)
             else:
                 left.append("rm /dev/%s (it points at %s, which is no lofi "
@@ -702,6 +716,12 @@ class Selftest:
 class Abandoned(Exception):
     """A command the scratch mirror needs failed: the checks after it
     cannot run (the failure is a FAIL of the report, not a refusal)."""
+
+
+def _exists(run, target):
+    """Does the absolute link target `target` name something under the
+    root (the links the selftest makes are absolute)?"""
+    return os.path.exists(run.under(target))
 
 
 def _said(text):
