@@ -388,6 +388,9 @@ class Backend(abc.ABC):
 
     check_predictions = ()
 
+    # Where selftest's scratch files go unless --directory says.
+    selftest_directory = "/var/tmp/svmram-selftest"
+
     def setup_hint(self):
         """A line setup prints before it starts (a hint, not a refusal),
         or None."""

@@ -219,3 +219,30 @@ def test_setup_says_once_that_a_selftest_exists_until_one_passed(host):
     assert host.svmram("selftest").returncode == 0
     with open(os.path.join(host.root, RECORD), encoding="utf-8") as stream:
         assert json.load(stream) == {"release": release, "passed": True}
+
+
+@pytest.mark.emulator_only("kills svmram")
+def test_kill_9_after_every_command_that_changes_the_host(host):
+    """Every changing command of a clean selftest run (its trace), killed
+    right after, then a rerun: the host ends as it began each time.  About
+    eighty runs per profile, so only with SVMRAM_TEST_SELFTEST_KILLS=all
+    (KILL_POINTS above runs by default)."""
+    if os.environ.get("SVMRAM_TEST_SELFTEST_KILLS") != "all":
+        pytest.skip("set SVMRAM_TEST_SELFTEST_KILLS=all to kill after "
+                    "every command")
+    before = digest(host)
+    host.clear_trace()
+    assert host.svmram("selftest").returncode == 0
+    calls, points = {}, []
+    for argv in host.trace():
+        calls[argv[0]] = calls.get(argv[0], 0) + 1
+        points.append((argv[0], calls[argv[0]]))
+    assert digest(host) == before
+    for prog, nth in points:
+        bindir = killing_bindir(host, prog, nth)
+        killed = host.svmram("selftest", env={"SVMRAM_BINDIR": bindir})
+        assert killed.returncode == -9, (prog, nth, killed.stderr)
+        rerun = host.svmram("selftest")
+        assert rerun.returncode == 0, (prog, nth, rerun.stdout,
+                                       rerun.stderr)
+        assert digest(host) == before, (prog, nth)

@@ -24,9 +24,9 @@ DIRECTORY_HELP = ("where the scratch files go (default %s); it is created "
 
 
 def add_arguments(parser, argv=()):
-    from ..svm.selftest import DIRECTORY
-    parser.add_argument("--directory", default=DIRECTORY,
-                        help=DIRECTORY_HELP % DIRECTORY)
+    default = common.arguments_backend(argv).selftest_directory
+    parser.add_argument("--directory", default=default,
+                        help=DIRECTORY_HELP % default)
     parser.add_argument("--json", action="store_true",
                         help="print the report as JSON")
 

@@ -40,7 +40,6 @@ from ..journal import DIRECTORY as JOURNAL_DIRECTORY
 from . import labels, listings, metastat, metastat_p, names, selftest_record
 from .programs import run_command
 
-DIRECTORY = "/var/tmp/svmram-selftest"
 JOURNAL = JOURNAL_DIRECTORY + "/selftest.json"
 # Whole MiB: the lofi driver fakes the ramdisk driver's geometry
 # (lofi.c fake_disk_geometry, ramdisk.c), so the mirror is as large as
