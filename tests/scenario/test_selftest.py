@@ -246,3 +246,38 @@ def test_kill_9_after_every_command_that_changes_the_host(host):
         assert rerun.returncode == 0, (prog, nth, rerun.stdout,
                                        rerun.stderr)
         assert digest(host) == before, (prog, nth)
+
+
+def _interrupting_script(real, bindir, nth):
+    """sh that runs `real` and sends SIGINT to svmram after its nth call
+    of it, as a Ctrl-C at the terminal would."""
+    counter = os.path.join(bindir, ".calls")
+    return ("#!/bin/sh\n"
+            "%(real)s \"$@\"\n"
+            "status=$?\n"
+            "echo x >> %(counter)s\n"
+            "if [ \"$(wc -l < %(counter)s)\" -eq %(nth)d ]; then\n"
+            "  kill -INT $PPID\n"
+            "fi\n"
+            "exit $status\n" % {"real": real, "counter": counter,
+                                "nth": nth})
+
+
+@pytest.mark.emulator_only("interrupts svmram")
+@pytest.mark.parametrize("prog,nth", [("metattach", 1), ("metaparam", 1)])
+def test_ctrl_c_removes_everything_and_reports_what_ran(host, prog, nth):
+    """SIGINT in the selftest's own commands, or in the setup it runs:
+    what was made is removed, the report says it was stopped, and the
+    exit status is 130."""
+    from hosts import wrapping_bindir
+    before = digest(host)
+    bindir = wrapping_bindir(host, "intbin", prog, lambda real, directory:
+                             _interrupting_script(real, directory, nth))
+    result = host.svmram("selftest", env={"SVMRAM_BINDIR": bindir})
+    assert result.returncode == 130, (result.stdout, result.stderr)
+    assert result.stdout.endswith(
+        "Verdict: not known: the selftest was stopped by SIGINT\n")
+    assert "NOT RUN  every later check: stopped by SIGINT\n" in result.stdout
+    assert "PASS  everything made is removed\n" in result.stdout
+    assert "Traceback" not in result.stderr
+    assert digest(host) == before

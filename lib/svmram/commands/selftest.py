@@ -15,8 +15,9 @@ import io
 import json
 import sys
 
-from .. import __version__, cli
-from ..errors import (EXIT_OK, EXIT_SELFTEST_FAILED, SvmramError, bug_text)
+from .. import __version__, cli, interrupt
+from ..errors import (EXIT_OK, EXIT_SELFTEST_FAILED, EXIT_SIGNAL_BASE,
+                      SvmramError, bug_text)
 from . import common
 
 DIRECTORY_HELP = ("where the scratch files go (default %s); it is created "
@@ -39,6 +40,8 @@ def run(args):
         sys.stdout.write(json.dumps(report_json(report), indent=2) + "\n")
     else:
         sys.stdout.write(report_text(report))
+    if report.stopped is not None:
+        return EXIT_SIGNAL_BASE + getattr(report.stopped, "signum", 2)
     return EXIT_OK if report.passed else EXIT_SELFTEST_FAILED
 
 
@@ -52,6 +55,12 @@ def svmram(argv):
             args = cli.build_parser(argv).parse_args(argv)
             module = importlib.import_module(cli.SUBCOMMANDS[argv[0]][0])
             code = module.run(args)
+        except common.Stopped as stop:
+            # svmram stopped at a safe point for a signal: so does the
+            # selftest (it removes what was made).
+            cli.report(stop)
+            raise interrupt.Interrupted(stop.exit_code - EXIT_SIGNAL_BASE) \
+                from None
         except SvmramError as error:
             cli.report(error)
             code = error.exit_code
@@ -64,6 +73,9 @@ def svmram(argv):
 
 
 def verdict(report):
+    if report.stopped is not None:
+        return "not known: the selftest was stopped by %s" % (
+            interrupt.signal_name(getattr(report.stopped, "signum", 2)))
     if report.passed:
         return "svmram works on this host"
     failed = [check.name for check in report.checks if not check.passed]

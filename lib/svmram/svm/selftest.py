@@ -86,10 +86,13 @@ class Report:
     checks: List[Check] = field(default_factory=list)
     not_run: List[str] = field(default_factory=list)
     cleaned: List[str] = field(default_factory=list)
+    # The signal (interrupt.Interrupted) that stopped the run, if any.
+    stopped: Optional[BaseException] = None
 
     @property
     def passed(self):
-        return bool(self.checks) and all(c.passed for c in self.checks)
+        return self.stopped is None and bool(self.checks) and \
+            all(c.passed for c in self.checks)
 
 
 @dataclass
@@ -339,6 +342,12 @@ class Selftest:
             self.report.not_run.append(
                 "every later check: %s, so there is no scratch mirror to "
                 "check on" % stop)
+        except KeyboardInterrupt as stop:
+            # A signal: remove what was made, then report what ran.
+            self.report.stopped = stop
+            self.report.not_run.append(
+                "every later check: stopped by %s" % interrupt.signal_name(
+                    getattr(stop, "signum", 2)))
         finally:
             with interrupt.deferred(raise_pending=False):
                 left = self.remove(self.journal.data)
