@@ -30,17 +30,19 @@ metasync's boot resync does not run.  The report says so.
 import json
 import os
 import posixpath
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional
 
 from .. import actions, interrupt
-from ..errors import RefusedError
+from ..errors import ParseError, RefusedError
 from ..journal import DIRECTORY as JOURNAL_DIRECTORY
 from . import labels, listings, metastat, metastat_p, names, selftest_record
 from .programs import run_command
 
 JOURNAL = JOURNAL_DIRECTORY + "/selftest.json"
+_CONTROLLER = re.compile(r"c([0-9]+)[td]")
 # Whole MiB: the lofi driver fakes the ramdisk driver's geometry
 # (lofi.c fake_disk_geometry, ramdisk.c), so the mirror is as large as
 # slice 0 of the whole-MiB ramdisk setup makes for it
@@ -290,6 +292,8 @@ class Selftest:
         return metastat_p.parse(out)
 
     def _controllers(self):
+        """The controller numbers /dev/dsk and /dev/rdsk use (c0d1s0,
+        c2t1d0s0...)."""
         used = set()
         for kind in ("dsk", "rdsk"):
             try:
@@ -297,10 +301,9 @@ class Selftest:
             except FileNotFoundError:
                 entries = []
             for entry in entries:
-                if entry.startswith("c") and "t" in entry:
-                    digits = entry[1:entry.index("t")]
-                    if digits.isdigit():
-                        used.add(int(digits))
+                match = _CONTROLLER.match(entry)
+                if match:
+                    used.add(int(match.group(1)))
         return frozenset(used)
 
     # --- checks ------------------------------------------------------------
@@ -740,7 +743,7 @@ def _built(text, layout):
     """Does `metastat -p` of the mirror show it as selftest built it?"""
     try:
         config = metastat_p.parse(text)
-    except Exception:                   # pylint: disable=broad-except
+    except ParseError:
         return False
     mirror = config.get(layout.mirror)
     if mirror is None or mirror.type != "mirror" or \
