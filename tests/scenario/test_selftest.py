@@ -281,3 +281,23 @@ def test_ctrl_c_removes_everything_and_reports_what_ran(host, prog, nth):
     assert "PASS  everything made is removed\n" in result.stdout
     assert "Traceback" not in result.stderr
     assert digest(host) == before
+
+
+@pytest.mark.emulator_only("holds the emulated host's selftest lock")
+def test_a_second_selftest_is_refused_while_one_runs(host):
+    import fcntl
+    path = os.path.join(host.root, "var", "run", "svmram-selftest.lock")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    before = digest(host)
+    with open(path, "w") as held:
+        fcntl.lockf(held, fcntl.LOCK_EX)
+        # As a process of its own: a lockf lock does not keep out the
+        # process that holds it.
+        result = host.svmram("selftest", env={"SVMRAM_BINDIR":
+                             os.path.join(host.env["SVMSIM_DIR"], "bin")})
+    assert result.returncode == 3
+    assert result.stderr == (
+        "svmram: another svmram command is running (lock %s is held)\n"
+        "svmram: Wait for it to finish, then run this command again.\n"
+        % path)
+    assert digest(host) == before

@@ -18,7 +18,10 @@ import sys
 from .. import __version__, cli, interrupt
 from ..errors import (EXIT_OK, EXIT_SELFTEST_FAILED, EXIT_SIGNAL_BASE,
                       SvmramError, bug_text)
+from ..lock import HostLock
 from . import common
+
+LOCK = "/var/run/svmram-selftest.lock"     # one selftest at a time
 
 DIRECTORY_HELP = ("where the scratch files go (default %s); it is created "
                   "and removed unless it exists")
@@ -35,7 +38,9 @@ def add_arguments(parser, argv=()):
 def run(args):
     backend = common.host_backend()
     common.require_root(backend)
-    report = backend.selftest(svmram, args.directory)
+    # Its own lock: the svmram commands it runs take the host lock.
+    with HostLock(common.under_root(LOCK)):
+        report = backend.selftest(svmram, args.directory)
     if args.json:
         sys.stdout.write(json.dumps(report_json(report), indent=2) + "\n")
     else:
