@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from . import run
-from .errors import RefusedError, UsageError
+from .errors import UsageError
 
 
 @dataclass
@@ -388,8 +388,9 @@ class Backend(abc.ABC):
 
     check_predictions = ()
 
-    # Where selftest's scratch files go unless --directory says.
-    selftest_directory = "/var/tmp/svmram-selftest"
+    # Where selftest's scratch files go unless --directory says; None: the
+    # backend has no selftest.
+    selftest_directory = None
 
     def setup_hint(self):
         """A line setup prints before it starts (a hint, not a refusal),
@@ -400,9 +401,5 @@ class Backend(abc.ABC):
         """`svmram selftest`: a Report (svm/selftest.py) of the checks on
         a scratch target of its own, removed again; `svmram(argv)` runs
         one of svmram's subcommands and returns (status, stdout, stderr).
-        A backend without one refuses."""
-        raise RefusedError(
-            "svmram selftest exists for Solaris Volume Manager only; this "
-            "host uses %s" % self.words.system,
-            advice="Use the test suite's real-host checks instead "
-                   "(docs/testing-on-a-real-host.md).")
+        Only a backend with a selftest_directory has one."""
+        raise NotImplementedError

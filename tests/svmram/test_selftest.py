@@ -83,3 +83,18 @@ def test_unreadable_kstat_is_a_refusal_not_a_guess(tmp_path):
     assert refused.value.message == (
         "kstat does not show the free memory (exit status 1; stderr: "
         "kstat: not found)")
+
+
+def test_an_md_host_is_refused_before_the_lock(tmp_path, monkeypatch):
+    """md has no selftest: a refusal in md's words, and no lock file."""
+    import argparse
+    from svmram.commands import common, selftest as command
+    from svmram.md.backend import MdBackend
+    monkeypatch.setattr(common, "host_backend", lambda: MdBackend("/"))
+    monkeypatch.setattr(command, "LOCK", str(tmp_path / "lock"))
+    with pytest.raises(RefusedError) as refused:
+        command.run(argparse.Namespace(directory=None, json=False))
+    assert refused.value.message == (
+        "svmram selftest exists for Solaris Volume Manager only; this host "
+        "uses md arrays")
+    assert not (tmp_path / "lock").exists()

@@ -17,7 +17,7 @@ import sys
 
 from .. import __version__, cli, interrupt
 from ..errors import (EXIT_OK, EXIT_SELFTEST_FAILED, EXIT_SIGNAL_BASE,
-                      SvmramError, bug_text)
+                      RefusedError, SvmramError, bug_text)
 from ..lock import HostLock
 from . import common
 
@@ -30,13 +30,20 @@ DIRECTORY_HELP = ("where the scratch files go (default %s); it is created "
 def add_arguments(parser, argv=()):
     default = common.arguments_backend(argv).selftest_directory
     parser.add_argument("--directory", default=default,
-                        help=DIRECTORY_HELP % default)
+                        help=DIRECTORY_HELP % default if default else
+                        "where the scratch files go")
     parser.add_argument("--json", action="store_true",
                         help="print the report as JSON")
 
 
 def run(args):
     backend = common.host_backend()
+    if backend.selftest_directory is None:
+        raise RefusedError(
+            "svmram selftest exists for Solaris Volume Manager only; this "
+            "host uses %s" % backend.words.system,
+            advice="Use the test suite's real-host checks instead "
+                   "(docs/testing-on-a-real-host.md).")
     common.require_root(backend)
     # Its own lock: the svmram commands it runs take the host lock.
     with HostLock(common.under_root(LOCK)):

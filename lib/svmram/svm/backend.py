@@ -341,6 +341,8 @@ class SvmBackend(Backend):
     def check(self, target=None):
         return check.run_check(self.root, target)
 
+    selftest_directory = "/var/tmp/svmram-selftest"
+
     def setup_hint(self):
         from . import selftest_record
         return selftest_record.hint(self.root)
