@@ -472,7 +472,7 @@ REAL_BIN["fuser"] = "/usr/sbin/fuser"
 TEST_COMMANDS = {"metastat", "metadb", "metainit", "metattach", "metadetach",
                  "metaclear", "metaparam", "metareplace", "metasync",
                  "metaoffline", "metaonline", "ramdiskadm", "svcs", "svcprop",
-                 "svcadm", "svccfg", "kstat", "dd"}
+                 "svcadm", "svccfg", "kstat", "dd", "lofiadm"}
 
 MIB = 1024 * 1024
 
@@ -767,6 +767,8 @@ class RealHost:
             refuse("state database replicas are the host's own")
         if prog == "dd" and "of=/dev/null" not in args:
             refuse("dd may only read")
+        if prog == "lofiadm" and args:
+            refuse("lofiadm may only list (the lofi devices are the host's)")
         if prog == "ramdiskadm" and "-d" in args and \
                 args[-1] in self.baseline["ramdisks"]:
             refuse("the ramdisk %s is not the test's" % args[-1])

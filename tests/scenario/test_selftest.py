@@ -69,6 +69,7 @@ def test_selftest_json_report(host):
                for c in report["checks"])
 
 
+@pytest.mark.emulator_only("deletes the state database replicas")
 def test_selftest_refuses_without_replicas(host_factory):
     host = host_factory("article-bare")
     for replica in ("c0d0s7",):
@@ -147,9 +148,8 @@ def test_slots_that_do_not_compact_fail_where_svmram_assumes_they_do(host):
     assert digest(host) == before
 
 
+@pytest.mark.emulator_only("changes the emulator's answers")
 def test_selftest_text_report_shows_the_command_of_a_failure(host):
-    if host.kind != "emulator":
-        pytest.skip("changes the emulator's answers")
     _arm(host, "cmp", 1, "", "/dev/rdsk/c90t0d0s0 /dev/rdsk/c91t0d0s0 "
          "differ: char 1, line 1")
     result = host.svmram("selftest")
