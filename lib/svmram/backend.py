@@ -397,3 +397,19 @@ class Backend(abc.ABC):
         keys named in check_predictions, each a dict with a "text"."""
 
     check_predictions = ()
+
+    # Where selftest's scratch files go unless --directory says; None: the
+    # backend has no selftest.
+    selftest_directory = None
+
+    def setup_hint(self):
+        """A line setup prints before it starts (a hint, not a refusal),
+        or None."""
+        return None
+
+    def selftest(self, svmram, directory):
+        """`svmram selftest`: a Report (svm/selftest.py) of the checks on
+        a scratch target of its own, removed again; `svmram(argv)` runs
+        one of svmram's subcommands and returns (status, stdout, stderr).
+        Only a backend with a selftest_directory has one."""
+        raise NotImplementedError

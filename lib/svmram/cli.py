@@ -39,6 +39,9 @@ SUBCOMMANDS = {
               "check, changing nothing, whether and how setup would work"),
     "stop": ("svmram.commands.stop",
              "take the RAM copy out before a shutdown (md's boot unit)"),
+    "selftest": ("svmram.commands.selftest",
+                 "check svmram on a scratch mirror of its own, then remove "
+                 "it"),
 }
 
 

@@ -19,6 +19,7 @@ EXIT_NOT_SERVING = 4  # status: a mirror is not fully serving reads from RAM
 EXIT_DEGRADED = 5     # status: a recorded disk copy is not current
 EXIT_ONLY_COPY_IN_RAM = 6  # status: no disk copy is current, RAM's is
 EXIT_DEADLINE = 7     # restore: its deadline passed; stopped at a safe point
+EXIT_SELFTEST_FAILED = 8  # selftest: a check failed (the report says which)
 # Stopped by a signal: 128 + the signal's number (130 SIGINT, 143 SIGTERM).
 EXIT_SIGNAL_BASE = 128
 

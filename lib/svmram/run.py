@@ -34,6 +34,8 @@ COMMANDS = {
     "metaonline": "/usr/sbin/metaonline",
     "metastat": "/usr/sbin/metastat",
     "ramdiskadm": "/usr/sbin/ramdiskadm",
+    "lofiadm": "/usr/sbin/lofiadm",
+    "mkfile": "/usr/sbin/mkfile",
     "svcadm": "/usr/sbin/svcadm",
     "svccfg": "/usr/sbin/svccfg",
     "svcprop": "/usr/bin/svcprop",

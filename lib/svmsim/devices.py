@@ -15,6 +15,7 @@ import stat
 DISK_MAJOR = 240
 MD_MAJOR = 245
 RAMDISK_MAJOR = 250
+LOFI_MAJOR = 251
 
 SLICE_LETTERS = "abcdefghijklmnop"
 
@@ -35,7 +36,7 @@ def host_path(root, path):
 def ensure_root(root):
     for d in ("dev/dsk", "dev/rdsk", "dev/md/dsk", "dev/md/rdsk",
               "dev/ramdisk", "dev/rramdisk", "devices/pseudo",
-              "devices/sim", "etc"):
+              "devices/sim", "etc", "var/tmp"):
         os.makedirs(host_path(root, d), exist_ok=True)
 
 
@@ -181,6 +182,31 @@ def add_ramdisk_ctl(root):
     symlink(root, "/dev/ramdiskctl", "../devices/pseudo/ramdisk@0:ctl")
 
 
+# --- lofi devices -------------------------------------------------------------
+
+def lofi_node(minor, raw):
+    return "/devices/pseudo/lofi@0:%d%s" % (minor, ",raw" if raw else "")
+
+
+def add_lofi_nodes(root, minor):
+    """The lofi instance's nodes and devfsadm's /dev/lofi/N, /dev/rlofi/N
+    (lofiadm waits for them: main.c wait_until_dev_complete)."""
+    for d in ("dev/lofi", "dev/rlofi"):
+        os.makedirs(host_path(root, d), exist_ok=True)
+    mknod(root, lofi_node(minor, False), "b", LOFI_MAJOR, minor)
+    mknod(root, lofi_node(minor, True), "c", LOFI_MAJOR, minor)
+    symlink(root, "/dev/lofi/%d" % minor, "../.." + lofi_node(minor, False))
+    symlink(root, "/dev/rlofi/%d" % minor, "../.." + lofi_node(minor, True))
+
+
+def remove_lofi_nodes(root, minor):
+    """The instance goes with its mapping; devfsadm removes lofi links
+    (RM_ALWAYS, like the ramdisk's)."""
+    for p in (lofi_node(minor, False), lofi_node(minor, True),
+              "/dev/lofi/%d" % minor, "/dev/rlofi/%d" % minor):
+        remove(root, p)
+
+
 # --- metadevice nodes --------------------------------------------------------
 
 def add_md_nodes(root, name, unitnum):
@@ -217,6 +243,15 @@ def kernel_device(st, dev):
                         "nhead": nhead, "nsect": nsect, "devid": None,
                         "start": 0}
         return None
+    if major == LOFI_MAJOR:
+        lofi = st.get("lofis", {}).get(str(minor))
+        if lofi is None:
+            return None
+        # lofi.c fake_disk_geometry: the ramdisk driver's rule, one big
+        # partition from sector 0.
+        _, nhead, nsect, blocks = ramdisk_geometry(lofi["size"])
+        return {"kind": "lofi", "name": "lofi%d" % minor, "blocks": blocks,
+                "nhead": nhead, "nsect": nsect, "devid": None, "start": 0}
     if major == DISK_MAJOR:
         index, slice_no = divmod(minor, 16)
         # SVM's geometry: an EFI disk's is libmeta's fake (prtvtoc shows

@@ -21,6 +21,8 @@ COMMANDS = {
     "metaonline": ("metaoffline", "run_online"),
     "metastat": ("metastat", "run"),
     "ramdiskadm": ("ramdiskadm", "run"),
+    "lofiadm": ("lofiadm", "run"),
+    "mkfile": ("mkfile", "run"),
     "kstat": ("kstat", "run"),
     "dd": ("dd", "run"),
     "cmp": ("cmp", "run"),

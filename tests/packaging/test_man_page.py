@@ -49,6 +49,7 @@ def test_the_page_has_the_sections_of_an_illumos_page():
                  "SEE ALSO"):
         assert name in sections
     subcommands = re.findall(r"^\.Ss svmram (\w+)$", text, re.M)
-    assert subcommands == ["setup", "teardown", "status", "restore", "check"]
+    assert subcommands == ["setup", "teardown", "status", "restore", "check",
+                           "selftest"]
     # Emulator-only variables are not the administrator's business.
     assert "SVMRAM_BINDIR" not in text and "SVMRAM_ROOT" not in text

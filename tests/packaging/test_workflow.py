@@ -113,6 +113,14 @@ def test_the_test_slices_are_names_the_tests_accept():
     assert slices == {"c80t0d0s0", "c80t1d0s0", "c80t2d0s0"}
 
 
+def test_it_runs_svmram_selftest_before_confirm_and_keeps_its_report():
+    body = text()
+    selftest = body.index("svmram selftest > svm-results/selftest.txt")
+    assert selftest < body.index("tests/illumos/confirm.sh prepare")
+    assert "svmram selftest --json > svm-results/selftest.json" in body
+    assert "exit $rc" in body[selftest:body.index("confirm.sh prepare")]
+
+
 def test_it_runs_confirm_and_the_real_host_suite_and_keeps_the_output():
     body = text()
     assert "SVMRAM_TEST_HOST=real" in body

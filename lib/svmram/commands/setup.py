@@ -24,6 +24,9 @@ def run(args):
     options = backend.setup_options(args)
     if not args.dry_run:
         common.require_root(backend)
+        hint = backend.setup_hint()
+        if hint:
+            sys.stderr.write("svmram: %s\n" % hint)
     with common.host_lock(dry_run=args.dry_run):
         host = backend.host(mirror)
         if not args.dry_run:

@@ -365,6 +365,16 @@ class SvmBackend(Backend):
     def check(self, target=None):
         return check.run_check(self.root, target)
 
+    selftest_directory = "/var/tmp/svmram-selftest"
+
+    def setup_hint(self):
+        from . import selftest_record
+        return selftest_record.hint(self.root)
+
+    def selftest(self, svmram, directory):
+        from . import selftest
+        return selftest.run(self.root, svmram, directory)
+
 
 def missing_command(name, path, reason):
     """A command that cannot be started: an SVM command missing means the

@@ -11,6 +11,6 @@ PROGRAMS = run.Programs("SVM", (
     "metadb", "metainit", "metattach", "metadetach", "metaclear",
     "metaparam", "metareplace", "metasync", "metaoffline", "metaonline",
     "metastat", "ramdiskadm", "svcadm", "svccfg", "svcprop", "svcs",
-    "kstat", "dd", "cmp", "fuser", "prtvtoc"))
+    "kstat", "dd", "cmp", "fuser", "prtvtoc", "lofiadm", "mkfile"))
 command_path = PROGRAMS.path
 run_command = PROGRAMS.run

@@ -23,8 +23,9 @@ metadevice ends with an empty read (md_subr.c md_checkbuf).  So a ramdisk
 exactly as large as the metadevice gives exit 0, or exit 2 on solaris11.
 
 The files are the emulator's: a metadevice's raw device (/dev/md/rdsk/dN,
-read through its read option, which opens it) or a ramdisk's
-(/dev/rramdisk/NAME), compared as the data model holds them (label
+read through its read option, which opens it), a ramdisk's
+(/dev/rramdisk/NAME) or a /dev/rdsk node (a slice, or a link to a lofi
+device), compared as the data model holds them (label
 blocks, then regions; dd.content).  GUESS: the line number of a
 difference is printed as 1 (the model keeps no bytes to count newlines
 in).

@@ -16,6 +16,9 @@ open refused by mdopen prints "dd: FILE: open: ..." and exits 2 without
 statistics (dd.c 842-846).
 """
 
+import os
+import stat
+
 from svmsim import devices, monitor, regions, svm
 from svmsim.state import REGIONS
 
@@ -209,6 +212,19 @@ def content(ctx, path):
         return (u["size"], regions.head_read(st, stripe_of(0)) or 0,
                 [regions.read(st, stripe_of(r), r) or 0
                  for r in range(REGIONS)])
+    if path.startswith("/dev/rdsk/"):
+        # A slice or a link to a lofi device (svmram selftest's scratch
+        # submirrors): what the kernel answers at the node's number.
+        node = devices.stat_path(ctx.root, path)
+        if node is None or not stat.S_ISCHR(node.st_mode):
+            return None
+        dev = [os.major(node.st_rdev), os.minor(node.st_rdev)]
+        info = devices.kernel_device(st, dev)
+        if info is None:
+            return None
+        return (info["blocks"],
+                st.setdefault("devhead", {}).get(devices.devkey(dev), 0),
+                list(regions.device_data(st, dev)))
     if path.startswith("/dev/rramdisk/"):
         rd = _ramdisk(ctx, path)
         if rd is None:

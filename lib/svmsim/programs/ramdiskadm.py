@@ -219,18 +219,25 @@ def cap_pages(st):
 
 def in_use(st, minor):
     """Is the ramdisk open?  ramdisk.c rd_delete_disk refuses only
-    rd_is_open() (audit 8.4): SVM opens it while its stripe is open, or
-    its mirror is open or resyncing (the resync thread opens the mirror).
+    rd_is_open() (audit 8.4)."""
+    return held_by_svm(st, [devices.RAMDISK_MAJOR, minor])
+
+
+def held_by_svm(st, dev):
+    """Does SVM hold the device `dev` open?  It opens a component while
+    its stripe is open, or its mirror is open or resyncing (the resync
+    thread opens the mirror).  lofi.c refuses an unmap of an open
+    device the same way (is_opened).
 
     GUESS: SVM keeps no open on a component it has erred (Maintenance)."""
-    dev = [devices.RAMDISK_MAJOR, minor]
     for u in st["units"].values():
         if u["type"] != "stripe":
             continue
         parent = st["units"].get(u["parent"]) if u["parent"] else None
         held = svm.is_open(st, u["name"]) or parent is not None and (
             svm.is_open(st, parent["name"]) or resync.active(parent))
-        if held and any(list(c["dev"]) == dev and c["state"] != "Maintenance"
+        if held and any(list(c["dev"]) == list(dev)
+                        and c["state"] != "Maintenance"
                         for c in svm.all_comps(u)):
             return True
     return False

@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""svmram selftest: build a scratch target of its own, check on it what
+svmram assumes of this host and run svmram's setup, status, restore and
+teardown on it, remove it all, and print a report to paste into a bug
+report.
+
+Backend-neutral: the backend builds, checks and removes (Backend.selftest);
+this module runs svmram's own subcommands for it, in this process, and
+prints the report as text or JSON."""
+
+import contextlib
+import importlib
+import io
+import json
+import sys
+
+from .. import __version__, cli, interrupt
+from ..errors import (EXIT_OK, EXIT_SELFTEST_FAILED, EXIT_SIGNAL_BASE,
+                      RefusedError, SvmramError, bug_text)
+from ..lock import HostLock
+from . import common
+
+LOCK = "/var/run/svmram-selftest.lock"     # one selftest at a time
+
+DIRECTORY_HELP = ("where the scratch files go (default %s); it is created "
+                  "and removed unless it exists")
+
+
+def add_arguments(parser, argv=()):
+    default = common.arguments_backend(argv).selftest_directory
+    parser.add_argument("--directory", default=default,
+                        help=DIRECTORY_HELP % default if default else
+                        "where the scratch files go")
+    parser.add_argument("--json", action="store_true",
+                        help="print the report as JSON")
+
+
+def run(args):
+    backend = common.host_backend()
+    if backend.selftest_directory is None:
+        raise RefusedError(
+            "svmram selftest exists for Solaris Volume Manager only; this "
+            "host uses %s" % backend.words.system,
+            advice="Use the test suite's real-host checks instead "
+                   "(docs/testing-on-a-real-host.md).")
+    common.require_root(backend)
+    # Its own lock: the svmram commands it runs take the host lock.
+    with HostLock(common.under_root(LOCK)):
+        report = backend.selftest(svmram, args.directory)
+    if args.json:
+        sys.stdout.write(json.dumps(report_json(report), indent=2) + "\n")
+    else:
+        sys.stdout.write(report_text(report))
+    if report.stopped is not None:
+        return EXIT_SIGNAL_BASE + getattr(report.stopped, "signum", 2)
+    return EXIT_OK if report.passed else EXIT_SELFTEST_FAILED
+
+
+def svmram(argv):
+    """Run `svmram ARGV` in this process: (exit status, stdout, stderr).
+    A signal is not caught here: the selftest removes what it made and
+    stops."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            args = cli.build_parser(argv).parse_args(argv)
+            module = importlib.import_module(cli.SUBCOMMANDS[argv[0]][0])
+            code = module.run(args)
+        except common.Stopped as stop:
+            # svmram stopped at a safe point for a signal: so does the
+            # selftest (it removes what was made).
+            cli.report(stop)
+            raise interrupt.Interrupted(stop.exit_code - EXIT_SIGNAL_BASE) \
+                from None
+        except SvmramError as error:
+            cli.report(error)
+            code = error.exit_code
+        except SystemExit as stop:          # a usage error
+            code = stop.code if isinstance(stop.code, int) else 2
+        except Exception as bug:            # pylint: disable=broad-except
+            sys.stderr.write("svmram: %s\n" % bug_text(bug))
+            code = 1
+    return code, out.getvalue(), err.getvalue()
+
+
+def verdict(report):
+    if report.stopped is not None:
+        return "not known: the selftest was stopped by %s" % (
+            interrupt.signal_name(getattr(report.stopped, "signum", 2)))
+    if report.passed:
+        return "svmram works on this host"
+    failed = [check.name for check in report.checks if not check.passed]
+    return "svmram does not work as expected on this host: %s" % (
+        "; ".join(failed) if failed else "no check ran")
+
+
+def report_text(report):
+    lines = ["svmram %s selftest" % __version__,
+             "Release: %s" % report.release]
+    lines += ["Note: %s" % text for text in report.cleaned]
+    for check in report.checks:
+        lines.append("%s  %s" % ("PASS" if check.passed else "FAIL",
+                                 check.name))
+        if not check.passed:
+            lines += ["      command:  %s" % check.command,
+                      "      expected: %s" % check.expected,
+                      "      observed: %s" % check.observed]
+        if check.note:
+            lines.append("      note: %s" % check.note)
+    lines += ["NOT RUN  %s" % text for text in report.not_run]
+    lines.append("Verdict: %s" % verdict(report))
+    return "\n".join(lines) + "\n"
+
+
+def report_json(report):
+    return {"version": __version__, "release": report.release,
+            "checks": [check.to_json() for check in report.checks],
+            "not_run": list(report.not_run),
+            "cleaned": list(report.cleaned),
+            "passed": report.passed, "verdict": verdict(report)}

@@ -1,0 +1,810 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""svmram selftest on SVM: build a scratch mirror of two lofi files, check
+on it what svmram and its emulator assume of this release, run svmram's
+own setup, status, restore and teardown on it, and remove it all.
+
+What it makes, in order: a directory of its own, two files (mkfile),
+their lofi devices (lofiadm -a), cNtNdNsN links to them (SVM takes no
+/dev/lofi/N path: meta_name.c rawname() maps dsk and rdsk names only, as
+for ramdisks), two stripes and a mirror.  Each name is written to the
+selftest's journal before the thing is made, so that a run killed at any
+moment leaves a journal from which the next run removes exactly what was
+made, and nothing else: a link is removed only while it points at a lofi
+device of the journal's files (or at nothing), a metadevice only while it
+is built on the journal's links.
+
+Every check keeps the command, what svmram expects and what the host
+showed.  The checks are the facts tests/illumos/confirm.sh checks by hand
+that need no reboot: the messages svmram reads, slot compaction, the
+label rule (a lofi device's fake label starts at sector 0, so the mirror
+is labeled and takes the RAM submirror by attach), the mirror's write
+kstat, cmp, and the ramdisk driver's refusal past its cap.
+
+A restore here differs from one at boot: the ramdisk is deleted while
+the mirror is closed (SVM keeps the component's device number; at boot
+the ramdisk driver starts empty), the SMF instance is not restarted, and
+metasync's boot resync does not run.  The report says so.
+"""
+
+import json
+import os
+import posixpath
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional
+
+from .. import actions, interrupt
+from ..errors import ParseError, RefusedError
+from ..journal import DIRECTORY as JOURNAL_DIRECTORY
+from . import labels, listings, metastat, metastat_p, names, selftest_record
+from .programs import run_command
+
+JOURNAL = JOURNAL_DIRECTORY + "/selftest.json"
+_CONTROLLER = re.compile(r"c([0-9]+)[td]")
+# Whole MiB: the lofi driver fakes the ramdisk driver's geometry
+# (lofi.c fake_disk_geometry, ramdisk.c), so the mirror is as large as
+# slice 0 of the whole-MiB ramdisk setup makes for it
+# (sizing.ramdisk_size_for), a whole number of its cylinders, and a swap
+# keeps the mirror's size (docs/design.md).
+FILE_SIZE = "8m"
+FILE_BYTES = 8 * 1024 * 1024
+FILES = ("disk0", "disk1")
+CAP_RAMDISK = "svmram_selftest_cap"
+GONE_RAMDISK = "/dev/ramdisk/svmram_selftest_gone"
+# mirror, two stripes, the stripe of the dangling-link check, and the
+# RAM submirror setup names
+UNITS_NEEDED = 5
+CONTROLLERS_NEEDED = 4      # two lofi links, the dangling one, setup's
+
+METHOD_NOTES = {
+    # The label rule: a stripe whose slice starts at sector 0 is labeled
+    # (a lofi device's fake label does), so the mirror is, and SVM takes
+    # the labeled RAM submirror by attach (mirror_ioctl.c mirror_attach).
+    "swap": "the mirror is closed; its lofi stripes start at sector 0, so "
+            "it is labeled and takes the RAM submirror by attach",
+    "rotate": "run on the closed scratch mirror, not on a mounted file "
+              "system: rotate's moves are the same, fuser has no one to "
+              "name"}
+
+BOOT_DIFFERENCE = (
+    "the ramdisk was deleted with the mirror closed instead of lost in a "
+    "reboot: SVM kept the component's device number, no boot resync ran, "
+    "and the boot service was not restarted")
+
+
+@dataclass
+class Check:
+    """One check: its name, the command that showed it, what svmram
+    expects, what the host showed, and whether they agree."""
+    name: str
+    command: str
+    expected: str
+    observed: str
+    passed: bool
+    note: str = ""
+
+    def to_json(self):
+        return {"check": self.name, "command": self.command,
+                "expected": self.expected, "observed": self.observed,
+                "result": "PASS" if self.passed else "FAIL",
+                "note": self.note}
+
+
+@dataclass
+class Report:
+    release: str
+    checks: List[Check] = field(default_factory=list)
+    not_run: List[str] = field(default_factory=list)
+    cleaned: List[str] = field(default_factory=list)
+    # The signal (interrupt.Interrupted) that stopped the run, if any.
+    stopped: Optional[BaseException] = None
+
+    @property
+    def passed(self):
+        return self.stopped is None and bool(self.checks) and \
+            all(c.passed for c in self.checks)
+
+
+@dataclass
+class Layout:
+    """The names the scratch mirror uses."""
+    directory: str
+    mirror: str
+    first: str
+    second: str
+    dangling: str
+    links: tuple            # cNt0d0s0 for FILES
+    dangling_link: str
+
+    @property
+    def files(self):
+        return tuple(posixpath.join(self.directory, f) for f in FILES)
+
+
+def choose_layout(directory, used_units, used_controllers):
+    """The highest free metadevice names and the first free controllers
+    from c90, or a refusal that says which are short."""
+    units = [name for name in ("d%d" % n for n in range(127, -1, -1))
+             if name not in used_units][:UNITS_NEEDED]
+    if len(units) < UNITS_NEEDED:
+        raise RefusedError(
+            "only %d metadevice names of d0-d127 are free, and selftest "
+            "needs %d" % (len(units), UNITS_NEEDED),
+            advice="Clear metadevices you no longer use (metaclear), then "
+                   "run svmram selftest again.")
+    controllers, links = set(used_controllers), []
+    for _ in range(CONTROLLERS_NEEDED - 1):
+        link = names.free_link(frozenset(controllers))
+        controllers.add(names.controller_of(link))
+        links.append(link)
+    return Layout(directory, units[0], units[1], units[2], units[3],
+                  tuple(links[:2]), links[2])
+
+
+# --- the journal -------------------------------------------------------------
+
+class Journal:
+    """What this selftest made, written before each thing is made
+    (atomically: a temporary file, fsync, rename)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.data = None
+
+    def load(self):
+        try:
+            with open(self.path, encoding="utf-8") as stream:
+                self.data = json.load(stream)
+        except FileNotFoundError:
+            self.data = None
+        except (OSError, ValueError) as error:
+            raise RefusedError(
+                "cannot read %s: %s" % (self.path, error),
+                advice="It lists what an earlier svmram selftest made; "
+                       "remove what it names by hand, then the file.")
+        return self.data
+
+    def start(self, layout, made_directory):
+        home = os.path.dirname(self.path)
+        self.data = {"directory": layout.directory,
+                     "made_directory": made_directory,
+                     "made_journal_directory": not os.path.isdir(home),
+                     "files": [], "links": [], "metadevices": [],
+                     "ramdisks": [], "mirror": layout.mirror}
+        self._write()
+
+    def forget(self, kind, name):
+        """`name` is gone (or was never made): no later run may take a
+        thing of that name, which svmram may reuse, for the selftest's."""
+        with interrupt.deferred():
+            if name in self.data[kind]:
+                self.data[kind].remove(name)
+                self._write()
+
+    def note(self, kind, name):
+        with interrupt.deferred():
+            if name not in self.data[kind]:
+                self.data[kind].append(name)
+                self._write()
+
+    def _write(self):
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        temporary = self.path + ".new"
+        with open(temporary, "w", encoding="utf-8") as stream:
+            json.dump(self.data, stream, indent=1, sort_keys=True)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.rename(temporary, self.path)
+
+    def remove(self):
+        """Remove the journal, and its directory if the selftest made it
+        and nothing else is in it now."""
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
+        if self.data and self.data.get("made_journal_directory"):
+            try:
+                os.rmdir(os.path.dirname(self.path))
+            except OSError:
+                pass
+        self.data = None
+
+
+# --- running commands --------------------------------------------------------
+
+class Runner:
+    """Runs the host's commands (through run.py) and svmram's own
+    subcommands (`svmram`, given by the caller), under `root`."""
+
+    def __init__(self, root, svmram):
+        self.root = root
+        self.svmram = svmram
+
+    def run(self, name, args):
+        result = run_command(name, list(args), check=False)
+        return result.returncode, result.stdout, result.stderr
+
+    def under(self, path):
+        return actions.under(self.root, path)
+
+
+def _shown(code, out, err):
+    text = "exit status %d" % code
+    if out:
+        text += "; stdout: %s" % out.rstrip("\n")
+    if err:
+        text += "; stderr: %s" % err.rstrip("\n")
+    return text
+
+
+def _command(name, args):
+    return " ".join([name] + list(args))
+
+
+# --- the selftest ------------------------------------------------------------
+
+class Selftest:
+    def __init__(self, runner: Runner, directory: str, release: str,
+                 illumos: Optional[bool], poll: Callable[[], None]):
+        self.runner = runner
+        self.directory = directory
+        self.report = Report(release)
+        self.illumos = illumos
+        self.poll = poll
+        self.journal = Journal(runner.under(JOURNAL))
+        self.layout = None
+
+    # --- preconditions ---------------------------------------------------
+
+    def preconditions(self):
+        """Refuse, before anything is made, without replicas, memory or
+        free names; returns the Layout."""
+        code, out, err = self.runner.run("metadb", [])
+        replicas = listings.parse_metadb(out) if code == 0 else []
+        if not replicas:
+            raise RefusedError(
+                "there are no state database replicas (metadb lists "
+                "none), and svmram selftest never creates them",
+                advice="Create them first, e.g. 'metadb -a -f -c 3 "
+                       "c0t1d0s7' on a slice you can spare, then run "
+                       "svmram selftest again.")
+        code, out, err = self.runner.run("kstat", [
+            "-p", "unix:0:system_pages:freemem",
+            "unix:0:system_pages:pagesize"])
+        figures = dict(line.split("\t", 1) for line in out.splitlines()
+                       if "\t" in line)
+        try:
+            free = int(figures["unix:0:system_pages:freemem"]) * int(
+                figures["unix:0:system_pages:pagesize"])
+        except (KeyError, ValueError):
+            raise RefusedError(
+                "kstat does not show the free memory (%s)" % _shown(
+                    code, out, err),
+                advice="svmram selftest needs unix:0:system_pages:freemem "
+                       "and pagesize; check 'kstat -p unix:0:system_pages'.")
+        if free < 4 * FILE_BYTES:
+            raise RefusedError(
+                "only %d KiB of memory is free, and selftest needs %d KiB "
+                "for its ramdisk and a margin" % (free // 1024,
+                                                  4 * FILE_BYTES // 1024),
+                advice="Free some memory, then run svmram selftest again.")
+        config = self._config()
+        used = {d.name for d in config.devices} if config else set()
+        return choose_layout(self.directory, used, self._controllers())
+
+    def _config(self):
+        code, out, err = self.runner.run("metastat", ["-p"])
+        if code != 0 and not out:
+            return None
+        return metastat_p.parse(out)
+
+    def _controllers(self):
+        """The controller numbers /dev/dsk and /dev/rdsk use (c0d1s0,
+        c2t1d0s0...)."""
+        used = set()
+        for kind in ("dsk", "rdsk"):
+            try:
+                entries = os.listdir(self.runner.under("/dev/" + kind))
+            except FileNotFoundError:
+                entries = []
+            for entry in entries:
+                match = _CONTROLLER.match(entry)
+                if match:
+                    used.add(int(match.group(1)))
+        return frozenset(used)
+
+    # --- checks ------------------------------------------------------------
+
+    def check(self, name, args, expected, predicate, command=None,
+              program=None, note=""):
+        """Run `program ARGS` (or svmram ARGS), and record whether
+        predicate(code, out, err) holds; returns (ok, code, out, err)."""
+        if program == "svmram":
+            code, out, err = self.runner.svmram(list(args))
+            shown = _command("svmram", args)
+        else:
+            code, out, err = self.runner.run(program, args)
+            shown = _command(program, args)
+        passed = bool(predicate(code, out, err))
+        self.report.checks.append(Check(
+            name, command or shown, expected, _shown(code, out, err),
+            passed, note))
+        return passed, code, out, err
+
+    def fact(self, name, command, expected, observed, passed, note=""):
+        self.report.checks.append(Check(name, command, expected, observed,
+                                        passed, note))
+        return passed
+
+    # --- the run -----------------------------------------------------------
+
+    def run(self):
+        """The whole selftest; the scratch mirror is removed on every
+        way out (a signal included: a second one is ignored until the
+        removal ends)."""
+        self.cleanup_leftovers()
+        self.layout = self.preconditions()
+        try:
+            self.build()
+            self.check_facts()
+            self.check_svmram()
+        except Abandoned as stop:
+            self.report.not_run.append(
+                "every later check: %s, so there is no scratch mirror to "
+                "check on" % stop)
+        except KeyboardInterrupt as stop:
+            # A signal: remove what was made, then report what ran.
+            self.report.stopped = stop
+            self.report.not_run.append(
+                "every later check: stopped by %s" % interrupt.signal_name(
+                    getattr(stop, "signum", 2)))
+        finally:
+            with interrupt.deferred(raise_pending=False):
+                left = self.remove(self.journal.data)
+            self.fact("everything made is removed", "(the removal)",
+                      "nothing left", "; ".join(left) or "nothing left",
+                      not left, note="" if not left else
+                      "%s lists it; svmram selftest removes it when run "
+                      "again" % self.journal.path)
+        return self.report
+
+    def cleanup_leftovers(self):
+        data = self.journal.load()
+        if data is None:
+            return
+        left = self.remove(data)
+        if left:
+            raise RefusedError(
+                "an earlier svmram selftest left things it cannot remove "
+                "now: %s" % "; ".join(left),
+                advice="Remove them by hand (or fix what stops it), then "
+                       "run svmram selftest again; %s lists what it made."
+                % self.journal.path)
+        self.report.cleaned.append(
+            "removed what an earlier svmram selftest left (%s)"
+            % self.journal.path)
+
+    def build(self):
+        layout, run = self.layout, self.runner
+        host_directory = run.under(layout.directory)
+        made = not os.path.isdir(host_directory)
+        self.journal.start(layout, made)
+        os.makedirs(host_directory, exist_ok=True)
+        for path in layout.files:
+            self.journal.note("files", path)
+        self._must("mkfile", [FILE_SIZE] + list(layout.files),
+                   lambda c, o, e: c == 0 and not o and not e,
+                   "exit status 0, no output (mkfile.c)")
+        devices = []
+        for path in layout.files:
+            ok, code, out, err = self._must(
+                "lofiadm", ["-a", path],
+                lambda c, o, e: c == 0 and o.startswith("/dev/lofi/") and
+                o[len("/dev/lofi/"):].strip().isdigit(),
+                "exit status 0 and /dev/lofi/N (lofiadm/main.c add_mapping)")
+            devices.append(out.strip())
+        for link, device in zip(layout.links, devices):
+            self._link(link, device, device.replace("/dev/lofi/",
+                                                    "/dev/rlofi/"))
+        for unit, link in ((layout.first, layout.links[0]),
+                           (layout.second, layout.links[1])):
+            self.journal.note("metadevices", unit)
+            self._must("metainit", [unit, "1", "1", link],
+                       _said("%s: Concat/Stripe is setup\n" % unit),
+                       "%s: Concat/Stripe is setup" % unit)
+        self.journal.note("metadevices", layout.mirror)
+        self._must("metainit", [layout.mirror, "-m", layout.first],
+                   _said("%s: Mirror is setup\n" % layout.mirror),
+                   "%s: Mirror is setup" % layout.mirror)
+        self._must("metattach", [layout.mirror, layout.second],
+                   _said("%s: submirror %s is attached\n" % (
+                       layout.mirror, layout.second)),
+                   "%s: submirror %s is attached" % (layout.mirror,
+                                                     layout.second))
+        self.wait_okay()
+
+    def _must(self, program, args, predicate, expected):
+        """A command the scratch mirror needs: a check, and the end of the
+        selftest when it fails."""
+        result = self.check("build: %s" % _command(program, args), args,
+                            expected, predicate, program=program)
+        if not result[0]:
+            raise Abandoned("%s failed" % _command(program, args))
+        return result
+
+    def _link(self, link, block, raw):
+        for kind, target in (("dsk", block), ("rdsk", raw)):
+            self.journal.note("links", "%s/%s" % (kind, link))
+            path = self.runner.under("/dev/%s/%s" % (kind, link))
+            os.symlink(target, path)
+
+    def wait_okay(self, tries=600):
+        """Wait until every submirror of the scratch mirror is Okay."""
+        for _ in range(tries):
+            code, out, err = self.runner.run("metastat",
+                                             [self.layout.mirror])
+            config = metastat.parse(out) if out else None
+            view = config.get(self.layout.mirror) if config else None
+            if view is not None and view.submirror_states and all(
+                    s == "Okay" for s in view.submirror_states):
+                return
+            self.poll()
+        raise Abandoned("the resync of %s did not end" % self.layout.mirror)
+
+    # --- the facts ---------------------------------------------------------
+
+    def check_facts(self):
+        layout = self.layout
+        # metastat -p: svmram's parser reads the mirror as built.
+        self.check(
+            "metastat -p reads as built", ["-p", layout.mirror],
+            "%s -m %s %s, each stripe on its link" % (
+                layout.mirror, layout.first, layout.second),
+            lambda c, o, e: c == 0 and _built(o, layout),
+            program="metastat")
+        # cmp: the two submirrors hold the same blocks after the resync.
+        self.check(
+            "cmp of the two submirrors", [
+                "/dev/rdsk/" + layout.links[0],
+                "/dev/rdsk/" + layout.links[1]],
+            "exit status 0, no output", lambda c, o, e: c == 0 and not o,
+            program="cmp")
+        self._dangling_link()
+        self._slots()
+        self._kstat()
+        self._ramdisk_cap()
+
+    def _dangling_link(self):
+        """meta_name.c rawname(): a cNtNdNsN link that dangles is
+        refused in the words of vfstab, on stdout, with exit status 1
+        (reference 0.6); svmram's restore depends on the refusal."""
+        layout = self.layout
+        link = layout.dangling_link
+        self._link(link, GONE_RAMDISK, GONE_RAMDISK.replace(
+            "/dev/ramdisk/", "/dev/rramdisk/"))
+        self.journal.note("metadevices", layout.dangling)
+        expected = ("device to mount in /etc/vfstab is invalid for device "
+                    "/dev/dsk/%s\n" % link)
+        refused = self.check(
+            "metainit on a link that dangles",
+            [layout.dangling, "1", "1", link],
+            "exit status 1; stdout: %s" % expected.rstrip("\n"),
+            lambda c, o, e: c == 1 and o == expected and not e,
+            program="metainit")[1] != 0
+        if refused or self.runner.run("metaclear", [layout.dangling])[0] \
+                == 0:
+            self.journal.forget("metadevices", layout.dangling)
+        self._unlink(link)
+        for kind in ("dsk", "rdsk"):
+            self.journal.forget("links", "%s/%s" % (kind, link))
+
+    def _slots(self):
+        """Whether metadetach of slot 0 compacts the slots, against what
+        svmram assumes for this release (svm/host.py _slot_behaviour)."""
+        layout = self.layout
+        self.runner.run("metadetach", [layout.mirror, layout.first])
+        code, out, err = self.runner.run("metastat", [layout.mirror])
+        config = metastat.parse(out) if code == 0 and out else None
+        view = config.get(layout.mirror) if config else None
+        slots = list(view.slots or ()) if view is not None else None
+        observed = "unreadable (%s)" % _shown(code, out, err) \
+            if slots is None else "%s in slot %s (%s)" % (
+                layout.second, slots[0] if slots else "none",
+                "compacted" if slots == [0] else "a hole")
+        if self.illumos:
+            expected, passed = "%s in slot 0 (illumos compacts)" % (
+                layout.second), slots == [0]
+        else:
+            expected = "slot 0 or 1 (svmram tests it on this release)"
+            passed = slots in ([0], [1])
+        self.fact("slots after metadetach of slot 0",
+                  "metadetach %s %s; metastat %s" % (
+                      layout.mirror, layout.first, layout.mirror),
+                  expected, observed, passed)
+        self.runner.run("metattach", [layout.mirror, layout.first])
+        self.wait_okay()
+
+    def _kstat(self):
+        """The mirror's write count, which the copy method reads
+        (samedata.py _read_writes), after one block was read (the kstat
+        exists once the mirror was opened)."""
+        layout = self.layout
+        self.runner.run("dd", ["if=/dev/md/rdsk/%s" % layout.mirror,
+                               "of=/dev/null", "count=1"])
+        unit = int(layout.mirror[1:])
+        stat = "md:%d:md%d:writes" % (unit, unit)
+        self.check("the mirror's write kstat", ["-p", stat],
+                   "%s<TAB>N" % stat,
+                   lambda c, o, e: c == 0 and len(o.split()) == 2 and
+                   o.split()[0] == stat and o.split()[1].isdigit(),
+                   program="kstat")
+
+    def _ramdisk_cap(self):
+        """ramdisk.c rd_phys_alloc: a ramdisk larger than all memory is
+        refused with EAGAIN, the refusal svmram words as the cap."""
+        code, out, err = self.runner.run("kstat", [
+            "-p", "unix:0:system_pages:physmem",
+            "unix:0:system_pages:pagesize"])
+        words = out.split()
+        try:
+            size = int(words[1]) * int(words[3]) + int(words[3])
+        except (IndexError, ValueError):
+            self.fact("ramdiskadm refuses past its cap", "kstat -p",
+                      "physmem and pagesize", _shown(code, out, err), False)
+            return
+        self.journal.note("ramdisks", CAP_RAMDISK)
+        expected = ('ramdiskadm: couldn\'t create ramdisk "%s": Resource '
+                    'temporarily unavailable\n' % CAP_RAMDISK)
+        self.check("ramdiskadm refuses past its cap",
+                   ["-a", CAP_RAMDISK, "%d" % size],
+                   "exit status 1; stderr: %s" % expected.rstrip("\n"),
+                   lambda c, o, e: c == 1 and e == expected,
+                   program="ramdiskadm")
+
+    # --- svmram itself -----------------------------------------------------
+
+    def check_svmram(self):
+        mirror = self.layout.mirror
+        before = self._mirror_lines()
+        for method in ("swap", "rotate"):
+            set_up = self.check(
+                "setup --method %s" % method,
+                ["setup", mirror, "--method", method, "-y"],
+                "exit status 0", lambda c, o, e: c == 0,
+                program="svmram", note=METHOD_NOTES[method])[0]
+            if not set_up:
+                if self._svmram_owns(mirror):
+                    self._teardown(before)
+                continue
+            self.check("status after setup (%s)" % method,
+                       ["status", mirror], "exit status 0 (serving)",
+                       lambda c, o, e: c == 0, program="svmram")
+            if method == "swap":
+                self._restore(mirror)
+            self._teardown(before)
+        self.report.not_run.append(
+            "the copy method: a lofi device fakes a label that starts at "
+            "sector 0 (lofi.c fake_disk_geometry), so no unlabeled layout "
+            "can be made from one")
+
+    def _restore(self, mirror):
+        ramdisk = names.default_ramdisk(mirror)
+        self.runner.run("ramdiskadm", ["-d", ramdisk])
+        self.check("restore after the ramdisk is lost",
+                   ["restore", mirror], "exit status 0",
+                   lambda c, o, e: c == 0, program="svmram",
+                   note=BOOT_DIFFERENCE)
+        # restore does not wait for the RAM submirror's resync; the boot
+        # service's mirror serves from disk until it ends.
+        self.wait_okay()
+        self.check("status after restore", ["status", mirror],
+                   "exit status 0 (serving)", lambda c, o, e: c == 0,
+                   program="svmram")
+
+    def _teardown(self, before):
+        mirror = self.layout.mirror
+        self.check("teardown", ["teardown", mirror, "-y"], "exit status 0",
+                   lambda c, o, e: c == 0, program="svmram")
+        after = self._mirror_lines()
+        self.fact("teardown restores metastat -p", "metastat -p %s" % mirror,
+                  " / ".join(before), " / ".join(after), after == before)
+
+    def _mirror_lines(self):
+        """metastat -p of the mirror and its stripes, in slot order."""
+        layout = self.layout
+        code, out, err = self.runner.run("metastat", ["-p", layout.mirror])
+        return sorted(line.strip() for line in out.splitlines()
+                      if line.strip())
+
+    # --- removal -----------------------------------------------------------
+
+    def remove(self, data):
+        """Remove what the journal `data` lists and nothing else: first
+        svmram's own setup of the mirror (its teardown), then the
+        metadevices still built on the journal's links (a mirror once its
+        resync ended: SVM clears none while it runs), the links that point
+        at the journal's lofi devices or at nothing, the lofi mappings of
+        its files, the files, the directory, the ramdisk of the cap check,
+        and the journal.  Returns what could not be removed (then the
+        journal stays, for the next run), as commands to type."""
+        if data is None:
+            return []
+        run, left = self.runner, []
+
+        def attempt(program, args):
+            code, out, err = run.run(program, args)
+            if code != 0:
+                left.append("%s (%s)" % (_command(program, args),
+                                         (err or out).strip()))
+            return code == 0
+
+        links = [entry.split("/", 1)[1] for entry in data["links"]]
+        mirror = data["mirror"]
+        if self._svmram_owns(mirror):
+            code, out, err = run.svmram(["teardown", mirror, "-y"])
+            if code != 0:
+                left.append("svmram teardown %s (%s)" % (
+                    mirror, err.strip().splitlines()[0] if err.strip()
+                    else "exit status %d" % code))
+        config = self._config()
+        ours = [unit for unit in reversed(data["metadevices"])
+                if config is not None and _built_on(config, unit, links,
+                                                    data["metadevices"])]
+        for unit in ours:
+            if config.get(unit).type == "mirror":
+                self.wait_resync_end(unit)
+            attempt("metaclear", [unit])
+        devices = {}
+        for path in data["files"]:
+            code, out, err = run.run("lofiadm", [path])
+            if code == 0 and out.startswith("/dev/lofi/"):
+                devices[out.strip()] = path
+        gone = (GONE_RAMDISK, GONE_RAMDISK.replace("/dev/ramdisk/",
+                                                   "/dev/rramdisk/"))
+        for entry in data["links"]:
+            path = run.under("/dev/" + entry)
+            try:
+                target = os.readlink(path)
+            except OSError:
+                continue
+            if target.replace("/dev/rlofi/", "/dev/lofi/") in devices or \
+                    target in gone or not _exists(run, target):
+                os.unlink(path)
+            else:
+                left.append("rm /dev/%s (it points at %s, which is no lofi "
+                            "device of the selftest)" % (entry, target))
+        mapped = [path for device, path in devices.items()
+                  if not attempt("lofiadm", ["-d", device])]
+        for path in data["files"]:
+            if path in mapped:
+                left.append("rm %s" % path)
+                continue
+            try:
+                os.unlink(run.under(path))
+            except FileNotFoundError:
+                pass
+        if data["made_directory"]:
+            try:
+                os.rmdir(run.under(data["directory"]))
+            except FileNotFoundError:
+                pass
+            except OSError as error:
+                left.append("rmdir %s (%s)" % (data["directory"],
+                                               error.strerror))
+        code, out, err = run.run("ramdiskadm", [])
+        present = {r.name for r in listings.parse_ramdiskadm(out)} \
+            if code == 0 else set()
+        for name in data["ramdisks"]:
+            if name in present:
+                attempt("ramdiskadm", ["-d", name])
+        self.journal.data = data
+        if not left:
+            self.journal.remove()
+        return left
+
+    def wait_resync_end(self, mirror, tries=600):
+        """Wait until no resync of `mirror` runs (a kill may have left
+        one going); False if it did not end."""
+        for _ in range(tries):
+            code, out, err = self.runner.run("metastat", [mirror])
+            config = metastat.parse(out) if code == 0 and out else None
+            view = config.get(mirror) if config else None
+            if view is None or "Resyncing" not in (
+                    view.submirror_states or ()):
+                return True
+            self.poll()
+        return False
+
+    def _svmram_owns(self, mirror):
+        """Has svmram a journal or a record of the scratch mirror?"""
+        if os.path.exists(self.runner.under(
+                "%s/%s.journal" % (JOURNAL_DIRECTORY, mirror))):
+            return True
+        code, out, err = self.runner.run("svcs", [
+            "-H", "-o", "fmri", "svc:/system/svmram:%s" % mirror])
+        return code == 0 and bool(out.strip())
+
+    def _unlink(self, link):
+        for kind in ("dsk", "rdsk"):
+            try:
+                os.unlink(self.runner.under("/dev/%s/%s" % (kind, link)))
+            except FileNotFoundError:
+                pass
+
+
+class Abandoned(Exception):
+    """A command the scratch mirror needs failed: the checks after it
+    cannot run (the failure is a FAIL of the report, not a refusal)."""
+
+
+def _exists(run, target):
+    """Does the absolute link target `target` name something under the
+    root (the links the selftest makes are absolute)?"""
+    return os.path.exists(run.under(target))
+
+
+def _said(text):
+    return lambda code, out, err: code == 0 and out == text and not err
+
+
+def _built(text, layout):
+    """Does `metastat -p` of the mirror show it as selftest built it?"""
+    try:
+        config = metastat_p.parse(text)
+    except ParseError:
+        return False
+    mirror = config.get(layout.mirror)
+    if mirror is None or mirror.type != "mirror" or \
+            list(mirror.submirrors) != [layout.first, layout.second]:
+        return False
+    for unit, link in ((layout.first, layout.links[0]),
+                       (layout.second, layout.links[1])):
+        stripe = config.get(unit)
+        if stripe is None or [posixpath.basename(c.device) for c in
+                              stripe.components()] != [link]:
+            return False
+    return True
+
+
+def _built_on(config, unit, links, units):
+    """Is `unit` a stripe on the journal's links, or a mirror of the
+    journal's stripes (or of svmram's RAM submirror left by a setup)?"""
+    device = config.get(unit)
+    if device is None:
+        return False
+    if device.type == "stripe":
+        return all(posixpath.basename(c.device) in links
+                   for c in device.components())
+    if device.type == "mirror":
+        return all(sub in units for sub in device.submirrors)
+    return False
+
+
+def release_compacts(root):
+    """What svmram assumes of slot compaction here (svm/labels.py)."""
+    try:
+        with open(actions.under(root, "/etc/release"), encoding="utf-8",
+                  errors="replace") as stream:
+            return labels.release_compacts(stream.read(4096))
+    except OSError:
+        return None
+
+
+def run(root, svmram, directory):
+    """The selftest on this host: a Report, or RefusedError before
+    anything was made."""
+    most = float(os.environ.get("SVMRAM_POLL_SECONDS", "10"))
+
+    def poll():
+        time.sleep(min(0.5, most))
+
+    test = Selftest(Runner(root, svmram), directory,
+                    selftest_record.release_line(root),
+                    release_compacts(root), poll)
+    report = test.run()
+    if report.passed:
+        selftest_record.write(root, True)
+    return report

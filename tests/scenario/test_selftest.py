@@ -1,0 +1,303 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""svmram selftest: end to end on every release profile, the host exactly
+as it was afterwards, a FAIL for each emulator fact deliberately changed,
+and a rerun after kill -9 that removes what the killed run left."""
+
+import json
+import os
+
+import pytest
+
+from hosts import killing_bindir
+from faultmatrix import dev_links
+
+JOURNAL = "var/svmram/selftest.json"
+PASSED = "Verdict: svmram works on this host\n"
+EXIT_SELFTEST_FAILED = 8
+
+
+def digest(host):
+    """What the selftest must leave as it found it: SVM's configuration,
+    the ramdisks, the lofi devices, the /dev links, the SMF instances,
+    svmram's journal directory and the selftest's directory."""
+    def listing(path):
+        full = os.path.join(host.root, path)
+        return sorted(os.listdir(full)) if os.path.isdir(full) else None
+    return {"metastat -p": host.metastat_p(),
+            "ramdiskadm": host.ramdisks(),
+            "lofiadm": host.cmd("lofiadm").stdout,
+            "links": dev_links(host),
+            "svcs": host.cmd("svcs", "-a").stdout,
+            "journals": listing("var/svmram"),
+            "var/tmp": listing("var/tmp")}
+
+
+def checks_of(result):
+    """{check name: "PASS" or "FAIL"} of a selftest's JSON report."""
+    report = json.loads(result.stdout)
+    return {c["check"]: c["result"] for c in report["checks"]}, report
+
+
+def test_selftest_passes_and_leaves_the_host_as_it_was(host):
+    before = digest(host)
+    result = host.svmram("selftest")
+    assert (result.returncode, result.stderr) == (0, ""), result.stdout
+    assert result.stdout.endswith(PASSED)
+    assert "FAIL" not in result.stdout
+    for name in ("setup --method swap", "setup --method rotate",
+                 "restore after the ramdisk is lost", "teardown",
+                 "metainit on a link that dangles",
+                 "slots after metadetach of slot 0",
+                 "the mirror's write kstat", "cmp of the two submirrors",
+                 "ramdiskadm refuses past its cap"):
+        assert "PASS  %s\n" % name in result.stdout
+    assert "NOT RUN  the copy method" in result.stdout
+    assert digest(host) == before
+    assert host.violations() == []
+
+
+def test_selftest_json_report(host):
+    result = host.svmram("selftest", "--json")
+    assert result.returncode == 0, result.stdout
+    checks, report = checks_of(result)
+    assert report["passed"] is True
+    assert report["verdict"] == "svmram works on this host"
+    assert set(checks.values()) == {"PASS"}
+    assert report["release"]
+    assert all(c["command"] and c["expected"] and c["observed"]
+               for c in report["checks"])
+
+
+@pytest.mark.emulator_only("deletes the state database replicas")
+def test_selftest_refuses_without_replicas(host_factory):
+    host = host_factory("article-bare")
+    for replica in ("c0d0s7",):
+        host.cmd("metadb", "-d", "-f", replica)
+    before = digest(host)
+    result = host.svmram("selftest")
+    assert result.returncode == 3
+    assert result.stderr.startswith(
+        "svmram: there are no state database replicas (metadb lists none), "
+        "and svmram selftest never creates them\n")
+    assert digest(host) == before
+
+
+def _arm(host, prog, nth, message="", stdout=None, code=1):
+    args = ["faults", "add", prog, "--nth", str(nth), "--exit", str(code),
+            "--message", message]
+    if stdout is not None:
+        args += ["--stdout", stdout]
+    assert host.sim(*args).returncode == 0
+
+
+# Each emulator fact the selftest checks, changed for one call: the
+# command (and which call of it in a selftest run), and the check that
+# must FAIL.  The calls: metainit 1-3 build the mirror, 4 is the
+# dangling link; kstat 1 is the free memory, 2 the mirror's write count;
+# ramdiskadm 1 is the cap's; cmp 1 the submirrors'.
+CHANGED_FACTS = {
+    "message": (("metainit", 4, "", "metainit: myhost: c92t0d0s0: No such "
+                 "device or address"),
+                "metainit on a link that dangles"),
+    "kstat": (("kstat", 2, "", None), "the mirror's write kstat"),
+    "cmp": (("cmp", 1, "", "/dev/rdsk/c90t0d0s0 /dev/rdsk/c91t0d0s0 "
+             "differ: char 1, line 1"), "cmp of the two submirrors"),
+    "ramdisk cap": (("ramdiskadm", 1, 'ramdiskadm: couldn\'t create ramdisk '
+                     '"svmram_selftest_cap": Not enough space', None),
+                    "ramdiskadm refuses past its cap"),
+}
+
+
+@pytest.mark.emulator_only("changes the emulator's answers")
+@pytest.mark.parametrize("fact", sorted(CHANGED_FACTS))
+def test_a_changed_emulator_fact_fails_its_check(host, fact):
+    (prog, nth, message, stdout), check = CHANGED_FACTS[fact]
+    before = digest(host)
+    _arm(host, prog, nth, message, stdout)
+    result = host.svmram("selftest", "--json")
+    assert result.returncode == EXIT_SELFTEST_FAILED, result.stderr
+    checks, report = checks_of(result)
+    assert checks[check] == "FAIL"
+    assert [name for name, verdict in checks.items()
+            if verdict == "FAIL"] == [check]
+    assert report["verdict"] == \
+        "svmram does not work as expected on this host: %s" % check
+    assert digest(host) == before
+
+
+@pytest.mark.emulator_only("changes the emulator's slot behaviour")
+def test_slots_that_do_not_compact_fail_where_svmram_assumes_they_do(host):
+    """illumos compacts (svmram assumes it from /etc/release); on the
+    Solaris profiles svmram tests it, and the check only reports it."""
+    path = os.path.join(host.dir, "state.json")
+    with open(path, encoding="utf-8") as stream:
+        state = json.load(stream)
+    state["switches"]["detach_compacts"] = False
+    with open(path, "w", encoding="utf-8") as stream:
+        json.dump(state, stream)
+    before = digest(host)
+    result = host.svmram("selftest", "--json")
+    checks, _ = checks_of(result)
+    verdict = checks["slots after metadetach of slot 0"]
+    if host.release() == "illumos-2016":
+        assert verdict == "FAIL"
+        assert result.returncode == EXIT_SELFTEST_FAILED
+    else:
+        assert verdict == "PASS"
+    assert digest(host) == before
+
+
+@pytest.mark.emulator_only("changes the emulator's answers")
+def test_selftest_text_report_shows_the_command_of_a_failure(host):
+    _arm(host, "cmp", 1, "", "/dev/rdsk/c90t0d0s0 /dev/rdsk/c91t0d0s0 "
+         "differ: char 1, line 1")
+    result = host.svmram("selftest")
+    assert result.returncode == EXIT_SELFTEST_FAILED
+    assert ("FAIL  cmp of the two submirrors\n"
+            "      command:  cmp /dev/rdsk/c90t0d0s0 /dev/rdsk/c91t0d0s0\n"
+            "      expected: exit status 0, no output\n"
+            "      observed: exit status 1; stdout: /dev/rdsk/c90t0d0s0 "
+            "/dev/rdsk/c91t0d0s0 differ: char 1, line 1\n") in result.stdout
+    assert result.stdout.endswith(
+        "Verdict: svmram does not work as expected on this host: cmp of "
+        "the two submirrors\n")
+
+
+# Where a kill -9 hits: after the nth call of a command by the selftest
+# (its own, or its in-process svmram's): the files, each lofi mapping,
+# the stripes and the mirror, the attach, the dangling link's metainit,
+# the slot test's detach, the cap's ramdiskadm, swap's metaclear (between
+# the clear and the metainit that recreates the mirror), the restore's
+# ramdisk, and the removal at the end.
+KILL_POINTS = [("mkfile", 1), ("lofiadm", 1), ("lofiadm", 2),
+               ("metainit", 2), ("metainit", 3), ("metattach", 1),
+               ("metainit", 4), ("metadetach", 1), ("ramdiskadm", 1),
+               ("metaclear", 1), ("ramdiskadm", 3), ("metaclear", 4)]
+
+
+@pytest.mark.emulator_only("kills svmram")
+@pytest.mark.parametrize("prog,nth", KILL_POINTS)
+def test_a_rerun_after_kill_9_removes_what_the_killed_run_left(host, prog,
+                                                              nth):
+    before = digest(host)
+    bindir = killing_bindir(host, prog, nth)
+    killed = host.svmram("selftest", env={"SVMRAM_BINDIR": bindir})
+    assert killed.returncode == -9, (killed.stdout, killed.stderr)
+    left = os.path.exists(os.path.join(host.root, JOURNAL))
+    assert left
+    rerun = host.svmram("selftest")
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert "Note: removed what an earlier svmram selftest left" in \
+        rerun.stdout
+    assert rerun.stdout.endswith(PASSED)
+    assert digest(host) == before
+    assert host.violations() == []
+
+
+RECORD = "etc/svmram/selftest.json"
+
+
+@pytest.mark.emulator_only("removes the emulated host's selftest record")
+def test_setup_says_once_that_a_selftest_exists_until_one_passed(host):
+    os.unlink(os.path.join(host.root, RECORD))
+    with open(os.path.join(host.root, "etc", "release"),
+              encoding="utf-8") as stream:
+        release = stream.read().strip().splitlines()[0].strip()
+    hint = ("svmram: no 'svmram selftest' has passed on this release (%s); "
+            "it checks svmram on a scratch mirror of its own, without "
+            "touching yours.\n" % release)
+    first = host.svmram("setup", "-y", "d10")
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.startswith(hint)
+    assert first.stderr.count(hint) == 1
+    assert host.svmram("teardown", "-y", "d10").returncode == 0
+    again = host.svmram("setup", "-y", "d10")
+    assert again.returncode == 0
+    assert hint not in again.stderr
+    assert host.svmram("teardown", "-y", "d10").returncode == 0
+    assert host.svmram("selftest").returncode == 0
+    with open(os.path.join(host.root, RECORD), encoding="utf-8") as stream:
+        assert json.load(stream) == {"release": release, "passed": True}
+
+
+@pytest.mark.emulator_only("kills svmram")
+def test_kill_9_after_every_command_that_changes_the_host(host):
+    """Every changing command of a clean selftest run (its trace), killed
+    right after, then a rerun: the host ends as it began each time.  About
+    eighty runs per profile, so only with SVMRAM_TEST_SELFTEST_KILLS=all
+    (KILL_POINTS above runs by default)."""
+    if os.environ.get("SVMRAM_TEST_SELFTEST_KILLS") != "all":
+        pytest.skip("set SVMRAM_TEST_SELFTEST_KILLS=all to kill after "
+                    "every command")
+    before = digest(host)
+    host.clear_trace()
+    assert host.svmram("selftest").returncode == 0
+    calls, points = {}, []
+    for argv in host.trace():
+        calls[argv[0]] = calls.get(argv[0], 0) + 1
+        points.append((argv[0], calls[argv[0]]))
+    assert digest(host) == before
+    for prog, nth in points:
+        bindir = killing_bindir(host, prog, nth)
+        killed = host.svmram("selftest", env={"SVMRAM_BINDIR": bindir})
+        assert killed.returncode == -9, (prog, nth, killed.stderr)
+        rerun = host.svmram("selftest")
+        assert rerun.returncode == 0, (prog, nth, rerun.stdout,
+                                       rerun.stderr)
+        assert digest(host) == before, (prog, nth)
+
+
+def _interrupting_script(real, bindir, nth):
+    """sh that runs `real` and sends SIGINT to svmram after its nth call
+    of it, as a Ctrl-C at the terminal would."""
+    counter = os.path.join(bindir, ".calls")
+    return ("#!/bin/sh\n"
+            "%(real)s \"$@\"\n"
+            "status=$?\n"
+            "echo x >> %(counter)s\n"
+            "if [ \"$(wc -l < %(counter)s)\" -eq %(nth)d ]; then\n"
+            "  kill -INT $PPID\n"
+            "fi\n"
+            "exit $status\n" % {"real": real, "counter": counter,
+                                "nth": nth})
+
+
+@pytest.mark.emulator_only("interrupts svmram")
+@pytest.mark.parametrize("prog,nth", [("metattach", 1), ("metaparam", 1)])
+def test_ctrl_c_removes_everything_and_reports_what_ran(host, prog, nth):
+    """SIGINT in the selftest's own commands, or in the setup it runs:
+    what was made is removed, the report says it was stopped, and the
+    exit status is 130."""
+    from hosts import wrapping_bindir
+    before = digest(host)
+    bindir = wrapping_bindir(host, "intbin", prog, lambda real, directory:
+                             _interrupting_script(real, directory, nth))
+    result = host.svmram("selftest", env={"SVMRAM_BINDIR": bindir})
+    assert result.returncode == 130, (result.stdout, result.stderr)
+    assert result.stdout.endswith(
+        "Verdict: not known: the selftest was stopped by SIGINT\n")
+    assert "NOT RUN  every later check: stopped by SIGINT\n" in result.stdout
+    assert "PASS  everything made is removed\n" in result.stdout
+    assert "Traceback" not in result.stderr
+    assert digest(host) == before
+
+
+@pytest.mark.emulator_only("holds the emulated host's selftest lock")
+def test_a_second_selftest_is_refused_while_one_runs(host):
+    import fcntl
+    path = os.path.join(host.root, "var", "run", "svmram-selftest.lock")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    before = digest(host)
+    with open(path, "w") as held:
+        fcntl.lockf(held, fcntl.LOCK_EX)
+        # As a process of its own: a lockf lock does not keep out the
+        # process that holds it.
+        result = host.svmram("selftest", env={"SVMRAM_BINDIR":
+                             os.path.join(host.env["SVMSIM_DIR"], "bin")})
+    assert result.returncode == 3
+    assert result.stderr == (
+        "svmram: another svmram command is running (lock %s is held)\n"
+        "svmram: Wait for it to finish, then run this command again.\n"
+        % path)
+    assert digest(host) == before

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""svm/selftest.py's pure parts: the names it picks, and its refusals
+before anything is made (fed with what a host would print)."""
+
+import pytest
+
+from svmram.errors import RefusedError
+from svmram.svm import selftest
+
+METADB = ("        flags           first blk       block count\n"
+          "     a m  pc luo        16              8192            "
+          "/dev/dsk/c0d0s7\n")
+KSTAT = ("unix:0:system_pages:freemem\t%d\n"
+         "unix:0:system_pages:pagesize\t4096\n")
+
+
+class FakeRunner:
+    """What Runner.run answers, by program; records what ran."""
+
+    def __init__(self, answers, root="/"):
+        self.answers = answers
+        self.root = root
+        self.ran = []
+
+    def run(self, name, args):
+        self.ran.append([name] + list(args))
+        return self.answers[name]
+
+    def under(self, path):
+        return self.root.rstrip("/") + path
+
+
+def test_layout_takes_the_highest_free_names_and_controllers_from_90():
+    layout = selftest.choose_layout(
+        "/var/tmp/st", {"d127", "d10", "d125"}, frozenset({0, 1, 90}))
+    assert (layout.mirror, layout.first, layout.second, layout.dangling) \
+        == ("d126", "d124", "d123", "d122")
+    assert layout.links == ("c91t0d0s0", "c92t0d0s0")
+    assert layout.dangling_link == "c93t0d0s0"
+    assert layout.files == ("/var/tmp/st/disk0", "/var/tmp/st/disk1")
+
+
+def test_layout_refuses_when_names_are_short_and_says_how_many():
+    used = {"d%d" % n for n in range(124)}
+    with pytest.raises(RefusedError) as refused:
+        selftest.choose_layout("/var/tmp/st", used, frozenset())
+    assert refused.value.message == (
+        "only 4 metadevice names of d0-d127 are free, and selftest needs 5")
+
+
+def _selftest(answers, tmp_path):
+    runner = FakeRunner(answers, str(tmp_path))
+    return selftest.Selftest(runner, "/var/tmp/st", "release", True,
+                             lambda: None), runner
+
+
+def test_no_replicas_is_a_refusal_before_anything_runs(tmp_path):
+    test, runner = _selftest({"metadb": (0, "", "")}, tmp_path)
+    with pytest.raises(RefusedError) as refused:
+        test.preconditions()
+    assert refused.value.message.startswith(
+        "there are no state database replicas")
+    assert runner.ran == [["metadb"]]
+
+
+def test_short_memory_is_a_refusal_that_says_how_much(tmp_path):
+    test, runner = _selftest({"metadb": (0, METADB, ""),
+                              "kstat": (0, KSTAT % 1000, "")}, tmp_path)
+    with pytest.raises(RefusedError) as refused:
+        test.preconditions()
+    assert refused.value.message == (
+        "only 4000 KiB of memory is free, and selftest needs 32768 KiB for "
+        "its ramdisk and a margin")
+    assert [argv[0] for argv in runner.ran] == ["metadb", "kstat"]
+
+
+def test_unreadable_kstat_is_a_refusal_not_a_guess(tmp_path):
+    test, _ = _selftest({"metadb": (0, METADB, ""),
+                         "kstat": (1, "", "kstat: not found\n")}, tmp_path)
+    with pytest.raises(RefusedError) as refused:
+        test.preconditions()
+    assert refused.value.message == (
+        "kstat does not show the free memory (exit status 1; stderr: "
+        "kstat: not found)")
+
+
+def test_an_md_host_is_refused_before_the_lock(tmp_path, monkeypatch):
+    """md has no selftest: a refusal in md's words, and no lock file."""
+    import argparse
+    from svmram.commands import common, selftest as command
+    from svmram.md.backend import MdBackend
+    monkeypatch.setattr(common, "host_backend", lambda: MdBackend("/"))
+    monkeypatch.setattr(command, "LOCK", str(tmp_path / "lock"))
+    with pytest.raises(RefusedError) as refused:
+        command.run(argparse.Namespace(directory=None, json=False))
+    assert refused.value.message == (
+        "svmram selftest exists for Solaris Volume Manager only; this host "
+        "uses md arrays")
+    assert not (tmp_path / "lock").exists()
