@@ -4,8 +4,8 @@
 serves reads, the recovery's progress, the write-mostly flags, and
 whether the disks hold a current copy.
 
-describe() holds md's own facts (members, bitmap, brd), for md's own
-entry point; report() turns them into the neutral backend.Status of
+describe() holds md's own facts (members, bitmap, brd); report() turns
+them into the neutral backend.Status of
 docs/status-json.md (format 2), with the Problems that grade it.
 """
 

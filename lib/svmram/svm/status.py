@@ -4,7 +4,7 @@
 (docs/status-json.md, format 2), with the Problems
 that grade them for --nagios.
 
-The host is read once for all mirrors (backend.HostReading): one svcs,
+The host is read once for all mirrors (host.HostReading): one svcs,
 one svcprop, one `metastat -p`, one `metastat`, one ramdiskadm, however
 many mirrors are configured.
 """
