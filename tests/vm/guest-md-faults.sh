@@ -55,14 +55,31 @@ unit_state() { read -r _en _act < $S; echo "$_en $1" > $S; sync; }
 unit_enabled() { [ "$(systemctl is-enabled svmram@$MD.service)" = enabled ]; }
 
 unit_line() { sed -n "s/^$1=//p" $UNIT | sed "s/%i/$MD/g"; }
-# the unit's ExecStart/ExecStop, as systemd would run it (Environment=,
-# INVOCATION_ID), and the state systemd would keep
+# every KEY= line of the unit in order, as systemd runs them: quoted as
+# in the unit (eval), a leading "-" lets that line fail, any other
+# failure ends the run with its status
+unit_lines() { # KEY
+  _status=0
+  while IFS= read -r _cmd <&3; do
+    [ -n "$_cmd" ] || continue
+    _may_fail=""
+    case $_cmd in -*) _may_fail=1; _cmd=${_cmd#-} ;; esac
+    eval "env INVOCATION_ID=lab-boot $(unit_line Environment) $_cmd" && continue
+    _rc=$?
+    [ -n "$_may_fail" ] || { _status=$_rc; break; }
+  done 3<<EOF_LINES
+$(unit_line "$1")
+EOF_LINES
+  return $_status
+}
+# the unit's ExecStart/ExecStop (then ExecStopPost), as systemd would run
+# them (Environment=, INVOCATION_ID), and the state systemd would keep
 unit_exec() {
   cond=$(unit_line ConditionPathExists)
   [ -e "$cond" ] || { log "unit: condition $cond fails, not run"; return 0; }
-  # shellcheck disable=SC2046
-  env INVOCATION_ID=lab-boot $(unit_line Environment) $(unit_line "$1") > /tmp/unit.out 2>&1
+  unit_lines "$1" > /tmp/unit.out 2>&1
   rc=$?
+  [ "$1" = ExecStop ] && unit_lines ExecStopPost >> /tmp/unit.out 2>&1
   sed 's/^/unit| /' /tmp/unit.out
   res "unit.$1" "rc=$rc"
   case $1:$rc in ExecStart:0) unit_state active ;; ExecStart:*) unit_state failed ;; *) unit_state inactive ;; esac

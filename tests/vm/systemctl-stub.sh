@@ -23,9 +23,28 @@ state=/etc/svmram/stub-systemd/svmram-unit.$inst
 [ -f "$state" ] || echo "disabled inactive" > "$state"
 read -r enabled active < "$state"
 line() { sed -n "s/^$1=//p" "$file" | sed "s/%i/$inst/g"; }
+# Every KEY= line of the unit in order, as systemd runs them: quoted as
+# in the unit (eval), a leading "-" lets that line fail, any other
+# failure ends the run with its status.  ExecStop is followed by
+# ExecStopPost whatever it returned.
+run_lines() { # KEY
+  _status=0
+  while IFS= read -r _cmd <&3; do
+    [ -n "$_cmd" ] || continue
+    _may_fail=""
+    case $_cmd in -*) _may_fail=1; _cmd=${_cmd#-} ;; esac
+    eval "env INVOCATION_ID=systemctl-stub $(line Environment) $_cmd" && continue
+    _rc=$?
+    [ -n "$_may_fail" ] || { _status=$_rc; break; }
+  done 3<<EOF_LINES
+$(line "$1")
+EOF_LINES
+  return $_status
+}
 run_line() { # ExecStart|ExecStop
-  # shellcheck disable=SC2046
-  env INVOCATION_ID=systemctl-stub $(line Environment) $(line "$1")
+  run_lines "$1"; _line_rc=$?
+  [ "$1" = ExecStop ] && run_lines ExecStopPost
+  return $_line_rc
 }
 case $verb in
 is-enabled) echo "$enabled"; [ "$enabled" = enabled ] ;;
