@@ -194,6 +194,7 @@ class Backend(abc.ABC):
 
     words = None            # Words: its nouns and commands, for messages
     prelude = None          # plan.Prelude of its -n scripts
+    programs = None         # run.Programs: the commands it runs, by path
 
     def __init__(self, root="/"):
         self.root = root
@@ -334,8 +335,8 @@ class Backend(abc.ABC):
         return []
 
     def missing_command(self, name, path, reason):
-        """The RefusedError for a command of run.py's table that cannot be
-        started (the command in use puts it there with run.use): the
+        """The RefusedError for a command of the backend's programs that
+        cannot be started (the command in use puts it there with run.use): the
         backend names the package its commands come in."""
         return run.missing_command(name, path, reason)
 

@@ -131,9 +131,9 @@ SCRIPT_TOOLS = {"ln": "/usr/bin/ln", "rm": "/usr/bin/rm",
 
 def step_lines(step, command_path, host_path=None, tools=None):
     """The script lines of a step's actions.  command_path maps a command
-    name from run.COMMANDS to the path to print; host_path a host path
-    (the default: as it is); tools a tool only a script runs (the
-    default: SCRIPT_TOOLS)."""
+    name of the backend's programs (Backend.programs.path) to the path to
+    print; host_path a host path (the default: as it is); tools a tool
+    only a script runs (the default: SCRIPT_TOOLS)."""
     host_path = host_path or (lambda path: path)
     tools = SCRIPT_TOOLS if tools is None else tools
 
@@ -183,7 +183,7 @@ def journal_function(plan, path, host_path):
 def render_script(plan, command_path, prelude, host_path=None,
                   journal=None):
     """The plan as a runnable script.  command_path maps a command name
-    from run.COMMANDS to the absolute path to print; host_path maps a
+    of the backend's programs to the absolute path to print; host_path maps a
     host path an action touches to the one to print (the default: as it
     is; under SVMRAM_ROOT when svmram works on an emulated host).
     `journal`: the host path of the journal svmram keeps for the plan's

@@ -15,6 +15,7 @@ import faketree
 from test_cli import Host, env_run, set_up
 
 from svmram import run
+from svmram.md import programs
 from svmram.errors import SvmramError
 
 SVM_WORDS = ("submirror", "metastat", "metadevice", "metattach", "SMF",
@@ -146,7 +147,7 @@ def test_a_hung_mdadm_is_looked_for_with_md_s_tools(tmp_path, monkeypatch):
     run.use(md)
     try:
         with pytest.raises(SvmramError) as raised:
-            run.run("mdadm", ["--detail", "/dev/md0"])
+            programs.run_command("mdadm", ["--detail", "/dev/md0"])
     finally:
         run.use(None)
     assert raised.value.advice == (
@@ -162,7 +163,7 @@ def test_constructing_a_backend_sets_no_process_state(tmp_path,
     MdBackend(str(tmp_path))
     SvmBackend(str(tmp_path))
     with pytest.raises(SvmramError) as raised:
-        run.run("mdadm", ["--detail", "/dev/md0"])
+        programs.run_command("mdadm", ["--detail", "/dev/md0"])
     assert "no Solaris Volume Manager" not in raised.value.message
     assert raised.value.advice == (
         "svmram needs this command from the base system; check that it is "
@@ -170,7 +171,7 @@ def test_constructing_a_backend_sets_no_process_state(tmp_path,
     run.use(MdBackend(str(tmp_path)))
     try:
         with pytest.raises(SvmramError) as raised:
-            run.run("mdadm", ["--detail", "/dev/md0"])
+            programs.run_command("mdadm", ["--detail", "/dev/md0"])
     finally:
         run.use(None)
     assert raised.value.message.startswith("this system has no mdadm")

@@ -100,10 +100,6 @@ BACKEND_WORDS = ("submirror", "metadevice", "metastat", "metattach", "SMF",
                  "brd", "sysfs")
 WORDED = NEUTRAL + [os.path.join(LIB, name) for name in (
     "run.py", "errors.py", "registry.py", "interrupt.py", "progress.py")]
-# The one exception, by name: run.py's COMMANDS, the table of every
-# command a backend runs (name -> path), which is data, not a message; no
-# message prints it.
-ALLOWED = {("run.py", "COMMANDS")}
 
 
 def _docstrings(tree):
@@ -120,16 +116,10 @@ def _docstrings(tree):
 
 def backend_words(path):
     """(line, word) of each backend word in a string literal of `path`
-    that may print: docstrings and the ALLOWED assignments aside."""
+    that may print: docstrings aside, and nothing else."""
     with open(path, encoding="utf-8") as stream:
         tree = ast.parse(stream.read(), path)
     skip = _docstrings(tree)
-    name = os.path.basename(path)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and any(
-                (name, getattr(t, "id", None)) in ALLOWED
-                for t in node.targets):
-            skip |= {id(n) for n in ast.walk(node.value)}
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) \

@@ -102,7 +102,7 @@ def journal_path(target):
 def script_of(plan, backend, journal=False):
     """The plan as a script (-n's with `journal`: it keeps the journal
     svmram would, so that svmram finishes or undoes what it began)."""
-    return render_script(plan, run.command_path, backend.prelude, under_root,
+    return render_script(plan, backend.programs.path, backend.prelude, under_root,
                          journal_path(plan.target) if journal else None)
 
 
@@ -315,7 +315,8 @@ def run_afterwards(plan, backend, host):
     failed = ""
     for argv in plan.afterwards:
         try:
-            result = run.run(argv[0], list(argv[1:]), check=False)
+            result = backend.programs.run(argv[0], list(argv[1:]),
+                                          check=False)
         except Interrupted as stop:
             raise Stopped(
                 "%s is set up, but enabling its boot service was stopped by "

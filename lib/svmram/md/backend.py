@@ -37,6 +37,7 @@ from .host import (WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
 from .intent import Intent
 from .names import check_array_name
 from .model import IN_SYNC
+from .programs import PROGRAMS
 from .script import PRELUDE
 
 NO_MDADM_ADVICE = (
@@ -61,6 +62,7 @@ WORDS = Words(
 class MdBackend(Backend):
     words = WORDS
     prelude = PRELUDE
+    programs = PROGRAMS
     stops = True
 
     # --- names and options ------------------------------------------------

@@ -25,6 +25,7 @@ from .planner import plan_setup as plan_setup_steps
 from .ramcomponent import opening_step, ram_component
 from .restore import DEFAULT_COPY_BLOCKS
 from .restore import plan_restore as plan_restore_steps
+from .programs import PROGRAMS
 from .script import PRELUDE
 
 DRY_RUN_PROBE = (
@@ -59,6 +60,7 @@ WORDS = Words(
 class SvmBackend(Backend):
     words = WORDS
     prelude = PRELUDE
+    programs = PROGRAMS
     check_predictions = check.PREDICTIONS
 
     # --- names and options ------------------------------------------------

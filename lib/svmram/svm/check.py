@@ -6,7 +6,7 @@ nothing: one check per fact of the host, then a verdict per mirror
 
 from ..errors import RefusedError
 from ..plan import cost_lines, size_text
-from ..run import run as run_command
+from .programs import run_command
 from . import labels, listings
 from .host import SvmHost
 from .planner import (SlotBehaviourUnknown, choose_intent, plan_setup,

@@ -11,7 +11,7 @@ many mirrors are configured.
 
 from ..backend import Problems, Status
 from ..errors import ParseError, RefusedError, SvmramError
-from ..run import run as run_command
+from .programs import run_command
 from . import consistency, names, record
 from .host import HostReading, check_smf_read
 from .intent import Intent
