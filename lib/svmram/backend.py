@@ -207,6 +207,14 @@ class Backend(abc.ABC):
         """Is `text` written in this backend's target syntax (d10 for
         SVM, /dev/mdX for md)?  Says nothing of whether it exists."""
 
+    @classmethod
+    @abc.abstractmethod
+    def owns_host(cls, root="/"):
+        """Is the host under `root` one of this backend's (its system
+        runs there: SVM on Solaris and illumos, md on Linux)?  Asked of
+        every backend for a command given no target; several may say
+        yes (the registry's order then counts)."""
+
     @abc.abstractmethod
     def target(self, text):
         """`text` as a target name, or UsageError saying the syntax."""

@@ -38,8 +38,20 @@ def backend_for(target):
 
 
 def host_backend():
-    """The backend of this host (for a command given no target)."""
+    """The backend of this host (for a command given no target): the
+    first whose host this is."""
     return _used(registry.for_host(host_root()))
+
+
+def host_backends():
+    """Every backend whose host this is (status given no target); use()
+    each before it reads the host."""
+    return registry.for_hosts(host_root())
+
+
+def use(backend):
+    """Make `backend` the one whose words run.py's messages take."""
+    return _used(backend)
 
 
 def _used(backend):

@@ -71,6 +71,10 @@ class MdBackend(Backend):
     def owns(cls, text):
         return names.owns(text)
 
+    @classmethod
+    def owns_host(cls, root="/"):
+        return names.owns_host(root)
+
     def target(self, text):
         if names.KERNEL_NAME.match(text):
             return text

@@ -69,6 +69,10 @@ class SvmBackend(Backend):
     def owns(cls, text):
         return names.owns(text)
 
+    @classmethod
+    def owns_host(cls, root="/"):
+        return names.owns_host(root)
+
     def target(self, text):
         return names.metadevice(text, "mirror")
 
