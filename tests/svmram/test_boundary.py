@@ -61,6 +61,16 @@ def test_no_backend_package_is_imported(path):
     assert backend_imports(path) == []
 
 
+def test_every_top_level_module_is_held_to_the_boundary():
+    """A module at the top of lib/svmram is neutral core: it is in
+    NEUTRAL (no backend import) or WORDED (no backend word), never
+    beside them as a backend's side tool (svm/tojson.py is SVM's)."""
+    top = {os.path.basename(p) for p in glob.glob(os.path.join(LIB, "*.py"))}
+    held = {os.path.basename(p) for p in NEUTRAL + WORDED
+            if os.path.dirname(p) == LIB}
+    assert top - held == {"__init__.py"}
+
+
 def test_the_check_sees_every_form_of_import(tmp_path, monkeypatch):
     commands = tmp_path / "svmram" / "commands"
     commands.mkdir(parents=True)
