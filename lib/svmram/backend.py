@@ -143,6 +143,7 @@ class Words:
     explain_command: str    # says why the boot service is not running
     hung_command: str       # where to look when a command hangs
     serving: str            # status: what serving from RAM means, {ram}
+    script: str             # what -n prints: "ksh script", "POSIX sh script"
 
     def state(self, target):
         return self.state_command.format(target=target)
@@ -320,9 +321,14 @@ class Backend(abc.ABC):
 
     def plan_stop(self, host, intent):
         """The boot service's stop at shutdown, planned from the state
-        found."""
-        raise UsageError("'stop' is the shutdown step of md's boot unit; "
-                         "%s needs none" % self.words.system)
+        found; a backend that needs none (stops False) refuses in its
+        words."""
+        raise UsageError("'stop' is a shutdown step %s does not need"
+                         % self.words.system)
+
+    def stop_done(self, target):
+        """The line `svmram stop` prints when it is done."""
+        return "%s: the %s is out." % (target, self.words.ram_copy)
 
     def run_by_boot_service(self):
         """Whether the boot service runs this svmram (its environment says

@@ -228,7 +228,7 @@ def render_script(plan, command_path, prelude, host_path=None,
                 "%s -f %s" % (SCRIPT_TOOLS["rm"], shlex.quote(host_path(
                     journal)))]
     if plan.afterwards:
-        out += ["", "# Then enable the boot service; its start method runs "
+        out += ["", "# Then enable the boot service; when it starts, it runs "
                 "'svmram restore',", "# which finds nothing to do."]
         out += [Run(tuple(argv)).script_line(None, command_path)
                 for argv in plan.afterwards]

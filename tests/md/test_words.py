@@ -19,7 +19,7 @@ from svmram.md import programs
 from svmram.errors import SvmramError
 
 SVM_WORDS = ("submirror", "metastat", "metadevice", "metattach", "SMF",
-             "svcs", "svcadm", "ramdisk submirror", "SVM")
+             "svcs", "svcadm", "ramdisk submirror", "SVM", "ksh")
 
 
 @pytest.fixture
@@ -128,6 +128,11 @@ def test_the_help_names_arrays_on_md_and_no_svm_command(host):
         assert rc == 0 and no_svm_words(out) == [], out
     rc, out, err, _ = host.svmram("restore", "/dev/md0", "--help")
     assert "the array, e.g. /dev/md0" in out
+    # -n prints md's script, which is POSIX sh, not ksh (issue 29 §2).
+    for command in ("setup", "teardown", "restore", "stop"):
+        rc, out, err, _ = host.svmram(command, "/dev/md0", "--help")
+        assert " ".join(out.split()).count(
+            "print the plan as a POSIX sh script; change nothing") == 1, out
     rc, out, err, _ = host.svmram("status", "--help")
     assert "only this array" in out and "only the arrays that" in out, out
     rc, out, err, _ = host.svmram("check", "--help")

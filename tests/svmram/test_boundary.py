@@ -106,8 +106,9 @@ def test_the_registry_picks_svm_for_metadevice_names():
 # Words that belong to one backend: the neutral code takes them from the
 # backend's Words table (backend.py) instead of printing them itself.
 BACKEND_WORDS = ("submirror", "metadevice", "metastat", "metattach", "SMF",
-                 "svcs", "svcadm", "ramdiskadm", "mdadm", "/proc/mdstat",
-                 "brd", "sysfs")
+                 "svcs", "svcadm", "ramdiskadm", "ksh", "start method",
+                 "mdadm", "/proc/mdstat", "brd", "sysfs", "/dev/md", "md's",
+                 "RAM member", "boot unit", "systemctl")
 WORDED = NEUTRAL + [os.path.join(LIB, name) for name in (
     "run.py", "errors.py", "registry.py", "interrupt.py", "progress.py")]
 

@@ -105,3 +105,18 @@ def test_status_without_a_target_lists_every_owning_backend(monkeypatch,
     assert capsys.readouterr().out == (
         "No array is set up for reads from RAM.\n"
         "No mirror is set up for reads from RAM.\n")
+
+
+@pytest.mark.parametrize("target, script", [
+    ("d10", "ksh script"), ("/dev/md0", "POSIX sh script")])
+def test_the_dry_run_help_names_the_backend_s_kind_of_script(
+        target, script):
+    """-n prints the target's backend's script: SVM's is ksh93, md's POSIX
+    sh; the neutral commands take the word from the backend (issue 29
+    section 2)."""
+    from svmram import cli
+    for command in ("setup", "teardown", "restore", "stop"):
+        parser = cli.build_parser([command, target])
+        sub = parser._subparsers._group_actions[0].choices[command]
+        assert " ".join(sub.format_help().split()).count(
+            "print the plan as a %s; change nothing" % script) == 1

@@ -99,9 +99,15 @@ def polling():
     return Polling(first=min(0.5, most), most=most)
 
 
-def add_change_arguments(parser):
+def add_dry_run_argument(parser, backend):
+    """-n, named in the backend's words (a ksh script, a POSIX sh one)."""
     parser.add_argument("-n", "--dry-run", action="store_true",
-                        help="print the plan as a ksh script; change nothing")
+                        help="print the plan as a %s; change nothing"
+                        % backend.words.script)
+
+
+def add_change_arguments(parser, backend):
+    add_dry_run_argument(parser, backend)
     parser.add_argument("-y", "--yes", action="store_true",
                         help="do not ask for confirmation")
 

@@ -44,8 +44,7 @@ def add_arguments(parser, argv=()):
     parser.add_argument("--wait", default=None, metavar="SECONDS",
                         help="longest wait for a boot-time copy onto the "
                              "RAM copy (default: until the deadline)")
-    parser.add_argument("-n", "--dry-run", action="store_true",
-                        help="print the plan as a ksh script; change nothing")
+    common.add_dry_run_argument(parser, backend)
 
 
 def run(args):

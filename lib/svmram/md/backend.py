@@ -56,7 +56,8 @@ WORDS = Words(
     retry_command="systemctl restart svmram@{target}.service",
     explain_command="systemctl status svmram@{target}.service",
     hung_command="dmesg, cat /proc/mdstat, the console",
-    serving="/dev/{ram} in sync, the disks write-mostly")
+    serving="/dev/{ram} in sync, the disks write-mostly",
+    script="POSIX sh script")
 
 
 class MdBackend(Backend):
@@ -276,6 +277,10 @@ class MdBackend(Backend):
         plan = planner.plan_stop(host.observe(intent), intent)
         plan.intent = intent
         return plan
+
+    def stop_done(self, target):
+        return "%s: the RAM member is out; the next boot assembles the " \
+               "array from its disks." % target
 
     # --- words for messages --------------------------------------------------
 

@@ -12,7 +12,7 @@ import os
 
 from .. import run
 from ..backend import Backend, Words
-from ..errors import RefusedError, SvmramError, whole_number
+from ..errors import RefusedError, SvmramError, UsageError, whole_number
 from ..execute import StepFailed, execute
 from ..plan import Plan, step_lines
 from . import check, consistency, names, probe, record, status
@@ -54,7 +54,8 @@ WORDS = Words(
     retry_command="svcadm clear svmram:{target}",
     explain_command="svcs -x svmram:{target}",
     hung_command="svcs -x, the console, metastat",
-    serving="{ram} in slot 0, read option first")
+    serving="{ram} in slot 0, read option first",
+    script="ksh script")
 
 
 class SvmBackend(Backend):
@@ -287,6 +288,11 @@ class SvmBackend(Backend):
 
     def run_by_boot_service(self):
         return bool(os.environ.get("SMF_FMRI"))
+
+    def plan_stop(self, host, intent):
+        raise UsageError("'stop' is the shutdown step of md's boot unit; "
+                         "SVM needs none (a mirror's RAM submirror is "
+                         "restored at boot by svc:/system/svmram)")
 
     def retry(self, host, target, intent):
         try:
