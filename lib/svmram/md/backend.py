@@ -28,7 +28,7 @@ import sys
 
 from .. import actions
 from ..actions import Run
-from ..backend import Backend, Problems, Words
+from ..backend import Backend, Words
 from ..errors import RefusedError, UsageError, whole_number
 from ..plan import Step
 from . import check, names, planner, record, restore, status
@@ -126,12 +126,7 @@ class MdBackend(Backend):
         return actions.under(self.root, record.record_path(target))
 
     def recorded_intent(self, host):
-        it = record.read_record(self._record(host.array))
-        if it is not None and it.array != host.array:
-            raise RefusedError("the record %s is for %s, not %s" % (
-                record.record_path(host.array), it.array, host.array),
-                advice="Check the file by hand.")
-        return it
+        return record.recorded_intent(self.root, host.array)
 
     # --- plans -------------------------------------------------------------
 
@@ -330,18 +325,7 @@ class MdBackend(Backend):
     # --- status and check ----------------------------------------------------
 
     def statuses(self, target=None):
-        arrays = [target] if target is not None else \
-            record.recorded_arrays(self.root)
-        found = []
-        for array in arrays:
-            host = self.host(array)
-            it = self.recorded_intent(host)
-            if it is None:
-                found.append((status.not_configured(array), Problems()))
-                continue
-            found.append(status.report(host.observe(it), it,
-                                       host.boot_service_state()))
-        return found
+        return status.read_statuses(self.root, target)
 
     def check(self, target=None):
         return check.run_check(self, target)
