@@ -7,8 +7,9 @@ planners (md/planner.py); the record store is /etc/svmram/md/ARRAY.json
 (md/record.py), which the boot unit svmram@ARRAY.service reads too
 (through the svmram command).
 
-What the CLI adds to md's planners, as steps of the same plans so that
-the run and the -n script agree: setup writes the record, then enables
+What the CLI adds to md's planners, as steps of the same plans (built in
+md/steps.py) so that the run and the -n script agree: setup writes the
+record, then enables
 the boot unit, before its first change; teardown first leaves the marker
 the unit's restore and stop stand aside for, disables the unit once the
 RAM member is out, and removes the record and the marker last (the unit
@@ -27,11 +28,9 @@ import os
 import sys
 
 from .. import actions
-from ..actions import Run
 from ..backend import Backend, Words
 from ..errors import RefusedError, UsageError, whole_number
-from ..plan import Step
-from . import check, names, planner, record, restore, status
+from . import check, names, planner, record, restore, status, steps
 from .host import (WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
                    wait_for_disks)
 from .intent import Intent
@@ -179,9 +178,9 @@ class MdBackend(Backend):
                                      else "starts"))
         enable = bool(plan.steps) and state == "disabled"
         if enable:
-            plan.steps.insert(0, _unit_step(array, True, snap))
+            plan.steps.insert(0, steps.enable_unit(snap, array))
         if recorded != it:
-            plan.steps.insert(0, _write_record_step(it, snap))
+            plan.steps.insert(0, steps.write_record(snap, it))
         plan.notes = notes + plan.notes
         plan.afterwards = [("systemctl", "start", unit_name(array))
                            if enable else ("systemctl", "enable", "--now",
@@ -204,21 +203,11 @@ class MdBackend(Backend):
         RAM member is out of the array, disable the boot unit (unless it
         is disabled or not installed); remove the record last."""
         plan = planner.plan_teardown(snap, it)
-        path = record.record_path(it.array)
-        plan.steps.insert(0, Step(
-            key="mark teardown",
-            summary="Mark the teardown in %s." % record.marker_path(path),
-            do=(record.MarkTeardown(path),),
-            why="Until the record is gone the unit's restore and stop "
-                "stand aside, so a boot never undoes half a teardown.",
-            expect=snap))
+        plan.steps.insert(0, steps.mark_teardown(snap, it))
         last = plan.steps[-1].expect
         if unit_state not in (None, "disabled"):
-            plan.steps.append(_unit_step(it.array, False, last))
-        plan.steps.append(Step(
-            key="remove record",
-            summary="Remove the record %s." % path,
-            do=(record.RemoveRecord(path),), expect=last))
+            plan.steps.append(steps.disable_unit(last, it.array))
+        plan.steps.append(steps.remove_record(last, it))
         plan.intent = it
         return plan
 
@@ -347,39 +336,6 @@ def _at_boot(host, intent, options):
     --run starts the array short of one."""
     return wait_for_disks(host, intent, options.get("wait_disks", 0),
                           sys.stdout)
-
-
-def _unit_step(array, enable, snap):
-    """Setup enables the boot unit before its first change to the array,
-    teardown disables it once the RAM member is out: whenever the disks'
-    superblocks name a RAM member, a boot after a power cut finds the
-    array inactive, and only the unit's restore starts it."""
-    unit = unit_name(array)
-    if enable:
-        return Step(
-            key="enable unit",
-            summary="Enable the boot unit %s." % unit,
-            do=(Run(("systemctl", "enable", unit)),),
-            why="From the next step on, a boot after a power cut finds %s "
-                "inactive, and the unit's restore starts it." % array,
-            expect=snap)
-    return Step(
-        key="disable unit",
-        summary="Disable the boot unit %s." % unit,
-        do=(Run(("systemctl", "disable", "--now", unit)),),
-        why="%s no longer has a RAM member for a boot to restore." % array,
-        expect=snap)
-
-
-def _write_record_step(it, snap):
-    path = record.record_path(it.array)
-    return Step(
-        key="write record",
-        summary="Record what setup decided in %s." % path,
-        do=(record.WriteRecord(path, record.record_text(it)),),
-        why="Teardown and the boot unit read it; it is written before "
-            "anything changes.",
-        expect=snap)
 
 
 def state_text(snap, target, intent):

@@ -375,7 +375,7 @@ class SvmBackend(Backend):
         return status.why_nothing_set_up(self.root)
 
     def check(self, target=None):
-        return check.run_check(self.root, target)
+        return check.run_check(self, target)
 
     selftest_directory = "/var/tmp/svmram-selftest"
 

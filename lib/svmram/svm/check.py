@@ -183,8 +183,10 @@ def mirror_verdict(snap, mirror):
                 ramdisk_bytes=intent.size_bytes)
 
 
-def run_check(root, mirror):
-    """(host checks, mirror verdicts)."""
+def run_check(backend, mirror):
+    """(host checks, mirror verdicts) for `svmram check`
+    (commands/check.py), on the host under backend.root."""
+    root = backend.root
     checks = []
     try:
         mirrors, stale = SvmHost(mirror or "", root).mirror_names()
