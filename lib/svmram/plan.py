@@ -235,6 +235,20 @@ def render_script(plan, command_path, prelude, host_path=None,
     return "\n".join(out) + "\n"
 
 
+# More steps than this in one plan, or rounds of a restore that plans
+# again after each step (commands/restore.py), means a planner is
+# looping: the longest real plan has about 20.
+MAX_STEPS = 64
+
+
+def converge_plan(plan, snap, intent, next_step, target, state_command):
+    """converge() as every backend's planners use it: at most MAX_STEPS
+    steps, then the refusal of a planner that loops (looping(): nothing
+    was changed; `state_command` shows the state of `target`)."""
+    return converge(plan, snap, intent, next_step, lambda plan: looping(
+        plan, target, state_command), MAX_STEPS)
+
+
 def converge(plan, snap, intent, next_step, too_many, limit):
     """A convergent planner's loop: from the observed `snap`, ask
     next_step(snap, intent) for the next step, append it to plan.steps and

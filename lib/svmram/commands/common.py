@@ -120,7 +120,8 @@ def journal_path(target):
 def script_of(plan, backend, journal=False):
     """The plan as a script (-n's with `journal`: it keeps the journal
     svmram would, so that svmram finishes or undoes what it began)."""
-    return render_script(plan, backend.programs.path, backend.prelude, under_root,
+    return render_script(plan, backend.programs.path, backend.prelude,
+                         under_root,
                          journal_path(plan.target) if journal else None)
 
 

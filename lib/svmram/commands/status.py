@@ -99,8 +99,8 @@ def read_statuses(mirror=None):
         common.use(backend)
         statuses = backend.statuses(name)
         # The worst first; sorted() keeps the name order among equals.
-        groups.append((backend, sorted(statuses, key=lambda pair: -VERDICT_EXIT[
-            pair[0].verdict])))
+        groups.append((backend, sorted(
+            statuses, key=lambda pair: -VERDICT_EXIT[pair[0].verdict])))
     return groups
 
 

@@ -282,7 +282,7 @@ def run_array(snap, it, as_found=False):
             raid_disks=0)))
 
 
-# --- the record and the boot unit ---------------------------------------------
+# --- the record and the boot unit --------------------------------------------
 # Setup enables the boot unit before its first change to the array,
 # teardown disables it once the RAM member is out: whenever the disks'
 # superblocks name a RAM member, a boot after a power cut finds the array

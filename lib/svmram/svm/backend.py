@@ -143,8 +143,7 @@ class SvmBackend(Backend):
         found = host.read_record()
         if found is None:
             return None
-        return Intent.from_json(record.to_intent_json(found),
-                                record.fmri(host.mirror))
+        return Intent.from_record(found, host.mirror)
 
     def unrecorded(self, host):
         snap = host.observe(None)
@@ -273,8 +272,7 @@ class SvmBackend(Backend):
             if not record.complete(props):
                 continue
             try:
-                intent = Intent.from_json(record.to_intent_json(props),
-                                          record.fmri(other))
+                intent = Intent.from_record(props, other)
             except RefusedError:
                 continue               # its own restore reports the record
             step = opening_step(host.observe(intent), intent)
@@ -405,8 +403,7 @@ def _not_enabled(props, service_state, mirror):
     that running setup again finishes it; None otherwise."""
     if service_state != "disabled" or not record.complete(props):
         return None
-    intent = Intent.from_json(record.to_intent_json(props),
-                              record.fmri(mirror))
+    intent = Intent.from_record(props, mirror)
     return intent, ["%s is recorded but not enabled; the recorded choices "
                     "are kept, and its start method restores the RAM "
                     "submirror if a reboot took it." % record.fmri(mirror)]
