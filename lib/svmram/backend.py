@@ -28,7 +28,8 @@ What is observed is an explicit argument: ``Host.observe(intent)`` reads
 what the intent names besides the target (a RAM submirror detached from
 the mirror, a link under the chosen name); a ``Plan`` carries its intent
 (``plan.intent``), which execute.py passes.  A Host keeps nothing a caller
-sets.
+sets: what a backend learned while planning (SVM's test of the slots on
+a scratch mirror) it passes to its Host's observe as an argument.
 
 Snapshots, intents and steps are the backend's own types; commands/ only
 passes them along, reads ``Plan`` and ``Step`` (plan.py), and calls an

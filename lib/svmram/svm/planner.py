@@ -30,7 +30,7 @@ from .steps import UNLABEL_KEY
 class SlotBehaviourUnknown(RefusedError):
     """The plan depends on whether metadetach compacts the slots on this
     host, and that is not known: the command tests it on a scratch mirror
-    (svm/backend.py test_slots), or a dry run assumes illumos's behaviour."""
+    (svm/probe.py test_slots), or a dry run assumes illumos's behaviour."""
 
 
 # --- choosing what to do -------------------------------------------------
