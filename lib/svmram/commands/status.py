@@ -22,9 +22,11 @@ an error, never "nothing set up": exit 1 (3, UNKNOWN, for --nagios), and
 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; each mirror gets a grade (health())
 that tells a boot's copy into RAM (WARNING) from a failure (CRITICAL).
 
-The backend reads the host once for all mirrors (Backend.statuses) and
-gives each a status in the neutral schema backend.py describes, with its
-Problems; this module grades, renders and picks the exit status.
+The target's backend, or, given none, each backend whose host this is
+(registry.for_hosts asks each), reads the host once for all its targets
+(Backend.statuses) and gives each a status in the neutral schema
+backend.py describes, with its Problems; this module grades, renders and
+picks the exit status.
 """
 
 import json
