@@ -28,7 +28,8 @@ What is observed is an explicit argument: ``Host.observe(intent)`` reads
 what the intent names besides the target (a RAM submirror detached from
 the mirror, a link under the chosen name); a ``Plan`` carries its intent
 (``plan.intent``), which execute.py passes.  A Host keeps nothing a caller
-sets.
+sets: what a backend learned while planning (SVM's test of the slots on
+a scratch mirror) it passes to its Host's observe as an argument.
 
 Snapshots, intents and steps are the backend's own types; commands/ only
 passes them along, reads ``Plan`` and ``Step`` (plan.py), and calls an
@@ -143,6 +144,7 @@ class Words:
     explain_command: str    # says why the boot service is not running
     hung_command: str       # where to look when a command hangs
     serving: str            # status: what serving from RAM means, {ram}
+    script: str             # what -n prints: "ksh script", "POSIX sh script"
 
     def state(self, target):
         return self.state_command.format(target=target)
@@ -194,6 +196,7 @@ class Backend(abc.ABC):
 
     words = None            # Words: its nouns and commands, for messages
     prelude = None          # plan.Prelude of its -n scripts
+    programs = None         # run.Programs: the commands it runs, by path
 
     def __init__(self, root="/"):
         self.root = root
@@ -205,6 +208,14 @@ class Backend(abc.ABC):
     def owns(cls, text):
         """Is `text` written in this backend's target syntax (d10 for
         SVM, /dev/mdX for md)?  Says nothing of whether it exists."""
+
+    @classmethod
+    @abc.abstractmethod
+    def owns_host(cls, root="/"):
+        """Is the host under `root` one of this backend's (its system
+        runs there: SVM on Solaris and illumos, md on Linux)?  Asked of
+        every backend for a command given no target; several may say
+        yes (the registry's order then counts)."""
 
     @abc.abstractmethod
     def target(self, text):
@@ -311,9 +322,14 @@ class Backend(abc.ABC):
 
     def plan_stop(self, host, intent):
         """The boot service's stop at shutdown, planned from the state
-        found."""
-        raise UsageError("'stop' is the shutdown step of md's boot unit; "
-                         "%s needs none" % self.words.system)
+        found; a backend that needs none (stops False) refuses in its
+        words."""
+        raise UsageError("'stop' is a shutdown step %s does not need"
+                         % self.words.system)
+
+    def stop_done(self, target):
+        """The line `svmram stop` prints when it is done."""
+        return "%s: the %s is out." % (target, self.words.ram_copy)
 
     def run_by_boot_service(self):
         """Whether the boot service runs this svmram (its environment says
@@ -334,8 +350,8 @@ class Backend(abc.ABC):
         return []
 
     def missing_command(self, name, path, reason):
-        """The RefusedError for a command of run.py's table that cannot be
-        started (the command in use puts it there with run.use): the
+        """The RefusedError for a command of the backend's programs that
+        cannot be started (the command in use puts it there with run.use): the
         backend names the package its commands come in."""
         return run.missing_command(name, path, reason)
 

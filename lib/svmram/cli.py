@@ -38,7 +38,8 @@ SUBCOMMANDS = {
     "check": ("svmram.commands.check",
               "check, changing nothing, whether and how setup would work"),
     "stop": ("svmram.commands.stop",
-             "take the RAM copy out before a shutdown (md's boot unit)"),
+             "take the RAM copy out before a shutdown (run by the "
+             "boot service, where the backend needs it)"),
     "selftest": ("svmram.commands.selftest",
                  "check svmram on a scratch mirror of its own, then remove "
                  "it"),

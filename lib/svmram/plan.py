@@ -131,9 +131,9 @@ SCRIPT_TOOLS = {"ln": "/usr/bin/ln", "rm": "/usr/bin/rm",
 
 def step_lines(step, command_path, host_path=None, tools=None):
     """The script lines of a step's actions.  command_path maps a command
-    name from run.COMMANDS to the path to print; host_path a host path
-    (the default: as it is); tools a tool only a script runs (the
-    default: SCRIPT_TOOLS)."""
+    name of the backend's programs (Backend.programs.path) to the path to
+    print; host_path a host path (the default: as it is); tools a tool
+    only a script runs (the default: SCRIPT_TOOLS)."""
     host_path = host_path or (lambda path: path)
     tools = SCRIPT_TOOLS if tools is None else tools
 
@@ -183,7 +183,7 @@ def journal_function(plan, path, host_path):
 def render_script(plan, command_path, prelude, host_path=None,
                   journal=None):
     """The plan as a runnable script.  command_path maps a command name
-    from run.COMMANDS to the absolute path to print; host_path maps a
+    of the backend's programs to the absolute path to print; host_path maps a
     host path an action touches to the one to print (the default: as it
     is; under SVMRAM_ROOT when svmram works on an emulated host).
     `journal`: the host path of the journal svmram keeps for the plan's
@@ -228,11 +228,25 @@ def render_script(plan, command_path, prelude, host_path=None,
                 "%s -f %s" % (SCRIPT_TOOLS["rm"], shlex.quote(host_path(
                     journal)))]
     if plan.afterwards:
-        out += ["", "# Then enable the boot service; its start method runs "
+        out += ["", "# Then enable the boot service; when it starts, it runs "
                 "'svmram restore',", "# which finds nothing to do."]
         out += [Run(tuple(argv)).script_line(None, command_path)
                 for argv in plan.afterwards]
     return "\n".join(out) + "\n"
+
+
+# More steps than this in one plan, or rounds of a restore that plans
+# again after each step (commands/restore.py), means a planner is
+# looping: the longest real plan has about 20.
+MAX_STEPS = 64
+
+
+def converge_plan(plan, snap, intent, next_step, target, state_command):
+    """converge() as every backend's planners use it: at most MAX_STEPS
+    steps, then the refusal of a planner that loops (looping(): nothing
+    was changed; `state_command` shows the state of `target`)."""
+    return converge(plan, snap, intent, next_step, lambda plan: looping(
+        plan, target, state_command), MAX_STEPS)
 
 
 def converge(plan, snap, intent, next_step, too_many, limit):

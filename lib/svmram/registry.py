@@ -2,13 +2,13 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The one place that picks a backend (backend.py describes the
 interface): by the syntax of the target's name (d10: SVM, /dev/md0: md),
-or, without a target, the backend of this host (md on Linux, SVM
-elsewhere).  A backend is imported only when picked: to find the owner
-of a name, only each backend's small names module (its syntax) is
-imported, so the CLI stays quick and commands/ imports none."""
+or, without a target, each backend whose host this is (each is asked:
+its names module's owns_host).  A backend is imported only when picked:
+to find the owner of a name or of the host, only each backend's small
+names module is imported, so the CLI stays quick and commands/ imports
+none."""
 
 import importlib
-import os
 import sys
 
 from .errors import UsageError
@@ -17,7 +17,8 @@ from .errors import UsageError
 REGISTRY = {"svm": "svmram.svm.backend:SvmBackend",
             "md": "svmram.md.backend:MdBackend"}
 # name -> the module whose owns(text) says whether a name is in its syntax
-# (the Backend's owns() says the same); it imports nothing of its backend.
+# and owns_host(root) whether the host is the backend's (the Backend's
+# owns() and owns_host() say the same); it imports nothing of its backend.
 SYNTAX = {"svm": "svmram.svm.names", "md": "svmram.md.names"}
 
 
@@ -35,37 +36,50 @@ def owner(text):
     return None
 
 
+def host_owners(root="/"):
+    """The names of the backends whose host this is, in the registry's
+    order (each backend is asked)."""
+    return [name for name in REGISTRY
+            if importlib.import_module(SYNTAX[name]).owns_host(root)]
+
+
+def _no_backend():
+    return UsageError(
+        "none of svmram's backends (%s) works on this system (%s)" % (
+            ", ".join(REGISTRY), sys.platform))
+
+
 def for_target(text, root="/"):
     """The backend whose target syntax `text` is written in; the host's
     backend (which then refuses the name with its own syntax) when none
     claims it."""
-    if not REGISTRY:
-        raise UsageError("no backend is available")
     name = owner(text)
     return _load(name)(root) if name else for_host(root)
 
 
-def host_kind(root="/"):
-    """"md" on Linux, "svm" elsewhere.  An emulated host (a root other
-    than /, SVMRAM_ROOT in tests) is Linux when it has a /sys/block (the
-    md tests' fake trees), else SVM's (the emulator's roots)."""
-    if root in ("/", ""):
-        return "md" if sys.platform.startswith("linux") else "svm"
-    return "md" if os.path.isdir(os.path.join(root, "sys", "block")) \
-        else "svm"
+def for_hosts(root="/"):
+    """Every backend whose host this is, for `status` given no target
+    (UsageError when none is)."""
+    backends = [_load(name)(root) for name in host_owners(root)]
+    if not backends:
+        raise _no_backend()
+    return backends
 
 
 def for_host(root="/"):
-    """The backend of this host, for commands given no target."""
-    return _load(host_kind(root))(root)
+    """The first backend whose host this is, for the other commands given
+    no target (UsageError when none is)."""
+    return for_hosts(root)[0]
 
 
 def for_arguments(argv, root="/"):
     """The backend whose options a subcommand's parser gets: that of the
-    first argument a backend owns (the target), else the host's."""
+    first argument a backend owns (the target), else the host's, else the
+    registry's first (so that --help works anywhere)."""
     for arg in argv:
         if not arg.startswith("-"):
             name = owner(arg)
             if name:
                 return _load(name)(root)
-    return for_host(root)
+    owners = host_owners(root) or list(REGISTRY)
+    return _load(owners[0])(root)

@@ -2,9 +2,11 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The one module that starts processes.
 
-Every external command svmram uses is named in COMMANDS, one table with
-an entry per backend, with its absolute path.  Callers pass argv lists built by pure functions; nothing is
-ever run through a shell.  Two environment variables exist for testing:
+It holds no program table: each backend names the commands it runs, with
+their absolute paths, in its own programs.py (a Programs, below), and
+runs them through it.  Callers pass argv lists built by pure functions;
+nothing is ever run through a shell.  Two environment variables exist for
+testing:
 
 SVMRAM_BINDIR   run every command from this directory instead (the SVM
                 emulator's bin/, or a directory of fake binaries).
@@ -20,39 +22,6 @@ from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
 from .errors import RefusedError, SvmramError
-
-COMMANDS = {
-    "metadb": "/usr/sbin/metadb",
-    "metainit": "/usr/sbin/metainit",
-    "metattach": "/usr/sbin/metattach",
-    "metadetach": "/usr/sbin/metadetach",
-    "metaclear": "/usr/sbin/metaclear",
-    "metaparam": "/usr/sbin/metaparam",
-    "metareplace": "/usr/sbin/metareplace",
-    "metasync": "/usr/sbin/metasync",
-    "metaoffline": "/usr/sbin/metaoffline",
-    "metaonline": "/usr/sbin/metaonline",
-    "metastat": "/usr/sbin/metastat",
-    "ramdiskadm": "/usr/sbin/ramdiskadm",
-    "lofiadm": "/usr/sbin/lofiadm",
-    "mkfile": "/usr/sbin/mkfile",
-    "svcadm": "/usr/sbin/svcadm",
-    "svccfg": "/usr/sbin/svccfg",
-    "svcprop": "/usr/bin/svcprop",
-    "svcs": "/usr/bin/svcs",
-    "kstat": "/usr/bin/kstat",
-    "dd": "/usr/bin/dd",
-    "cmp": "/usr/bin/cmp",
-    "fuser": "/usr/sbin/fuser",
-    "prtvtoc": "/usr/sbin/prtvtoc",
-    # The Linux md backend (lib/svmram/md): Debian, Ubuntu, Fedora and
-    # RHEL (merged /usr) all answer to these paths.
-    "mdadm": "/sbin/mdadm",
-    "modprobe": "/sbin/modprobe",
-    "rmmod": "/sbin/rmmod",
-    # Debian 12 ships it as /bin/systemctl (dpkg -S); merged /usr has both.
-    "systemctl": "/bin/systemctl",
-}
 
 # No SVM, ramdisk or SMF command svmram runs should take more than seconds
 # (resyncs run in the kernel, after the command returns).  One that hangs
@@ -103,20 +72,26 @@ class CommandError(SvmramError):
         self.result = result
 
 
-def command_path(name: str) -> str:
-    """Absolute path of a command from the table (or the override dir)."""
-    if name not in COMMANDS:
-        raise KeyError("not in the command table: %s" % name)
+def command_path(name: str, path: str) -> str:
+    """The path command `name` (whose absolute path is `path`) runs from:
+    `path`, or the one under SVMRAM_BINDIR."""
     bindir = os.environ.get("SVMRAM_BINDIR")
     if bindir:
         return os.path.join(bindir, name)
-    return COMMANDS[name]
+    return path
+
+
+# The names svmram passes on from its environment to every command (the
+# rest is _BASE_ENV): the two test seams above, which point a command at
+# an emulated host (SVMRAM_ROOT: its files), and the time zone.  No
+# emulator's own names: the SVM emulator's commands find their state
+# themselves (their bin/ scripts name it).
+PASSED_ON = ("SVMRAM_BINDIR", "SVMRAM_ROOT", "TZ")
 
 
 def _environment():
     env = dict(_BASE_ENV)
-    for name in ("SVMRAM_BINDIR", "SVMRAM_ROOT", "SVMSIM_DIR", "SVMSIM_ROOT",
-                 "TZ"):
+    for name in PASSED_ON:
         if name in os.environ:
             env[name] = os.environ[name]
     return env
@@ -198,13 +173,15 @@ def start_process(argv, env, timeout):
 start = start_process
 
 
-def run(name: str, args: List[str], check: bool = True) -> Result:
-    """Run command `name` from the table with `args`; never via a shell.
+def run(name: str, path: str, args: List[str],
+        check: bool = True) -> Result:
+    """Run command `name`, whose absolute path is `path` (a backend's
+    Programs gives both), with `args`; never via a shell.
 
     With check=True a non-zero exit raises CommandError carrying the
-    result, so the caller can turn SVM's own message into advice.
+    result, so the caller can turn the system's own message into advice.
     """
-    argv = [command_path(name)] + list(args)
+    argv = [command_path(name, path)] + list(args)
     _trace([name] + list(args))
     timeout = _timeout()
     try:
@@ -229,28 +206,35 @@ def run(name: str, args: List[str], check: bool = True) -> Result:
 
 
 class Programs:
-    """The commands one backend may run: a part of COMMANDS, by name.
-    `run` and `path` refuse (KeyError) a command outside it, so that a
-    backend cannot run another's commands by mistake."""
+    """The commands one backend may run, each with its absolute path
+    (`table`: name -> path), in the backend's programs.py.  `run` and
+    `path` refuse (KeyError) a command outside it, so that a backend
+    cannot run another's commands by mistake."""
 
-    def __init__(self, owner, names):
+    def __init__(self, owner, table):
         self.owner = owner
-        self.names = tuple(names)
-        for name in self.names:
-            COMMANDS[name]          # KeyError: not in the one table
+        self.table = dict(table)
+        for name, path in self.table.items():
+            if not os.path.isabs(path):
+                raise ValueError("%s: %s is not an absolute path" % (
+                    name, path))
+
+    @property
+    def names(self):
+        return tuple(self.table)
 
     def _check(self, name):
-        if name not in self.names:
+        if name not in self.table:
             raise KeyError("not in the %s command table: %s" % (
                 self.owner, name))
 
     def path(self, name):
         """The path a -n script prints for `name`."""
         self._check(name)
-        return command_path(name)
+        return command_path(name, self.table[name])
 
     def run(self, name, args, check=True):
         """Run `name` through run() (argv list, LC_ALL=C, the per-command
         timeout, SVMRAM_TRACE and SVMRAM_BINDIR for tests)."""
         self._check(name)
-        return run(name, list(args), check=check)
+        return run(name, self.table[name], list(args), check=check)

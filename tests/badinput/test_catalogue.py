@@ -9,7 +9,7 @@ One table, one line per case:
     (entry point and arguments, preparation, exit status, message)
 
 The entry points are `svmram SUBCOMMAND ...` (sbin/svmram), `parse KIND`
-(python3 -m svmram.parse, stdin from the preparation) and `smf METHOD`
+(python3 -m svmram.svm.tojson, stdin from the preparation) and `smf METHOD`
 (the ksh93 SMF method smf/svmram).  A preparation is a function of the
 host; the helpers below make one-line preparations (feed, fault, setprop,
 journal...).  Each runs on a copy of one base host (conftest.py): `fresh`
@@ -441,8 +441,8 @@ CASES = [
     (("parse", "metaparam"), feed(""), FAILED, "no output"),
     (("parse", "metadb"), feed("flags first blk block count\n a m x 16 8192 /dev/dsk/c0d0s7\n"), FAILED, "cannot parse metadb output: line 2"),
     (("parse", "ramdiskadm"), feed(b"Block Device Size Removable\n\xff\xfe\n"), FAILED, "bad ramdisk line"),
-    (("parse", "metastat -p"), feed(""), USAGE, "usage: python3 -m svmram.parse"),
-    (("parse",), feed(""), USAGE, "usage: python3 -m svmram.parse"),
+    (("parse", "metastat -p"), feed(""), USAGE, "usage: python3 -m svmram.svm.tojson"),
+    (("parse",), feed(""), USAGE, "usage: python3 -m svmram.svm.tojson"),
 
     # the SMF method (ksh93) maps svmram's refusals to SMF exit codes
     (("smf", "start"), installed_method(None), SMF_NOSMF, "runs only under SMF; to restore by hand, run 'svmram restore MIRROR'"),
@@ -483,7 +483,7 @@ def run_entry(host, args):
     if host.as_nobody:
         python, preexec = python_for_nobody(), _nobody
     if args[0] == "parse":
-        argv = [python, "-m", "svmram.parse"] + list(args[1:])
+        argv = [python, "-m", "svmram.svm.tojson"] + list(args[1:])
         env["PYTHONPATH"] = LIB
     elif args[0] == "smf":
         argv = [shutil.which("ksh") or pytest.skip("no ksh93"), METHOD] + \
@@ -547,7 +547,7 @@ def check_form(args, status, stdout, stderr):
     lines = stderr.splitlines()
     if args[0] == "parse":
         if status == FAILED:
-            assert len(lines) == 1 and lines[0].startswith("svmram.parse: ")
+            assert len(lines) == 1 and lines[0].startswith("svmram.svm.tojson: ")
         return
     if status in (FAILED, REFUSED):
         # svmram: what happened / svmram: what to do

@@ -22,38 +22,39 @@ def observe(tmp_path, name):
     return MdHost("md0", root=root).observe()
 
 
+def report(snap, it=CREATED, service="active"):
+    """The neutral Status of `snap` (its Problems aside), as JSON."""
+    return status.array_status(snap, it, service)[0].to_json()
+
+
 def test_a_set_up_array_serves_from_ram(tmp_path):
-    entry = status.describe(observe(tmp_path, "vm-after-setup-new.sysfs.txt"),
-                            CREATED)
+    entry = report(observe(tmp_path, "vm-after-setup-new.sysfs.txt"))
     assert entry["verdict"] == "serving" and entry["serving_from_ram"]
     assert entry["reasons"] == []
     assert entry["disk_redundancy"] == {"state": "full",
                                         "current": ["vda", "vdb"],
                                         "reasons": [], "fixes": []}
-    assert entry["members"] == [
+    assert entry["copies"] == [
         {"slot": 0, "name": "ram0", "state": "in_sync", "ram": True,
          "write_mostly": False},
         {"slot": 1, "name": "vda", "state": "in_sync", "ram": False,
          "write_mostly": True},
         {"slot": 2, "name": "vdb", "state": "in_sync", "ram": False,
          "write_mostly": True}]
-    assert entry["bitmap"] == "+8" and entry["brd"]["size_matches"]
-    assert status.exit_code(entry) == 0
+    assert entry["ramdisk"]["device_matches"]
+    assert entry["sync_percent"] is None and entry["method"] == "create"
 
 
 def test_while_restoring_the_disks_still_serve_some_reads(tmp_path):
-    entry = status.describe(observe(tmp_path, "vm-restoring.sysfs.txt"),
-                            CREATED)
+    entry = report(observe(tmp_path, "vm-restoring.sysfs.txt"))
     assert entry["verdict"] == "not_serving"
     assert entry["reasons"] == ["ram0 is recovering; the disks serve reads "
                                 "ahead of the recovery"]
     assert entry["disk_redundancy"]["state"] == "full"
-    assert status.exit_code(entry) == 4
 
 
 def test_after_teardown_nothing_serves_from_ram(tmp_path):
-    entry = status.describe(observe(tmp_path, "vm-after-teardown.sysfs.txt"),
-                            CREATED)
+    entry = report(observe(tmp_path, "vm-after-teardown.sysfs.txt"))
     assert entry["reasons"] == ["ram0 is not in md0",
                                 "vda is not write-mostly, so it serves "
                                 "reads too",
@@ -61,37 +62,48 @@ def test_after_teardown_nothing_serves_from_ram(tmp_path):
                                 "reads too", "brd is not loaded"]
 
 
+def test_the_boot_unit_s_state_is_a_reason_too(tmp_path):
+    snap = observe(tmp_path, "vm-after-setup-new.sysfs.txt")
+    entry = report(snap, service="failed")
+    assert (entry["verdict"], entry["reasons"]) == ("not_serving", [
+        "its boot unit svmram@md0.service is failed (journalctl -b -u "
+        "svmram@md0.service says why and what to do)"])
+    assert report(snap, service=None)["reasons"] == [
+        "its boot unit svmram@md0.service is missing"]
+
+
 def test_recovery_percent_and_an_inactive_array(tmp_path):
     snap = observe(tmp_path, "vm-after-setup-new.sysfs.txt")
     a = replace(snap.array, sync_action="recover",
                 sync_completed=(65024, 260096), degraded=1).with_member(
                     Member("ram0", 0, frozenset(["spare"])))
-    entry = status.describe(snap.evolve(array=a), CREATED)
-    assert entry["recovery_percent"] == 25
+    entry = report(snap.evolve(array=a))
+    assert entry["sync_percent"] == 25
     assert "ram0 is recovering (25% done)" in entry["reasons"][0]
-    inactive = status.describe(snap.evolve(array=replace(
-        snap.array, state="inactive")), CREATED)
+    inactive = report(snap.evolve(array=replace(
+        snap.array, state="inactive")))
     assert inactive["reasons"][0] == "md0 is inactive"
-    gone = status.describe(snap.evolve(array=None), CREATED)
+    gone = report(snap.evolve(array=None))
     assert gone["verdict"] == "not_serving" and gone["reasons"] == [
         "md0 is not assembled"]
+    assert (gone["disk_redundancy"], gone["copies"],
+            gone["size_blocks"]) == (None, [], None)
 
 
 def test_a_failed_disk_is_degraded_and_no_disk_is_the_only_copy(tmp_path):
     snap = observe(tmp_path, "vm-after-setup-new.sysfs.txt")
     a = snap.array.with_member(Member("vdb", None, frozenset(
         ["faulty", "write_mostly"])))
-    entry = status.describe(snap.evolve(array=a), CREATED)
-    assert entry["verdict"] == "degraded" and status.exit_code(entry) == 5
+    entry = report(snap.evolve(array=a))
+    assert entry["verdict"] == "degraded"
     assert entry["disk_redundancy"] == {
         "state": "degraded", "current": ["vda"],
         "reasons": ["vdb is faulty"],
         "fixes": ["mdadm /dev/md0 --remove /dev/vdb, then --add it (or a "
                   "replacement)"]}
     a = a.without_member("vda")
-    entry = status.describe(snap.evolve(array=a, brd=Brd()), CREATED)
+    entry = report(snap.evolve(array=a, brd=Brd()))
     assert entry["verdict"] == "only_copy_in_ram"
-    assert status.exit_code(entry) == 6
     assert entry["disk_redundancy"]["fixes"][0] == "mdadm /dev/md0 --add " \
                                                    "/dev/vda"
 
@@ -288,7 +300,7 @@ def test_an_inactive_array_after_a_power_cut_is_critical(tmp_path):
     from svmram.commands.status import health
     from svmram.md.backend import MdBackend
     snap = observe(tmp_path / "root", "vm-inactive.sysfs.txt")
-    found, problems = status.report(snap, CREATED, "active")
+    found, problems = status.array_status(snap, CREATED, "active")
     grade, words = health(found, problems, MdBackend(str(tmp_path)))
     assert (grade, found.verdict) == (2, "degraded")
     assert words.startswith("md0: md0 is inactive, ram0 is not in md0")

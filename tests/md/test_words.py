@@ -15,10 +15,11 @@ import faketree
 from test_cli import Host, env_run, set_up
 
 from svmram import run
+from svmram.md import programs
 from svmram.errors import SvmramError
 
 SVM_WORDS = ("submirror", "metastat", "metadevice", "metattach", "SMF",
-             "svcs", "svcadm", "ramdisk submirror", "SVM")
+             "svcs", "svcadm", "ramdisk submirror", "SVM", "ksh")
 
 
 @pytest.fixture
@@ -127,6 +128,11 @@ def test_the_help_names_arrays_on_md_and_no_svm_command(host):
         assert rc == 0 and no_svm_words(out) == [], out
     rc, out, err, _ = host.svmram("restore", "/dev/md0", "--help")
     assert "the array, e.g. /dev/md0" in out
+    # -n prints md's script, which is POSIX sh, not ksh (issue 29 §2).
+    for command in ("setup", "teardown", "restore", "stop"):
+        rc, out, err, _ = host.svmram(command, "/dev/md0", "--help")
+        assert " ".join(out.split()).count(
+            "print the plan as a POSIX sh script; change nothing") == 1, out
     rc, out, err, _ = host.svmram("status", "--help")
     assert "only this array" in out and "only the arrays that" in out, out
     rc, out, err, _ = host.svmram("check", "--help")
@@ -146,7 +152,7 @@ def test_a_hung_mdadm_is_looked_for_with_md_s_tools(tmp_path, monkeypatch):
     run.use(md)
     try:
         with pytest.raises(SvmramError) as raised:
-            run.run("mdadm", ["--detail", "/dev/md0"])
+            programs.run_command("mdadm", ["--detail", "/dev/md0"])
     finally:
         run.use(None)
     assert raised.value.advice == (
@@ -162,7 +168,7 @@ def test_constructing_a_backend_sets_no_process_state(tmp_path,
     MdBackend(str(tmp_path))
     SvmBackend(str(tmp_path))
     with pytest.raises(SvmramError) as raised:
-        run.run("mdadm", ["--detail", "/dev/md0"])
+        programs.run_command("mdadm", ["--detail", "/dev/md0"])
     assert "no Solaris Volume Manager" not in raised.value.message
     assert raised.value.advice == (
         "svmram needs this command from the base system; check that it is "
@@ -170,7 +176,7 @@ def test_constructing_a_backend_sets_no_process_state(tmp_path,
     run.use(MdBackend(str(tmp_path)))
     try:
         with pytest.raises(SvmramError) as raised:
-            run.run("mdadm", ["--detail", "/dev/md0"])
+            programs.run_command("mdadm", ["--detail", "/dev/md0"])
     finally:
         run.use(None)
     assert raised.value.message.startswith("this system has no mdadm")

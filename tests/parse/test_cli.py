@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""python3 -m svmram.parse KIND as a subprocess."""
+"""python3 -m svmram.svm.tojson KIND as a subprocess."""
 
 import json
 import os
@@ -15,7 +15,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(
 
 def run(args, stdin):
     env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "lib"))
-    return subprocess.run([sys.executable, "-m", "svmram.parse"] + args,
+    return subprocess.run([sys.executable, "-m", "svmram.svm.tojson"] + args,
                           input=stdin.encode("utf-8"), capture_output=True,
                           cwd=REPO, env=env, timeout=60)
 
@@ -122,7 +122,7 @@ def test_parse_error_is_one_line_and_exit_1(kind, text, where):
     assert result.stdout == b""
     lines = result.stderr.decode().splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith("svmram.parse: cannot parse ")
+    assert lines[0].startswith("svmram.svm.tojson: cannot parse ")
     assert where in lines[0]
 
 
@@ -131,7 +131,7 @@ def test_bad_kind_or_usage_exits_2(args):
     result = run(args, "")
     assert result.returncode == 2
     assert result.stdout == b""
-    assert result.stderr.decode().startswith("usage: python3 -m svmram.parse")
+    assert result.stderr.decode().startswith("usage: python3 -m svmram.svm.tojson")
 
 
 def test_help():

@@ -6,7 +6,7 @@ raises its own error (svmram.errors.ParseError); nothing else escapes.
 Inputs are random text and, more to the point, the real outputs in
 fixtures/ mutated the way output goes wrong (lines lost, doubled or
 swapped, numbers changed, blanks and tabs inserted, text cut short, words
-from elsewhere).  The property covers what the `python3 -m svmram.parse`
+from elsewhere).  The property covers what the `python3 -m svmram.svm.tojson`
 front end does with a result too (to_json, json.dumps), and a few inputs
 go through the front end itself as a process.
 
@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from svmram import parse as front_end
+from svmram.svm import tojson as front_end
 from svmram.errors import ParseError
 from svmram.svm import record
 
@@ -268,7 +268,7 @@ FRONT_END_INPUTS = [
                          ids=[kind for kind, _ in FRONT_END_INPUTS])
 def test_front_end_exits_0_or_1_and_never_with_a_traceback(kind, data):
     env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "lib"))
-    proc = subprocess.run([sys.executable, "-m", "svmram.parse", kind],
+    proc = subprocess.run([sys.executable, "-m", "svmram.svm.tojson", kind],
                           input=data, capture_output=True, env=env,
                           timeout=60)
     stderr = proc.stderr.decode("utf-8", "replace")
@@ -281,7 +281,7 @@ def test_front_end_exits_0_or_1_and_never_with_a_traceback(kind, data):
         assert proc.returncode == 1
         assert proc.stdout == b""
         assert len(stderr.splitlines()) == 1
-        assert stderr.startswith("svmram.parse: cannot parse ")
+        assert stderr.startswith("svmram.svm.tojson: cannot parse ")
     else:
         assert (proc.returncode, stderr) == (0, "")
         assert json.loads(proc.stdout) == json.loads(expected)

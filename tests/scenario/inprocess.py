@@ -107,11 +107,13 @@ def _exit_status(code):
 
 def start(argv, env, timeout, after=None, simdir=None):
     """run.start for the emulator: a command of the emulator's bin/ (that
-    of simdir, else of the environment's SVMSIM_DIR) runs here, any other
-    as a process; then after(argv), if given."""
+    of simdir, else the environment's SVMRAM_BINDIR, which svmram passes
+    on to its commands) runs here, any other as a process; then
+    after(argv), if given."""
     from svmram import run
     from svmsim import dispatch
-    simdir = simdir or env.get("SVMSIM_DIR")
+    if not simdir and env.get("SVMRAM_BINDIR"):
+        simdir = os.path.dirname(env["SVMRAM_BINDIR"].rstrip("/"))
     prog = os.path.basename(argv[0])
     if not simdir or prog not in dispatch.PROGRAMS or \
             os.path.dirname(argv[0]) != os.path.join(simdir, "bin") or \

@@ -120,6 +120,25 @@ def test_a_compacting_host_learned_by_the_probe_rotates(tmp_path):
     assert host.violations() == []
 
 
+def test_a_setup_that_fails_after_the_probe_rolls_back_knowing_it(tmp_path):
+    """The rollback of a setup that tested the slots on a scratch mirror
+    plans with what the test showed: the backend passes it on (the Host
+    keeps nothing a caller sets, issue 29 section 5), and the release
+    (Solaris 11) does not say it."""
+    host = make_host(tmp_path, release="solaris11")
+    assert host.sim("faults", "add", "metattach", "--nth", "2", "--exit",
+                    "1", "--message", "metattach: d10: stopped here"
+                    ).returncode == 0
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 1, result.stderr
+    assert "Everything was rolled back; d10 is as it was before." in \
+        result.stderr, result.stderr
+    assert svm_commands(host)[:len(probe(90)) + 5] == probe(90) + ROTATE[:5]
+    assert host.metastat_p("d10") == ORIGINAL
+    assert slots(host) == ["Submirror 0: d11", "Submirror 1: d12"]
+    assert host.violations() == []
+
+
 def test_an_illumos_host_rotates_without_a_probe(tmp_path):
     host = make_host(tmp_path)
     result = host.svmram("setup", "-y", "d10")

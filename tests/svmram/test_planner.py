@@ -8,7 +8,7 @@ import pytest
 
 from svmram.actions import Run
 from svmram.errors import RefusedError
-from svmram.plan import render_script
+from svmram.plan import converge_plan, render_script
 from svmram.svm.script import PRELUDE
 from svmram.svm import planner
 from svmram.svm.snapshot import MirrorView, Snapshot, StripeView, differences
@@ -319,9 +319,46 @@ def test_a_planner_that_does_not_converge_refuses_with_advice():
     snap, intent, done = set_up_rotate()
     plan = planner.Plan("teardown", "d10")
     with pytest.raises(RefusedError, match="cannot plan") as info:
-        planner._converge(plan, done, intent,
-                          lambda s, it: planner.steps.wait_resync(s, it))
+        converge_plan(plan, done, intent,
+                      lambda s, it: planner.steps.wait_resync(s, it),
+                      "d10", planner.state_command(intent))
     assert "metastat d10" in info.value.advice
+
+
+@pytest.mark.parametrize("backend", ["svm", "md"])
+def test_a_restore_planner_that_loops_refuses_as_the_others_do(
+        monkeypatch, backend):
+    """One loop limit and one refusal for every planner (plan.MAX_STEPS,
+    plan.converge_plan): a looping restore was an AssertionError on SVM
+    and a refusal on md, after 64 steps on SVM and 32 on md."""
+    import importlib
+    from svmram.plan import MAX_STEPS, Step
+    restore = importlib.import_module("svmram.%s.restore" % backend)
+    calls = []
+
+    def looping(snap, *args):
+        calls.append(1)
+        return Step(key="again %d" % len(calls), summary="", expect=snap)
+    if backend == "svm":
+        snap, intent, done = set_up_rotate()
+        monkeypatch.setattr(restore, "_next_step", looping)
+        run = lambda: restore.plan_restore(done, intent, "retry")
+        shown = "metastat d10"
+    else:
+        from svmram.md.intent import Intent
+        from svmram.md import planner as md_planner
+        intent = Intent("md0", ("vda", "vdb"), "ram0", 131072, 2048, True)
+        monkeypatch.setattr(restore, "check_kernel", lambda snap: None)
+        monkeypatch.setattr(restore, "_next_restore_step", looping)
+        run = lambda: restore.plan_restore(object(), intent)
+        shown = "mdadm --detail /dev/md0"
+        assert md_planner.state_command(intent) == shown
+    with pytest.raises(RefusedError, match="cannot plan the restore") as info:
+        run()
+    assert len(calls) == MAX_STEPS + 1 == 65
+    assert info.value.advice == (
+        "Nothing was changed.  Check %s by hand and report this state as a "
+        "bug." % shown)
 
 
 def test_a_cleared_mirror_comes_back_from_one_disk_submirror():

@@ -41,7 +41,7 @@ def exposition():
                          "reasons": ["d12 is offline"], "fixes": []},
         copies=[{"slot": 0, "name": "d13", "state": "Okay", "ram": True}])
     pairs = [(serving, Problems(disks=("d11", "d12")))]
-    return command.prometheus_lines(pairs, SvmBackend.words)
+    return command.prometheus_lines([(SvmBackend.words, pairs)])
 
 
 def families(lines):

@@ -29,7 +29,7 @@ def test_a_command_that_hangs_is_killed_and_reported(bindir, monkeypatch):
     monkeypatch.setattr(run, "COMMAND_TIMEOUT", 1)
     started = time.monotonic()
     with pytest.raises(SvmramError) as raised:
-        run.run("metastat", ["-p"])
+        run.run("metastat", "/usr/sbin/metastat", ["-p"])
     assert time.monotonic() - started < 20
     assert raised.value.message.endswith(
         "metastat -p did not finish within 1 seconds and was killed")
@@ -38,5 +38,6 @@ def test_a_command_that_hangs_is_killed_and_reported(bindir, monkeypatch):
 
 def test_commands_run_in_the_c_locale_with_argv_untouched(bindir):
     bindir("metastat", 'printf "%s|" "$LC_ALL" "$@"')
-    result = run.run("metastat", ["-p", "d10; rm -rf /", "$HOME"])
+    result = run.run("metastat", "/usr/sbin/metastat",
+                     ["-p", "d10; rm -rf /", "$HOME"])
     assert result.stdout == "C|-p|d10; rm -rf /|$HOME|"

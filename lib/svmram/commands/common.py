@@ -38,8 +38,20 @@ def backend_for(target):
 
 
 def host_backend():
-    """The backend of this host (for a command given no target)."""
+    """The backend of this host (for a command given no target): the
+    first whose host this is."""
     return _used(registry.for_host(host_root()))
+
+
+def host_backends():
+    """Every backend whose host this is (status given no target); use()
+    each before it reads the host."""
+    return registry.for_hosts(host_root())
+
+
+def use(backend):
+    """Make `backend` the one whose words run.py's messages take."""
+    return _used(backend)
 
 
 def _used(backend):
@@ -87,9 +99,15 @@ def polling():
     return Polling(first=min(0.5, most), most=most)
 
 
-def add_change_arguments(parser):
+def add_dry_run_argument(parser, backend):
+    """-n, named in the backend's words (a ksh script, a POSIX sh one)."""
     parser.add_argument("-n", "--dry-run", action="store_true",
-                        help="print the plan as a ksh script; change nothing")
+                        help="print the plan as a %s; change nothing"
+                        % backend.words.script)
+
+
+def add_change_arguments(parser, backend):
+    add_dry_run_argument(parser, backend)
     parser.add_argument("-y", "--yes", action="store_true",
                         help="do not ask for confirmation")
 
@@ -102,7 +120,8 @@ def journal_path(target):
 def script_of(plan, backend, journal=False):
     """The plan as a script (-n's with `journal`: it keeps the journal
     svmram would, so that svmram finishes or undoes what it began)."""
-    return render_script(plan, run.command_path, backend.prelude, under_root,
+    return render_script(plan, backend.programs.path, backend.prelude,
+                         under_root,
                          journal_path(plan.target) if journal else None)
 
 
@@ -315,7 +334,8 @@ def run_afterwards(plan, backend, host):
     failed = ""
     for argv in plan.afterwards:
         try:
-            result = run.run(argv[0], list(argv[1:]), check=False)
+            result = backend.programs.run(argv[0], list(argv[1:]),
+                                          check=False)
         except Interrupted as stop:
             raise Stopped(
                 "%s is set up, but enabling its boot service was stopped by "

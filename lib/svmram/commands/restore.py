@@ -19,6 +19,7 @@ from ..errors import (EXIT_OK, RefusedError, SvmramError, bug_advice,
                       bug_text, whole_number)
 from ..execute import DeadlinePassed, StepFailed, carry_out, execute
 from ..interrupt import Interrupted
+from ..plan import MAX_STEPS
 from ..progress import Progress
 from . import common
 
@@ -44,8 +45,7 @@ def add_arguments(parser, argv=()):
     parser.add_argument("--wait", default=None, metavar="SECONDS",
                         help="longest wait for a boot-time copy onto the "
                              "RAM copy (default: until the deadline)")
-    parser.add_argument("-n", "--dry-run", action="store_true",
-                        help="print the plan as a ksh script; change nothing")
+    common.add_dry_run_argument(parser, backend)
 
 
 def run(args):
@@ -238,6 +238,3 @@ def _converge(backend, host, plan, options, polling, until, deadline,
               rounds=MAX_STEPS,
               too_many=lambda: AssertionError("restore does not converge"))
 
-
-# A restore that needs more steps than this is looping.
-MAX_STEPS = 64

@@ -22,9 +22,11 @@ an error, never "nothing set up": exit 1 (3, UNKNOWN, for --nagios), and
 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; each mirror gets a grade (health())
 that tells a boot's copy into RAM (WARNING) from a failure (CRITICAL).
 
-The backend reads the host once for all mirrors (Backend.statuses) and
-gives each a status in the neutral schema backend.py describes, with its
-Problems; this module grades, renders and picks the exit status.
+The target's backend, or, given none, each backend whose host this is
+(registry.for_hosts asks each), reads the host once for all its targets
+(Backend.statuses) and gives each a status in the neutral schema
+backend.py describes, with its Problems; this module grades, renders and
+picks the exit status.
 """
 
 import json
@@ -85,18 +87,23 @@ def add_arguments(parser, argv=()):
 
 
 def read_statuses(mirror=None):
-    """[(status, Problems)] of the mirror named, or of every mirror the
-    backend's record store names, worst verdict first; the host is read
-    once (Backend.statuses)."""
+    """[(backend, [(status, Problems)])]: the mirror named, with its
+    backend; else, for every backend whose host this is (each is asked),
+    every mirror its record store names.  Worst verdict first within a
+    backend; each backend reads the host once (Backend.statuses)."""
     if mirror is not None:
         backend = common.backend_for(mirror)
-        mirror = backend.target(mirror)
+        asked = [(backend, backend.target(mirror))]
     else:
-        backend = common.host_backend()
-    statuses = backend.statuses(mirror)
-    # The worst first; sorted() keeps the name order among equals.
-    return backend, sorted(statuses, key=lambda pair: -VERDICT_EXIT[
-        pair[0].verdict])
+        asked = [(backend, None) for backend in common.host_backends()]
+    groups = []
+    for backend, name in asked:
+        common.use(backend)
+        statuses = backend.statuses(name)
+        # The worst first; sorted() keeps the name order among equals.
+        groups.append((backend, sorted(
+            statuses, key=lambda pair: -VERDICT_EXIT[pair[0].verdict])))
+    return groups
 
 
 # --- grading for --nagios and the health field ------------------------------
@@ -155,30 +162,30 @@ def _unfinished(mirror, backend):
         return data["operation"], True
 
 
-def nagios_line(graded, backend):
-    """(grade, the one line) for --nagios."""
-    words = backend.words
+def nagios_line(graded, backends):
+    """(grade, the one line) for --nagios: `graded` holds (status, grade,
+    words, backend) of every target of `backends`."""
     if not graded:
-        why = backend.why_nothing_set_up()
-        return UNKNOWN, "%s UNKNOWN - no %s is set up for reads from " \
-            "RAM%s" % (NAGIOS_NAME, words.target, ": " + why if why else "")
-    worst = max(grade for _, grade, _ in graded)
-    bad = [words for _, grade, words in graded if grade != OK]
-    good = [status.target for status, grade, _ in graded if grade == OK]
+        return UNKNOWN, "%s UNKNOWN - %s" % (NAGIOS_NAME, "; ".join(
+            none_set_up(backend) for backend in backends))
+    worst = max(grade for _, grade, _, _ in graded)
+    bad = [words for _, grade, words, _ in graded if grade != OK]
+    good = [status.target for status, grade, _, _ in graded if grade == OK]
     if good:
         bad.append("%s serve%s reads from RAM" % (
             ", ".join(good), "s" if len(good) == 1 else ""))
     perf = ["serving=%d;;;0;%d" % (
-        sum(1 for status, _, _ in graded if status.serving_from_ram),
+        sum(1 for status, _, _, _ in graded if status.serving_from_ram),
         len(graded))]
     perf += ["%s_disks_current=%d;;;0;%d" % (
         status.target, len(status.disk_redundancy["current"]),
         len(status.disk_redundancy["current"]) +
         len(status.disk_redundancy["reasons"]))
-        for status, _, _ in graded if status.disk_redundancy]
-    perf += ["%s_%s=%d%%;;;0;100" % (status.target, words.sync,
+        for status, _, _, _ in graded if status.disk_redundancy]
+    perf += ["%s_%s=%d%%;;;0;100" % (status.target, backend.words.sync,
                                      status.sync_percent)
-             for status, _, _ in graded if status.sync_percent is not None]
+             for status, _, _, backend in graded
+             if status.sync_percent is not None]
     return worst, "%s %s - %s | %s" % (NAGIOS_NAME, GRADES[worst],
                                        "; ".join(bad), " ".join(perf))
 
@@ -186,11 +193,12 @@ def nagios_line(graded, backend):
 def run_nagios(args):
     try:
         graded = []
-        backend, pairs = read_statuses(args.mirror)
-        for status, problems in pairs:
-            grade, words = health(status, problems, backend)
-            graded.append((status, grade, words))
-        grade, line = nagios_line(graded, backend)
+        groups = read_statuses(args.mirror)
+        for backend, pairs in groups:
+            for status, problems in pairs:
+                grade, words = health(status, problems, backend)
+                graded.append((status, grade, words, backend))
+        grade, line = nagios_line(graded, [backend for backend, _ in groups])
     except UsageError:
         raise
     except SvmramError as error:
@@ -265,15 +273,18 @@ def prometheus_up_lines(up):
             "svmram_up %d" % up]
 
 
-def prometheus_lines(pairs, words):
+def prometheus_lines(groups):
     """The text exposition format (version 0.0.4) of every (status,
-    problems): svmram_up 1, then for each metric its HELP and TYPE lines
-    and one sample per target.  A target named that svmram did not set up
-    has only svmram_serving_from_ram (0)."""
+    problems) of each (words, pairs) in `groups` (a backend's Words and
+    its targets): svmram_up 1, then for each metric its HELP and TYPE
+    lines and one sample per target.  A target named that svmram did not
+    set up has only svmram_serving_from_ram (0)."""
     lines = prometheus_up_lines(1)
     for name, text, value_of in METRICS:
         lines += ["# HELP %s %s" % (name, text), "# TYPE %s gauge" % name]
-        for status, problems in pairs:
+        for words, status, problems in (
+                (words, status, problems) for words, pairs in groups
+                for status, problems in pairs):
             if not status.configured and name != METRICS[0][0]:
                 continue
             value = value_of(status, problems, words) \
@@ -290,15 +301,15 @@ def run_prometheus(args):
     when the host cannot be read, svmram_up 0 and the error (exit 1), so
     that it keeps the old one."""
     try:
-        backend, pairs = read_statuses(args.mirror)
+        groups = read_statuses(args.mirror)
     except UsageError:
         raise
     except Exception:
         sys.stdout.write("\n".join(prometheus_up_lines(0)) + "\n")
         raise
     sys.stdout.write("\n".join(prometheus_lines(
-        sorted(pairs, key=lambda pair: pair[0].target),
-        backend.words)) + "\n")
+        [(backend.words, sorted(pairs, key=lambda pair: pair[0].target))
+         for backend, pairs in groups])) + "\n")
     return EXIT_OK
 
 
@@ -475,10 +486,17 @@ def all_serving_line(pairs, backend):
                                                 backend.words.target)
 
 
-def nothing_set_up(backend):
+def none_set_up(backend):
+    """"no array is set up for reads from RAM", and why when the backend
+    says."""
     why = backend.why_nothing_set_up()
-    return "No %s is set up for reads from RAM%s." % (
+    return "no %s is set up for reads from RAM%s" % (
         backend.words.target, ": " + why if why else "")
+
+
+def nothing_set_up(backend):
+    text = none_set_up(backend)
+    return text[0].upper() + text[1:] + "."
 
 
 def check_options(args):
@@ -503,35 +521,42 @@ def run(args):
         return run_nagios(args)
     if args.prometheus:
         return run_prometheus(args)
-    backend, pairs = read_statuses(args.mirror)
-    code = max((VERDICT_EXIT[status.verdict] for status, _ in pairs),
-               default=EXIT_OK)
+    groups = read_statuses(args.mirror)
+    code = max((VERDICT_EXIT[status.verdict] for _, pairs in groups
+                for status, _ in pairs), default=EXIT_OK)
     if args.quiet:
         return code
-    shown = [(status, problems) for status, problems in pairs
-             if not args.problems or status.verdict != "serving"]
-    statuses = [status for status, _ in shown]
+    # Each backend's targets (several backends: those whose host this
+    # is), with the ones shown.
+    shown = [(backend, pairs, [(status, problems) for status, problems
+                               in pairs if not args.problems or
+                               status.verdict != "serving"])
+             for backend, pairs in groups]
     lines = []
     if args.json:
         json.dump({"format": JSON_FORMAT,
-                   "targets": [status.to_json() for status in statuses]},
+                   "targets": [status.to_json() for _, _, chosen in shown
+                               for status, _ in chosen]},
                   sys.stdout, indent=2, sort_keys=True)
         sys.stdout.write("\n")
     elif fields is not None:
         rows = [(status, problems, health(status, problems, backend)[0]
                  if "health" in fields else OK, args.parsable)
-                for status, problems in shown]
+                for backend, _, chosen in shown
+                for status, problems in chosen]
         if rows or not args.problems:
             lines = render_fields(rows, fields, args.scripted)
         elif not args.scripted:
-            lines = [all_serving_line(pairs, backend)]
-    elif args.problems and not shown:
-        lines = [all_serving_line(pairs, backend)]
-    elif not statuses:
-        lines = [nothing_set_up(backend)]
+            lines = [all_serving_line(pairs, backend)
+                     for backend, pairs, _ in shown]
     else:
-        for status in statuses:
-            lines += render_text(status, backend)
+        for backend, pairs, chosen in shown:
+            if args.problems and not chosen:
+                lines.append(all_serving_line(pairs, backend))
+            elif not chosen:
+                lines.append(nothing_set_up(backend))
+            for status, _ in chosen:
+                lines += render_text(status, backend)
     if lines:
         sys.stdout.write("\n".join(lines) + "\n")
     return code

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""svmram stop: the md boot unit's shutdown step (ExecStop).
+"""svmram stop: the boot service's shutdown step, for a backend whose
+boot service has one (Backend.stops; md's unit runs it as ExecStop).
 
-It takes the RAM member out of the array so that the next boot is an
+It takes the RAM copy out of the target so that the next boot is an
 ordinary, complete assembly (docs/md-backend.md).  It stands aside, and
 succeeds, when there is nothing of svmram's to stop or a setup or
-teardown is under way (that operation finishes the array); so a unit
-never fails at shutdown for it.  SVM needs no stop and refuses.
+teardown is under way (that operation finishes the target); so a unit
+never fails at shutdown for it.  A backend that needs no stop refuses
+(Backend.plan_stop).
 
 Backend-neutral: the backend plans from the state found; this module
 holds the lock and carries the plan out.  Nothing is rolled back: every
@@ -27,9 +29,9 @@ LOCK_WAIT = 60
 
 
 def add_arguments(parser, argv=()):
-    parser.add_argument("mirror", help="the array, e.g. /dev/md0")
-    parser.add_argument("-n", "--dry-run", action="store_true",
-                        help="print the plan as a script; change nothing")
+    backend = common.arguments_backend(argv)
+    common.add_target_argument(parser, backend)
+    common.add_dry_run_argument(parser, backend)
 
 
 def run(args):
@@ -69,10 +71,9 @@ def run(args):
                 failure.message,
                 advice="Nothing was undone; the disks hold the data.  Run "
                        "'svmram stop %s' again to continue, or let the "
-                       "next boot's restore handle the array as it is."
-                % target) from failure
-    sys.stdout.write("%s: the RAM member is out; the next boot assembles "
-                     "the array from its disks.\n" % target)
+                       "next boot's restore handle the %s as it is."
+                % (target, backend.words.target)) from failure
+    sys.stdout.write(backend.stop_done(target) + "\n")
     return EXIT_OK
 
 

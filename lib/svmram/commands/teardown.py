@@ -14,7 +14,7 @@ def add_arguments(parser, argv=()):
     backend = common.arguments_backend(argv)
     common.add_target_argument(parser, backend)
     backend.add_teardown_arguments(parser)
-    common.add_change_arguments(parser)
+    common.add_change_arguments(parser, backend)
 
 
 def run(args):

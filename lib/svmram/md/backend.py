@@ -7,8 +7,9 @@ planners (md/planner.py); the record store is /etc/svmram/md/ARRAY.json
 (md/record.py), which the boot unit svmram@ARRAY.service reads too
 (through the svmram command).
 
-What the CLI adds to md's planners, as steps of the same plans so that
-the run and the -n script agree: setup writes the record, then enables
+What the CLI adds to md's planners, as steps of the same plans (built in
+md/steps.py) so that the run and the -n script agree: setup writes the
+record, then enables
 the boot unit, before its first change; teardown first leaves the marker
 the unit's restore and stop stand aside for, disables the unit once the
 RAM member is out, and removes the record and the marker last (the unit
@@ -27,16 +28,15 @@ import os
 import sys
 
 from .. import actions
-from ..actions import Run
-from ..backend import Backend, Problems, Words
+from ..backend import Backend, Words
 from ..errors import RefusedError, UsageError, whole_number
-from ..plan import Step
-from . import check, names, planner, record, restore, status
+from . import check, names, planner, record, restore, status, steps
 from .host import (WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
                    wait_for_disks)
 from .intent import Intent
 from .names import check_array_name
 from .model import IN_SYNC
+from .programs import PROGRAMS
 from .script import PRELUDE
 
 NO_MDADM_ADVICE = (
@@ -55,12 +55,14 @@ WORDS = Words(
     retry_command="systemctl restart svmram@{target}.service",
     explain_command="systemctl status svmram@{target}.service",
     hung_command="dmesg, cat /proc/mdstat, the console",
-    serving="/dev/{ram} in sync, the disks write-mostly")
+    serving="/dev/{ram} in sync, the disks write-mostly",
+    script="POSIX sh script")
 
 
 class MdBackend(Backend):
     words = WORDS
     prelude = PRELUDE
+    programs = PROGRAMS
     stops = True
 
     # --- names and options ------------------------------------------------
@@ -68,6 +70,10 @@ class MdBackend(Backend):
     @classmethod
     def owns(cls, text):
         return names.owns(text)
+
+    @classmethod
+    def owns_host(cls, root="/"):
+        return names.owns_host(root)
 
     def target(self, text):
         if names.KERNEL_NAME.match(text):
@@ -119,12 +125,7 @@ class MdBackend(Backend):
         return actions.under(self.root, record.record_path(target))
 
     def recorded_intent(self, host):
-        it = record.read_record(self._record(host.array))
-        if it is not None and it.array != host.array:
-            raise RefusedError("the record %s is for %s, not %s" % (
-                record.record_path(host.array), it.array, host.array),
-                advice="Check the file by hand.")
-        return it
+        return record.recorded_intent(self.root, host.array)
 
     # --- plans -------------------------------------------------------------
 
@@ -177,9 +178,9 @@ class MdBackend(Backend):
                                      else "starts"))
         enable = bool(plan.steps) and state == "disabled"
         if enable:
-            plan.steps.insert(0, _unit_step(array, True, snap))
+            plan.steps.insert(0, steps.enable_unit(snap, array))
         if recorded != it:
-            plan.steps.insert(0, _write_record_step(it, snap))
+            plan.steps.insert(0, steps.write_record(snap, it))
         plan.notes = notes + plan.notes
         plan.afterwards = [("systemctl", "start", unit_name(array))
                            if enable else ("systemctl", "enable", "--now",
@@ -202,21 +203,11 @@ class MdBackend(Backend):
         RAM member is out of the array, disable the boot unit (unless it
         is disabled or not installed); remove the record last."""
         plan = planner.plan_teardown(snap, it)
-        path = record.record_path(it.array)
-        plan.steps.insert(0, Step(
-            key="mark teardown",
-            summary="Mark the teardown in %s." % record.marker_path(path),
-            do=(record.MarkTeardown(path),),
-            why="Until the record is gone the unit's restore and stop "
-                "stand aside, so a boot never undoes half a teardown.",
-            expect=snap))
+        plan.steps.insert(0, steps.mark_teardown(snap, it))
         last = plan.steps[-1].expect
         if unit_state not in (None, "disabled"):
-            plan.steps.append(_unit_step(it.array, False, last))
-        plan.steps.append(Step(
-            key="remove record",
-            summary="Remove the record %s." % path,
-            do=(record.RemoveRecord(path),), expect=last))
+            plan.steps.append(steps.disable_unit(last, it.array))
+        plan.steps.append(steps.remove_record(last, it))
         plan.intent = it
         return plan
 
@@ -271,6 +262,10 @@ class MdBackend(Backend):
         plan.intent = intent
         return plan
 
+    def stop_done(self, target):
+        return "%s: the RAM member is out; the next boot assembles the " \
+               "array from its disks." % target
+
     # --- words for messages --------------------------------------------------
 
     def state_text(self, snap, target, intent):
@@ -319,18 +314,7 @@ class MdBackend(Backend):
     # --- status and check ----------------------------------------------------
 
     def statuses(self, target=None):
-        arrays = [target] if target is not None else \
-            record.recorded_arrays(self.root)
-        found = []
-        for array in arrays:
-            host = self.host(array)
-            it = self.recorded_intent(host)
-            if it is None:
-                found.append((status.not_configured(array), Problems()))
-                continue
-            found.append(status.report(host.observe(it), it,
-                                       host.boot_service_state()))
-        return found
+        return status.read_statuses(self.root, target)
 
     def check(self, target=None):
         return check.run_check(self, target)
@@ -352,39 +336,6 @@ def _at_boot(host, intent, options):
     --run starts the array short of one."""
     return wait_for_disks(host, intent, options.get("wait_disks", 0),
                           sys.stdout)
-
-
-def _unit_step(array, enable, snap):
-    """Setup enables the boot unit before its first change to the array,
-    teardown disables it once the RAM member is out: whenever the disks'
-    superblocks name a RAM member, a boot after a power cut finds the
-    array inactive, and only the unit's restore starts it."""
-    unit = unit_name(array)
-    if enable:
-        return Step(
-            key="enable unit",
-            summary="Enable the boot unit %s." % unit,
-            do=(Run(("systemctl", "enable", unit)),),
-            why="From the next step on, a boot after a power cut finds %s "
-                "inactive, and the unit's restore starts it." % array,
-            expect=snap)
-    return Step(
-        key="disable unit",
-        summary="Disable the boot unit %s." % unit,
-        do=(Run(("systemctl", "disable", "--now", unit)),),
-        why="%s no longer has a RAM member for a boot to restore." % array,
-        expect=snap)
-
-
-def _write_record_step(it, snap):
-    path = record.record_path(it.array)
-    return Step(
-        key="write record",
-        summary="Record what setup decided in %s." % path,
-        do=(record.WriteRecord(path, record.record_text(it)),),
-        why="Teardown and the boot unit read it; it is written before "
-            "anything changes.",
-        expect=snap)
 
 
 def state_text(snap, target, intent):

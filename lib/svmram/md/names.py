@@ -3,11 +3,14 @@
 """md's name syntax: the names svmram takes for an array (/dev/mdN,
 /dev/md/NAME, mdN) and an array's kernel name.
 
-registry.py imports this module alone to ask owns(), so that naming an
-SVM mirror loads nothing else of md's: it imports only errors.py.
+registry.py imports this module alone to ask owns() and owns_host(), so
+that naming an SVM mirror loads nothing else of md's: it imports only
+errors.py.
 """
 
+import os
 import re
+import sys
 
 from ..errors import RefusedError
 
@@ -23,6 +26,15 @@ def owns(text):
     array exists."""
     return bool(KERNEL_NAME.match(text) or DEV_PATH.match(text) or
                 NAMED.match(text))
+
+
+def owns_host(root="/"):
+    """Is the host under `root` one of md's: Linux for the real root; an
+    emulated root (SVMRAM_ROOT: the md tests' fake trees) when it has a
+    /sys/block, as Linux does."""
+    if root in ("/", ""):
+        return sys.platform.startswith("linux")
+    return os.path.isdir(os.path.join(root, "sys", "block"))
 
 
 def check_array_name(name):

@@ -14,13 +14,12 @@ import re
 from dataclasses import replace
 
 from ..errors import RefusedError
-from ..plan import Plan, converge, looping
+from ..plan import Plan, converge_plan
 from . import steps
 from .consistency import check_brd_free, refuse_foreign
 from .intent import Intent, check_array_name
 from .model import FAULTY, IN_SYNC, SPARE, Array, Member
 
-MAX_STEPS = 32
 MIN_FREE_PERCENT = 10           # memory the RAM member must leave free
 MIN_DISK_SECTORS = 8192         # 4 MiB: less makes no sense for a member
 RAM = "ram0"
@@ -204,13 +203,15 @@ def _choose_existing(snap, a):
 def plan_setup(snap, it):
     plan = Plan("setup", it.array,
                 method="create" if it.created else "grow")
-    converge_plan(plan, snap, it, _next_setup_step)
+    converge_plan(plan, snap, it, _next_setup_step, it.array,
+                  state_command(it))
     return plan
 
 
 def plan_teardown(snap, it):
     plan = Plan("teardown", it.array)
-    converge_plan(plan, snap, it, _next_teardown_step)
+    converge_plan(plan, snap, it, _next_teardown_step, it.array,
+                  state_command(it))
     return plan
 
 
@@ -221,14 +222,14 @@ def plan_stop(snap, it):
     write-mostly for the next restore; brd is unloaded.  An array that is
     not running is left alone."""
     plan = Plan("stop", it.array)
-    converge_plan(plan, snap, it, _next_stop_step)
+    converge_plan(plan, snap, it, _next_stop_step, it.array,
+                  state_command(it))
     return plan
 
 
-def converge_plan(plan, snap, it, next_step):
-    """plan.converge with md's refusal of a planner that loops."""
-    converge(plan, snap, it, next_step, lambda plan: looping(
-        plan, it.array, "mdadm --detail /dev/%s" % it.array), MAX_STEPS)
+def state_command(it):
+    """What shows the array, for the refusal of a planner that loops."""
+    return "mdadm --detail /dev/%s" % it.array
 
 
 def disks_in_sync(a, it):

@@ -21,7 +21,7 @@ import shlex
 from dataclasses import dataclass
 
 from ..actions import under
-from ..errors import SvmramError
+from ..errors import RefusedError, SvmramError
 from .intent import Intent
 
 RECORD_DIR = "/etc/svmram/md"
@@ -62,6 +62,17 @@ def read_record(path):
                           advice="Check the file; svmram teardown needs it "
                                  "to undo the setup.") from exc
     return Intent.from_dict(data)
+
+
+def recorded_intent(root, array):
+    """The Intent the record of `array` holds under `root`; None when it
+    has none; RefusedError when the record is another array's."""
+    it = read_record(under(root, record_path(array)))
+    if it is not None and it.array != array:
+        raise RefusedError("the record %s is for %s, not %s" % (
+            record_path(array), it.array, array),
+            advice="Check the file by hand.")
+    return it
 
 
 def record_text(it):

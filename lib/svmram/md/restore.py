@@ -6,13 +6,13 @@ inactive, load brd, add a fresh RAM member.  The facts behind each
 decision are in docs/md-backend.md."""
 
 from ..errors import RefusedError
-from ..plan import Plan
+from ..plan import Plan, converge_plan
 from . import steps
 from .host import unit_name
 from .consistency import check_brd_free, refuse_foreign
 from .model import FAULTY, IN_SYNC, SPARE
-from .planner import (check_kernel, check_memory, converge_plan,
-                      disks_in_sync, md_default, speed_back)
+from .planner import (check_kernel, check_memory, disks_in_sync, md_default,
+                      speed_back, state_command)
 
 
 def plan_restore(snap, it):
@@ -20,7 +20,8 @@ def plan_restore(snap, it):
     add a fresh RAM member; nothing waits for the recovery."""
     check_kernel(snap)
     plan = Plan("restore", it.array)
-    converge_plan(plan, snap, it, _next_restore_step)
+    converge_plan(plan, snap, it, _next_restore_step, it.array,
+                  state_command(it))
     if plan.steps and plan.steps[-1].key.startswith("run "):
         plan.notes.append(
             "%s is inactive, which hides its raid devices: after starting "

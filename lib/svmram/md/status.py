@@ -1,35 +1,44 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""What `svmram status` says about an md array (pure): which member
-serves reads, the recovery's progress, the write-mostly flags, and
-whether the disks hold a current copy.
+"""The status of the arrays svmram set up, as backend.Status
+(docs/status-json.md, format 2), with the Problems that grade them for
+--nagios: which member serves reads, the recovery's progress, the
+write-mostly flags, whether the disks hold a current copy, and the boot
+unit's state.
 
-describe() holds md's own facts (members, bitmap, brd); report() turns
-them into the neutral backend.Status of
-docs/status-json.md (format 2), with the Problems that grade it.
+read_statuses() reads the host (the record, sysfs and /proc, the unit's
+state) and array_status() builds each Status from what was read (pure),
+as svm/status.py does for SVM's mirrors.
 """
 
 from ..backend import Problems, Status
-from ..errors import (EXIT_DEGRADED, EXIT_NOT_SERVING, EXIT_OK,
-                      EXIT_ONLY_COPY_IN_RAM)
 from . import record
-from .host import unit_name
+from .host import MdHost, unit_name
 from .model import FAULTY, IN_SYNC, RECOVERING, SPARE
 
-VERDICTS = {"serving": EXIT_OK, "not_serving": EXIT_NOT_SERVING,
-            "degraded": EXIT_DEGRADED,
-            "only_copy_in_ram": EXIT_ONLY_COPY_IN_RAM}
+
+def read_statuses(root, array=None):
+    """[(Status, Problems)] of `array`, or of every array the record store
+    names (the files under /etc/svmram/md)."""
+    arrays = [array] if array is not None else record.recorded_arrays(root)
+    found = []
+    for name in arrays:
+        host = MdHost(name, root)
+        it = record.recorded_intent(root, name)
+        if it is None:
+            found.append((not_configured(name), Problems()))
+            continue
+        found.append(array_status(host.observe(it), it,
+                                  host.boot_service_state()))
+    return found
 
 
-def describe(snap, it):
-    """The status entry of `it.array` from a Snapshot and the record."""
+def _array_reasons(snap, it, percent):
+    """Why the array does not serve reads from RAM, as md shows it."""
     a = snap.array
     if a is None:
-        return {"array": it.array, "configured": True,
-                "verdict": "not_serving", "serving_from_ram": False,
-                "reasons": ["%s is not assembled" % it.array]}
+        return ["%s is not assembled" % it.array]
     ram = a.member(it.ram)
-    percent = recovery_percent(a)
     reasons = []
     if not a.running:
         reasons.append("%s is %s" % (it.array, a.state))
@@ -50,34 +59,7 @@ def describe(snap, it):
                            % disk)
     if not snap.brd.loaded:
         reasons.append("brd is not loaded")
-    redundancy = _redundancy(a, it, ram)
-    verdict = "serving" if not reasons else "not_serving"
-    if redundancy["state"] == "degraded":
-        verdict = "degraded"
-    elif redundancy["state"] == "lost":
-        verdict = "only_copy_in_ram"
-    members = [{"slot": m.slot, "name": m.name, "state": m.role,
-                "ram": m.name == it.ram, "write_mostly": m.write_mostly}
-               for m in sorted(a.members, key=lambda m: (
-                   m.slot is None, m.slot if m.slot is not None else 0,
-                   m.name))]
-    return {
-        "array": it.array, "configured": True, "verdict": verdict,
-        "serving_from_ram": not reasons, "reasons": reasons,
-        "disk_redundancy": redundancy, "ram_member": it.ram,
-        "method": "create" if it.created else "grow",
-        "array_state": a.state, "raid_disks": a.raid_disks,
-        "degraded": a.degraded, "component_kib": a.component_kib,
-        "recovery_percent": percent, "members": members,
-        "bitmap": a.bitmap, "write_behind_backlog": a.backlog,
-        "brd": {"loaded": snap.brd.loaded,
-                "rd_size_kib": snap.brd.rd_size_kib or None,
-                "recorded_kib": it.rd_size_kib,
-                "size_matches": snap.brd.rd_size_kib == it.rd_size_kib}}
-
-
-def exit_code(entry):
-    return VERDICTS[entry["verdict"]]
+    return reasons
 
 
 def recovery_percent(a):
@@ -135,11 +117,12 @@ def not_configured(array):
                                                record.record_path(array)))
 
 
-def report(snap, it, service_state):
-    """(Status, Problems) of a recorded array: describe()'s facts under
-    the neutral names, and the boot unit's state."""
-    entry = describe(snap, it)
-    reasons = list(entry["reasons"])
+def array_status(snap, it, service_state):
+    """(Status, Problems) of a recorded array from the Snapshot observed
+    and the boot unit's state (pure)."""
+    a, brd = snap.array, snap.brd
+    percent = recovery_percent(a) if a is not None else None
+    reasons = _array_reasons(snap, it, percent)
     unit = unit_name(it.array)
     if service_state == "failed":
         # the restore said why, and what to do, in the unit's journal
@@ -148,20 +131,26 @@ def report(snap, it, service_state):
     elif service_state != "active":
         reasons.append("its boot unit %s is %s" % (
             unit, service_state or "missing"))
-    verdict = entry["verdict"]
-    if verdict == "serving" and reasons:
-        verdict = "not_serving"
-    a = snap.array
-    brd = snap.brd
+    ram = a.member(it.ram) if a is not None else None
+    redundancy = _redundancy(a, it, ram) if a is not None else None
+    verdict = "serving" if not reasons else "not_serving"
+    if redundancy is not None and redundancy["state"] == "degraded":
+        verdict = "degraded"
+    elif redundancy is not None and redundancy["state"] == "lost":
+        verdict = "only_copy_in_ram"
+    copies = [{"slot": m.slot, "name": m.name, "state": m.role,
+               "ram": m.name == it.ram, "write_mostly": m.write_mostly}
+              for m in sorted(a.members, key=lambda m: (
+                  m.slot is None, m.slot if m.slot is not None else 0,
+                  m.name))] if a is not None else []
     found = Status(
         target=it.array, configured=True, verdict=verdict,
         serving_from_ram=not reasons, reasons=reasons,
-        disk_redundancy=entry.get("disk_redundancy"),
+        disk_redundancy=redundancy,
         ram_copy=it.ram, method="create" if it.created else "grow",
         read_policy=None,
         size_blocks=a.component_kib * 2 if a is not None else None,
-        sync_percent=entry.get("recovery_percent"),
-        copies=[dict(m) for m in entry.get("members", [])],
+        sync_percent=percent, copies=copies,
         ramdisk={"name": it.ram,
                  "present": brd.loaded and it.ram in brd.devices,
                  "size_bytes": brd.rd_size_kib * 1024 if brd.loaded
@@ -172,12 +161,11 @@ def report(snap, it, service_state):
         boot_service={"name": unit, "state": service_state})
     problems = Problems(booting=service_state in ("activating", "enabled"),
                         disks=tuple(it.disks))
-    ram = a.member(it.ram) if a is not None else None
     for words in reasons:
         recovering = ram is not None and ram.role in (RECOVERING, SPARE) \
             and words.startswith(it.ram)
         problems.add(words, passing=recovering)
-    add_redundancy_problems(problems, it, entry.get("disk_redundancy"))
+    add_redundancy_problems(problems, it, redundancy)
     return found, problems
 
 

@@ -13,6 +13,8 @@ from dataclasses import replace
 
 from ..actions import Run, WriteFile
 from ..plan import Step
+from . import record
+from .host import unit_name
 from .model import Brd, Member
 
 # When the kernel refuses a sysfs write.
@@ -279,3 +281,60 @@ def run_array(snap, it, as_found=False):
             a, state="clean", level="raid1", members=members,
             raid_disks=0)))
 
+
+# --- the record and the boot unit --------------------------------------------
+# Setup enables the boot unit before its first change to the array,
+# teardown disables it once the RAM member is out: whenever the disks'
+# superblocks name a RAM member, a boot after a power cut finds the array
+# inactive, and only the unit's restore starts it.  These steps change
+# nothing the Snapshot holds: each expects `snap` as it is.
+
+def enable_unit(snap, array):
+    unit = unit_name(array)
+    return Step(
+        key="enable unit",
+        summary="Enable the boot unit %s." % unit,
+        do=(Run(("systemctl", "enable", unit)),),
+        why="From the next step on, a boot after a power cut finds %s "
+            "inactive, and the unit's restore starts it." % array,
+        expect=snap)
+
+
+def disable_unit(snap, array):
+    unit = unit_name(array)
+    return Step(
+        key="disable unit",
+        summary="Disable the boot unit %s." % unit,
+        do=(Run(("systemctl", "disable", "--now", unit)),),
+        why="%s no longer has a RAM member for a boot to restore." % array,
+        expect=snap)
+
+
+def write_record(snap, it):
+    path = record.record_path(it.array)
+    return Step(
+        key="write record",
+        summary="Record what setup decided in %s." % path,
+        do=(record.WriteRecord(path, record.record_text(it)),),
+        why="Teardown and the boot unit read it; it is written before "
+            "anything changes.",
+        expect=snap)
+
+
+def mark_teardown(snap, it):
+    path = record.record_path(it.array)
+    return Step(
+        key="mark teardown",
+        summary="Mark the teardown in %s." % record.marker_path(path),
+        do=(record.MarkTeardown(path),),
+        why="Until the record is gone the unit's restore and stop "
+            "stand aside, so a boot never undoes half a teardown.",
+        expect=snap)
+
+
+def remove_record(snap, it):
+    path = record.record_path(it.array)
+    return Step(
+        key="remove record",
+        summary="Remove the record %s." % path,
+        do=(record.RemoveRecord(path),), expect=snap)

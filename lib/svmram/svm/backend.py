@@ -12,9 +12,8 @@ import os
 
 from .. import run
 from ..backend import Backend, Words
-from ..errors import RefusedError, SvmramError, whole_number
-from ..execute import StepFailed, execute
-from ..plan import Plan, step_lines
+from ..errors import RefusedError, SvmramError, UsageError, whole_number
+from ..plan import Plan
 from . import check, consistency, names, probe, record, status
 from .host import SvmHost
 from .intent import Intent
@@ -25,6 +24,7 @@ from .planner import plan_setup as plan_setup_steps
 from .ramcomponent import opening_step, ram_component
 from .restore import DEFAULT_COPY_BLOCKS
 from .restore import plan_restore as plan_restore_steps
+from .programs import PROGRAMS
 from .script import PRELUDE
 
 DRY_RUN_PROBE = (
@@ -53,12 +53,14 @@ WORDS = Words(
     retry_command="svcadm clear svmram:{target}",
     explain_command="svcs -x svmram:{target}",
     hung_command="svcs -x, the console, metastat",
-    serving="{ram} in slot 0, read option first")
+    serving="{ram} in slot 0, read option first",
+    script="ksh script")
 
 
 class SvmBackend(Backend):
     words = WORDS
     prelude = PRELUDE
+    programs = PROGRAMS
     check_predictions = check.PREDICTIONS
 
     # --- names and options ------------------------------------------------
@@ -66,6 +68,10 @@ class SvmBackend(Backend):
     @classmethod
     def owns(cls, text):
         return names.owns(text)
+
+    @classmethod
+    def owns_host(cls, root="/"):
+        return names.owns_host(root)
 
     def target(self, text):
         return names.metadevice(text, "mirror")
@@ -136,8 +142,7 @@ class SvmBackend(Backend):
         found = host.read_record()
         if found is None:
             return None
-        return Intent.from_json(record.to_intent_json(found),
-                                record.fmri(host.mirror))
+        return Intent.from_record(found, host.mirror)
 
     def unrecorded(self, host):
         snap = host.observe(None)
@@ -147,7 +152,7 @@ class SvmBackend(Backend):
         found = host.scratch_leftovers(linked=True)
         if not found:
             return None
-        _remove_scratch(host, found, earlier=True)
+        probe.remove_scratch(host, found, earlier=True)
         return "what an earlier test of the slot behaviour left: %s" % (
             ", ".join(found.mirrors + found.stripes + found.ramdisks))
 
@@ -194,12 +199,31 @@ class SvmBackend(Backend):
             plan = plan_enable(intent)
         else:
             plan, snap, notes = _plan_knowing_slots(host, snap, intent,
-                                                    notes, dry_run)
+                                                    notes, dry_run,
+                                                    self._probed)
         plan.notes = notes
         plan.intent = intent
         return plan
 
+    # What this run's test on a scratch mirror showed of the slots,
+    # (compacts, evidence), or None: the backend ran it, and passes it on
+    # (the Host keeps nothing a caller sets).
+    slot_probe = None
+
+    def _probed(self, host, intent, operation, memory=False):
+        """The host read again after a test on a scratch mirror found the
+        slot behaviour: the test changed the host (and may have removed
+        what an earlier one left), so the snapshot before it is stale."""
+        self.slot_probe = probe.test_slots(host, operation)
+        return host.observe(intent, memory=memory,
+                            slot_probe=self.slot_probe)
+
     def plan_rollback(self, observed, intent):
+        if self.slot_probe is not None and observed.detach_compacts is None:
+            # The setup's own test showed it (what the release says is
+            # not enough: observed, it is still unknown).
+            observed = observed.evolve(detach_compacts=self.slot_probe[0],
+                                       slot_evidence=self.slot_probe[1])
         plan = plan_teardown(observed, intent, reattach=intent.disks)
         plan.intent = intent
         return plan
@@ -233,7 +257,7 @@ class SvmBackend(Backend):
                 plan.test = probe.script_test(host.scratch_layout(),
                                               host.mirror, "teardown")
             else:
-                plan = plan_teardown(_probed(host, intent, "teardown"),
+                plan = plan_teardown(self._probed(host, intent, "teardown"),
                                      intent, reattach=reattach,
                                      under_way=bool(resumed))
         plan.intent = intent
@@ -266,8 +290,7 @@ class SvmBackend(Backend):
             if not record.complete(props):
                 continue
             try:
-                intent = Intent.from_json(record.to_intent_json(props),
-                                          record.fmri(other))
+                intent = Intent.from_record(props, other)
             except RefusedError:
                 continue               # its own restore reports the record
             step = opening_step(host.observe(intent), intent)
@@ -281,6 +304,11 @@ class SvmBackend(Backend):
 
     def run_by_boot_service(self):
         return bool(os.environ.get("SMF_FMRI"))
+
+    def plan_stop(self, host, intent):
+        raise UsageError("'stop' is the shutdown step of md's boot unit; "
+                         "SVM needs none (a mirror's RAM submirror is "
+                         "restored at boot by svc:/system/svmram)")
 
     def retry(self, host, target, intent):
         try:
@@ -363,7 +391,7 @@ class SvmBackend(Backend):
         return status.why_nothing_set_up(self.root)
 
     def check(self, target=None):
-        return check.run_check(self.root, target)
+        return check.run_check(self, target)
 
     selftest_directory = "/var/tmp/svmram-selftest"
 
@@ -393,99 +421,13 @@ def _not_enabled(props, service_state, mirror):
     that running setup again finishes it; None otherwise."""
     if service_state != "disabled" or not record.complete(props):
         return None
-    intent = Intent.from_json(record.to_intent_json(props),
-                              record.fmri(mirror))
+    intent = Intent.from_record(props, mirror)
     return intent, ["%s is recorded but not enabled; the recorded choices "
                     "are kept, and its start method restores the RAM "
                     "submirror if a reboot took it." % record.fmri(mirror)]
 
 
-def _probed(host, intent, operation, memory=False):
-    """The host read again after a test on a scratch mirror found the
-    slot behaviour: the test changed the host (and may have removed
-    what an earlier one left), so the snapshot before it is stale."""
-    test_slots(host, operation)
-    return host.observe(intent, memory=memory)
-
-
-class _Quiet:
-    """execute.py's progress for the slot test, which says nothing: it is
-    part of planning, and a failure is reported as the test's."""
-
-    def say(self, *args):
-        pass
-
-    update = done = break_line = say
-
-
-def test_slots(host, operation):
-    """Learn whether metadetach compacts the slots on this host: remove
-    what an earlier test left, then carry out probe.test_plan (the steps
-    a -n script prints as its step 0) with execute.py.  Its check step
-    stops it with HoleShown where a hole shows.  Sets host.slot_probe.
-    Nothing of the admin's is touched: a failure removes what the test
-    made and says the mirror was not changed."""
-    found, layout = host.scratch()
-    if found:
-        _remove_scratch(host, found, earlier=True)
-        layout = host.scratch_layout()
-    plan = probe.test_plan(layout, host.mirror, operation)
-    try:
-        execute(plan, host, None, _Quiet(), counted=False)
-        compacts = True
-    except StepFailed as failed:
-        if isinstance(failed.error, probe.HoleShown):
-            compacts = False
-        elif probe.is_removal(failed.step):
-            raise _not_removed(
-                [step for step in plan.steps[failed.number - 1:]
-                 if probe.is_removal(step)], failed, False,
-                host.mirror) from failed.error
-        else:
-            # Remove what was made (as the host shows it now), then report
-            # the failure; the admin's mirror was not touched.
-            _remove_scratch(host, host.scratch_leftovers(), earlier=False)
-            raise SvmramError(
-                "the test of the slot behaviour on a scratch mirror "
-                "failed, and %s was not changed: %s" % (
-                    host.mirror, failed.reason),
-                advice="Fix the cause, then run svmram again.") \
-                from failed.error
-    host.slot_probe = (compacts, (
-        "a scratch mirror %s showed it: after metadetach of slot 0 its "
-        "other submirror was in slot %s" % (layout.mirror, 0 if compacts
-                                             else 1)))
-    return host.slot_probe
-
-
-def _remove_scratch(host, found, earlier):
-    """Remove the scratch mirror's parts `found` with execute.py, in the
-    order of probe.removal_plan; at the first failure stop and say what
-    is left and how to remove it.  Every part of `found` is on svmram's
-    scratch ramdisks (probe.leftovers), so its mirror is cleared with -f."""
-    plan = probe.removal_plan(found, host.mirror, force=True)
-    try:
-        execute(plan, host, None, _Quiet(), counted=False)
-    except StepFailed as failed:
-        raise _not_removed(plan.steps[failed.number - 1:], failed, earlier,
-                           host.mirror) from failed.error
-
-
-def _not_removed(rest, failed, earlier, mirror):
-    """The scratch parts could not be removed: the failure, and the rest
-    of the removal (`rest`, steps) as commands to type."""
-    lines = [line for step in rest
-             for line in step_lines(step, lambda name: name, tools={})]
-    return SvmramError(
-        "%s could not be removed (%s), and %s was not changed" % (
-            "what an earlier test of the slot behaviour left" if earlier
-            else "the scratch mirror that tested the slot behaviour",
-            failed.reason, mirror),
-        advice="Run svmram again to remove it, or remove it yourself: "
-               "%s." % "; ".join(lines))
-
-
-def _plan_knowing_slots(host, snap, intent, notes, dry_run):
+def _plan_knowing_slots(host, snap, intent, notes, dry_run, probed):
     """plan_setup; when the plan depends on whether metadetach leaves a
     hole and that is not known, test it on a scratch mirror first (a dry
     run changes nothing: it assumes illumos's behaviour and says so).
@@ -505,7 +447,7 @@ def _plan_knowing_slots(host, snap, intent, notes, dry_run):
                 "submirror, attaches the RAM submirror into slot 0 and "
                 "re-attaches the disk behind it instead: one disk resync "
                 "fewer." % DRY_RUN_PROBE]
-    snap = _probed(host, intent, "setup", memory=True)
+    snap = probed(host, intent, "setup", memory=True)
     return plan_setup_steps(snap, intent), snap, [
         slot_note(snap) if note.startswith(UNKNOWN_SLOTS) else note
         for note in notes]

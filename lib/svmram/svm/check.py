@@ -6,7 +6,7 @@ nothing: one check per fact of the host, then a verdict per mirror
 
 from ..errors import RefusedError
 from ..plan import cost_lines, size_text
-from ..run import run as run_command
+from .programs import run_command
 from . import labels, listings
 from .host import SvmHost
 from .planner import (SlotBehaviourUnknown, choose_intent, plan_setup,
@@ -183,8 +183,10 @@ def mirror_verdict(snap, mirror):
                 ramdisk_bytes=intent.size_bytes)
 
 
-def run_check(root, mirror):
-    """(host checks, mirror verdicts)."""
+def run_check(backend, mirror):
+    """(host checks, mirror verdicts) for `svmram check`
+    (commands/check.py), on the host under backend.root."""
+    root = backend.root
     checks = []
     try:
         mirrors, stale = SvmHost(mirror or "", root).mirror_names()

@@ -41,20 +41,20 @@ class SvmHost(Host):
         self._run = runner
         # SVM services metastat last named as not online in SMF.
         self.services_not_online = ()
-        # What the test on a scratch mirror showed: (compacts, evidence),
-        # set by svm/backend.py once it ran it.
-        self.slot_probe = None
 
     # --- reading the host ---------------------------------------------
 
     def observe(self, intent=None, memory=False, smf=None, holders=False,
-                labels=False):
+                labels=False, slot_probe=None):
         """The host as a Snapshot, with the stripes and links `intent`
         names (svm.intent.Intent; None: the mirror's own).  memory=True
         reads kstat's memory figures; smf=(record, service_state) saves
         reading them again when the caller has just done so; holders=True
         asks fuser who has the mirror open (for choosing a method);
-        labels=True asks prtvtoc whether the disk submirrors are labeled."""
+        labels=True asks prtvtoc whether the disk submirrors are labeled;
+        slot_probe=(compacts, evidence) is what a test on a scratch mirror
+        showed (svm/probe.py test_slots), which a hole in the slots
+        overrides."""
         self.services_not_online = ()
         config = self._config()
         if config is None:
@@ -92,7 +92,7 @@ class SvmHost(Host):
             snap = snap.evolve(record=smf[0], service_state=smf[1])
         if holders and mirror_view is not None:
             snap = snap.evolve(holders=self._holders())
-        compacts, evidence = self._slot_behaviour(mirror_view)
+        compacts, evidence = self._slot_behaviour(mirror_view, slot_probe)
         snap = snap.evolve(detach_compacts=compacts, slot_evidence=evidence)
         if labels and mirror_view is not None:
             snap = self._labels(snap)
@@ -172,7 +172,7 @@ class SvmHost(Host):
 
     # --- slots and labels ------------------------------------------------
 
-    def _slot_behaviour(self, mirror_view):
+    def _slot_behaviour(self, mirror_view, slot_probe):
         """(detach_compacts, evidence): a hole in the mirror's slots
         proves a metadetach that does not compact; a probe's result comes
         next; an illumos /etc/release means illumos-gate's SVM, which
@@ -183,8 +183,8 @@ class SvmHost(Host):
                            "leaves" % (self.mirror, ", ".join(
                                "%s in %d" % pair for pair in zip(
                                    mirror_view.slots, mirror_view.numbers))))
-        if self.slot_probe is not None:
-            return self.slot_probe
+        if slot_probe is not None:
+            return slot_probe
         try:
             with open(actions.under(self.root, "/etc/release"),
                       encoding="utf-8", errors="replace") as stream:

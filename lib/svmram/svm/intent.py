@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Tuple
 
 from ..errors import RefusedError
-from . import names
+from . import names, record
 from .names import NMIRROR, PASS_MAX
 
 METHODS = ("swap", "rotate", "copy")
@@ -49,6 +49,14 @@ class Intent:
         data = asdict(self)
         data["disks"] = list(self.disks)
         return data
+
+    @classmethod
+    def from_record(cls, props, mirror):
+        """The intent an SMF record holds: `props`, its properties as
+        svcprop gives them (svm/record.py), of `mirror`'s instance;
+        RefusedError when they are not a whole intent."""
+        return cls.from_json(record.to_intent_json(props),
+                             record.fmri(mirror))
 
     @classmethod
     def from_json(cls, data, where):

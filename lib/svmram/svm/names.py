@@ -3,10 +3,13 @@
 """Validation of the names and sizes an administrator gives, and the
 choice of free names (pure; the caller supplies what is in use).
 
-registry.py imports this module alone to ask owns(), so that naming an
-md array loads nothing else of SVM's: it imports only errors.py."""
+registry.py imports this module alone to ask owns() and owns_host(), so
+that naming an md array loads nothing else of SVM's: it imports only
+errors.py."""
 
+import os
 import re
+import sys
 
 from ..errors import UsageError
 
@@ -32,6 +35,15 @@ def owns(text):
     """Is `text` written in SVM's target syntax: dN, or a disk set's
     set/dN (which SvmBackend.target refuses)?"""
     return is_metadevice(text) or is_disk_set_name(text)
+
+
+def owns_host(root="/"):
+    """Is the host under `root` one of SVM's: Solaris or illumos (Python
+    says "sunos5") for the real root; an emulated root (SVMRAM_ROOT: the
+    SVM emulator's) unless it is a Linux tree, which has a /sys/block."""
+    if root in ("/", ""):
+        return sys.platform.startswith("sunos")
+    return not os.path.isdir(os.path.join(root, "sys", "block"))
 
 
 def is_number(text):

@@ -14,7 +14,7 @@ import posixpath
 from dataclasses import replace
 
 from ..errors import RefusedError
-from ..plan import Plan, converge, looping
+from ..plan import Plan, converge_plan
 from . import consistency, labels, names, record, steps
 from .intent import Intent
 from .names import NMIRROR
@@ -26,13 +26,11 @@ from .sizing import (MAX_PERCENT, MIN_FREE_PERCENT, T_MINARMEM, MemoryCap,
 from .snapshot import OKAY, RESYNCING
 from .steps import UNLABEL_KEY
 
-MAX_STEPS = 64                   # a planner that needs more is looping
-
 
 class SlotBehaviourUnknown(RefusedError):
     """The plan depends on whether metadetach compacts the slots on this
     host, and that is not known: the command tests it on a scratch mirror
-    (svm/backend.py test_slots), or a dry run assumes illumos's behaviour."""
+    (svm/probe.py test_slots), or a dry run assumes illumos's behaviour."""
 
 
 # --- choosing what to do -------------------------------------------------
@@ -533,7 +531,9 @@ def plan_setup(snap, intent):
     plan = Plan("setup", intent.mirror, method=intent.method)
     if snap.mirror is None:
         plan.notes.append(_from_one_disk_note(intent))
-    _converge(plan, snap, intent, _next_setup_step)
+    _refuse_foreign_submirrors(snap, intent)
+    converge_plan(plan, snap, intent, _next_setup_step, intent.mirror,
+                  state_command(intent))
     if snap.service_state not in ("online", "offline"):
         plan.afterwards.append(record.enable_argv(intent.mirror))
     return plan
@@ -576,8 +576,11 @@ def plan_teardown(snap, intent, reattach=(), under_way=True):
     # (to put the disks back in order) is attached again by a later one.
     reattach = tuple(d for d in intent.disks if d in reattach or (
         snap.mirror is not None and d in snap.mirror.slots))
-    _converge(plan, snap, intent,
-              lambda s, it: _next_teardown_step(s, it, reattach, under_way))
+    _refuse_foreign_submirrors(snap, intent)
+    converge_plan(plan, snap, intent,
+                  lambda s, it: _next_teardown_step(s, it, reattach,
+                                                    under_way),
+                  intent.mirror, state_command(intent))
     # Said only when no step of the plan recreates the mirror unlabeled.
     left = unlabeled_left(snap, intent, plan.steps)
     if left:
@@ -621,10 +624,9 @@ def _from_one_disk_note(it):
                 it.mirror, it.disks[0], " and ".join(it.disks[1:])))
 
 
-def _converge(plan, snap, intent, next_step):
-    _refuse_foreign_submirrors(snap, intent)
-    converge(plan, snap, intent, next_step, lambda plan: looping(
-        plan, intent.mirror, "metastat %s" % intent.mirror), MAX_STEPS)
+def state_command(intent):
+    """What shows the mirror, for the refusal of a planner that loops."""
+    return "metastat %s" % intent.mirror
 
 
 def _refuse_foreign_submirrors(snap, it):

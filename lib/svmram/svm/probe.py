@@ -32,7 +32,8 @@ from typing import Tuple
 
 from ..actions import RemoveLink, Run, Symlink
 from ..errors import ParseError, RefusedError, SvmramError
-from ..plan import Plan, Step, Test
+from ..execute import StepFailed, execute
+from ..plan import Plan, Step, Test, step_lines
 from ..run import CommandError
 from . import metastat, names
 
@@ -293,3 +294,83 @@ def _foreign(name, part):
             name, part, ", ".join(RAMDISKS)),
         advice="svmram does not remove what it did not build; move %s off "
                "them, then run svmram again." % name)
+
+
+# --- the driver: the test carried out, its scratch parts removed ---------
+
+class _Quiet:
+    """execute.py's progress for the slot test, which says nothing: it is
+    part of planning, and a failure is reported as the test's."""
+
+    def say(self, *args):
+        pass
+
+    update = done = break_line = say
+
+
+def test_slots(host, operation):
+    """Learn whether metadetach compacts the slots on this host: remove
+    what an earlier test left, then carry out test_plan (the steps
+    a -n script prints as its step 0) with execute.py.  Its check step
+    stops it with HoleShown where a hole shows.  Returns what it showed,
+    (compacts, evidence), for the caller to pass on (SvmHost.observe's
+    slot_probe); the host keeps nothing of it.  Nothing of the admin's is
+    touched: a failure removes what the test
+    made and says the mirror was not changed."""
+    found, layout = host.scratch()
+    if found:
+        remove_scratch(host, found, earlier=True)
+        layout = host.scratch_layout()
+    plan = test_plan(layout, host.mirror, operation)
+    try:
+        execute(plan, host, None, _Quiet(), counted=False)
+        compacts = True
+    except StepFailed as failed:
+        if isinstance(failed.error, HoleShown):
+            compacts = False
+        elif is_removal(failed.step):
+            raise _not_removed(
+                [step for step in plan.steps[failed.number - 1:]
+                 if is_removal(step)], failed, False,
+                host.mirror) from failed.error
+        else:
+            # Remove what was made (as the host shows it now), then report
+            # the failure; the admin's mirror was not touched.
+            remove_scratch(host, host.scratch_leftovers(), earlier=False)
+            raise SvmramError(
+                "the test of the slot behaviour on a scratch mirror "
+                "failed, and %s was not changed: %s" % (
+                    host.mirror, failed.reason),
+                advice="Fix the cause, then run svmram again.") \
+                from failed.error
+    return compacts, (
+        "a scratch mirror %s showed it: after metadetach of slot 0 its "
+        "other submirror was in slot %s" % (layout.mirror, 0 if compacts
+                                             else 1))
+
+
+def remove_scratch(host, found, earlier):
+    """Remove the scratch mirror's parts `found` with execute.py, in the
+    order of removal_plan; at the first failure stop and say what
+    is left and how to remove it.  Every part of `found` is on svmram's
+    scratch ramdisks (probe.leftovers), so its mirror is cleared with -f."""
+    plan = removal_plan(found, host.mirror, force=True)
+    try:
+        execute(plan, host, None, _Quiet(), counted=False)
+    except StepFailed as failed:
+        raise _not_removed(plan.steps[failed.number - 1:], failed, earlier,
+                           host.mirror) from failed.error
+
+
+def _not_removed(rest, failed, earlier, mirror):
+    """The scratch parts could not be removed: the failure, and the rest
+    of the removal (`rest`, steps) as commands to type."""
+    lines = [line for step in rest
+             for line in step_lines(step, lambda name: name, tools={})]
+    return SvmramError(
+        "%s could not be removed (%s), and %s was not changed" % (
+            "what an earlier test of the slot behaviour left" if earlier
+            else "the scratch mirror that tested the slot behaviour",
+            failed.reason, mirror),
+        advice="Run svmram again to remove it, or remove it yourself: "
+               "%s." % "; ".join(lines))

@@ -12,10 +12,10 @@ resync (metareplace), never opened as if its data were good.
 from dataclasses import replace
 
 from ..errors import RefusedError, SvmramError
-from ..plan import Plan, converge
+from ..plan import Plan, converge_plan
 from . import names, record, steps
-from .planner import (MAX_STEPS, check_memory, label_source,
-                      setup_command)
+from .planner import (check_memory, label_source, setup_command,
+                      state_command)
 from .ramcomponent import (FAILED, links_ok, opening_step, ram_component,
                            recorded_number_holder)
 from .snapshot import OKAY
@@ -42,8 +42,8 @@ def plan_restore(snap, intent, retry, copy_blocks=DEFAULT_COPY_BLOCKS):
                 it = replace(it, link=snap.record["link"])
         return _next_step(snap, it, copy_blocks, retry)
 
-    converge(plan, snap, intent, next_step, lambda plan: AssertionError(
-        "restore plan does not converge"), MAX_STEPS)
+    converge_plan(plan, snap, intent, next_step, intent.mirror,
+                  state_command(intent))
     return plan
 
 

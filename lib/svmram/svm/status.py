@@ -11,7 +11,7 @@ many mirrors are configured.
 
 from ..backend import Problems, Status
 from ..errors import ParseError, RefusedError, SvmramError
-from ..run import run as run_command
+from .programs import run_command
 from . import consistency, names, record
 from .host import HostReading, check_smf_read
 from .intent import Intent
@@ -119,8 +119,7 @@ def mirror_status(mirror, reading, service, found):
         return Status.unconfigured(mirror, "%s does not exist" %
                                    record.fmri(mirror)), problems
     try:
-        intent = Intent.from_json(record.to_intent_json(found),
-                                  record.fmri(mirror))
+        intent = Intent.from_record(found, mirror)
     except RefusedError as error:       # a setup stopped while writing it
         return Status.unconfigured(mirror, error.message), problems
     problems.disks = intent.disks
@@ -277,7 +276,6 @@ def why_nothing_set_up(root):
 
 def _intent(mirror, found):
     try:
-        return Intent.from_json(record.to_intent_json(found),
-                                record.fmri(mirror))
+        return Intent.from_record(found, mirror)
     except RefusedError:
         return None

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""``python3 -m svmram.parse KIND < FILE``: parse SVM output, print JSON.
+"""``python3 -m svmram.svm.tojson KIND < FILE``: parse SVM output, print
+JSON (the SVM backend's side tool; it imports nothing of md's).
 
 KIND is one of metastat-p, metastat, metaparam, metadb, ramdiskadm.
 Exit 0 with JSON on stdout; 1 with one line on stderr naming the input
@@ -14,10 +15,10 @@ import json
 import os
 import sys
 
-from .errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, ParseError
-from .svm import listings, metastat, metastat_p
+from ..errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, ParseError
+from . import listings, metastat, metastat_p
 
-USAGE = ("usage: python3 -m svmram.parse "
+USAGE = ("usage: python3 -m svmram.svm.tojson "
          "{metastat-p|metastat|metaparam|metadb|ramdiskadm} < FILE")
 
 KINDS = {
@@ -59,7 +60,7 @@ def main(argv=None):
     try:
         result = KINDS[args[0]](_read_stdin())
     except ParseError as error:
-        print("svmram.parse: %s" % error, file=sys.stderr)
+        print("svmram.svm.tojson: %s" % error, file=sys.stderr)
         return EXIT_FAILED
     try:
         json.dump(result, sys.stdout, indent=2)

@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: CDDL-1.0
+# Copyright 2026 The svmram authors.  See LICENSE.
+"""registry.py asks each backend whether this host is its own (issue 29
+section 2), and `svmram status` given no target lists the targets of
+every backend that says yes."""
+
+import argparse
+import sys
+
+import pytest
+
+from svmram import registry
+from svmram.backend import Problems, Status
+from svmram.errors import UsageError
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize("platform, owners", [
+    ("linux", ["md"]), ("sunos5", ["svm"]), ("freebsd14", [])])
+def test_each_backend_is_asked_about_the_real_root(monkeypatch, platform,
+                                                   owners):
+    monkeypatch.setattr(sys, "platform", platform)
+    assert registry.host_owners("/") == owners
+
+
+def test_an_emulated_root_is_md_s_with_a_sys_block_else_svm_s(tmp_path):
+    assert registry.host_owners(str(tmp_path)) == ["svm"]
+    (tmp_path / "sys" / "block").mkdir(parents=True)
+    assert registry.host_owners(str(tmp_path)) == ["md"]
+
+
+def test_the_backend_classes_answer_as_their_names_modules(tmp_path):
+    from svmram.md.backend import MdBackend
+    from svmram.svm.backend import SvmBackend
+    assert (SvmBackend.owns_host(str(tmp_path)),
+            MdBackend.owns_host(str(tmp_path))) == (True, False)
+
+
+def test_a_host_no_backend_owns_is_refused(monkeypatch):
+    monkeypatch.setattr(sys, "platform", "freebsd14")
+    with pytest.raises(UsageError) as refused:
+        registry.for_host("/")
+    assert refused.value.message == (
+        "none of svmram's backends (svm, md) works on this system "
+        "(freebsd14)")
+    # The parser still gets options, so that --help works anywhere.
+    assert type(registry.for_arguments(["status"], "/")).__name__ == \
+        "SvmBackend"
+
+
+def test_every_owning_backend_is_loaded_in_the_registry_s_order(
+        monkeypatch, tmp_path):
+    monkeypatch.setattr(registry, "host_owners", lambda root: ["md", "svm"])
+    assert [type(b).__name__ for b in registry.for_hosts(str(tmp_path))] \
+        == ["MdBackend", "SvmBackend"]
+
+
+class _Fake:
+    """A backend with one target, for status with several backends."""
+
+    def __init__(self, backend, status):
+        self.words, self.status = backend.words, status
+
+    def statuses(self, target=None):
+        return [(self.status, Problems(disks=("x",)))]
+
+    def why_nothing_set_up(self):
+        return None
+
+    def target(self, text):
+        raise UsageError("not mine")
+
+
+def test_status_without_a_target_lists_every_owning_backend(monkeypatch,
+                                                            capsys):
+    from svmram import run
+    from svmram.commands import common, status as command
+    from svmram.md.backend import MdBackend
+    from svmram.svm.backend import SvmBackend
+    md = _Fake(MdBackend("/"), Status.unconfigured("md0", "no record"))
+    svm = _Fake(SvmBackend("/"), Status.unconfigured("d10", "no record"))
+    monkeypatch.setattr(common, "host_backends", lambda: [md, svm])
+    used = []
+    monkeypatch.setattr(common, "use", used.append)
+    args = argparse.Namespace(mirror=None, json=False, scripted=False,
+                              fields=None, parsable=False, problems=False,
+                              quiet=False, nagios=False, prometheus=False)
+    try:
+        assert command.run(args) == 4
+    finally:
+        run.use(None)
+    assert used == [md, svm]
+    assert capsys.readouterr().out == (
+        "md0: NOT serving reads from RAM: no record\n"
+        "d10: NOT serving reads from RAM: no record\n")
+    args.nagios = True
+    assert command.run(args) == 2
+    assert capsys.readouterr().out == (
+        "SVMRAM CRITICAL - md0: no record; d10: no record | "
+        "serving=0;;;0;2\n")
+    md.statuses = svm.statuses = lambda target=None: []
+    args.nagios = False
+    assert command.run(args) == 0
+    assert capsys.readouterr().out == (
+        "No array is set up for reads from RAM.\n"
+        "No mirror is set up for reads from RAM.\n")
+
+
+@pytest.mark.parametrize("target, script", [
+    ("d10", "ksh script"), ("/dev/md0", "POSIX sh script")])
+def test_the_dry_run_help_names_the_backend_s_kind_of_script(
+        target, script):
+    """-n prints the target's backend's script: SVM's is ksh93, md's POSIX
+    sh; the neutral commands take the word from the backend (issue 29
+    section 2)."""
+    from svmram import cli
+    for command in ("setup", "teardown", "restore", "stop"):
+        parser = cli.build_parser([command, target])
+        sub = parser._subparsers._group_actions[0].choices[command]
+        assert " ".join(sub.format_help().split()).count(
+            "print the plan as a %s; change nothing" % script) == 1
