@@ -28,7 +28,6 @@ def _sysfs(function, *args):
 
 PARSERS = {
     "mdstat": parse.mdstat,
-    "detail-export": parse.detail_export,
     "meminfo": parse.meminfo,
     "level": parse.level,
     "raid_disks": parse.raid_disks,
@@ -57,8 +56,6 @@ def _seeds():
     for name in sorted(os.listdir(FIXTURES)):
         if name.endswith(".mdstat.txt"):
             seeds.append(("mdstat", _read(name)))
-        elif name.endswith(".detail-export.txt"):
-            seeds.append(("detail-export", _read(name)))
         elif name.endswith(".sysfs.txt"):
             for line in _read(name).splitlines():
                 kind, _, rest = line.partition(" ")
@@ -182,7 +179,7 @@ def test_one_output_given_to_another_parser(seed, kind):
 BAD_NUMBERS = ("", "x", "1.5", "-1", "9" * 25)
 _WORD = re.compile(r"\S+")
 WHOLE = sorted({(kind, text) for kind, text in SEEDS
-                if kind in ("mdstat", "detail-export")})
+                if kind == "mdstat"})
 
 
 def single_mutations(text):

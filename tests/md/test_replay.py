@@ -32,13 +32,11 @@ def observe(tmp_path, name, sub="t"):
     return MdHost("md0", root=root).observe()
 
 
-def test_every_captured_mdstat_and_detail_export_parses():
+def test_every_captured_mdstat_parses():
     names = sorted(os.listdir(faketree.FIXTURES))
     for name in names:
         if name.endswith(".mdstat.txt"):
             parse.mdstat(fixture(name))
-        elif name.endswith(".detail-export.txt"):
-            parse.detail_export(fixture(name))
     restoring = parse.mdstat(fixture("vm-restoring.mdstat.txt"))["md0"]
     assert restoring["progress"] == ("recovery", 30592, 130048)
     assert restoring["raid"] == (3, 2, "_UU")
