@@ -1,16 +1,10 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""Fixture loading for the parser tests; their helpers (render_p.py)
-importable."""
+"""Fixture loading for the parser tests."""
 
 import os
-import sys
 
 import pytest
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-if HERE not in sys.path:
-    sys.path.insert(0, HERE)
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         "fixtures")
