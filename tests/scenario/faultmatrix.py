@@ -72,20 +72,10 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 import inprocess
+import releases
 from hosts import (READ_ONLY, EmulatedHost, _reads_only, adopt, clone,
                    host_file, kill_after_script, killing_bindir,
                    wrapping_bindir)
-
-ORIGINAL = (
-    "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
-
-RAM_FIRST = (
-    "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
-    "d13 1 1 /dev/rdsk/c90t0d0s0\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
 
 FMRI = "svc:/system/svmram:d10"
 LOG = "var/svc/log/system-svmram:d10.log"
@@ -367,7 +357,7 @@ class Clean:
         self.pristine.clear_trace()
         self.original = digest(self.pristine)
         if mirrors == 1:
-            assert self.original["metastat -p"] == ORIGINAL
+            assert self.original["metastat -p"] == releases.ORIGINAL
         # The plan's script, on a copy of its own: the setup below starts
         # from the pristine state exactly, as its checkpoints must.
         script = svmram_op(clone(self.pristine, directory / "plan"),
@@ -388,7 +378,7 @@ class Clean:
         if mirrors == 1 and self.pristine.switches()["detach_compacts"] \
                 and method != "copy":
             # Where detach leaves a hole, d11 ends last (docs/design.md).
-            assert self.set_up_digest["metastat -p"] == RAM_FIRST
+            assert self.set_up_digest["metastat -p"] == releases.RAM_FIRST
         # The boot restore, as the SMF instance runs it.
         booted = clone(done, directory / "booted")
         assert booted.reboot().returncode == 0
