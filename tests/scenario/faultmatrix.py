@@ -61,8 +61,11 @@ Used by tests/scenario/test_faults.py and bench/faults.
 """
 
 import concurrent.futures
+import fcntl
 import json
 import os
+import pathlib
+import pickle
 import re
 import shlex
 import shutil
@@ -409,6 +412,31 @@ class Clean:
             return None
         return self.checkpoints[(operation, case.command.argv[0],
                                  case.command.nth)]
+
+
+def shared_clean(directory, method, mirrors=1, release=None):
+    """The Clean of (method, mirrors, release) in `directory`, built by
+    whichever test process asks first: the others (pytest-xdist's
+    workers, which share a temporary root) wait for it and load it
+    (clean.pickle).  Its hosts are only ever copied (clone), so they can
+    be shared."""
+    directory = str(directory)
+    done = os.path.join(directory, "clean.pickle")
+    with open(directory + ".lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(done):
+            with open(done, "rb") as stream:
+                return pickle.load(stream)
+        shutil.rmtree(directory, ignore_errors=True)   # a failed build's
+        try:
+            run = Clean(method, pathlib.Path(directory), mirrors, release)
+        except BaseException:
+            shutil.rmtree(directory, ignore_errors=True)
+            raise
+        with open(done + ".new", "wb") as stream:
+            pickle.dump(run, stream)
+        os.rename(done + ".new", done)
+        return run
 
 
 # --- looking at a host -------------------------------------------------------
