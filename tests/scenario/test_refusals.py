@@ -35,18 +35,15 @@ CASES = [
      "RAM copy.  svmram works on mirrors of the local set"),
     (("setup", "-y", "mirror10"), nothing, USAGE,
      "is not a metadevice name"),
-    (("setup", "-y", "d10", "--size", "0"), nothing, USAGE,
-     "size '0' is invalid"),
     (("setup", "-y", "d10", "--size=-5m"), nothing, USAGE,
      "size '-5m' is invalid"),
-    (("setup", "-y", "d10", "--size", "2G"), nothing, USAGE,
-     "size '2G' is invalid"),
-    (("setup", "-y", "d10", "--size", "lots"), nothing, USAGE,
-     "size 'lots' is invalid"),
-    (("setup", "-y", "d10", "--name", "../x"), nothing, USAGE,
-     "ramdisk name '../x' is invalid"),
-    (("setup", "-y", "d10", "--name", "a b"), nothing, USAGE,
-     "ramdisk name 'a b' is invalid"),
+] + [
+    (("setup", "-y", "d10", "--size", size), nothing, USAGE,
+     "size '%s' is invalid" % size) for size in ("0", "2G", "lots")
+] + [
+    (("setup", "-y", "d10", "--name", name), nothing, USAGE,
+     "ramdisk name '%s' is invalid" % name) for name in ("../x", "a b")
+] + [
     (("setup", "-y", "d10", "--name", "x" * 33), nothing, USAGE,
      "is invalid; use up to 32"),
     (("setup", "-y", "d10", "--link", "c5t0d0"), nothing, USAGE,
