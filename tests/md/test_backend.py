@@ -275,21 +275,17 @@ def test_a_member_that_leaves_while_it_is_read_is_gone(tmp_path, monkeypatch,
     import errno
     root = tree(tmp_path, "vm-after-setup-new.sysfs.txt")
     member = faketree.path_in(root, "/sys/block/md0/md/dev-ram0")
-    if gone == "deleted":
-        real_list = MdHost._list
-
-        def listed_then_deleted(self, path):
-            names = real_list(self, path)
-            if path == "/sys/block/md0/md" and os.path.isdir(member):
-                faketree.remove(root, "/sys/block/md0/md/dev-ram0")
-            return names
-        monkeypatch.setattr(MdHost, "_list", listed_then_deleted)
-    else:
-        def show(path):
-            if path.startswith(member):
+    def show(path):
+        """md's sysfs (the seam md.host.sysfs_read): the member was
+        listed; at the first read of its attributes it is going
+        (ENODEV) or gone (the directory deleted: ENOENT)."""
+        if path.startswith(member + "/"):
+            if gone == "enodev":
                 raise OSError(errno.ENODEV, "No such device")
-            return md_host.read_attribute(path)
-        monkeypatch.setattr(md_host, "sysfs_read", show)
+            if os.path.isdir(member):
+                faketree.remove(root, "/sys/block/md0/md/dev-ram0")
+        return md_host.read_attribute(path)
+    monkeypatch.setattr(md_host, "sysfs_read", show)
     a = MdHost("md0", root=root).observe().array
     assert [m.name for m in a.members] == ["vda", "vdb"]
 
