@@ -74,9 +74,9 @@ all:
 	@echo "nothing to build; try 'make test', 'make demo' or 'make install'"
 
 # With pytest-xdist (tests/requirements.txt) the suite runs on every core,
-# test by test, except that each release profile's fault matrix stays on
-# one worker (its xdist_group), which shares that profile's clean runs;
-# then the VM tests, alone (they want both cores).
+# test by test (the fault matrix's workers share its clean runs through
+# the temporary root, tests/scenario/test_faults.py); then the VM tests,
+# alone (they want both cores).
 test: test-suite test-vm
 
 check:

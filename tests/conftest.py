@@ -26,6 +26,11 @@ if "PYTHONPYCACHEPREFIX" not in os.environ and not os.access(
 SCENARIO = os.path.join(REPO, "tests", "scenario")
 if SCENARIO not in sys.path:
     sys.path.insert(0, SCENARIO)
+# The parser tests' helpers (the fuzz harness fuzzing.py, which md's
+# parser tests share too; render_p.py).
+PARSE = os.path.join(REPO, "tests", "parse")
+if PARSE not in sys.path:
+    sys.path.insert(0, PARSE)
 
 
 import pytest  # noqa: E402

@@ -33,6 +33,8 @@ import pytest
 
 import inprocess  # noqa: E402  (on sys.path)
 from hosts import LIB, REPO, SVMRAM  # noqa: E402
+from refusing import (degrade_d12, drop_replicas, hold_lock,  # noqa: E402
+                      locked, nothing, start_a_resync)
 
 FAILED, USAGE, REFUSED, NOT_SERVING = 1, 2, 3, 4
 SMF_FATAL, SMF_CONFIG, SMF_NOSMF = 95, 96, 99     # smf_include.sh
@@ -60,10 +62,6 @@ def named(name, base="fresh"):
     return mark
 
 
-def nothing(host):
-    pass
-
-
 @on("set_up")
 def set_up(host):
     """d10 is set up (serving reads from RAM)."""
@@ -72,19 +70,6 @@ def set_up(host):
 @on("rebooted")
 def rebooted(host):
     """d10 was set up; the host rebooted and its boot service did not run."""
-
-
-def locked(function):
-    """Decorator: another svmram run holds the host lock; test_bad_input
-    takes it after the preparation (the lock_holder fixture) and
-    releases it when the test ends."""
-    function.locked = True
-    return function
-
-
-@locked
-def hold_lock(host):
-    pass
 
 
 @on("set_up")
@@ -97,20 +82,6 @@ def set_up_and_locked(host):
 @locked
 def rebooted_and_locked(host):
     pass
-
-
-def start_a_resync(host):
-    host.sim("freeze")
-    assert host.cmd("metadetach", "d10", "d12").returncode == 0
-    assert host.cmd("metattach", "d10", "d12").returncode == 0
-
-
-def degrade_d12(host):
-    assert host.cmd("metadetach", "d10", "d12").returncode == 0
-
-
-def drop_replicas(host):
-    assert host.cmd("metadb", "-d", "-f", "c0d0s7").returncode == 0
 
 
 @on("set_up")

@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""Run the real sbin/svmram with md's sysfs writes going to the fake
-kernel (fakekernel.sysfs_write): a plain file cannot turn "writemostly"
-into the member's state words as md's sysfs attribute does; and the
-attributes of a member md is deleting read as the kernel's do, failing
-with ENODEV (fakekernel.remove_member).  Everything
-else -- the CLI, the backend registry, run.py starting the fake commands of
-SVMRAM_BINDIR -- is the command as installed.
+"""Run the real sbin/svmram as a process with md's sysfs attributes
+read and written through the fake kernel (fakekernel.sysfs_read and
+sysfs_write, put at svmram's seam svmram.md.host.sysfs_read and
+sysfs_write): a plain file cannot turn "writemostly" into the member's
+state words as md's sysfs attribute does, nor fail a read with ENODEV as
+the attributes of a member md is deleting do (fakekernel.remove_member).
+Everything else -- the CLI, the backend registry, run.py starting the
+fake commands of SVMRAM_BINDIR -- is the command as installed.  The tests
+run svmram in their own process (mdcli.py); this is for what only a
+process shows (mdcli.Host.svmram(process=True)).
 
     python3 tests/md/fake_svmram.py ARGS...   (as sbin/svmram ARGS...)
 """
 
-import errno
 import os
 import runpy
 import sys
@@ -25,23 +27,8 @@ sys.path[:0] = [HERE, os.path.join(TOP, "lib")]
 import fakekernel  # noqa: E402
 from svmram.md import host  # noqa: E402
 
-host.MdHost._write = fakekernel.sysfs_write
-_os_read = os.read
-
-
-def _sysfs_read(fd, size):
-    try:
-        path = os.readlink("/proc/self/fd/%d" % fd)
-    except OSError:
-        path = ""
-    if path.startswith(os.path.realpath(fakekernel.root()) + "/sys/") and \
-            fakekernel.is_removed(path):
-        fakekernel.count_enodev()
-        raise OSError(errno.ENODEV, os.strerror(errno.ENODEV))
-    return _os_read(fd, size)
-
-
-os.read = _sysfs_read
+host.sysfs_read = fakekernel.sysfs_read
+host.sysfs_write = fakekernel.sysfs_write
 if os.environ.get("SVMRAM_TEST_MODULES"):
     # The modules the run imported, written as it exits (test_entropy.py).
     import atexit

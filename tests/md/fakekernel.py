@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""A fake kernel for running the real svmram command on md (test_cli.py):
+"""A fake kernel for running the real svmram command on md (mdcli.py):
 fake mdadm, modprobe, rmmod and systemctl that move a fake sysfs tree
 (faketree.py, under SVMRAM_ROOT) the way the real kernel moved it in the
 captured states (fixtures/vm-*.sysfs.txt), and md's sysfs write
@@ -17,8 +17,9 @@ real kernel for a moment (drivers/md/md.c: unbind_rdev_from_array sets
 rdev->mddev to NULL at once and deletes the member's sysfs directory
 later, from a work queue; meanwhile rdev_attr_show answers -ENODEV): its
 directory stays, marked with the file REMOVED, until the next fake
-command starts, and fake_svmram.py makes every read of a file there
-fail with ENODEV, as the kernel's show does (the open succeeds).  Each
+command starts, and every read of a file there fails with ENODEV
+(sysfs_read, which the tests put at svmram's seam md.host.sysfs_read),
+as the kernel's show does.  Each
 such read is counted in the file ENODEV_READS (under the root).
 
 Failure injection: a file FAIL (under the root) holding a command line
@@ -30,6 +31,7 @@ systemctl keeps each unit's state in fake-systemd/UNIT (under the root):
 when lib/systemd/system/svmram@.service exists under the root.
 """
 
+import errno
 import os
 import sys
 
@@ -289,19 +291,32 @@ def install(bindir):
     return bindir
 
 
-def sysfs_write(backend, path, value):
-    """md's member state attribute as the kernel treats a write
-    (state_store): "writemostly" and "-writemostly" set and clear a flag;
-    other attributes are written as they are."""
-    full = faketree.path_in(backend.root, path)
-    if path.endswith(("/sync_speed_min", "/sync_speed_max")):
+def sysfs_read(full):
+    """A read of the sysfs attribute at `full` (a real path under the
+    root), as md's host.sysfs_read: that of a member md is deleting
+    fails with ENODEV, as the kernel's show does (counted in
+    ENODEV_READS); any other is the file's text."""
+    if os.path.realpath(full).startswith(
+            os.path.realpath(root()) + "/sys/") and is_removed(full):
+        count_enodev()
+        raise OSError(errno.ENODEV, os.strerror(errno.ENODEV))
+    from svmram.md import host
+    return host.read_attribute(full)
+
+
+def sysfs_write(full, value):
+    """A write to the sysfs attribute at `full` (a real path under the
+    root), as md's host.sysfs_write: md's member state attribute as the
+    kernel treats a write (state_store): "writemostly" and "-writemostly"
+    set and clear a flag; other attributes are written as they are."""
+    if full.endswith(("/sync_speed_min", "/sync_speed_max")):
         # md shows a limit set here as local, "system" as the sysctl's.
-        system = "1000" if path.endswith("min") else "200000"
+        system = "1000" if full.endswith("min") else "200000"
         with open(full, "w") as stream:
             stream.write("%s (system)\n" % system if value == "system"
                          else "%s (local)\n" % value)
         return
-    if not path.endswith("/state") or value not in ("writemostly",
+    if not full.endswith("/state") or value not in ("writemostly",
                                                     "-writemostly"):
         with open(full, "w") as stream:
             stream.write(value + "\n")

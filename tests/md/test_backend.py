@@ -15,6 +15,7 @@ from svmram import run
 from svmram.actions import Run, WriteFile
 from svmram.errors import ParseError, SvmramError
 from svmram.execute import Polling, execute
+from svmram.md import host as md_host
 from svmram.md import planner, programs
 from svmram.md.host import MdHost, kernel_name, wait_for_disks
 from svmram.md.intent import Intent
@@ -235,17 +236,13 @@ def test_setup_of_a_new_array_executes_against_the_captured_states(
         planner.choose_setup(backend.observe(), "md0")
 
 
-def test_a_step_whose_promise_fails_stops_the_plan(tmp_path):
+def test_a_step_whose_promise_fails_stops_the_plan(tmp_path, monkeypatch):
     """The kernel did not set write-mostly (the write was ignored)."""
     root = tree(tmp_path, "vm-after-setup-new.sysfs.txt")
     faketree.write(root, "/sys/block/md0/md/dev-vda/state", "in_sync")
     it = Intent("md0", ("vda", "vdb"), "ram0", 131072, 2048, True)
-
-    class Ignoring(MdHost):
-        def _write(self, path, value):
-            pass
-
-    backend = Ignoring("md0", root=root, runner=Runner())
+    monkeypatch.setattr(md_host, "sysfs_write", lambda path, value: None)
+    backend = MdHost("md0", root=root, runner=Runner())
     plan = planner.plan_setup(backend.observe(), it)
     assert [s.key for s in plan.steps] == ["writemostly vda"]
     with pytest.raises(SvmramError, match="vda in md0 is not write-mostly"):
@@ -278,23 +275,17 @@ def test_a_member_that_leaves_while_it_is_read_is_gone(tmp_path, monkeypatch,
     import errno
     root = tree(tmp_path, "vm-after-setup-new.sysfs.txt")
     member = faketree.path_in(root, "/sys/block/md0/md/dev-ram0")
-    if gone == "deleted":
-        real_list = MdHost._list
-
-        def listed_then_deleted(self, path):
-            names = real_list(self, path)
-            if path == "/sys/block/md0/md" and os.path.isdir(member):
-                faketree.remove(root, "/sys/block/md0/md/dev-ram0")
-            return names
-        monkeypatch.setattr(MdHost, "_list", listed_then_deleted)
-    else:
-        real_read = os.read
-
-        def show(fd, size):
-            if os.readlink("/proc/self/fd/%d" % fd).startswith(member):
+    def show(path):
+        """md's sysfs (the seam md.host.sysfs_read): the member was
+        listed; at the first read of its attributes it is going
+        (ENODEV) or gone (the directory deleted: ENOENT)."""
+        if path.startswith(member + "/"):
+            if gone == "enodev":
                 raise OSError(errno.ENODEV, "No such device")
-            return real_read(fd, size)
-        monkeypatch.setattr(os, "read", show)
+            if os.path.isdir(member):
+                faketree.remove(root, "/sys/block/md0/md/dev-ram0")
+        return md_host.read_attribute(path)
+    monkeypatch.setattr(md_host, "sysfs_read", show)
     a = MdHost("md0", root=root).observe().array
     assert [m.name for m in a.members] == ["vda", "vdb"]
 

@@ -1,123 +1,26 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""The svmram command on md (issue 12, the CLI wiring): sbin/svmram run
-as a process on a fake kernel (fakekernel.py: fake mdadm, modprobe,
-rmmod and systemctl moving a fake sysfs tree captured from a real
-kernel, fixtures/vm-after-teardown: a clean two-disk RAID-1 md0 with an
-internal bitmap).  Exact argv sequences (SVMRAM_TRACE), the record, the
+"""The svmram command on md (issue 12, the CLI wiring), on a fake kernel
+(mdcli.py, fakekernel.py: fake mdadm, modprobe, rmmod and systemctl
+moving a fake sysfs tree captured from a real kernel,
+fixtures/vm-after-teardown: a clean two-disk RAID-1 md0 with an internal
+bitmap).  Exact argv sequences (SVMRAM_TRACE), the record, the
 unit's state, the tree after teardown and after a rollback, exit codes
 and messages."""
 
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
 import fakekernel
 import faketree
-from faketree import fixture
+import inprocess
+from mdcli import (GROWN, IS_ENABLED, RECORD, SETUP_ARGVS, STOP_ARGVS, UNIT,
+                   Host, set_up, stopped_by_the_unit)
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.dirname(os.path.dirname(HERE))
-RECORD = "/etc/svmram/md/md0.json"
-UNIT = "svmram@md0.service"
-GROWN = {"array": "md0", "disks": ["vda", "vdb"], "ram": "ram0",
-         "rd_size_kib": 131072, "offset_sectors": 2048, "created": False,
-         "write_mostly_before": []}
-IS_ENABLED = ["systemctl", "is-enabled", UNIT]
-SETUP_ARGVS = [
-    IS_ENABLED,
-    ["systemctl", "enable", UNIT],
-    ["modprobe", "brd", "rd_nr=1", "rd_size=131072"],
-    ["mdadm", "--grow", "/dev/md0", "--raid-devices=3", "--add",
-     "/dev/ram0"],
-    ["systemctl", "start", UNIT],
-    ["systemctl", "is-enabled", UNIT],
-    ["systemctl", "is-active", UNIT]]
-
-
-class Host:
-    def __init__(self, tmp_path, dump="vm-after-teardown.sysfs.txt"):
-        self.root = faketree.build(str(tmp_path / "root"), fixture(dump))
-        faketree.write(self.root, fakekernel.UNIT_FILE, "[Unit]")
-        self.bindir = fakekernel.install(str(tmp_path / "bin"))
-        self.trace = str(tmp_path / "trace")
-
-    def path(self, path):
-        return faketree.path_in(self.root, path)
-
-    def svmram(self, *args, python=(), env=None, stdin=subprocess.DEVNULL):
-        """(exit status, stdout, stderr, the argvs run); the trace is
-        emptied for the next call.  `python`: options for the
-        interpreter; `env`: more environment; `stdin`: the command's
-        standard input (none: a terminal is not there to confirm)."""
-        env = dict(os.environ, SVMRAM_ROOT=self.root,
-                   SVMRAM_BINDIR=self.bindir, SVMRAM_TRACE=self.trace,
-                   SVMRAM_POLL_SECONDS="0.01", **(env or {}))
-        env.pop("SVMRAM_DEBUG", None)
-        proc = subprocess.run(
-            [sys.executable] + list(python) +
-            [os.path.join(HERE, "fake_svmram.py")] + list(args), stdin=stdin,
-            capture_output=True,
-            text=True, env=env, timeout=120, check=False)
-        argvs = []
-        if os.path.exists(self.trace):
-            with open(self.trace) as stream:
-                argvs = [json.loads(line) for line in stream]
-            os.unlink(self.trace)
-        assert "Traceback" not in proc.stderr
-        return proc.returncode, proc.stdout, proc.stderr, argvs
-
-    def sysfs(self):
-        """Every file and directory under /sys, with its text."""
-        found = {}
-        top = self.path("/sys")
-        for dirpath, dirs, files in os.walk(top):
-            for name in dirs + files:
-                full = os.path.join(dirpath, name)
-                rel = os.path.relpath(full, top)
-                if os.path.islink(full):
-                    found[rel] = "-> " + os.path.relpath(
-                        os.readlink(full), top)
-                elif os.path.isdir(full):
-                    found[rel] = "dir"
-                else:
-                    with open(full) as stream:
-                        found[rel] = stream.read()
-        return found
-
-    def state(self, disk):
-        with open(self.path("/sys/block/md0/md/dev-%s/state" % disk)) as s:
-            return s.read().strip()
-
-    def record(self):
-        with open(self.path(RECORD)) as stream:
-            return json.load(stream)
-
-    def unit(self):
-        return fakekernel_unit(self.root)
-
-
-def fakekernel_unit(root):
-    path = faketree.path_in(root, "/fake-systemd/" + UNIT)
-    if not os.path.exists(path):
-        return None
-    with open(path) as stream:
-        return stream.read().split()
-
-
-@pytest.fixture
-def host(tmp_path):
-    return Host(tmp_path)
-
-
-def set_up(host):
-    rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
-    assert (rc, argvs) == (0, SETUP_ARGVS), err
-    return out, err
-
+from svmram import run
 
 def test_setup_dry_run_prints_the_sh_script_and_changes_nothing(host):
     before = host.sysfs()
@@ -212,23 +115,18 @@ def test_status_and_status_json(host):
         0, "md0: serving reads from RAM (/dev/ram0 in sync, the disks "
            "write-mostly)")
     # The unit disabled by hand: not serving (4).
-    fakekernel_set_unit(host.root, "disabled", "active")
+    host.set_unit("disabled", "active")
     rc, out, err, _ = host.svmram("status", "-j")
     [entry] = json.loads(out)["targets"]
     assert (rc, entry["verdict"], entry["reasons"]) == (
         4, "not_serving", ["its boot unit %s is disabled" % UNIT])
     # A disk gone from the array: degraded (5).
-    fakekernel_set_unit(host.root, "enabled", "active")
+    host.set_unit("enabled", "active")
     faketree.remove(host.root, "/sys/block/md0/md/dev-vdb")
     rc, out, err, _ = host.svmram("status", "--json")
     [entry] = json.loads(out)["targets"]
     assert (rc, entry["verdict"], entry["disk_redundancy"]["reasons"]) == (
         5, "degraded", ["vdb is not in md0"])
-
-
-def fakekernel_set_unit(root, enabled, active):
-    faketree.write(root, "/fake-systemd/" + UNIT, "%s %s" % (enabled,
-                                                             active))
 
 
 def test_teardown_goes_back_to_the_original_array(host):
@@ -257,12 +155,7 @@ def test_teardown_goes_back_to_the_original_array(host):
 def test_restore_after_a_clean_stop(host):
     """The array as the unit's stop leaves it: RAM member removed, raid
     devices shrunk, brd unloaded, disks still write-mostly."""
-    set_up(host)
-    for argv in (["mdadm", "/dev/md0", "--fail", "/dev/ram0", "--remove",
-                  "/dev/ram0"],
-                 ["mdadm", "--grow", "/dev/md0", "--raid-devices=2"],
-                 ["rmmod", "brd"]):
-        env_run(host, argv)
+    stopped_by_the_unit(host)
     rc, out, err, argvs = host.svmram("status", "/dev/md0")
     assert rc == 4
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
@@ -273,12 +166,6 @@ def test_restore_after_a_clean_stop(host):
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
     assert (rc, argvs) == (0, [])
     assert out == "md0: nothing to do: /dev/ram0 is in sync.\n"
-
-
-def env_run(host, argv):
-    env = dict(os.environ, SVMRAM_ROOT=host.root)
-    assert subprocess.run([os.path.join(host.bindir, argv[0])] + argv[1:],
-                          env=env, check=False).returncode == 0
 
 
 @pytest.mark.parametrize("args, code, words", [
@@ -397,12 +284,6 @@ def test_setup_without_the_boot_unit_installed_is_refused(host):
     assert host.sysfs() == before and not os.path.exists(host.path(RECORD))
 
 
-STOP_ARGVS = [
-    ["mdadm", "/dev/md0", "--fail", "/dev/ram0", "--remove", "/dev/ram0"],
-    ["mdadm", "--grow", "/dev/md0", "--raid-devices=2"],
-    ["rmmod", "brd"]]
-
-
 def test_stop_takes_the_ram_member_out_then_restore_brings_it_back(host):
     """The unit's ExecStop and ExecStart: svmram stop, then at the next
     boot svmram restore."""
@@ -434,39 +315,24 @@ def test_stop_stands_aside_without_a_record_or_during_a_teardown(host):
 def test_stop_is_md_s_alone():
     env = dict(os.environ)
     env.pop("SVMRAM_ROOT", None)
-    proc = subprocess.run([sys.executable, os.path.join(TOP, "sbin",
-                                                        "svmram"),
-                           "stop", "d10"], capture_output=True, text=True,
-                          env=env, check=False)
-    assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr.startswith("svmram: 'stop' is the shutdown step of "
-                                  "md's boot unit; SVM needs none")
+    rc, out, err = inprocess.svmram(("stop", "d10"), env,
+                                    runner=run.start_process)
+    assert (rc, out) == (2, "")
+    assert err.startswith("svmram: 'stop' is the shutdown step of md's boot "
+                          "unit; SVM needs none")
 
 
-def test_stop_stands_aside_at_once_while_teardown_holds_the_lock(host):
+def test_stop_stands_aside_at_once_while_teardown_holds_the_lock(
+        host, lock_holder):
     """Teardown's first step writes the marker; its step "disable unit"
     runs systemctl disable --now, which runs the unit's ExecStop (svmram
     stop) while teardown holds the host lock: stop must stand aside without waiting
     for that lock, as under systemd (INVOCATION_ID) it would wait."""
     set_up(host)
     faketree.write(host.root, RECORD + ".teardown", "")
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; sys.path.insert(0, %r); "
-         "from svmram.lock import HostLock; "
-         "lock = HostLock(%r).__enter__(); print('held', flush=True); "
-         "time.sleep(300)" % (os.path.join(TOP, "lib"),
-                             host.path("/var/run/svmram.lock"))],
-        stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout.readline() == "held\n"
-        os.environ["INVOCATION_ID"] = "test"
-        try:
-            rc, out, err, argvs = host.svmram("stop", "/dev/md0")
-        finally:
-            del os.environ["INVOCATION_ID"]
-    finally:
-        holder.kill()
-        holder.wait()
+    lock_holder(host)
+    rc, out, err, argvs = host.svmram("stop", "/dev/md0",
+                                      env={"INVOCATION_ID": "test"})
     assert (rc, argvs, err) == (0, [], "")
     assert out == ("md0: a teardown of it is running or was cut short, and "
                    "finishes it; nothing to stop.\n")
@@ -528,7 +394,7 @@ def test_restore_adds_no_ram_member_while_a_recorded_disk_is_missing(host):
     set_up(host)
     rc, out, err, argvs = host.svmram("stop", "/dev/md0")
     assert (rc, argvs) == (0, STOP_ARGVS), err
-    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vdb", "--remove",
+    host.command(["mdadm", "/dev/md0", "--fail", "/dev/vdb", "--remove",
                    "/dev/vdb"])
     before = host.sysfs()
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
@@ -552,6 +418,6 @@ def test_restore_adds_no_ram_member_while_a_recorded_disk_is_missing(host):
         "loaded; its boot unit svmram@md0.service is failed (journalctl -b "
         "-u svmram@md0.service says why and what to do)"], out
     # the advice works: the disk back, restore adds the RAM member
-    env_run(host, ["mdadm", "/dev/md0", "--add", "/dev/vdb"])
+    host.command(["mdadm", "/dev/md0", "--add", "/dev/vdb"])
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
     assert (rc, argvs) == (0, SETUP_ARGVS[2:4]), err

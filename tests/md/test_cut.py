@@ -19,14 +19,9 @@ import time
 import pytest
 
 import faketree
-from test_cli import GROWN, HERE, RECORD, SETUP_ARGVS, Host, set_up
+from mdcli import GROWN, HERE, RECORD, SETUP_ARGVS, set_up
 
 JOURNAL = "/var/svmram/md0.journal"
-
-
-@pytest.fixture
-def host(tmp_path):
-    return Host(tmp_path)
 
 
 def cut(host, point, *args, trace=False):

@@ -8,19 +8,12 @@ and svmram's md path (setup, restore, stop, teardown, status) imports
 no module that seeds a random generator from the pool when imported or
 used (random, tempfile, uuid, secrets...)."""
 
-import pytest
-
 import test_unit
-from test_cli import Host, set_up
+from mdcli import set_up
 
 SEEDING = ("random", "_random", "tempfile", "uuid", "secrets", "hashlib",
            "hmac", "ssl", "multiprocessing", "asyncio", "email",
            "http", "urllib.request")
-
-
-@pytest.fixture
-def host(tmp_path):
-    return Host(tmp_path)
 
 
 def modules_of(host, tmp_path, *args):
@@ -51,7 +44,8 @@ def test_stop_after_setup_with_the_seed_the_unit_sets(host, tmp_path):
     """The unit's own Environment= line, then its ExecStop."""
     set_up(host)
     key, _, value = test_unit.unit()["Environment"][0].partition("=")
-    rc, out, err, _ = host.svmram("stop", "md0", env={key: value})
+    rc, out, err, _ = host.svmram("stop", "md0", env={key: value},
+                                  process=True)
     assert rc == 0, err
 
 

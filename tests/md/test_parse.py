@@ -86,47 +86,6 @@ def test_meminfo():
             parse.meminfo(bad)
 
 
-# --- mdadm --detail --export -------------------------------------------------
-
-def test_detail_export_of_a_new_array():
-    got = parse.detail_export(fixture("vm-after-setup-new.detail-export.txt"))
-    assert got["level"] == "raid1" and got["devices"] == 3
-    assert got["metadata"] == "1.2"
-    assert got["members"] == {
-        "dev_ram0": {"role": 0, "dev": "/dev/ram0"},
-        "dev_vda": {"role": 1, "dev": "/dev/vda"},
-        "dev_vdb": {"role": 2, "dev": "/dev/vdb"}}
-
-
-def test_detail_export_of_an_inactive_array():
-    """No MD_LEVEL, MD_DEVICES counts the members, every role spare."""
-    got = parse.detail_export(fixture("vm-inactive.detail-export.txt"))
-    assert got["level"] is None and got["devices"] == 2
-    assert {m["role"] for m in got["members"].values()} == {"spare"}
-
-
-def test_detail_export_as_mdadm_4_6_prints_it():
-    """Detail.c at mdadm-4.6: MD_RESHAPE_ACTIVE and a spare's role."""
-    got = parse.detail_export(
-        "MD_LEVEL=raid1\nMD_DEVICES=2\nMD_METADATA=1.2\n"
-        "MD_UUID=0b4c6e4a:77b1e8a5:9f2cf7b2:1ad3e07c\nMD_DEVNAME=data\n"
-        "MD_RESHAPE_ACTIVE=False\nMD_NAME=host:data\n"
-        "MD_DEVICE_dev_sdb1_ROLE=spare\nMD_DEVICE_dev_sdb1_DEV=/dev/sdb1\n")
-    assert got["reshape_active"] is False and got["name"] == "host:data"
-    assert got["members"]["dev_sdb1"]["role"] == "spare"
-
-
-@pytest.mark.parametrize("text", [
-    "", "MD_LEVEL=raid1\n", "MD_DEVICES=2\nMD_DEVICES=2\n",
-    "MD_DEVICES=2\nMD_LEVEL=raid9\n", "MD_DEVICES=2\nMD_COLOUR=red\n",
-    "MD_DEVICES=2\nMD_DEVICE_vda_DEV=/dev/vda\n",
-    "MD_DEVICES=2\nMD_DEVICE_vda_ROLE=x\n", "MD_DEVICES=2",
-    "MD_DEVICES=2\nMD_UUID=xyz\n", "mdadm: cannot open /dev/md9\n"])
-def test_unknown_detail_export_is_refused(text):
-    with pytest.raises(ParseError):
-        parse.detail_export(text)
-
-
 # --- /proc/mdstat ------------------------------------------------------------
 
 def test_mdstat_of_the_new_array():

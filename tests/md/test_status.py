@@ -150,7 +150,7 @@ def prometheus(samples):
 
 
 def test_prometheus_metrics_of_a_set_up_array(tmp_path):
-    from test_cli import Host, set_up
+    from mdcli import Host, set_up
     host = Host(tmp_path)
     rc, out, err, _ = host.svmram("status", "--prometheus")
     assert (rc, out, err) == (0, prometheus({}), "")
@@ -184,7 +184,7 @@ def test_prometheus_metrics_of_a_set_up_array(tmp_path):
 
 
 def test_prometheus_while_md_recovers_the_ram_member(tmp_path):
-    from test_cli import Host, set_up
+    from mdcli import Host, set_up
     host = Host(tmp_path)
     set_up(host)
     faketree.recovering(host.root, 65024)
@@ -202,7 +202,7 @@ def test_nagios_while_md_recovers_the_ram_member_is_a_warning(tmp_path):
     """svmram.8 (LINUX MD, after a power cut): while md copies into the
     RAM member, --nagios says WARNING, in md's words, with the percentage,
     where generic monitors see a degraded array."""
-    from test_cli import Host, set_up
+    from mdcli import Host, set_up
     host = Host(tmp_path)
     set_up(host)
     faketree.recovering(host.root, 65024)
@@ -218,10 +218,10 @@ def test_nagios_names_a_failed_write_mostly_disk_critical(tmp_path):
     """`mdadm --fail` of a write-mostly disk: CRITICAL with the disk and
     what to do; the perfdata count the disks that are current (reads
     still come from RAM, so serving stays 1)."""
-    from test_cli import Host, env_run, set_up
+    from mdcli import Host, set_up
     host = Host(tmp_path)
     set_up(host)
-    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vdb"])
+    host.command(["mdadm", "/dev/md0", "--fail", "/dev/vdb"])
     rc, out, err, _ = host.svmram("status", "--nagios")
     assert (rc, out, err) == (
         2, "SVMRAM CRITICAL - md0: disk redundancy degraded (vdb is "
@@ -234,10 +234,10 @@ def test_nagios_names_a_failed_write_mostly_disk_critical(tmp_path):
 
 
 def test_nagios_names_a_missing_disk_critical(tmp_path):
-    from test_cli import Host, env_run, set_up
+    from mdcli import Host, set_up
     host = Host(tmp_path)
     set_up(host)
-    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vdb", "--remove",
+    host.command(["mdadm", "/dev/md0", "--fail", "/dev/vdb", "--remove",
                    "/dev/vdb"])
     rc, out, err, _ = host.svmram("status", "--nagios")
     assert (rc, out, err) == (
@@ -246,11 +246,11 @@ def test_nagios_names_a_missing_disk_critical(tmp_path):
 
 
 def test_nagios_both_disks_failed_is_data_at_risk(tmp_path):
-    from test_cli import Host, env_run, set_up
+    from mdcli import Host, set_up
     host = Host(tmp_path)
     set_up(host)
-    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vdb"])
-    env_run(host, ["mdadm", "/dev/md0", "--fail", "/dev/vda"])
+    host.command(["mdadm", "/dev/md0", "--fail", "/dev/vdb"])
+    host.command(["mdadm", "/dev/md0", "--fail", "/dev/vda"])
     rc, out, err, _ = host.svmram("status", "--nagios")
     assert (rc, err) == (2, "")
     assert out == (
@@ -264,7 +264,7 @@ def test_nagios_both_disks_failed_is_data_at_risk(tmp_path):
 def test_a_systemctl_that_fails_is_no_missing_unit(tmp_path):
     """systemctl that cannot answer (no bus) is not "the unit is
     missing": every format fails, --prometheus after svmram_up 0."""
-    from test_cli import Host, set_up
+    from mdcli import Host, set_up
     host = Host(tmp_path)
     set_up(host)
     error = ("svmram: cannot read the state of svmram@md0.service from "

@@ -20,9 +20,7 @@ import pty
 import pytest
 
 import faketree
-from test_cli import IS_ENABLED, RECORD, UNIT, Host, set_up
-
-from svmram.lock import HostLock
+from mdcli import IS_ENABLED, RECORD, UNIT, Host, set_up
 
 MARKER = RECORD + ".teardown"
 JOURNAL = "/var/svmram/md0.journal"
@@ -175,11 +173,12 @@ def test_a_teardown_refused_after_the_unit_was_disabled_leaves_it_so(host):
 
 # --- refusals before anything is planned -------------------------------------
 
-def test_a_teardown_refused_while_another_run_holds_the_lock(host):
+def test_a_teardown_refused_while_another_run_holds_the_lock(host,
+                                                            lock_holder):
     set_up(host)
     record = read(host, RECORD)
     before = tree(host)
-    with HostLock(host.path(LOCK)):
+    with lock_holder(host):
         rc, out, err, argvs = host.svmram("teardown", "-y", "/dev/md0")
     assert (rc, out, argvs) == (3, "", [])
     assert err.splitlines() == [

@@ -4,7 +4,7 @@
 md, when restore, teardown, stop and the journal fail, and in the help,
 is worded for an md administrator: members, disks, the unit, mdadm;
 never SVM's submirrors, metastat or SMF.  Driven as test_cli.py drives
-the command, on the fake kernel."""
+the command, on the fake kernel (mdcli.py)."""
 
 import json
 
@@ -12,7 +12,7 @@ import pytest
 
 import fakekernel
 import faketree
-from test_cli import Host, env_run, set_up
+from mdcli import Host, set_up, stopped_by_the_unit
 
 from svmram import run
 from svmram.md import programs
@@ -22,23 +22,8 @@ SVM_WORDS = ("submirror", "metastat", "metadevice", "metattach", "SMF",
              "svcs", "svcadm", "ramdisk submirror", "SVM", "ksh")
 
 
-@pytest.fixture
-def host(tmp_path):
-    return Host(tmp_path)
-
-
 def no_svm_words(text):
     return [word for word in SVM_WORDS if word in text]
-
-
-def stopped_by_the_unit(host):
-    """Set up, then the unit's stop at shutdown: the RAM member out."""
-    set_up(host)
-    for argv in (["mdadm", "/dev/md0", "--fail", "/dev/ram0", "--remove",
-                  "/dev/ram0"],
-                 ["mdadm", "--grow", "/dev/md0", "--raid-devices=2"],
-                 ["rmmod", "brd"]):
-        env_run(host, argv)
 
 
 def test_a_failed_restore_step_says_disks_and_the_unit(host):

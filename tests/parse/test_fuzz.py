@@ -10,22 +10,22 @@ from elsewhere).  The property covers what the `python3 -m svmram.svm.tojson`
 front end does with a result too (to_json, json.dumps), and a few inputs
 go through the front end itself as a process.
 
-Reproducible (derandomize) and bounded (max_examples): the whole file
-runs in well under 20 seconds.
+The harness (fuzz settings, mutations) is fuzzing.py, which md's
+parsers share (md/test_fuzz.py).  Reproducible (derandomize) and bounded
+(max_examples): the whole file runs in well under 20 seconds.
 """
 
 import json
 import os
-import re
 import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from fuzzing import fuzz, mutated, parsed, single_mutations, wordy
 from svmram.svm import tojson as front_end
-from svmram.errors import ParseError
 from svmram.svm import record
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -64,22 +64,18 @@ SEEDS = [(kind_of(name), _read(name)) for name in SEED_NAMES[:-1]] + [
     (SVCPROP, RECORD)]
 KINDS = sorted(PARSERS)
 
-fuzz = settings(max_examples=150, deadline=None, derandomize=True,
-                database=None, suppress_health_check=list(HealthCheck))
+FUZZ = fuzz(150)
 
 
 def outcome(kind, text):
     """What the front end would print: the model as JSON (the front end's
     KINDS parse, then call to_json), or None for the parser's own error.
     Anything else raised is the bug this file looks for."""
-    try:
-        result = PARSERS[kind](text)
-    except ParseError as error:
-        assert str(error).startswith("cannot parse ")
-        assert error.advice
+    result = parsed(PARSERS[kind], text)
+    if result is None:
         return None
-    assert isinstance(result, dict)
-    return json.dumps(result, sort_keys=True)
+    assert isinstance(result[1], dict)
+    return json.dumps(result[1], sort_keys=True)
 
 
 def test_every_seed_parses():
@@ -112,13 +108,7 @@ WORDS = st.sampled_from([
 SEPARATORS = st.sampled_from([" ", "  ", "\t", "\n", "\n    ", "\n\t", ": "])
 
 
-@st.composite
-def wordy(draw):
-    parts = draw(st.lists(st.tuples(WORDS, SEPARATORS), max_size=40))
-    return "".join(word + sep for word, sep in parts)
-
-
-@fuzz
+@FUZZ
 @given(st.sampled_from(KINDS), st.text(ALPHABET, max_size=200))
 @example("metastat-p", "d10 -m d11 \\\n")
 @example("metastat", "d10: Mirror\n    Submirror 9: d13\n")
@@ -127,13 +117,13 @@ def test_random_text(kind, text):
     outcome(kind, text)
 
 
-@fuzz
-@given(st.sampled_from(KINDS), wordy())
+@FUZZ
+@given(st.sampled_from(KINDS), wordy(WORDS, SEPARATORS))
 def test_random_words(kind, text):
     outcome(kind, text)
 
 
-@fuzz
+@FUZZ
 @given(st.sampled_from(KINDS), st.text(max_size=120))
 def test_any_unicode(kind, text):
     outcome(kind, text)
@@ -141,85 +131,18 @@ def test_any_unicode(kind, text):
 
 # --- mutations of real output -------------------------------------------------
 
-_NUMBER = re.compile(r"[0-9]+")
 NUMBERS = st.sampled_from(["0", "1", "4", "9", "10", "99", "8192", "-1",
                            "007", "2147483648", "9" * 25, "1.5", "", "x"])
 
 
-def _mutate(draw, lines):
-    """One mutation of a list of lines (keeping their line ends)."""
-    if not lines:
-        return [draw(st.text(ALPHABET, max_size=20))]
-    i = draw(st.integers(0, len(lines) - 1))
-    j = draw(st.integers(0, len(lines) - 1))
-    how = draw(st.sampled_from([
-        "delete", "duplicate", "swap", "number", "number", "number", "blank",
-        "truncate", "cut", "word", "word", "token", "join", "char", "nbsp",
-        "crlf", "indent"]))
-    line = lines[i]
-    if how == "delete":
-        del lines[i]
-    elif how == "duplicate":
-        lines.insert(j, line)
-    elif how == "swap":
-        lines[i], lines[j] = lines[j], lines[i]
-    elif how == "number":
-        found = list(_NUMBER.finditer(line))
-        if found:
-            match = found[draw(st.integers(0, len(found) - 1))]
-            lines[i] = line[:match.start()] + draw(NUMBERS) + \
-                line[match.end():]
-    elif how in ("blank", "nbsp", "char"):
-        at = draw(st.integers(0, len(line)))
-        what = {"blank": draw(st.sampled_from([" ", "\t", "  \t"])),
-                "nbsp": "\xa0",
-                "char": draw(ALPHABET)}[how]
-        lines[i] = line[:at] + what + line[at:]
-    elif how == "truncate":
-        del lines[i:]
-    elif how == "cut":
-        lines[i] = line[:draw(st.integers(0, len(line)))]
-    elif how == "word":
-        words = "".join(lines).split()
-        mine = line.split(" ")
-        if words and mine:
-            k = draw(st.integers(0, len(mine) - 1))
-            mine[k] = draw(st.sampled_from(words))
-            lines[i] = " ".join(mine)
-    elif how == "token":
-        mine = line.split(" ")
-        k = draw(st.integers(0, len(mine) - 1))
-        mine[k] = draw(st.one_of(NUMBERS, WORDS))
-        lines[i] = " ".join(mine)
-    elif how == "join":
-        if i + 1 < len(lines):
-            lines[i:i + 2] = [line.rstrip("\n") + " " + lines[i + 1]]
-    elif how == "crlf":
-        lines[i] = line.replace("\n", "\r\n")
-    elif how == "indent":
-        lines[i] = line.lstrip() if line[:1].isspace() else "    " + line
-    return lines
-
-
-@st.composite
-def mutated(draw):
-    # Each parser gets its share, however many fixtures it has.
-    kind = draw(st.sampled_from(KINDS))
-    text = draw(st.sampled_from([t for k, t in SEEDS if k == kind]))
-    lines = text.splitlines(keepends=True)
-    for _ in range(draw(st.integers(1, 4))):
-        lines = _mutate(draw, lines)
-    return kind, "".join(lines)
-
-
-@settings(fuzz, max_examples=1500)
-@given(mutated())
+@settings(FUZZ, max_examples=1500)
+@given(mutated(SEEDS, ALPHABET, NUMBERS, WORDS))
 def test_mutated_fixtures(case):
     kind, text = case
     outcome(kind, text)
 
 
-@fuzz
+@FUZZ
 @given(st.sampled_from(SEEDS), st.sampled_from(KINDS))
 def test_a_fixture_given_to_another_parser(seed, kind):
     outcome(kind, seed[1])
@@ -228,27 +151,11 @@ def test_a_fixture_given_to_another_parser(seed, kind):
 # --- every single mutation of the numbers, words and lines ----------------------
 
 BAD_NUMBERS = ("", "x", "1.5", "-1", "\u00b2", "9" * 25, "0")
-_WORD = re.compile(r"\S+")
-
-
-def single_mutations(text):
-    """Each number replaced by each of BAD_NUMBERS, each word left out or
-    doubled, each line left out: the damage a random mutation may take
-    hundreds of examples to find, done exhaustively."""
-    for match in _NUMBER.finditer(text):
-        for bad in BAD_NUMBERS:
-            yield text[:match.start()] + bad + text[match.end():]
-    for match in _WORD.finditer(text):
-        yield text[:match.start()] + text[match.end():]
-        yield text[:match.end()] + " " + match.group() + text[match.end():]
-    lines = text.splitlines(keepends=True)
-    for i in range(len(lines)):
-        yield "".join(lines[:i] + lines[i + 1:])
 
 
 @pytest.mark.parametrize("kind, text", SEEDS, ids=SEED_NAMES)
 def test_every_single_mutation(kind, text):
-    for changed in single_mutations(text):
+    for changed in single_mutations(text, BAD_NUMBERS):
         outcome(kind, changed)
 
 

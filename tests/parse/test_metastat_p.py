@@ -121,7 +121,7 @@ def test_disk_set_names_and_stale_banner(fixture_text):
     assert mirror.submirrors == ["blue/d11", "blue/d12"]
     assert config.get("blue/d11").hot_spare_pool == "blue/hsp000"
     assert config.get("blue/d70").master == "blue/d71"
-    assert config.parent_of("blue/d71") == "blue/d70"
+    assert config.users()["blue/d71"] == ["blue/d70"]
 
 
 def test_solaris11_paths_and_space_continuations(fixture_text):

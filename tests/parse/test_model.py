@@ -5,7 +5,7 @@
 import pytest
 
 from svmram.svm.model import (Component, Config, Mirror, Row, SoftPartition,
-                              Stripe, raw_path, short_name)
+                              Stripe, short_name)
 
 
 @pytest.mark.parametrize("token, name", [
@@ -27,16 +27,6 @@ def test_short_name(token, name):
     assert short_name(token) == name
 
 
-@pytest.mark.parametrize("name, metadevice, path", [
-    ("d13", True, "/dev/md/rdsk/d13"),
-    ("blue/d10", True, "/dev/md/blue/rdsk/d10"),
-    ("c5t0d0s0", False, "/dev/rdsk/c5t0d0s0"),
-    ("/dev/did/rdsk/d4s0", False, "/dev/did/rdsk/d4s0"),
-])
-def test_raw_path(name, metadevice, path):
-    assert raw_path(name, metadevice) == path
-
-
 def small_config():
     config = Config()
     config.add(Mirror("d10", ["d13", "d11"]))
@@ -53,10 +43,10 @@ def test_config_lookups():
     assert config.get("d99") is None
     assert "d11" in config and "d99" not in config
     assert [m.name for m in config.mirrors()] == ["d10"]
-    assert config.parent_of("d13") == "d10"
-    assert config.parent_of("c5t0d0s0") == "d13"
-    assert config.parent_of("c0d1s7") == "d100"      # the first of two
-    assert config.parent_of("d10") is None
+    users = config.users()
+    assert users["d13"] == ["d10"] and users["c5t0d0s0"] == ["d13"]
+    assert users["c0d1s7"] == ["d100", "d101"]       # two on one slice
+    assert "d10" not in users
     with pytest.raises(ValueError):
         config.add(Stripe("d13"))
 
@@ -66,14 +56,6 @@ def test_assign_parents():
     config.assign_parents()
     assert [config.get(n).parent for n in ("d10", "d13", "d11")] == [
         None, "d10", "d10"]
-
-
-def test_params_of_a_mirror():
-    params = Mirror("d10", ["d13"], read_option="first", pass_num=2).params()
-    assert params.to_json() == {"name": "d10", "pass": 2,
-                                "read_option": "first",
-                                "write_option": "parallel",
-                                "resync_option": None}
 
 
 def test_json_without_and_with_states():

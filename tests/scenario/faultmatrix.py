@@ -61,8 +61,11 @@ Used by tests/scenario/test_faults.py and bench/faults.
 """
 
 import concurrent.futures
+import fcntl
 import json
 import os
+import pathlib
+import pickle
 import re
 import shlex
 import shutil
@@ -72,20 +75,10 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 import inprocess
+import releases
 from hosts import (READ_ONLY, EmulatedHost, _reads_only, adopt, clone,
                    host_file, kill_after_script, killing_bindir,
                    wrapping_bindir)
-
-ORIGINAL = (
-    "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
-
-RAM_FIRST = (
-    "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
-    "d13 1 1 /dev/rdsk/c90t0d0s0\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
 
 FMRI = "svc:/system/svmram:d10"
 LOG = "var/svc/log/system-svmram:d10.log"
@@ -367,7 +360,7 @@ class Clean:
         self.pristine.clear_trace()
         self.original = digest(self.pristine)
         if mirrors == 1:
-            assert self.original["metastat -p"] == ORIGINAL
+            assert self.original["metastat -p"] == releases.ORIGINAL
         # The plan's script, on a copy of its own: the setup below starts
         # from the pristine state exactly, as its checkpoints must.
         script = svmram_op(clone(self.pristine, directory / "plan"),
@@ -388,7 +381,7 @@ class Clean:
         if mirrors == 1 and self.pristine.switches()["detach_compacts"] \
                 and method != "copy":
             # Where detach leaves a hole, d11 ends last (docs/design.md).
-            assert self.set_up_digest["metastat -p"] == RAM_FIRST
+            assert self.set_up_digest["metastat -p"] == releases.RAM_FIRST
         # The boot restore, as the SMF instance runs it.
         booted = clone(done, directory / "booted")
         assert booted.reboot().returncode == 0
@@ -419,6 +412,31 @@ class Clean:
             return None
         return self.checkpoints[(operation, case.command.argv[0],
                                  case.command.nth)]
+
+
+def shared_clean(directory, method, mirrors=1, release=None):
+    """The Clean of (method, mirrors, release) in `directory`, built by
+    whichever test process asks first: the others (pytest-xdist's
+    workers, which share a temporary root) wait for it and load it
+    (clean.pickle).  Its hosts are only ever copied (clone), so they can
+    be shared."""
+    directory = str(directory)
+    done = os.path.join(directory, "clean.pickle")
+    with open(directory + ".lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(done):
+            with open(done, "rb") as stream:
+                return pickle.load(stream)
+        shutil.rmtree(directory, ignore_errors=True)   # a failed build's
+        try:
+            run = Clean(method, pathlib.Path(directory), mirrors, release)
+        except BaseException:
+            shutil.rmtree(directory, ignore_errors=True)
+            raise
+        with open(done + ".new", "wb") as stream:
+            pickle.dump(run, stream)
+        os.rename(done + ".new", done)
+        return run
 
 
 # --- looking at a host -------------------------------------------------------

@@ -23,6 +23,9 @@ method's ksh, a -n script), and every svmram run whose test gives it
 another command directory, as the kill and signal tests do.
 SVMRAM_TEST_PROCESSES=1 runs every svmram and every command as a process,
 as before, to show that both ways give the same results.
+
+md's command tests run svmram here too, with md's fake kernel as run.start
+(svmram's `runner`; tests/md/mdcli.py).
 """
 
 import contextlib
@@ -84,10 +87,11 @@ class _Output:
 
 @contextlib.contextmanager
 def _streams(stdin):
-    """sys.stdin reads `stdin`; sys.stdout and sys.stderr are captured."""
+    """sys.stdin reads `stdin` (a text, or a stream such as a terminal's);
+    sys.stdout and sys.stderr are captured."""
     out, err = _Output(), _Output()
     saved = sys.stdin, sys.stdout, sys.stderr
-    sys.stdin = io.StringIO(stdin)
+    sys.stdin = io.StringIO(stdin) if isinstance(stdin, str) else stdin
     sys.stdout, sys.stderr = out.text, err.text
     try:
         yield out, err
@@ -138,30 +142,43 @@ def _emulated(path):
         return False
 
 
-def _as_process(env, main, hook=None):
-    """main() as the emulator's process would run it: (exit status,
-    stdout, stderr), the last two as bytes."""
-    from svmsim.smf import restarter
+def as_process(env, main):
+    """main() as a process would run it, with environment `env`, stdin
+    from nothing and its output captured: (exit status, stdout, stderr),
+    the last two as bytes."""
     with _environment(env), _streams("") as (out, err):
-        restarter.new_process()
-        if hook is not None:
-            hook()
         try:
             status = main()
         except SystemExit as stop:
             status = _exit_status(stop.code)
-        finally:
-            restarter.set_start_hook(None)
         return status, out.value(), err.value()
 
 
-def svmram(args, env, stdin="", after=None):
+def _as_process(env, main, hook=None):
+    """main() as the emulator's process would run it (as_process), with
+    the SMF stand-ins' per-process state as a new process has it."""
+    from svmsim.smf import restarter
+
+    def emulated():
+        restarter.new_process()
+        if hook is not None:
+            hook()
+        try:
+            return main()
+        finally:
+            restarter.set_start_hook(None)
+    return as_process(env, emulated)
+
+
+def svmram(args, env, stdin="", after=None, runner=None):
     """`svmram ARGS` with environment `env`: (status, stdout, stderr);
-    after(argv) is called after each command svmram runs."""
+    after(argv) is called after each command svmram runs.  `runner`, if
+    given, is run.start for this run instead of the emulator's (md's fake
+    kernel, tests/md/mdcli.py)."""
     from svmram import cli, run
     with _environment(env), _streams(stdin) as (out, err):
-        run.start = lambda argv, env, timeout: start(argv, env, timeout,
-                                                     after)
+        run.start = runner or (lambda argv, env, timeout: start(
+            argv, env, timeout, after))
         try:
             status = cli.main(list(args))
         except SystemExit as stop:

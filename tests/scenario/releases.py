@@ -61,6 +61,12 @@ ROTATE = RAM + [["metattach", "d10", "d13"],
 FILL = RAM + [["metadetach", "d10", "d11"], ["metattach", "d10", "d13"],
               ["metattach", "d10", "d11"],
               ["metaparam", "-r", "first", "d10"]]
+# `metastat -p` of the article's d10: as the host starts (and as teardown
+# leaves it), and set up by rotate where metadetach compacts the slots.
+ORIGINAL = (
+    "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
+    "d11 1 1 /dev/rdsk/c0d1s0\n"
+    "d12 1 1 /dev/rdsk/c1d0s0\n")
 RAM_FIRST = (
     "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
     "d13 1 1 /dev/rdsk/c90t0d0s0\n"

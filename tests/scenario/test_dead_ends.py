@@ -17,11 +17,6 @@ from hosts import PYTHON, Result, run_script
 HERE = os.path.dirname(os.path.abspath(__file__))
 OLD_SVMRAM = os.path.join(HERE, "old_svmram.py")
 
-ORIGINAL_D10 = (
-    "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
-
 FMRI = "svc:/system/svmram:d10"
 
 
@@ -71,7 +66,7 @@ def test_a_a_mirror_recorded_with_a_reserved_name_keeps_working(host):
     assert result.returncode == 0, result.stderr
     assert "removed" not in result.stderr
     assert ["ramdiskadm", "-d", "svmram_probe0"] in host.trace()
-    assert host.metastat_p() == ORIGINAL_D10
+    assert host.metastat_p() == releases.ORIGINAL
     assert "svmram_probe" not in host.ramdisks()
     assert host.violations() == []
 
@@ -133,7 +128,7 @@ def test_b_teardown_removes_what_a_stopped_setup_script_made(host_factory):
     result = host.svmram("teardown", "-y", "d10")
     assert result.returncode == 0, result.stderr
     assert host.trace() == releases.CLEANUP
-    assert host.metastat_p() == ORIGINAL_D10
+    assert host.metastat_p() == releases.ORIGINAL
     assert host.ramdisks().count("/dev/ramdisk/") == 0
     assert not os.path.lexists(os.path.join(host.root, "dev", "dsk",
                                             "c90t0d0s0"))
@@ -218,7 +213,7 @@ def test_d_teardown_after_the_ram_submirror_was_cleared_by_hand(host_after):
         releases.on(host, [], [], [["metadetach", "d10", "d11"],
                                    ["metattach", "d10", "d11"]]) + \
         RAM_PARTS[1:]
-    assert host.metastat_p() == ORIGINAL_D10
+    assert host.metastat_p() == releases.ORIGINAL
     gone(host)
     assert host.violations() == []
 
@@ -288,7 +283,7 @@ def test_c_a_ram_submirror_made_by_hand_is_named_with_a_way_out(
     # Following the advice works: the mirror is as before, and svmram
     # sets it up as its own.
     follow(host, BY_HAND)
-    assert host.metastat_p() == ORIGINAL_D10
+    assert host.metastat_p() == releases.ORIGINAL
     assert "testdisk" not in host.ramdisks()
     result = host.svmram("setup", "-y", "d10")
     assert result.returncode == 0, result.stderr

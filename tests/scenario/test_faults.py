@@ -24,17 +24,25 @@ from faultmatrix import (FMRI, JOURNAL, arm, clone, differs, digest,
                          fault_text, is_set_up, no_traceback)
 
 
-# Session scope: a worker builds each clean run once, whichever of the
-# matrix's groups (below) it is given, in whatever order.
+# Session scope: each clean run is built once, by the first worker
+# (pytest-xdist) that needs it, whichever of the matrix's groups (below)
+# it is given, in whatever order; the other workers load it from the
+# temporary root they share (faultmatrix.shared_clean).  No release is
+# the default one (hosts.EmulatedHost), so it shares that one's runs.
 @pytest.fixture(scope="session")
 def clean(tmp_path_factory):
     made = {}
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent          # the workers' common root
 
     def get(method, mirrors=1, release=None):
+        release = release or os.environ.get("SVMRAM_TEST_RELEASE") or \
+            fm.RELEASES[0]
         key = (method, mirrors, release)
         if key not in made:
-            made[key] = fm.Clean(method, tmp_path_factory.mktemp(
-                "%s-%d-%s" % key), mirrors, release)
+            made[key] = fm.shared_clean(
+                shared / ("clean-%s-%d-%s" % key), method, mirrors, release)
         return made[key]
     return get
 
@@ -46,11 +54,9 @@ def test_teardown_is_the_same_after_either_method(clean):
         [c.argv for c in clean("rotate").teardown]
 
 
-# The matrix is most of the suite's time: make test (--dist loadgroup)
-# gives each (release profile, procedure) group of cases to one worker,
-# which builds the clean runs it needs once (session scope), and keeps
-# the rest of this file together on one worker.
-pytestmark = pytest.mark.xdist_group("faults")
+# The matrix is most of the suite's time: with the clean runs shared
+# between workers (clean, above), each test goes to whichever worker is
+# free (make test: -n auto), so that no worker is left with a long tail.
 
 
 def run_matrix(clean, procedure, kind, tmp_path, mirrors=1, release=None):
@@ -67,8 +73,7 @@ def run_matrix(clean, procedure, kind, tmp_path, mirrors=1, release=None):
 
 @pytest.mark.parametrize("kind", fm.KINDS)
 @pytest.mark.parametrize("release,procedure", [
-    pytest.param(release, procedure, marks=pytest.mark.xdist_group(
-        "faults-%s-%s" % (release, procedure)))
+    (release, procedure)
     for release in fm.RELEASES for procedure in fm.PROCEDURES])
 def test_fault_matrix(clean, release, procedure, kind, tmp_path):
     """Release profiles of the emulator (docs/emulator-profiles.md): on
@@ -78,11 +83,10 @@ def test_fault_matrix(clean, release, procedure, kind, tmp_path):
     run_matrix(clean, procedure, kind, tmp_path, release=release)
 
 
-# One test (and one xdist group) per kind: a boot here restores every
-# mirror, and the restore with three mirrors is the matrix's longest part.
+# One test per kind: a boot here restores every mirror, and the restore
+# with three mirrors is the matrix's longest part.
 @pytest.mark.parametrize("mirrors,procedure,kind", [
-    pytest.param(mirrors, procedure, kind, marks=pytest.mark.xdist_group(
-        "faults-%d-%s-%s" % (mirrors, procedure, kind)))
+    (mirrors, procedure, kind)
     for mirrors in fm.OTHER_MIRRORS for procedure in sorted(fm.MULTI_KINDS)
     for kind in fm.MULTI_KINDS[procedure]])
 def test_fault_matrix_with_other_mirrors(clean, mirrors, procedure, kind,
@@ -100,8 +104,7 @@ def test_fault_matrix_with_other_mirrors(clean, mirrors, procedure, kind,
 # step, elsewhere every kind hits the last.
 @pytest.mark.parametrize("kind", fm.KINDS)
 @pytest.mark.parametrize("release,procedure", [
-    pytest.param(release, procedure, marks=pytest.mark.xdist_group(
-        "faults-copy-%s-%s" % (release, procedure)))
+    (release, procedure)
     for release in fm.RELEASES for procedure in fm.COPY_PROCEDURES])
 def test_fault_matrix_of_the_copy_method(clean, release, procedure, kind,
                                          tmp_path):

@@ -25,17 +25,6 @@ pytestmark = pytest.mark.emulator_only("freezes the emulator's resyncs")
 FMRI = "svc:/system/svmram:d10"
 JOURNAL = "var/svmram/d10.journal"
 
-RAM_FIRST = (
-    "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
-    "d13 1 1 /dev/rdsk/c90t0d0s0\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
-
-ORIGINAL = (
-    "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
-
 
 def start(host, *args):
     """svmram ARGS in the background, as the leader of its own process
@@ -122,7 +111,7 @@ def test_ctrl_c_while_setup_waits_for_a_resync_leaves_a_resumable_setup(host):
     again = host.svmram("setup", "-y", "d10")
     assert again.returncode == 0, again.stderr
     assert "setup d10: resuming the setup recorded in " in again.stderr
-    assert host.metastat_p() == releases.set_up(host, RAM_FIRST)
+    assert host.metastat_p() == releases.set_up(host, releases.RAM_FIRST)
     assert not os.path.exists(os.path.join(host.root, JOURNAL))
     assert host.cmd("svcs", "-H", "-o", "state", FMRI).stdout == "online\n"
     assert host.violations() == []
@@ -146,7 +135,7 @@ def test_a_second_ctrl_c_leaves_a_whole_journal_and_no_traceback(host):
     assert host.sim("thaw").returncode == 0
     again = host.svmram("setup", "-y", "d10")
     assert again.returncode == 0, again.stderr
-    assert host.metastat_p() == releases.set_up(host, RAM_FIRST)
+    assert host.metastat_p() == releases.set_up(host, releases.RAM_FIRST)
     assert host.violations() == []
 
 
@@ -187,7 +176,7 @@ def test_ctrl_c_between_metaclear_and_metainit_lets_the_swap_finish(
     assert host.violations() == []
     again = host.svmram("setup", "-y", "d10")
     assert again.returncode == 0, again.stderr
-    assert host.metastat_p() == RAM_FIRST
+    assert host.metastat_p() == releases.RAM_FIRST
     assert host.cmd("svcs", "-H", "-o", "state", FMRI).stdout == "online\n"
     assert host.violations() == []
 
@@ -234,7 +223,7 @@ def test_sigterm_while_teardown_waits_says_teardown_finishes_it(host):
     assert host.sim("thaw").returncode == 0
     again = host.svmram("teardown", "-y", "d10")
     assert again.returncode == 0, again.stderr
-    assert host.metastat_p() == ORIGINAL
+    assert host.metastat_p() == releases.ORIGINAL
     assert host.ramdisks() == ""
     assert host.violations() == []
 
@@ -282,7 +271,7 @@ def test_sigint_while_restore_waits_for_the_boot_resync(host_after):
     again = host.svmram("restore", "d10")
     assert again.returncode == 0, again.stderr
     assert host.sim("tick").returncode == 0
-    assert host.metastat_p() == releases.set_up(host, RAM_FIRST)
+    assert host.metastat_p() == releases.set_up(host, releases.RAM_FIRST)
     assert host.violations() == []
 
 

@@ -13,11 +13,6 @@ import releases
 
 from hosts import EmulatedHost, host_file, killing_bindir
 
-ORIGINAL = ("d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
-            "d11 1 1 /dev/rdsk/c0d1s0\n"
-            "d12 1 1 /dev/rdsk/c1d0s0\n")
-
-
 def ok(result):
     assert result.returncode == 0, result.stderr
     return result
@@ -42,7 +37,7 @@ def test_teardown_during_the_boot_copy_into_ram(host):
     assert "Traceback" not in result.stderr
     assert ["metasync", "-c", "d10"] in host.trace()
     assert ["metadetach", "-f", "d10", "d13"] in host.trace()
-    assert host.metastat_p() == host.article(ORIGINAL)
+    assert host.metastat_p() == host.article(releases.ORIGINAL)
     assert host.violations() == []
 
 
@@ -58,7 +53,7 @@ def test_teardown_rerun_after_a_cancelled_boot_copy(host):
     ok(host.sim("thaw"))    # teardown may resync a disk (solaris10)
     result = ok(host.svmram("teardown", "-y", "d10"))
     assert "Traceback" not in result.stderr
-    assert host.metastat_p() == host.article(ORIGINAL)
+    assert host.metastat_p() == host.article(releases.ORIGINAL)
     assert host.violations() == []
 
 
@@ -101,7 +96,7 @@ def test_teardown_reattach_brings_a_split_off_disk_back(host):
     ok(host.svmram("setup", "-y", "d10"))
     ok(host.cmd("metadetach", "d10", "d12"))
     ok(host.svmram("teardown", "-y", "--reattach", "d10"))
-    assert host.metastat_p() == host.article(ORIGINAL)
+    assert host.metastat_p() == host.article(releases.ORIGINAL)
 
 
 @pytest.mark.emulator_only("kills svmram and reboots the host")
@@ -185,7 +180,7 @@ def test_a_teardown_waits_out_a_boot_resync_beside_an_erred_ram_submirror(
     assert "Traceback" not in result.stderr
     assert releases.after_slot_test(host, host.trace())[0] == [
         "metadetach", "-f", "d10", "d13"]
-    assert host.metastat_p() == host.article(ORIGINAL)
+    assert host.metastat_p() == host.article(releases.ORIGINAL)
     assert host.violations() == []
 
 

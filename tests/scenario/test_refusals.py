@@ -9,22 +9,12 @@ from types import SimpleNamespace
 import pytest
 
 from hosts import LockHolder
+from refusing import (degrade_d12, drop_replicas, hold_lock, nothing,
+                      start_a_resync)
 from svmram.errors import RefusedError
 from svmram.lock import HostLock
 
 USAGE, REFUSED = 2, 3
-
-
-def prepare_nothing(host):
-    pass
-
-
-def hold_lock(host):
-    """Another svmram run holds the host lock: test_refusal takes it
-    (the lock_holder fixture), and releases it when the test ends."""
-
-
-hold_lock.locked = True
 
 
 def set_up_already(host):
@@ -34,66 +24,49 @@ def set_up_already(host):
 set_up_already.steps = (("svmram", "setup", "-y", "d10"),)
 
 
-def start_a_resync(host):
-    host.sim("freeze")
-    assert host.cmd("metadetach", "d10", "d12").returncode == 0
-    assert host.cmd("metattach", "d10", "d12").returncode == 0
-
-
-def degrade_d12(host):
-    assert host.cmd("metadetach", "d10", "d12").returncode == 0
-
-
-def drop_replicas(host):
-    assert host.cmd("metadb", "-d", "-f", "c0d0s7").returncode == 0
-
-
 CASES = [
     # (args, prepare, exit status, message)
-    (("setup", "-y", "d1;0"), prepare_nothing, USAGE,
+    (("setup", "-y", "d1;0"), nothing, USAGE,
      "mirror 'd1;0' is not a metadevice name"),
-    (("setup", "-y", "blue/d10"), prepare_nothing, USAGE,
+    (("setup", "-y", "blue/d10"), nothing, USAGE,
      "mirror 'blue/d10': disk sets are not supported: a ramdisk exists on "
      "one host only, while a shared disk set moves between hosts "
      "(metaset -t), and the host that takes the set over would have no "
      "RAM copy.  svmram works on mirrors of the local set"),
-    (("setup", "-y", "mirror10"), prepare_nothing, USAGE,
+    (("setup", "-y", "mirror10"), nothing, USAGE,
      "is not a metadevice name"),
-    (("setup", "-y", "d10", "--size", "0"), prepare_nothing, USAGE,
-     "size '0' is invalid"),
-    (("setup", "-y", "d10", "--size=-5m"), prepare_nothing, USAGE,
+    (("setup", "-y", "d10", "--size=-5m"), nothing, USAGE,
      "size '-5m' is invalid"),
-    (("setup", "-y", "d10", "--size", "2G"), prepare_nothing, USAGE,
-     "size '2G' is invalid"),
-    (("setup", "-y", "d10", "--size", "lots"), prepare_nothing, USAGE,
-     "size 'lots' is invalid"),
-    (("setup", "-y", "d10", "--name", "../x"), prepare_nothing, USAGE,
-     "ramdisk name '../x' is invalid"),
-    (("setup", "-y", "d10", "--name", "a b"), prepare_nothing, USAGE,
-     "ramdisk name 'a b' is invalid"),
-    (("setup", "-y", "d10", "--name", "x" * 33), prepare_nothing, USAGE,
+] + [
+    (("setup", "-y", "d10", "--size", size), nothing, USAGE,
+     "size '%s' is invalid" % size) for size in ("0", "2G", "lots")
+] + [
+    (("setup", "-y", "d10", "--name", name), nothing, USAGE,
+     "ramdisk name '%s' is invalid" % name) for name in ("../x", "a b")
+] + [
+    (("setup", "-y", "d10", "--name", "x" * 33), nothing, USAGE,
      "is invalid; use up to 32"),
-    (("setup", "-y", "d10", "--link", "c5t0d0"), prepare_nothing, USAGE,
+    (("setup", "-y", "d10", "--link", "c5t0d0"), nothing, USAGE,
      "link name 'c5t0d0' is invalid"),
-    (("setup", "-y", "d10", "--submirror", "ram1"), prepare_nothing, USAGE,
+    (("setup", "-y", "d10", "--submirror", "ram1"), nothing, USAGE,
      "submirror 'ram1' is not a metadevice name"),
-    (("setup", "-y", "d10", "--method", "fast"), prepare_nothing, USAGE,
+    (("setup", "-y", "d10", "--method", "fast"), nothing, USAGE,
      "invalid choice: 'fast'"),
-    (("setup", "-y", "d99"), prepare_nothing, REFUSED,
+    (("setup", "-y", "d99"), nothing, REFUSED,
      "there is no mirror d99"),
-    (("setup", "-y", "d11"), prepare_nothing, REFUSED,
+    (("setup", "-y", "d11"), nothing, REFUSED,
      "d11 is a concat/stripe, not a mirror"),
-    (("setup", "-y", "d10", "--size", "100m"), prepare_nothing, REFUSED,
+    (("setup", "-y", "d10", "--size", "100m"), nothing, REFUSED,
      "a ramdisk of 100m is too small for d10 (465885 blocks)"),
-    (("setup", "-y", "d10", "--size", "300m"), prepare_nothing, REFUSED,
+    (("setup", "-y", "d10", "--size", "300m"), nothing, REFUSED,
      "would exceed the ramdisk memory cap"),
-    (("setup", "-y", "d10", "--method", "swap"), prepare_nothing, REFUSED,
+    (("setup", "-y", "d10", "--method", "swap"), nothing, REFUSED,
      "cannot use swap: d10 is mounted on /mnt"),
-    (("setup", "-y", "d10", "--submirror", "d11"), prepare_nothing, REFUSED,
+    (("setup", "-y", "d10", "--submirror", "d11"), nothing, REFUSED,
      "d11 is already in use"),
-    (("setup", "-y", "d10", "--link", "c0t0d0s0"), prepare_nothing, REFUSED,
+    (("setup", "-y", "d10", "--link", "c0t0d0s0"), nothing, REFUSED,
      "controller c0 is in use"),
-    (("setup", "d10"), prepare_nothing, REFUSED,
+    (("setup", "d10"), nothing, REFUSED,
      "Add -y to go ahead, or -n to see the plan."),
     (("setup", "-y", "d10"), hold_lock, REFUSED,
      "another svmram command is running"),
@@ -105,9 +78,9 @@ CASES = [
      "d10 has 1 healthy disk submirror; svmram needs two"),
     (("setup", "-y", "d10"), drop_replicas, REFUSED,
      "there are no state database replicas"),
-    (("teardown", "-y", "d10"), prepare_nothing, REFUSED,
+    (("teardown", "-y", "d10"), nothing, REFUSED,
      "d10 is not set up by svmram"),
-    (("teardown", "-y", "d1x"), prepare_nothing, USAGE,
+    (("teardown", "-y", "d1x"), nothing, USAGE,
      "is not a metadevice name"),
 ]
 

@@ -21,12 +21,6 @@ RESTORE_COMMANDS = [
     ["metasync", "2048", "d10"],
 ]
 
-RAM_FIRST_D10 = (
-    "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
-    "d13 1 1 /dev/rdsk/c90t0d0s0\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
-
 
 # The RAM component's row in `metastat d10` while SVM still thinks it Okay.
 RAM_ROW_OKAY = "\tc90t0d0s0          0     No            Okay   No  \n"
@@ -87,7 +81,7 @@ def test_normal_boot(host_after):
     assert host.trace() == RESTORE_COMMANDS
     finish_resyncs(host)
     assert serving(host) == (True, serving(host)[1])
-    assert host.metastat_p("d10") == releases.set_up(host, RAM_FIRST_D10)
+    assert host.metastat_p("d10") == releases.set_up(host, releases.RAM_FIRST)
     assert host.violations() == []
 
 
@@ -316,7 +310,7 @@ def test_refuses_an_offline_ram_submirror_after_a_reboot(set_up):
         assert host.svmram(*argv).returncode == 0
     finish_resyncs(host)
     assert serving(host)[0] is True
-    assert host.metastat_p("d10") == releases.set_up(host, RAM_FIRST_D10)
+    assert host.metastat_p("d10") == releases.set_up(host, releases.RAM_FIRST)
     assert host.violations() == []
 
 

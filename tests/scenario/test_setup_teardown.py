@@ -8,11 +8,6 @@ and releases.py gives what differs on the emulator's release profiles."""
 
 import releases
 
-ORIGINAL_D10 = (
-    "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
-
 FMRI = "svc:/system/svmram:d10"
 
 ROTATE_COMMANDS = [
@@ -77,7 +72,7 @@ def test_teardown_after_rotate_restores_the_original(host_after):
     assert result.returncode == 0, result.stderr
     assert host.trace() == host.article(releases.teardown_commands(host)) + \
         TEARDOWN_COMMANDS[-2:]
-    assert host.metastat_p("d10") == host.article(ORIGINAL_D10)
+    assert host.metastat_p("d10") == host.article(releases.ORIGINAL)
     assert host.ramdisks() == ""
     assert host.cmd("svcs", "-H", FMRI).returncode != 0
     assert host.violations() == []

@@ -30,17 +30,6 @@ RAISING = os.path.join(HERE, "raising_svmram.py")
 FMRI = "svc:/system/svmram:d10"
 JOURNAL = "var/svmram/d10.journal"
 
-ORIGINAL = (
-    "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
-
-RAM_FIRST = (
-    "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
-    "d13 1 1 /dev/rdsk/c90t0d0s0\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
-
 BUG = ("This is a bug in svmram; please report it with this output "
        "(SVMRAM_DEBUG=1 adds the traceback).")
 
@@ -77,7 +66,7 @@ def links(host):
 
 
 def rolled_back(host):
-    assert host.metastat_p() == ORIGINAL
+    assert host.metastat_p() == releases.ORIGINAL
     assert host.ramdisks() == ""
     assert links(host) == []
     assert not os.path.exists(os.path.join(host.root, JOURNAL))

@@ -16,17 +16,6 @@ import pytest
 
 import releases
 
-ORIGINAL = (
-    "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
-
-RAM_FIRST = (
-    "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
-    "d13 1 1 /dev/rdsk/c90t0d0s0\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
-
 pytestmark = pytest.mark.emulator_only(
     "needs the emulator's disks of exact sizes (453600 and 465885 blocks)")
 
@@ -81,14 +70,14 @@ def swap_host(host_factory):
 
 def test_swap_sets_up_a_closed_mirror_whose_size_survives(swap_host):
     host = swap_host
-    assert host.metastat_p("d10") == ORIGINAL
+    assert host.metastat_p("d10") == releases.ORIGINAL
     assert SIZE_LINE in host.cmd("metastat", "d10").stdout
     result = host.svmram("setup", "-y", "d10")
     assert result.returncode == 0, result.stderr
     assert result.stdout == ("d10: reads are served from the RAM submirror "
                              "d13 (ramdisk svmram_d10).\n")
     assert host.trace() == SWAP_COMMANDS
-    assert host.metastat_p("d10") == RAM_FIRST
+    assert host.metastat_p("d10") == releases.RAM_FIRST
     state = host.cmd("metastat", "d10").stdout
     assert state.startswith("d10: Mirror\n    Submirror 0: d13\n"
                             "      State: Okay         \n")
@@ -106,7 +95,7 @@ def test_teardown_after_swap_restores_the_original(swap_host):
     assert result.stdout == ("d10: the RAM submirror is gone; reads use the "
                              "read option roundrobin again.\n")
     assert host.trace() == TEARDOWN_COMMANDS
-    assert host.metastat_p("d10") == ORIGINAL
+    assert host.metastat_p("d10") == releases.ORIGINAL
     state = host.cmd("metastat", "d10").stdout
     assert SIZE_LINE in state
     # Where metadetach leaves a hole, the RAM submirror's slot 0 stays
@@ -183,5 +172,5 @@ def test_an_open_mirror_is_never_swapped(swap_host):
     assert ["metaclear", "d10"] not in host.trace()
     assert ["fuser", "/dev/md/rdsk/d10"] in host.trace(changes_only=False)
     host.sim("tick")
-    assert host.metastat_p() == releases.set_up(host, RAM_FIRST)
+    assert host.metastat_p() == releases.set_up(host, releases.RAM_FIRST)
     assert host.violations() == []

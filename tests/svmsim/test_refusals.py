@@ -45,39 +45,31 @@ def test_no_replicas(make_sim):
     assert sim.ok("metadb").count("/dev/dsk/c0d0s7") == 3
 
 
+# metainit's refusals on the spare-disks host: (arguments, the name SVM
+# blames, its words), each on the same host, which none changes.
+TWICE = "has appeared more than once in the specification of d20"
+METAINIT_REFUSALS = [
+    ("d11 1 1 c2d0s0", "d11", "unit already set up"),
+    ("d20 1 1 c0d1s0", "c0d1s0", TWICE),
+    ("d20 2 1 c2d0s0 1 c2d0s0", "c2d0s0", TWICE),
+    ("d20 1 1 c0d0s0", "c0d0s0", "is mounted on /"),
+    ("d20 -m c2d0s0", "c2d0s0", "not a metadevice"),
+    ("d20 -m d11", "d11", "invalid unit"),                # audit 7.5
+    ("d20 -m d99", "d99", "unit not set up"),
+    ("d20 -m", "d20", "not enough submirrors specified"),
+    ("d20 1 2 c2d0s0", "d20", "not enough components specified"),
+    ("d20 2 1 c2d0s0", "d20", "not enough stripes specified"),
+    ("d20 1 2 c2d0s0 c3d0s0 -i 3b", "d20", "invalid interlace"),
+    ("d20 -m d11 -r -g", "d20", "invalid read option"),
+    ("d20 -m d10", "d10", "invalid unit"),
+    ("1x 1 1 c2d0s0", "1x", "Invalid name for metadevice or hot spare pool."),
+]
+
+
 def test_metainit_refusals(make_sim):
     sim = make_sim("spare-disks")
-    refused(sim, "metainit d11 1 1 c2d0s0",
-            svm_err("metainit", "d11", "unit already set up"))
-    refused(sim, "metainit d20 1 1 c0d1s0",
-            svm_err("metainit", "c0d1s0",
-                    "has appeared more than once in the specification of d20"))
-    refused(sim, "metainit d20 2 1 c2d0s0 1 c2d0s0",
-            svm_err("metainit", "c2d0s0",
-                    "has appeared more than once in the specification of d20"))
-    refused(sim, "metainit d20 1 1 c0d0s0",
-            svm_err("metainit", "c0d0s0", "is mounted on /"))
-    refused(sim, "metainit d20 -m c2d0s0",
-            svm_err("metainit", "c2d0s0", "not a metadevice"))
-    refused(sim, "metainit d20 -m d11",     # audit 7.5
-            svm_err("metainit", "d11", "invalid unit"))
-    refused(sim, "metainit d20 -m d99",
-            svm_err("metainit", "d99", "unit not set up"))
-    refused(sim, "metainit d20 -m",
-            svm_err("metainit", "d20", "not enough submirrors specified"))
-    refused(sim, "metainit d20 1 2 c2d0s0",
-            svm_err("metainit", "d20", "not enough components specified"))
-    refused(sim, "metainit d20 2 1 c2d0s0",
-            svm_err("metainit", "d20", "not enough stripes specified"))
-    refused(sim, "metainit d20 1 2 c2d0s0 c3d0s0 -i 3b",
-            svm_err("metainit", "d20", "invalid interlace"))
-    refused(sim, "metainit d20 -m d11 -r -g",
-            svm_err("metainit", "d20", "invalid read option"))
-    refused(sim, "metainit d20 -m d10",
-            svm_err("metainit", "d10", "invalid unit"))
-    refused(sim, "metainit 1x 1 1 c2d0s0",
-            svm_err("metainit", "1x",
-                    "Invalid name for metadevice or hot spare pool."))
+    for args, name, text in METAINIT_REFUSALS:
+        refused(sim, "metainit " + args, svm_err("metainit", name, text))
     # five submirrors: the fifth name is refused while parsing
     for n, disk in ((21, "c2d0s0"), (22, "c3d0s0")):
         sim.ok("metainit d%d 1 1 %s" % (n, disk))

@@ -74,9 +74,9 @@ def add_target_argument(parser, backend):
 
 
 def require_root(backend):
-    """Changing the storage needs root; an emulated host (SVMRAM_ROOT)
-    does not."""
-    if os.environ.get("SVMRAM_ROOT"):
+    """Changing the storage needs root; an emulated host (SVMRAM_ROOT
+    naming a root other than /) does not."""
+    if os.path.realpath(host_root()) != "/":
         return
     if os.geteuid() != 0:
         raise RefusedError("svmram must run as root to change %s"

@@ -102,19 +102,11 @@ class MdHost(Host):
 
     def _read_once(self, path):
         try:
-            fd = os.open(actions.under(self.root, path), os.O_RDONLY)
+            data = sysfs_read(actions.under(self.root, path))
         except OSError as exc:
             if exc.errno in GONE:
                 return None
             raise _unreadable(path, exc) from exc
-        try:
-            data = os.read(fd, 65536)
-        except OSError as exc:
-            if exc.errno in GONE:
-                return None
-            raise _unreadable(path, exc) from exc
-        finally:
-            os.close(fd)
         return data.decode("utf-8", errors="surrogateescape")
 
     def _list(self, path):
@@ -363,15 +355,39 @@ class MdHost(Host):
                                     "deactivating") else "enabled"
 
     def perform(self, step, values):
-        actions.perform(step, actions.Context(self.root, self._run, values,
-                                              write=self._write))
+        actions.perform(step, actions.Context(
+            self.root, self._run, values,
+            write=lambda path, value: sysfs_write(
+                actions.under(self.root, path), value)))
 
-    def _write(self, path, value):
-        """Write `value` to the sysfs file `path` (a WriteFile action's
-        write; tests put a model of the kernel's sysfs here)."""
-        with open(actions.under(self.root, path), "w",
-                  encoding="ascii") as stream:
-            stream.write(value)
+
+def read_attribute(path):
+    """The text of the sysfs attribute at `path` (the real path), as
+    bytes, from one read(2) of a page (see MdHost._read); OSError as the
+    kernel fails it."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(fd, 65536)
+    finally:
+        os.close(fd)
+
+
+def write_attribute(path, value):
+    """Write `value` to the sysfs attribute at `path` (the real path): a
+    WriteFile action's write."""
+    with open(path, "w", encoding="ascii") as stream:
+        stream.write(value)
+
+
+# The test seam for md's sysfs attributes, as run.start is for processes:
+# MdHost reads every /sys file through sysfs_read and writes through
+# sysfs_write.  The tests of tests/md put a model of the kernel here
+# (fakekernel.py), since a file in a tree lacks md's attribute semantics:
+# "writemostly" written to a member's state sets a flag, and the
+# attributes of a member md is deleting read ENODEV.  Nothing else
+# changes them.
+sysfs_read = read_attribute
+sysfs_write = write_attribute
 
 
 def unit_name(array):

@@ -3,7 +3,7 @@
 """Parsers for what Linux md, brd and mdadm print (pure).
 
 Each parser takes the exact text (a sysfs attribute with its newline,
-/proc/mdstat, `mdadm --detail --export`) and returns plain values, or
+/proc/mdstat) and returns plain values, or
 raises ParseError: svmram refuses output it does not understand instead
 of guessing.  The formats, with their sources:
 
@@ -19,9 +19,6 @@ of guessing.  The formats, with their sources:
   param_get_ulong/param_get_int as "%lu\\n" / "%d\\n".
 * /proc/mdstat: md.c md_seq_show, status_resync, raid1.c raid1_status,
   md-bitmap.c md_bitmap_status.
-* `mdadm --detail --export`: md-raid-utilities/mdadm Detail.c (the
-  `if (c->export)` block, mdadm-4.2 to 4.6) and super1.c
-  export_detail_super1 (MD_NAME).
 """
 
 import re
@@ -218,72 +215,6 @@ def meminfo(text):
         if needed not in values:
             raise ParseError("no %s line" % needed, source="/proc/meminfo")
     return values
-
-
-# --- mdadm --detail --export -------------------------------------------------
-
-_EXPORT_KEYS = ("MD_LEVEL", "MD_DEVICES", "MD_METADATA", "MD_UUID",
-                "MD_DEVNAME", "MD_NAME", "MD_RESHAPE_ACTIVE", "MD_CONTAINER",
-                "MD_MEMBER")
-_MEMBER_KEY = re.compile(r"MD_DEVICE_([A-Za-z0-9_]+)_(ROLE|DEV)\Z")
-_UUID = re.compile(r"[0-9a-f]{8}(:[0-9a-f]{8}){3}\Z")
-
-
-def detail_export(text):
-    """`mdadm --detail --export /dev/mdX` as a dict: level, devices,
-    metadata, uuid, devname, name, reshape_active, container, member and
-    members {sysfs name with non-alphanumerics as _: {"role": int or
-    "spare", "dev": "/dev/..."}}."""
-    what = "mdadm --detail --export"
-    seen, members = {}, {}
-    if not text.endswith("\n"):
-        raise ParseError("output does not end with a newline", source=what)
-    for lineno, line in enumerate(text[:-1].split("\n"), 1):
-        key, sep, value = line.partition("=")
-        if not sep or not value or key in seen or \
-                any(c.isspace() for c in line):
-            raise ParseError("unexpected line", lineno, line, what)
-        member = _MEMBER_KEY.match(key)
-        if member:
-            entry = members.setdefault(member.group(1), {})
-            field = member.group(2).lower()
-            if field == "role":
-                value = "spare" if value == "spare" else _uint(value, what,
-                                                                line)
-            elif not value.startswith("/dev/"):
-                raise ParseError("not a device path", lineno, line, what)
-            entry[field] = value
-        elif key in _EXPORT_KEYS:
-            if key == "MD_LEVEL" and value not in LEVELS:
-                raise ParseError("unknown RAID level", lineno, line, what)
-            if key == "MD_DEVICES":
-                value = _uint(value, what, line)
-            if key == "MD_UUID" and not _UUID.match(value):
-                raise ParseError("not an md UUID", lineno, line, what)
-            if key == "MD_RESHAPE_ACTIVE":
-                if value not in ("True", "False"):
-                    raise ParseError("expected True or False", lineno, line,
-                                     what)
-                value = value == "True"
-            if key == "MD_METADATA" and not (
-                    re.match(r"[0-9]+\.[0-9]+\Z", value) or
-                    re.match(r"[a-z0-9]+\Z", value)):
-                raise ParseError("unknown metadata", lineno, line, what)
-        else:
-            raise ParseError("unknown key", lineno, line, what)
-        seen[key] = value
-    if "MD_DEVICES" not in seen:
-        raise ParseError("no MD_DEVICES line", source=what)
-    for name, entry in members.items():
-        if "role" not in entry:
-            raise ParseError("device %s has no role" % name, source=what)
-    return {
-        "level": seen.get("MD_LEVEL"), "devices": seen["MD_DEVICES"],
-        "metadata": seen.get("MD_METADATA"), "uuid": seen.get("MD_UUID"),
-        "devname": seen.get("MD_DEVNAME"), "name": seen.get("MD_NAME"),
-        "reshape_active": seen.get("MD_RESHAPE_ACTIVE"),
-        "container": seen.get("MD_CONTAINER"),
-        "member": seen.get("MD_MEMBER"), "members": members}
 
 
 # --- /proc/mdstat ------------------------------------------------------------

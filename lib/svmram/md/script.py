@@ -7,7 +7,6 @@ with the paths of programs.PROGRAMS, WriteFile for sysfs), the same ones the
 host carries out.  This module gives the interpreter line and the wait.
 """
 
-from .. import plan as plans
 from ..plan import Prelude
 
 # Wait until md has no resync or recovery running or due; give up when
@@ -39,9 +38,3 @@ wait_resync() {
 '''
 
 PRELUDE = Prelude("#!/bin/sh", lambda command_path: _WAIT_FUNCTION)
-
-
-def render_script(plan, command_path, host_path=None):
-    """The plan as a runnable POSIX sh script.  command_path maps a name
-    from programs.PROGRAMS to the path to print."""
-    return plans.render_script(plan, command_path, PRELUDE, host_path)

@@ -89,18 +89,6 @@ def is_metadevice_path(token):
     return _MD_PATH.match(token) is not None
 
 
-def raw_path(name, metadevice):
-    """The full raw path metastat -p prints for a short name."""
-    if name.startswith("/"):
-        return name
-    if metadevice:
-        set_name, _, unit = name.rpartition("/")
-        if set_name:
-            return "/dev/md/%s/rdsk/%s" % (set_name, unit)
-        return "/dev/md/rdsk/%s" % name
-    return "/dev/rdsk/%s" % name
-
-
 @dataclass
 class Component:
     """A slice (or metadevice) in a stripe row or a RAID-5 column."""
@@ -158,10 +146,6 @@ class Mirror:
 
     def children(self):
         return list(self.submirrors)
-
-    def params(self):
-        return MirrorParams(self.name, self.pass_num, self.read_option,
-                            self.write_option, self.resync_option)
 
     def to_json(self, detailed):
         out = {"name": self.name, "type": self.type,
@@ -381,15 +365,6 @@ class Config:
 
     def mirrors(self):
         return [d for d in self.devices if isinstance(d, Mirror)]
-
-    def parent_of(self, name):
-        """The device built directly on `name` (a metadevice or a slice),
-        or None.  Several soft partitions may share one device: the first
-        is returned."""
-        for device in self.devices:
-            if name in device.children():
-                return device.name
-        return None
 
     def assign_parents(self):
         """Set ``parent`` on each metadevice that exactly one device is
