@@ -58,6 +58,8 @@ def test_selftest_passes_and_leaves_the_host_as_it_was(host):
         "unlabeled one would need a labeled lofi device (lofiadm -l) " \
         "with a slice that starts later, or a state database replica on " \
         "it, and selftest makes neither\n" in result.stdout
+    assert "      note: run on the closed scratch mirror, not on a mounted " \
+        "UFS: selftest runs no newfs, mount or umount" in result.stdout
     assert digest(host) == before
     assert host.violations() == []
 

@@ -64,9 +64,11 @@ METHOD_NOTES = {
     # the labeled RAM submirror by attach (mirror_ioctl.c mirror_attach).
     "swap": "the mirror is closed; its lofi stripes start at sector 0, so "
             "it is labeled and takes the RAM submirror by attach",
-    "rotate": "run on the closed scratch mirror, not on a mounted file "
-              "system: rotate's moves are the same, fuser has no one to "
-              "name"}
+    "rotate": "run on the closed scratch mirror, not on a mounted UFS: "
+              "selftest runs no newfs, mount or umount (they are not among "
+              "the programs svmram runs, and the emulator that tests "
+              "selftest has none); rotate's moves are the same, but fuser "
+              "has no one to name and no file's data is checked"}
 
 # Why the copy method is not run: it needs an unlabeled mirror, whose
 # first stripe's first slice starts past sector 0 or holds a replica
