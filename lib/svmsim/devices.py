@@ -247,8 +247,8 @@ def kernel_device(st, dev):
         lofi = st.get("lofis", {}).get(str(minor))
         if lofi is None:
             return None
-        # lofi.c fake_disk_geometry: the ramdisk driver's rule, one big
-        # partition from sector 0.
+        # lofi.c fake_disk_geometry and fake_disk_vtoc: the ramdisk
+        # driver's rule, one big partition from sector 0 (p_start 0).
         _, nhead, nsect, blocks = ramdisk_geometry(lofi["size"])
         return {"kind": "lofi", "name": "lofi%d" % minor, "blocks": blocks,
                 "nhead": nhead, "nsect": nsect, "devid": None, "start": 0}

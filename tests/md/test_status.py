@@ -3,6 +3,7 @@
 """md status entries from the states captured on a real kernel
 (fixtures/vm-*) and from the failures a status must name."""
 
+import json
 from dataclasses import replace
 
 from svmram.md import status
@@ -283,6 +284,14 @@ def test_a_systemctl_that_fails_is_no_missing_unit(tmp_path):
                     if not line.startswith("#")] == [
                         'svmram_build_info{version="0.1.0"} 1',
                         "svmram_up 0"]
+        elif options == ("--json",):
+            assert json.loads(out) == {"format": 2, "error": {
+                "message": "cannot read the state of svmram@md0.service "
+                "from systemd: systemctl: injected failure",
+                "advice": "svmram status needs systemctl is-enabled and "
+                "is-active to answer; it works again once 'systemctl "
+                "status svmram@md0.service' does.",
+                "exit_status": 1}}
         else:
             assert out == ""
     faketree.write(host.root, "/" + fakekernel.FAIL, "systemctl is-enabled")

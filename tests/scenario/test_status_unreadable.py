@@ -7,6 +7,8 @@ up"; every format says what could not be read and exits non-zero (1, or
 database replicas, status says so, and still sees the ramdisk that
 ramdiskadm lists."""
 
+import json
+
 import pytest
 
 from hosts import EmulatedHost
@@ -19,7 +21,7 @@ SVCS_DOWN = ("svcs: Could not bind to repository server: repository server "
 SVCPROP_DOWN = ("svcprop: Could not connect to configuration repository: "
                 "repository server unavailable.")
 EXIT_FAILED, UNKNOWN = 1, 3
-FORMATS = [(), ("-j",), ("-H",), ("-o", "mirror,verdict"), ("-p",), ("-x",),
+FORMATS = [(), ("-H",), ("-o", "mirror,verdict"), ("-p",), ("-x",),
            ("-q",)]
 
 
@@ -68,6 +70,37 @@ def test_svcs_that_cannot_bind_is_no_empty_host(set_up, options):
         EXIT_FAILED, "", smf_error(SVCS_DOWN))
 
 
+def test_json_says_what_could_not_be_read(set_up):
+    """--json prints an object with the error and no "targets", which a
+    reader could take for nothing set up; exit 1, the error on stderr."""
+    host = set_up
+    assert host.sim("smf", "down").returncode == 0
+    result = host.svmram("status", "--json")
+    assert (result.returncode, result.stderr) == (
+        EXIT_FAILED, smf_error(SVCS_DOWN))
+    assert json.loads(result.stdout) == {"format": 2, "error": {
+        "message": "cannot read the svmram service's instances and records "
+        "from SMF: " + SVCS_DOWN,
+        "advice": "SMF's repository server (svc.configd) answers svcs and "
+        "svcprop; svmram works again once 'svcs svc:/system/svmram' does.",
+        "exit_status": EXIT_FAILED}}
+    # -q prints nothing, whatever the format.
+    result = host.svmram("status", "--json", "-q")
+    assert triple(result) == (EXIT_FAILED, "", smf_error(SVCS_DOWN))
+
+
+def test_json_says_so_when_metastat_fails(set_up):
+    host = set_up
+    assert host.sim("faults", "add", "metastat", "--nth", "1", "--exit", "1",
+                    "--svm-error", "stale databases").returncode == 0
+    result = host.svmram("status", "-j", "d10")
+    assert result.returncode == EXIT_FAILED
+    assert json.loads(result.stdout) == {"format": 2, "error": {
+        "message": "metastat -p failed: metastat: myhost: stale databases",
+        "advice": "Check SVM with metastat and svcs -x metainit metasync.",
+        "exit_status": EXIT_FAILED}}
+
+
 def test_nagios_is_unknown_when_svcs_cannot_bind(set_up):
     host = set_up
     assert host.sim("smf", "down").returncode == 0
@@ -91,6 +124,10 @@ def test_prometheus_says_svmram_up_0_and_fails_when_svcs_cannot_bind(
                if not line.startswith("#")]
     assert samples == ['svmram_build_info{version="0.1.0"} 1',
                        "svmram_up 0"]
+    # What could not be read, in a comment line the format ignores.
+    assert result.stdout.splitlines()[-1] == (
+        "# svmram: cannot read the svmram service's instances and records "
+        "from SMF: %s" % " ".join(SVCS_DOWN.split()))
 
 
 def test_a_failing_svcprop_is_no_unfinished_record(set_up):

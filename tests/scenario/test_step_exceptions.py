@@ -367,3 +367,21 @@ def test_a_bug_between_restore_steps_is_reported_with_the_state(host_after):
     assert again.returncode == 0, again.stderr
     assert host.sim("tick").returncode == 0
     assert host.violations() == []
+
+
+def test_a_bug_in_a_degraded_instances_restore_advises_svcadm_restart(
+        host_after):
+    """The bug path's retry is the one the host needs, as the refusals'
+    is (issue 27 section 4.4): run by a degraded instance (Solaris 11.4)
+    with every disk submirror current, 'svcadm restart', since 'svcadm
+    clear' would only mark the instance online with no RAM copy."""
+    host = host_after(("svmram", "setup", "-y", "d10"), ("reboot",))
+    spec = {"target": "svmram.svm.backend:plan_restore_steps", "match": "",
+            "nth": 2, "error": ["AssertionError", "injected"]}
+    result = raising(host, spec, "restore", "d10", env={
+        "SMF_FMRI": FMRI, "SVMRAM_SMF_DEGRADED": "1"})
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.splitlines()[-1].startswith(
+        "svmram: d10 keeps serving reads from its disk submirrors.  Run "
+        "'svcadm restart svmram:d10' (or 'svmram restore d10') to try "
+        "again; ")

@@ -773,3 +773,20 @@ def test_a_copy_method_mirror_is_known_labeled_only_from_what_proves_it():
     final = plan.steps[1].expect.mirror
     assert (final.slots, final.numbers) == (("d13", "d11", "d12"),
                                             (0, 1, 2))
+
+
+def test_a_resync_that_ended_before_its_cancel_is_no_difference():
+    """'metasync -c' of a mirror whose resync has just ended cancels
+    nothing (mirror_ioctl_resync returns 0): the RAM submirror promised as
+    Resync cancelled is Okay, which is no failure; any other state is."""
+    promised = article(mirror=MirrorView(
+        "d10", ("d13", "d11", "d12"),
+        ("Resync cancelled", "Okay", "Okay"), size_blocks=465885,
+        numbers=(0, 1, 2)))
+    ended = promised.evolve(mirror=replace(
+        promised.mirror, states=("Okay", "Okay", "Okay")))
+    assert differences(promised, ended) == []
+    running = promised.evolve(mirror=replace(
+        promised.mirror, states=("Resyncing", "Okay", "Okay")))
+    assert differences(promised, running) == [
+        "d13 is Resyncing, expected Resync cancelled"]

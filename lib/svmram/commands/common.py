@@ -277,11 +277,15 @@ def stopped(stop, plan, backend, host, journal, rollback=None,
     elif plan.operation == "restore":
         what = "the restore of %s" % mirror
         words = backend.words
+        again = retry(backend, host, mirror, plan.intent)
+        # The usual retry is for a boot service that gave up; another
+        # (SVM's 'svcadm restart' of a degraded instance) is for this one.
+        when = " if its boot service %s" % words.service_failed \
+            if again == words.retry(mirror) else ""
         advice = "%s serves reads from its %s until its %s is %s.  Run " \
-                 "'svmram restore %s' (or '%s' if its boot service %s) to " \
-                 "finish it." % (
+                 "'svmram restore %s' (or '%s'%s) to finish it." % (
                      mirror, words.disk_copies, words.ram_copy, words.current,
-                     mirror, words.retry(mirror), words.service_failed)
+                     mirror, again, when)
     else:
         what = "the %s of %s" % (plan.operation, mirror)
         advice = "Run 'svmram %s %s' to finish it%s." % (
@@ -291,6 +295,18 @@ def stopped(stop, plan, backend, host, journal, rollback=None,
         if rollback is not None else "nothing was undone",
         state_now(backend, host, mirror, plan.intent)), advice,
         stop.signum)
+
+
+def retry(backend, host, target, intent):
+    """The command that runs the boot service's restore of `target` again
+    as the host is now (Backend.retry: SVM's 'svcadm restart' where the
+    instance is degraded, 'svcadm clear' where it is in maintenance; md's
+    systemctl), or the backend's usual one when the host cannot be read."""
+    try:
+        with interrupt.cuttable():
+            return backend.retry(host, target, intent)
+    except (Interrupted, Exception):    # pylint: disable=broad-except
+        return backend.words.retry(target)
 
 
 def state_now(backend, host, mirror, intent):

@@ -137,7 +137,8 @@ def run(args):
                     backend, host, mirror, plan.intent)),
                 advice="%s keeps serving reads from its %s.  Run '%s' (or "
                        "'svmram restore %s') to try again; %s"
-                % (mirror, words.disk_copies, words.retry(mirror), mirror,
+                % (mirror, words.disk_copies,
+                   common.retry(backend, host, mirror, plan.intent), mirror,
                    bug_advice(words.target + "s"))) from bug
         finally:
             run_module.set_deadline(None)

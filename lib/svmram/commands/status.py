@@ -33,9 +33,10 @@ import json
 import sys
 
 from .. import __version__
-from ..errors import (EXIT_DEGRADED, EXIT_NOT_SERVING, EXIT_OK,
+from .. import run as run_module
+from ..errors import (EXIT_DEGRADED, EXIT_FAILED, EXIT_NOT_SERVING, EXIT_OK,
                       EXIT_ONLY_COPY_IN_RAM, RefusedError, SvmramError,
-                      UsageError)
+                      UsageError, bug_advice, bug_text)
 from . import common
 
 JSON_FORMAT = 2
@@ -304,8 +305,12 @@ def run_prometheus(args):
         groups = read_statuses(args.mirror)
     except UsageError:
         raise
-    except Exception:
-        sys.stdout.write("\n".join(prometheus_up_lines(0)) + "\n")
+    except Exception as error:
+        # A comment line (the text format ignores it) says what could not
+        # be read, for whoever reads the output.
+        sys.stdout.write("\n".join(prometheus_up_lines(0) + [
+            "# svmram: %s" % " ".join(json_error(error)["error"][
+                "message"].split())]) + "\n")
         raise
     sys.stdout.write("\n".join(prometheus_lines(
         [(backend.words, sorted(pairs, key=lambda pair: pair[0].target))
@@ -515,13 +520,43 @@ def check_options(args):
     return chosen_fields(args.fields) if columns else None
 
 
+def json_error(error):
+    """--json when the host cannot be read: what could not be read, and
+    the exit status; no "targets" key, so that a reader that takes the
+    list finds none rather than an empty one (nothing set up)."""
+    if isinstance(error, SvmramError):
+        message, advice, code = error.message, error.advice, error.exit_code
+    else:
+        message, advice, code = bug_text(error), bug_advice(
+            run_module.targets()), EXIT_FAILED
+    return {"format": JSON_FORMAT,
+            "error": {"message": message, "advice": advice,
+                      "exit_status": code}}
+
+
+def read_statuses_or_json_error(mirror):
+    """read_statuses(), or the JSON error object on stdout and the error
+    raised again, for the CLI to report on stderr and exit with."""
+    try:
+        return read_statuses(mirror)
+    except UsageError:
+        raise
+    except Exception as error:
+        json.dump(json_error(error), sys.stdout, indent=2, sort_keys=True)
+        sys.stdout.write("\n")
+        raise
+
+
 def run(args):
     fields = check_options(args)
     if args.nagios:
         return run_nagios(args)
     if args.prometheus:
         return run_prometheus(args)
-    groups = read_statuses(args.mirror)
+    if args.json and not args.quiet:
+        groups = read_statuses_or_json_error(args.mirror)
+    else:
+        groups = read_statuses(args.mirror)
     code = max((VERDICT_EXIT[status.verdict] for _, pairs in groups
                 for status, _ in pairs), default=EXIT_OK)
     if args.quiet:

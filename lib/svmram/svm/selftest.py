@@ -44,7 +44,7 @@ from .programs import run_command
 JOURNAL = JOURNAL_DIRECTORY + "/selftest.json"
 _CONTROLLER = re.compile(r"c([0-9]+)[td]")
 # Whole MiB: the lofi driver fakes the ramdisk driver's geometry
-# (lofi.c fake_disk_geometry, ramdisk.c), so the mirror is as large as
+# (lofi.c fake_disk_geometry and fake_disk_vtoc, ramdisk.c), so the mirror is as large as
 # slice 0 of the whole-MiB ramdisk setup makes for it
 # (sizing.ramdisk_size_for), a whole number of its cylinders, and a swap
 # keeps the mirror's size (docs/design.md).
@@ -64,9 +64,25 @@ METHOD_NOTES = {
     # the labeled RAM submirror by attach (mirror_ioctl.c mirror_attach).
     "swap": "the mirror is closed; its lofi stripes start at sector 0, so "
             "it is labeled and takes the RAM submirror by attach",
-    "rotate": "run on the closed scratch mirror, not on a mounted file "
-              "system: rotate's moves are the same, fuser has no one to "
-              "name"}
+    "rotate": "run on the closed scratch mirror, not on a mounted UFS: "
+              "selftest runs no newfs, mount or umount (they are not among "
+              "the programs svmram runs, and the emulator that tests "
+              "selftest has none); rotate's moves are the same, but fuser "
+              "has no one to name and no file's data is checked"}
+
+# Why the copy method is not run: it needs an unlabeled mirror, whose
+# first stripe's first slice starts past sector 0 or holds a replica
+# (svm/labels.py).  lofi without -l answers DKIOCGVTOC with one slice
+# from sector 0 (lofi.c fake_disk_vtoc, p_start 0); a labeled lofi
+# (-l, cmlb) could carry a VTOC whose slice 0 starts later, but the
+# releases the emulator follows have no -l, and a replica on a scratch
+# device would be a replica the selftest made.
+COPY_NOT_RUN = (
+    "the copy method: it needs an unlabeled mirror, and a lofi device "
+    "fakes one slice that starts at sector 0 (lofi.c fake_disk_vtoc), so "
+    "every stripe of lofi devices is labeled; an unlabeled one would need "
+    "a labeled lofi device (lofiadm -l) with a slice that starts later, "
+    "or a state database replica on it, and selftest makes neither")
 
 BOOT_DIFFERENCE = (
     "the ramdisk was deleted with the mirror closed instead of lost in a "
@@ -585,10 +601,7 @@ class Selftest:
             if method == "swap":
                 self._restore(mirror)
             self._teardown(before)
-        self.report.not_run.append(
-            "the copy method: a lofi device fakes a label that starts at "
-            "sector 0 (lofi.c fake_disk_geometry), so no unlabeled layout "
-            "can be made from one")
+        self.report.not_run.append(COPY_NOT_RUN)
 
     def _restore(self, mirror):
         ramdisk = names.default_ramdisk(mirror)

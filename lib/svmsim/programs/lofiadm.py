@@ -7,8 +7,8 @@ main, add_mapping, delete_mapping, print_mappings; utils.c die).
 The lofi driver (usr/src/uts/common/io/lofi.c): instances are the first
 free from 1; a file is mapped once (a second map is EBUSY); an open
 device is not unmapped (EBUSY); an unlabeled lofi device fakes one big
-partition from sector 0 with the ramdisk driver's geometry
-(fake_disk_geometry).  Nodes: /dev/lofi/N and /dev/rlofi/N.  Exit 0
+partition from sector 0 (fake_disk_vtoc) with the ramdisk driver's
+geometry (fake_disk_geometry).  Nodes: /dev/lofi/N and /dev/rlofi/N.  Exit 0
 success, 1 error, 2 usage (utils.h E_ERROR, E_USAGE).
 
 Not emulated: encryption (-c -k -T -e) and compression (-C -U), which

@@ -46,7 +46,9 @@ def run(ctx, argv):
         try:
             m = svm.require_mirror(ctx.st, svm.md_name(arg))
             if "c" in flags:
-                # GUESS: cancelling a mirror with no resync is a no-op.
+                # Cancelling a mirror with no resync is a no-op, exit 0
+                # (mirror_resync.c mirror_ioctl_resync: MD_RI_KILL
+                # without MD_UN_RESYNC_ACTIVE returns 0).
                 resync.cancel(m)
             elif len(m["subs"]) >= 2:
                 # mirror_ioctl_resync returns for fewer than 2 submirrors;
