@@ -4,7 +4,8 @@
 kernel (fakekernel.sysfs_write): a plain file cannot turn "writemostly"
 into the member's state words as md's sysfs attribute does; and the
 attributes of a member md is deleting read as the kernel's do, failing
-with ENODEV (fakekernel.remove_member).  Everything
+with ENODEV (fakekernel.remove_member); and md's thread gives a spare
+its slot after so many observations (fakekernel.MD_THREAD).  Everything
 else -- the CLI, the backend registry, run.py starting the fake commands of
 SVMRAM_BINDIR -- is the command as installed.
 
@@ -38,7 +39,10 @@ def _sysfs_read(fd, size):
             fakekernel.is_removed(path):
         fakekernel.count_enodev()
         raise OSError(errno.ENODEV, os.strerror(errno.ENODEV))
-    return _os_read(fd, size)
+    data = _os_read(fd, size)
+    if path.startswith(os.path.realpath(fakekernel.root()) + "/sys/"):
+        fakekernel.array_state_read(path)
+    return data
 
 
 os.read = _sysfs_read

@@ -271,6 +271,29 @@ class MdBackend(Backend):
         plan.intent = intent
         return plan
 
+    def restore_refusal(self, failure, intent, host):
+        """mdadm refused to re-add a recorded disk that is back (its
+        bitmap cannot say what changed, or md refuses the disk): the RAM
+        member is not added, and the disk can come back only as a new
+        one, which mdadm --add refuses while the disk's superblock says
+        it was a member ("not performing --add as that would convert
+        ... in to a spare")."""
+        key = failure.step.key
+        if not key.startswith("re-add "):
+            return None
+        disk, array = key[len("re-add "):], intent.array
+        others = [d for d in intent.disks if d != disk]
+        return RefusedError(
+            "%s, so restore adds no RAM member (it would take the slot of "
+            "%s); %s serves reads from %s" % (
+                failure.message, disk, array, " ".join(others)),
+            advice="md can take %s back only by a full recovery: mdadm "
+                   "--zero-superblock /dev/%s (mdadm's own advice; the data "
+                   "is on %s), mdadm /dev/%s --add /dev/%s, wait for md's "
+                   "recovery of it (mdadm --wait /dev/%s), then systemctl "
+                   "restart %s." % (disk, disk, " and ".join(others), array,
+                                    disk, array, unit_name(array)))
+
     # --- words for messages --------------------------------------------------
 
     def state_text(self, snap, target, intent):
