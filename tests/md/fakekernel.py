@@ -23,7 +23,8 @@ such read is counted in the file ENODEV_READS (under the root).
 
 Failure injection: a file FAIL (under the root) holding a command line
 prefix ("mdadm --grow") makes the first matching command fail, with
-exit 1 and a message, changing nothing; the file is then removed.
+exit 1 and a message (the file's second line, if it has one), changing
+nothing; the file is then removed.
 
 md's thread giving a spare its slot, a moment later (md_check_recovery
 -> remove_and_add_spares): a file MD_THREAD (under the root) holding a
@@ -329,10 +330,12 @@ def main(name, args):
     fail = faketree.path_in(root(), FAIL)
     if os.path.exists(fail):
         with open(fail) as stream:
-            prefix = stream.read().split()
+            lines = stream.read().splitlines()
+        prefix = lines[0].split()
         if [name] + args[:len(prefix) - 1] == prefix:
             os.unlink(fail)
-            sys.stderr.write("%s: injected failure\n" % name)
+            sys.stderr.write((lines[1] if len(lines) > 1 else
+                              "%s: injected failure" % name) + "\n")
             return 1
     return COMMANDS[name](args)
 

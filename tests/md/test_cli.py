@@ -700,3 +700,64 @@ def test_restore_adds_no_ram_member_while_a_disk_stays_a_spare(host):
         "svmram: Wait for md's recovery of vdb (mdadm --wait /dev/md0), "
         "then systemctl restart svmram@md0.service."]
     assert host.sysfs() == before
+
+
+# mdadm 4.4 on Debian 13's kernel 6.12 (issue 28, 5; the Debian guest)
+BAD_BLOCKS_FAILURE = "mdadm: add new device failed for /dev/ram0 as 2: " \
+    "Invalid argument"
+
+
+def bad_block_entries(host):
+    for disk, entry in (("vda", "100000 8"), ("vdb", "100016 8")):
+        faketree.write(host.root, "/sys/block/md0/md/dev-%s/bad_blocks"
+                       % disk, entry)
+    faketree.write(host.root, "/" + fakekernel.FAIL,
+                   "mdadm --grow\n" + BAD_BLOCKS_FAILURE)
+
+
+def bad_blocks_advice(then):
+    return (
+        "svmram: The disks of md0 have bad-block log entries (vda: 1, vdb: "
+        "1; mdadm --examine-badblocks /dev/vda lists them): mdadm copies "
+        "their bad-blocks flag onto the new RAM member, and kernels since "
+        "6.7 refuse that member (mdadm issue 267, pull request 154), so md0 "
+        "cannot have a RAM member until this system's mdadm has that fix; "
+        "it serves reads from its disks meanwhile.  " + then)
+
+
+def test_setup_refused_for_the_disks_bad_block_logs_says_why(host):
+    """mdadm refuses the RAM member of an array whose disks have bad-block
+    log entries (mdadm PR 154): setup quotes mdadm, rolls back, and says
+    why and what to do instead of "fix the cause"."""
+    bad_block_entries(host)
+    rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
+    assert (rc, argvs[:4]) == (1, SETUP_ARGVS[:4])
+    lines = err.splitlines()
+    assert ("svmram: step 5 failed (Grow md0 to 3 raid devices, adding ram0 "
+            "and wait for its recovery): %s/mdadm --grow /dev/md0 "
+            "--raid-devices=3 --add /dev/ram0 failed: %s" % (
+                host.bindir, BAD_BLOCKS_FAILURE)) in lines
+    assert lines[-1] == bad_blocks_advice(
+        "Run 'svmram setup md0' again once mdadm has the fix.")
+    assert "md0 is as it was before." in lines[-2]
+    assert not os.path.exists(host.path(RECORD))
+
+
+def test_restore_refused_for_the_disks_bad_block_logs_says_why(host):
+    set_up(host)
+    rc, out, err, argvs = host.svmram("stop", "/dev/md0")
+    assert (rc, argvs) == (0, STOP_ARGVS), err
+    bad_block_entries(host)
+    rc, out, err, argvs = host.svmram("restore", "/dev/md0")
+    assert (rc, argvs) == (1, SETUP_ARGVS[2:4])
+    assert err.splitlines()[-2:] == [
+        "svmram: step 3 failed (Grow md0 to 3 raid devices, adding ram0): "
+        "%s/mdadm --grow /dev/md0 --raid-devices=3 --add /dev/ram0 failed: "
+        "%s" % (host.bindir, BAD_BLOCKS_FAILURE),
+        bad_blocks_advice("'svmram teardown md0' ends the setup, so that "
+                          "the boot unit stops trying; set it up again once "
+                          "mdadm has the fix.")]
+    # the advice works: teardown leaves the array on its disks
+    rc, out, err, argvs = host.svmram("teardown", "-y", "/dev/md0")
+    assert rc == 0, err
+    assert not os.path.exists(host.path(RECORD))

@@ -29,7 +29,7 @@ import sys
 from .. import actions
 from ..actions import Run
 from ..backend import Backend, Problems, Words
-from ..errors import RefusedError, UsageError, whole_number
+from ..errors import RefusedError, SvmramError, UsageError, whole_number
 from ..plan import Step
 from . import check, names, planner, record, restore, status
 from .host import (WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
@@ -293,6 +293,40 @@ class MdBackend(Backend):
                    "recovery of it (mdadm --wait /dev/%s), then systemctl "
                    "restart %s." % (disk, disk, " and ".join(others), array,
                                     disk, array, unit_name(array)))
+
+    def failure_advice(self, failure, host, operation):
+        """mdadm refused the RAM member ("add new device failed") while the
+        disks' bad-block logs have entries: mdadm 4.4 copies their
+        bad-blocks flag, without the entries, onto the new member, and
+        kernels since 6.7 refuse it (mdadm issue 267, pull request 154;
+        seen on Debian 13).  Nothing svmram can change: the advice is to
+        leave the array on its disks until mdadm has the fix."""
+        key = failure.step.key
+        if not key.startswith(("grow-add ", "add ram")) or \
+                "add new device failed" not in failure.reason:
+            return None
+        try:
+            entries = host.bad_block_entries()
+        except SvmramError:
+            return None
+        if not entries:
+            return None
+        array = host.array
+        return (
+            "The disks of %s have bad-block log entries (%s; mdadm "
+            "--examine-badblocks /dev/%s lists them): mdadm copies their "
+            "bad-blocks flag onto the new RAM member, and kernels since 6.7 "
+            "refuse that member (mdadm issue 267, pull request 154), so %s "
+            "cannot have a RAM member until this system's mdadm has that "
+            "fix; it serves reads from its disks meanwhile.  %s" % (
+                array, ", ".join("%s: %d" % item for item in
+                                 sorted(entries.items())),
+                sorted(entries)[0], array,
+                "Run 'svmram setup %s' again once mdadm has the fix." % array
+                if operation == "setup" else
+                "'svmram teardown %s' ends the setup, so that the boot "
+                "unit stops trying; set it up again once mdadm has the "
+                "fix." % array))
 
     # --- words for messages --------------------------------------------------
 

@@ -243,6 +243,21 @@ class MdHost(Host):
             recovery_start=None if recovery is None else parse.none_or_uint(
                 recovery, "md/dev-*/recovery_start"))
 
+    def bad_block_entries(self):
+        """The disk members whose bad-block log (md/dev-*/bad_blocks: one
+        "SECTOR LENGTH" line an entry) has entries: {name: entries}."""
+        md = "/sys/block/%s/md" % self.array
+        found = {}
+        for entry in self._list(md):
+            name = entry[4:]
+            if not entry.startswith("dev-") or name.startswith("ram"):
+                continue
+            text = self._read("%s/%s/bad_blocks" % (md, entry)) or ""
+            count = len([line for line in text.splitlines() if line.strip()])
+            if count:
+                found[name] = count
+        return found
+
     def _brd(self, mounts):
         module = "/sys/module/brd"
         devices = tuple(sorted(
