@@ -45,8 +45,10 @@
 #            (exit 5), --nagios CRITICAL naming vdc; mdadm's
 #            DegradedArray and a mail; files intact; reboot with the
 #            disk back
-#   phase 4: the disk back: the array and status as svmram(8) says, the
-#            advice followed, the RAM member back in sync, files intact;
+#   phase 4: the disk back: the restore puts vdc back into its slot
+#            (md's, or its own --re-add) before the RAM member, which
+#            gets the new slot (or refuses as svmram(8) says, and the
+#            advice is followed); the RAM member back in sync, files intact;
 #            vdc failed by hand (mdadm --fail): --nagios CRITICAL naming
 #            it, mdadm's Fail and a mail; vdc back; then the package removed with md0 set up (dpkg -r): the RAM
 #            member out, the record kept; reboot
@@ -347,6 +349,10 @@ bb_refused() { # setup|restore MESSAGE: mdadm's words quoted, the array
   n=$(mdadm --detail /dev/md3 | awk -F: '/Raid Devices/ {gsub(/ /, "", $2); print $2}')
   echo "$2" | grep -q 'failed: mdadm: ' && [ "$n" = 2 ] && ! grep -q ram0 /proc/mdstat
   result "badblocks.$1.refusal_quotes_mdadm" $? "raid devices $n"
+  # and says why (issue 28, 5): the disks' bad-block logs, mdadm's fix
+  echo "$2" | grep -qF 'have bad-block log entries' &&
+    echo "$2" | grep -qF 'pull request 154'
+  result "badblocks.$1.says_why" $?
 }
 
 # --- phases 1 and 2: a clean reboot --------------------------------------
@@ -615,7 +621,7 @@ failed_disk() {
 
 # --- phase 4: the disk back ----------------------------------------------
 disk_back() {
-  local out rc vdc ram st journal
+  local out rc vdc ram st journal slot rslot
   test -b /dev/vdc; result back.vdc_present $?
   show mdstat cat /proc/mdstat
   show detail mdadm --detail /dev/md0
@@ -624,27 +630,38 @@ disk_back() {
   out=$(svmram status md0 2>&1); rc=$?
   echo "$out" | sed 's/^/status | /'
   vdc=$(member_state /dev/vdc); st=$(systemctl is-active svmram@md0.service)
-  # Both seen here, by the order udev finds the disks in: md's assembly
-  # takes vdc back by itself (its bitmap says what changed while it was
-  # away) and the restore adds the RAM member as at every boot; or md
-  # starts md0 on vdb alone (vdb's superblock counts vdc out) and leaves
-  # vdc out: the restore refuses as when vdc was missing, and the
-  # journal and status say what to do (svmram(8))
-  if [ -n "$vdc" ]; then
+  # By the order udev finds the disks in, md's assembly takes vdc back by
+  # itself (its bitmap says what changed while it was away), or starts
+  # md0 on vdb alone (vdb's superblock counts vdc out) and leaves vdc
+  # out, and udev's incremental assembly may re-add it a moment later
+  # (md lists it as a spare until its thread gives it its slot).  Either
+  # way the restore puts vdc back into its slot first (it waits for md,
+  # at most its 20 s, then re-adds vdc itself) and only then adds ram0,
+  # into the new slot (issue 28: a restore once added ram0 while md was
+  # taking vdc back, ram0 took vdc's slot); or, where mdadm refuses the
+  # re-add, refuses quoting mdadm and says what to do (svmram(8)).
+  if [ -n "$vdc" ] && [ "$st" = active ]; then
     case "$vdc" in *writemostly) true;; *) false;; esac &&
-      [ "$st" = active ] && echo "$journal" | grep -q 'adding ram0'
-    result back.as_documented $? "md took vdc back ($vdc); the unit $st"
+      echo "$journal" | grep -q 'adding ram0'
+    result back.as_documented $? "vdc back in md0 ($vdc; $(echo "$journal" | grep -c 'Re-add vdc') re-add by svmram); the unit $st"
   else
     [ "$st" = failed ] && [ "$rc" = 5 ] &&
-      echo "$journal" | grep -qF 'vdc is not in md0, so restore adds no RAM member' &&
-      echo "$journal" | grep -qF 'then systemctl restart svmram@md0.service.' &&
-      echo "$out" | grep -qF 'md0: mdadm /dev/md0 --add /dev/vdc.'
-    result back.as_documented $? "md left vdc out; the unit $st, status rc=$rc"
-    # the advice, followed
-    show add mdadm /dev/md0 --add /dev/vdc
+      echo "$journal" | grep -qF 'so restore adds no RAM member' &&
+      echo "$journal" | grep -qF 'then systemctl restart svmram@md0.service.'
+    result back.as_documented $? "md0 without vdc ($vdc); the unit $st, status rc=$rc"
+    # the advice, followed (a full recovery where mdadm refused the
+    # re-add; else md's recovery of the spare waited for)
+    if echo "$journal" | grep -qF 'mdadm --zero-superblock /dev/vdc'; then
+      show zero mdadm --zero-superblock /dev/vdc
+      show add mdadm /dev/md0 --add /dev/vdc
+    fi
     mdadm --wait /dev/md0 >/dev/null 2>&1
     show restart systemctl restart svmram@md0.service
   fi
+  slot=$(cat /sys/block/md0/md/dev-vdc/slot 2>/dev/null)
+  rslot=$(cat /sys/block/md0/md/dev-ram0/slot 2>/dev/null)
+  [ "$slot" = "$(cat "$STATE/vdc_slot")" ] && [ "$rslot" = 2 ]
+  result back.ram_not_in_disk_slot $? "vdc's slot: $slot (was $(cat "$STATE/vdc_slot")), ram0's: $rslot"
   st=$(systemctl is-active svmram@md0.service)
   [ "$st" = active ]; result back.unit_active $? "$st"
   wait_sync; result back.recovered $?

@@ -97,8 +97,9 @@ BAD_BLOCKS = ["badblocks.entry", "badblocks.data", "badblocks.unit_gone"]
 # restart does too, or refuses quoting mdadm; or setup refuses so
 BAD_BLOCKS_OUTCOMES = [
     {"badblocks.setup.added", "badblocks.restore.added"},
-    {"badblocks.setup.added", "badblocks.restore.refusal_quotes_mdadm"},
-    {"badblocks.setup.refusal_quotes_mdadm"}]
+    {"badblocks.setup.added", "badblocks.restore.refusal_quotes_mdadm",
+     "badblocks.restore.says_why"},
+    {"badblocks.setup.refusal_quotes_mdadm", "badblocks.setup.says_why"}]
 PHASES = {
     "0": ["disks.present", "md0.created"] + BAD_INPUT + [
         "bad.brd_foreign.advice_works", "bad.no_bitmap.advice_works",
@@ -118,7 +119,8 @@ PHASES = {
           "missing.status.says_what_to_do", "missing.status.md_words",
           "missing.nagios_critical_names_disk", "missing.mdadm_alarms",
           "missing.mailed"],
-    "4": ["back.vdc_present", "back.as_documented", "back.unit_active",
+    "4": ["back.vdc_present", "back.as_documented",
+          "back.ram_not_in_disk_slot", "back.unit_active",
           "back.recovered", "back.members_in_sync", "back.status.rc",
           "back.data.sums",
           "failed.nagios_critical_names_disk", "failed.mdadm_alarms",
