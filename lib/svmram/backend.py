@@ -359,6 +359,12 @@ class Backend(abc.ABC):
         """The RefusedError a failed restore step stands for, or None."""
         return None
 
+    def failure_advice(self, failure, host, operation):
+        """Advice for a failed step of `operation` (setup, restore) that
+        the host's state explains better than "fix the cause", or None;
+        the failure's message stays as it is."""
+        return None
+
     # --- words for messages --------------------------------------------------
 
     @abc.abstractmethod

@@ -5,7 +5,9 @@ read and written through the fake kernel (fakekernel.sysfs_read and
 sysfs_write, put at svmram's seam svmram.md.host.sysfs_read and
 sysfs_write): a plain file cannot turn "writemostly" into the member's
 state words as md's sysfs attribute does, nor fail a read with ENODEV as
-the attributes of a member md is deleting do (fakekernel.remove_member).
+the attributes of a member md is deleting do (fakekernel.remove_member),
+nor give a spare its slot after so many observations as md's thread
+does (fakekernel.MD_THREAD).
 Everything else -- the CLI, the backend registry, run.py starting the
 fake commands of SVMRAM_BINDIR -- is the command as installed.  The tests
 run svmram in their own process (mdcli.py); this is for what only a

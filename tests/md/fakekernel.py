@@ -24,7 +24,19 @@ such read is counted in the file ENODEV_READS (under the root).
 
 Failure injection: a file FAIL (under the root) holding a command line
 prefix ("mdadm --grow") makes the first matching command fail, with
-exit 1 and a message, changing nothing; the file is then removed.
+exit 1 and a message (the file's second line, if it has one), changing
+nothing; the file is then removed.
+
+md's thread giving a spare its slot, a moment later (md_check_recovery
+-> remove_and_add_spares): a file MD_THREAD (under the root) holding a
+number K makes the K-th read of an array_state from then on (one per
+observation of the array) give every slotless member that is not faulty
+the lowest free slot and end its recovery at once (raid1_add_disk takes
+the slot the member had, rdev->saved_raid_disk, only while it is free).
+`mdadm ARRAY --re-add DISK` puts a disk back in the lowest free slot,
+in sync and with the write-mostly flag its superblock keeps (md.c
+super_1_validate); it fails as mdadm does for a disk that is not a block
+device or is already a member.
 
 systemctl keeps each unit's state in fake-systemd/UNIT (under the root):
 "enabled active", "disabled inactive"...; the unit counts as installed
@@ -38,6 +50,7 @@ import sys
 import faketree
 
 FAIL = "FAIL"
+MD_THREAD = "MD_THREAD"
 REMOVED = ".removed"      # marks a member directory md is deleting
 ENODEV_READS = "ENODEV_READS"
 UNIT_FILE = "/lib/systemd/system/svmram@.service"
@@ -60,19 +73,59 @@ def exists(path):
     return os.path.lexists(faketree.path_in(root(), path))
 
 
-def add_member(array, dev):
+def members(array):
+    return [entry[4:] for entry in sorted(os.listdir(
+        faketree.path_in(root(), md(array)))) if entry.startswith("dev-")
+        and not exists(md(array, entry + "/" + REMOVED))]
+
+
+def free_slot(array):
+    slots = [int(read(md(array, "dev-%s/slot" % m))) for m in members(array)
+             if read(md(array, "dev-%s/slot" % m)) != "none"]
+    return min(set(range(len(slots) + 1)) - set(slots))
+
+
+def add_member(array, dev, state="in_sync"):
     base = md(array, "dev-" + dev)
-    slots = [int(read(md(array, entry + "/slot")))
-             for entry in os.listdir(faketree.path_in(root(), md(array)))
-             if entry.startswith("dev-") and
-             read(md(array, entry + "/slot")) != "none"]
-    free = min(set(range(len(slots) + 1)) - set(slots))
+    free = free_slot(array)
     for attr, value in (("errors", "0"), ("offset", "2048"),
                         ("new_offset", "2048"), ("recovery_start", "none"),
                         ("size", read(md(array, "component_size"))),
-                        ("slot", str(free)), ("state", "in_sync")):
+                        ("slot", str(free)), ("state", state)):
         faketree.write(root(), "%s/%s" % (base, attr), value)
     faketree.write(root(), "/sys/block/%s/holders/%s" % (dev, array), "")
+
+
+def md_thread(array="md0"):
+    """md's thread: each slotless member that is not faulty gets the
+    lowest free slot, and (the fake's recoveries end at once) is in
+    sync."""
+    for member in members(array):
+        state = read(md(array, "dev-%s/state" % member)).split(",")
+        if read(md(array, "dev-%s/slot" % member)) != "none" or \
+                "faulty" in state:
+            continue
+        faketree.write(root(), md(array, "dev-%s/slot" % member),
+                       str(free_slot(array)))
+        faketree.write(root(), md(array, "dev-%s/state" % member), ",".join(
+            ["in_sync"] + [w for w in state if w == "write_mostly"]))
+    faketree.write(root(), md(array, "degraded"), "0")
+
+
+def array_state_read(path):
+    """Count a read of md/array_state (sysfs_read); the K-th since
+    MD_THREAD was written runs md_thread()."""
+    fire = faketree.path_in(root(), "/" + MD_THREAD)
+    if not path.endswith("/md/array_state") or not os.path.exists(fire):
+        return
+    with open(fire) as stream:
+        left = int(stream.read()) - 1
+    if left > 0:
+        with open(fire, "w") as stream:
+            stream.write("%d\n" % left)
+        return
+    os.unlink(fire)
+    md_thread(path.split("/")[-3])
 
 
 def remove_member(array, dev):
@@ -161,6 +214,17 @@ def mdadm(args):
         # directory of its removal by then.
         delete_removed()
         add_member(args[0][len("/dev/"):], args[2][len("/dev/"):])
+        stale_mdstat()
+        return 0
+    if len(args) == 3 and args[1] == "--re-add":
+        array, disk = args[0][len("/dev/"):], args[2][len("/dev/"):]
+        if not exists("/sys/class/block/" + disk) or \
+                disk in members(array):
+            sys.stderr.write("mdadm: Cannot open %s: Device or resource "
+                             "busy\n" % args[2])
+            return 1
+        delete_removed()
+        add_member(array, disk, "in_sync,write_mostly")
         stale_mdstat()
         return 0
     if len(args) == 3 and args[1] == "--remove":
@@ -268,10 +332,12 @@ def main(name, args):
     fail = faketree.path_in(root(), FAIL)
     if os.path.exists(fail):
         with open(fail) as stream:
-            prefix = stream.read().split()
+            lines = stream.read().splitlines()
+        prefix = lines[0].split()
         if [name] + args[:len(prefix) - 1] == prefix:
             os.unlink(fail)
-            sys.stderr.write("%s: injected failure\n" % name)
+            sys.stderr.write((lines[1] if len(lines) > 1 else
+                              "%s: injected failure" % name) + "\n")
             return 1
     return COMMANDS[name](args)
 
@@ -301,7 +367,9 @@ def sysfs_read(full):
         count_enodev()
         raise OSError(errno.ENODEV, os.strerror(errno.ENODEV))
     from svmram.md import host
-    return host.read_attribute(full)
+    data = host.read_attribute(full)
+    array_state_read(full)
+    return data
 
 
 def sysfs_write(full, value):

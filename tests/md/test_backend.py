@@ -373,3 +373,38 @@ def test_restore_gives_up_waiting_and_lets_the_planner_judge():
                           lambda s: None, clock=lambda: next(clock))
     with pytest.raises(SvmramError, match="md0 is not assembled"):
         plan_restore(snap.evolve(kernel=(6, 1, 0, "6.1.0")), INTENT)
+
+
+def test_restore_waits_for_md_to_give_a_returning_disk_its_slot():
+    """Once the array runs, the wait goes on while a recorded disk is a
+    spare of it (md gives it its slot a moment later) or there but not
+    in it (udev may re-add it): a RAM member added meanwhile takes the
+    disk's slot (issue 28).  A disk that is not there is not waited for
+    (the planner refuses it), nor is anything once the RAM member is
+    in."""
+    vda = Member("vda", 0, frozenset(("in_sync", "write_mostly")), 2048)
+    running = Array("md0", "raid1", 2, "clean", (vda,),
+                    component_kib=261120)
+    spare = running.with_member(Member("vdb", None,
+                                       frozenset(("write_mostly",)), 2048))
+    back = running.with_member(Member(
+        "vdb", 1, frozenset(("in_sync", "write_mostly")), 2048))
+    disk = Disk("vdb", 524288)
+    out, slept = io.StringIO(), []
+    host = Booting(Snapshot("md0", running, disks={"vdb": disk}),
+                   Snapshot("md0", spare, disks={"vdb": disk}),
+                   Snapshot("md0", back, disks={"vdb": disk}))
+    snap = wait_for_disks(host, INTENT, 20, out, slept.append,
+                          clock=lambda: 0)
+    assert snap.array is back and host.calls == 3 and slept == [0.5, 0.5]
+    assert out.getvalue() == ("restore md0: waiting up to 20 s for md to "
+                              "take vdb back into its slot\n")
+    out = io.StringIO()
+    for array, disks in ((running, {}),
+                         (spare.with_member(Member("ram0", 2, frozenset(
+                             ("in_sync",)), 2048)), {"vdb": disk})):
+        host = Booting(Snapshot("md0", array, disks=disks))
+        assert wait_for_disks(host, INTENT, 20, out, slept.append,
+                              clock=lambda: 0).array is array
+        assert host.calls == 1
+    assert out.getvalue() == ""

@@ -396,6 +396,7 @@ def test_restore_adds_no_ram_member_while_a_recorded_disk_is_missing(host):
     assert (rc, argvs) == (0, STOP_ARGVS), err
     host.command(["mdadm", "/dev/md0", "--fail", "/dev/vdb", "--remove",
                    "/dev/vdb"])
+    pull_disk(host, "vdb")
     before = host.sysfs()
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
     assert (rc, argvs, out) == (3, [], "")
@@ -418,6 +419,211 @@ def test_restore_adds_no_ram_member_while_a_recorded_disk_is_missing(host):
         "loaded; its boot unit svmram@md0.service is failed (journalctl -b "
         "-u svmram@md0.service says why and what to do)"], out
     # the advice works: the disk back, restore adds the RAM member
+    pull_disk(host, "vdb", back=True)
     host.command(["mdadm", "/dev/md0", "--add", "/dev/vdb"])
     rc, out, err, argvs = host.svmram("restore", "/dev/md0")
     assert (rc, argvs) == (0, SETUP_ARGVS[2:4]), err
+
+
+def pull_disk(host, disk, back=False):
+    """The disk's block device gone from /sys (a disk missing at boot),
+    or back."""
+    away = host.path("/pulled-" + disk)
+    there = host.path("/sys/block/" + disk)
+    link = host.path("/sys/class/block/" + disk)
+    if back:
+        os.rename(away, there)
+        os.symlink(there, link)
+    else:
+        os.rename(there, away)
+        os.unlink(link)
+
+
+def slots(host):
+    base = host.path("/sys/block/md0/md")
+    found = {}
+    for entry in sorted(os.listdir(base)):
+        if entry.startswith("dev-"):
+            with open(os.path.join(base, entry, "slot")) as slot, \
+                    open(os.path.join(base, entry, "state")) as state:
+                found[entry[4:]] = (slot.read().strip(),
+                                    state.read().strip())
+    return found
+
+
+def stopped_with_vdb_out(host):
+    """md0 as a boot finds it after `svmram stop` when vdb had been
+    missing at the boot before: vda alone in sync, vdb out of md0 (md's
+    start left it out: its superblock is older) but there."""
+    set_up(host)
+    rc, out, err, argvs = host.svmram("stop", "/dev/md0")
+    assert (rc, argvs) == (0, STOP_ARGVS), err
+    host.command(["mdadm", "/dev/md0", "--fail", "/dev/vdb", "--remove",
+                   "/dev/vdb"])
+    # md's work queue has deleted the member's directory by then
+    faketree.remove(host.root, "/sys/block/md0/md/dev-vdb")
+
+
+def test_restore_waits_until_md_has_put_a_returning_disk_in_its_slot(host):
+    """The race of issue 28 (trixie, the disk back at boot): udev's
+    incremental assembly re-added vdb to the running md0, which lists it
+    as a spare until md's thread gives it its slot a moment later.  A
+    RAM member added meanwhile took the lowest free slot, vdb's ("step 3
+    failed (Grow md0 to 3 raid devices, adding ram0): afterwards ram0 is
+    in slot 1 of md0, expected 2") and vdb went to slot 2, a full
+    recovery.  restore waits (bounded) until vdb is in its slot, then
+    adds ram0 into the new one."""
+    stopped_with_vdb_out(host)
+    # udev's mdadm --incremental: vdb a spare of md0, no slot yet
+    host.command(["mdadm", "/dev/md0", "--re-add", "/dev/vdb"])
+    faketree.write(host.root, "/sys/block/md0/md/dev-vdb/slot", "none")
+    faketree.write(host.root, "/sys/block/md0/md/dev-vdb/state",
+                   "write_mostly")
+    faketree.write(host.root, "/sys/block/md0/md/degraded", "1")
+    assert slots(host) == {"vda": ("0", "in_sync,write_mostly"),
+                           "vdb": ("none", "write_mostly")}
+    # md's thread gives vdb its slot at the 6th look at md0
+    faketree.write(host.root, "/" + fakekernel.MD_THREAD, "6")
+    rc, out, err, argvs = host.svmram("restore", "/dev/md0")
+    assert (rc, argvs) == (0, SETUP_ARGVS[2:4]), err
+    assert out.splitlines() == [
+        "restore md0: waiting up to 20 s for md to take vdb back into its "
+        "slot",
+        "md0: md is copying the disks onto /dev/ram0; the disks serve "
+        "reads until it is in sync."]
+    assert slots(host) == {"ram0": ("2", "in_sync"),
+                           "vda": ("0", "in_sync,write_mostly"),
+                           "vdb": ("1", "in_sync,write_mostly")}
+
+
+def test_restore_re_adds_a_disk_that_is_back_before_the_ram_member(host):
+    """vdb is there but md left it out of md0, and nothing re-added it
+    within the wait: restore re-adds it (md takes it back into its slot
+    and recovers from the bitmap what changed), then adds ram0 into the
+    new slot."""
+    stopped_with_vdb_out(host)
+    rc, out, err, argvs = host.svmram("restore", "--wait-disks", "1",
+                                      "/dev/md0")
+    assert (rc, argvs) == (0, [["mdadm", "/dev/md0", "--re-add",
+                                "/dev/vdb"]] + SETUP_ARGVS[2:4]), err
+    assert out.splitlines()[0] == (
+        "restore md0: waiting up to 1 s for md to take vdb back into its "
+        "slot")
+    assert err.splitlines()[:2] == [
+        "restore md0: Re-add vdb to md0; md recovers what changed while "
+        "it was out.",
+        "restore md0: Load brd with one RAM disk of 131072 KiB (/dev/ram0)."]
+    assert slots(host) == {"ram0": ("2", "in_sync"),
+                           "vda": ("0", "in_sync,write_mostly"),
+                           "vdb": ("1", "in_sync,write_mostly")}
+    rc, out, err, argvs = host.svmram("status", "/dev/md0")
+    assert rc == 0, out + err
+
+
+def test_restore_adds_no_ram_member_when_mdadm_refuses_the_re_add(host):
+    """mdadm refuses the re-add (the bitmap cannot say what changed):
+    restore stops before the RAM member, quoting mdadm, and says how md
+    takes the disk back (mdadm --add alone refuses a disk whose
+    superblock says it was a member)."""
+    stopped_with_vdb_out(host)
+    before = host.sysfs()
+    faketree.write(host.root, "/" + fakekernel.FAIL,
+                   "mdadm /dev/md0 --re-add")
+    rc, out, err, argvs = host.svmram("restore", "--wait-disks", "0",
+                                      "/dev/md0")
+    assert (rc, argvs) == (3, [["mdadm", "/dev/md0", "--re-add",
+                                "/dev/vdb"]])
+    assert err.splitlines()[1:] == [
+        "svmram: step 1 failed (Re-add vdb to md0; md recovers what "
+        "changed while it was out): %s/mdadm /dev/md0 --re-add /dev/vdb "
+        "failed: mdadm: injected failure, so restore adds no RAM member "
+        "(it would take the slot of vdb); md0 serves reads from vda"
+        % host.bindir,
+        "svmram: md can take vdb back only by a full recovery: mdadm "
+        "--zero-superblock /dev/vdb (mdadm's own advice; the data is on "
+        "vda), mdadm /dev/md0 --add /dev/vdb, wait for md's recovery of it "
+        "(mdadm --wait /dev/md0), then systemctl restart "
+        "svmram@md0.service."]
+    assert host.sysfs() == before
+
+
+def test_restore_adds_no_ram_member_while_a_disk_stays_a_spare(host):
+    """md has not put vdb into its slot when the wait ends: no RAM
+    member, which would take that slot."""
+    stopped_with_vdb_out(host)
+    host.command(["mdadm", "/dev/md0", "--re-add", "/dev/vdb"])
+    faketree.write(host.root, "/sys/block/md0/md/dev-vdb/slot", "none")
+    faketree.write(host.root, "/sys/block/md0/md/dev-vdb/state",
+                   "write_mostly")
+    before = host.sysfs()
+    rc, out, err, argvs = host.svmram("restore", "--wait-disks", "1",
+                                      "/dev/md0")
+    assert (rc, argvs) == (3, [])
+    assert err.splitlines() == [
+        "svmram: vdb is a spare in md0, not yet back in its slot, so "
+        "restore adds no RAM member (it would take that slot); md0 serves "
+        "reads from vda",
+        "svmram: Wait for md's recovery of vdb (mdadm --wait /dev/md0), "
+        "then systemctl restart svmram@md0.service."]
+    assert host.sysfs() == before
+
+
+# mdadm 4.4 on Debian 13's kernel 6.12 (issue 28, 5; the Debian guest)
+BAD_BLOCKS_FAILURE = "mdadm: add new device failed for /dev/ram0 as 2: " \
+    "Invalid argument"
+
+
+def bad_block_entries(host):
+    for disk, entry in (("vda", "100000 8"), ("vdb", "100016 8")):
+        faketree.write(host.root, "/sys/block/md0/md/dev-%s/bad_blocks"
+                       % disk, entry)
+    faketree.write(host.root, "/" + fakekernel.FAIL,
+                   "mdadm --grow\n" + BAD_BLOCKS_FAILURE)
+
+
+def bad_blocks_advice(then):
+    return (
+        "svmram: The disks of md0 have bad-block log entries (vda: 1, vdb: "
+        "1; mdadm --examine-badblocks /dev/vda lists them): mdadm copies "
+        "their bad-blocks flag onto the new RAM member, and kernels since "
+        "6.7 refuse that member (mdadm issue 267, pull request 154), so md0 "
+        "cannot have a RAM member until this system's mdadm has that fix; "
+        "it serves reads from its disks meanwhile.  " + then)
+
+
+def test_setup_refused_for_the_disks_bad_block_logs_says_why(host):
+    """mdadm refuses the RAM member of an array whose disks have bad-block
+    log entries (mdadm PR 154): setup quotes mdadm, rolls back, and says
+    why and what to do instead of "fix the cause"."""
+    bad_block_entries(host)
+    rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
+    assert (rc, argvs[:4]) == (1, SETUP_ARGVS[:4])
+    lines = err.splitlines()
+    assert ("svmram: step 5 failed (Grow md0 to 3 raid devices, adding ram0 "
+            "and wait for its recovery): %s/mdadm --grow /dev/md0 "
+            "--raid-devices=3 --add /dev/ram0 failed: %s" % (
+                host.bindir, BAD_BLOCKS_FAILURE)) in lines
+    assert lines[-1] == bad_blocks_advice(
+        "Run 'svmram setup md0' again once mdadm has the fix.")
+    assert "md0 is as it was before." in lines[-2]
+    assert not os.path.exists(host.path(RECORD))
+
+
+def test_restore_refused_for_the_disks_bad_block_logs_says_why(host):
+    set_up(host)
+    rc, out, err, argvs = host.svmram("stop", "/dev/md0")
+    assert (rc, argvs) == (0, STOP_ARGVS), err
+    bad_block_entries(host)
+    rc, out, err, argvs = host.svmram("restore", "/dev/md0")
+    assert (rc, argvs) == (1, SETUP_ARGVS[2:4])
+    assert err.splitlines()[-2:] == [
+        "svmram: step 3 failed (Grow md0 to 3 raid devices, adding ram0): "
+        "%s/mdadm --grow /dev/md0 --raid-devices=3 --add /dev/ram0 failed: "
+        "%s" % (host.bindir, BAD_BLOCKS_FAILURE),
+        bad_blocks_advice("'svmram teardown md0' ends the setup, so that "
+                          "the boot unit stops trying; set it up again once "
+                          "mdadm has the fix.")]
+    # the advice works: teardown leaves the array on its disks
+    rc, out, err, argvs = host.svmram("teardown", "-y", "/dev/md0")
+    assert rc == 0, err
+    assert not os.path.exists(host.path(RECORD))

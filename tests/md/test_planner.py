@@ -243,14 +243,16 @@ def test_restore_after_a_clean_shutdown_that_shrank_the_array_grows_it():
 
 
 def test_md_recovering_a_spare_disk_breaks_no_promise():
-    """A disk back after a boot without it: md's assembly left it a spare
-    (slot none), the restore planned from that, and md gave it its slot
-    and recovered it while the restore's step ran (the Debian guest:
-    "vdc in md0 is recovering, expected spare" failed the boot unit)."""
-    a = two_disk_array(members=(m("vda", 0, "in_sync", "write_mostly"),
-                                m("vdb", None, "write_mostly")),
+    """A disk back after a boot without it: md left it out, the restore
+    re-adds it and promises a spare (slot none), and md gives it its slot
+    and recovers it while the step runs (the Debian guest: "vdc in md0 is
+    recovering, expected spare" once failed the boot unit).  The plan
+    stops after the re-add: the RAM member is planned only once md shows
+    the disk in its slot (issue 28)."""
+    a = two_disk_array(members=(m("vda", 0, "in_sync", "write_mostly"),),
                        degraded=1)
     plan = restore.plan_restore(host(a), CREATED)
+    assert moves(plan) == [("mdadm", "/dev/md0", "--re-add", "/dev/vdb")]
     promised = plan.steps[0].expect
     assert promised.array.member("vdb").role == "spare"
     for flags in (("write_mostly",), ("in_sync", "write_mostly")):
@@ -261,6 +263,10 @@ def test_md_recovering_a_spare_disk_breaks_no_promise():
         m("vdb", None, "faulty", "write_mostly")))
     assert differences(promised, failed) == [
         "vdb in md0 is faulty, expected spare"]
+    # planned from the spare md shows meanwhile: no RAM member
+    with pytest.raises(RefusedError, match="vdb is a spare in md0, not yet "
+                       "back in its slot, so restore adds no RAM member"):
+        restore.plan_restore(promised, CREATED)
 
 
 @pytest.mark.parametrize("flags", [("in_sync",), ("spare",)])

@@ -20,8 +20,11 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1" >&2; exit 2;;
   esac
 done
-[ -f "$WORK/base.cpio" ] && [ -f "$WORK/python.cpio" ] || \
-  WITH_PYTHON=1 "$HERE/build-initramfs.sh" "$WORK"
+# under a lock: md-faults and md-cycle may start at once (make test-vm)
+mkdir -p "$WORK"
+( flock 9
+  [ -f "$WORK/base.cpio" ] && [ -f "$WORK/python.cpio" ] ||
+    WITH_PYTHON=1 "$HERE/build-initramfs.sh" "$WORK" ) 9> "$WORK/.build.lock"
 
 OUT=$WORK/cycle-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$OUT/disks" "$OUT/dumps"

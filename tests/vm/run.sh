@@ -20,7 +20,7 @@
 #   --cpio FILE: one more newc archive appended to the initramfs (repeatable).
 # Exit status: the guest test's exit status (LAB-EXIT rc=N), 124 on timeout,
 #              125 when no LAB-EXIT line was seen, 0 after a --kill-on cut.
-# Files: $WORK/runs/<stamp>-<accel>/{console.log,results.txt,disk*.img}
+# Files: $WORK/runs/<stamp>-<accel>.XXXXXX/{console.log,results.txt,disk*.img}
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=/tmp/svmram-vm
@@ -68,8 +68,9 @@ case "$ACCEL" in
   *) echo "bad --accel $ACCEL" >&2; exit 2;;
 esac
 
-RUN=$WORK/runs/$(date +%Y%m%d-%H%M%S)-$ACCEL
-mkdir -p "$RUN"
+# its own directory, also when another run starts in the same second
+mkdir -p "$WORK/runs"
+RUN=$(mktemp -d "$WORK/runs/$(date +%Y%m%d-%H%M%S)-$ACCEL.XXXXXX")
 [ -n "$DISKDIR" ] && mkdir -p "$DISKDIR"
 
 # initramfs = base archive + an appended archive carrying /lab/test.sh
@@ -109,7 +110,7 @@ timeout -k 10 "$TIMEOUT" "${TIMECMD[@]}" qemu-system-x86_64 $ACC -cpu $CPU -mach
   -nodefaults -no-user-config -display none -nic none -no-reboot -pidfile "$RUN/qemu.pid" \
   -chardev "file,id=con,path=$LOG" -serial chardev:con \
   -kernel "$WORK/vmlinuz" -initrd "$RUN/initrd.cpio" \
-  -append "console=ttyS0 panic=-1 quiet loglevel=4 lab.disks=$DISKS $APPEND" \
+  -append "console=ttyS0 panic=-1 quiet loglevel=4 no_timer_check lab.disks=$DISKS $APPEND" \
   "${DRIVES[@]}" </dev/null &
 QPID=$!
 ( hwm=0; n=0; while kill -0 $QPID 2>/dev/null; do

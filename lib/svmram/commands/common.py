@@ -222,8 +222,9 @@ def _roll_back(plan, backend, host, journal, rollback_plan, failure,
     raise SvmramError(
         "%s.  Everything was rolled back; %s" % (
             failure.message.rstrip("."), _as_now(backend, host, plan)),
-        advice=_bug("Fix the cause, then run 'svmram %s %s' again." % (
-            plan.operation, plan.target), failure)) from failure
+        advice=_bug(backend.failure_advice(failure, host, plan.operation) or
+                    "Fix the cause, then run 'svmram %s %s' again." % (
+                        plan.operation, plan.target), failure)) from failure
 
 
 def _bug(advice, *failures, first=False):

@@ -189,10 +189,11 @@ def _failed(failure, plan, backend, host, until, deadline):
     if failure.error is not None and time.monotonic() >= until:
         return _deadline_error("in the step: %s (%s)" % (
             step, failure.reason), deadline, backend, host, plan)
-    advice = "%s keeps serving reads from its %s.  Fix the cause, then " \
-             "run '%s' (or 'svmram restore %s'); it continues from the " \
-             "state it finds." % (mirror, backend.words.disk_copies,
-                                  backend.retry(host, mirror, intent), mirror)
+    advice = backend.failure_advice(failure, host, "restore") or (
+        "%s keeps serving reads from its %s.  Fix the cause, then run '%s' "
+        "(or 'svmram restore %s'); it continues from the state it finds." % (
+            mirror, backend.words.disk_copies,
+            backend.retry(host, mirror, intent), mirror))
     if failure.bug:
         bug = bug_advice(backend.words.target + "s")
         advice += "  " + bug[:1].upper() + bug[1:]

@@ -29,7 +29,7 @@ import sys
 
 from .. import actions
 from ..backend import Backend, Words
-from ..errors import RefusedError, UsageError, whole_number
+from ..errors import RefusedError, SvmramError, UsageError, whole_number
 from . import check, names, planner, record, restore, status, steps
 from .host import (WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
                    wait_for_disks)
@@ -265,6 +265,63 @@ class MdBackend(Backend):
     def stop_done(self, target):
         return "%s: the RAM member is out; the next boot assembles the " \
                "array from its disks." % target
+
+    def restore_refusal(self, failure, intent, host):
+        """mdadm refused to re-add a recorded disk that is back (its
+        bitmap cannot say what changed, or md refuses the disk): the RAM
+        member is not added, and the disk can come back only as a new
+        one, which mdadm --add refuses while the disk's superblock says
+        it was a member ("not performing --add as that would convert
+        ... in to a spare")."""
+        key = failure.step.key
+        if not key.startswith("re-add "):
+            return None
+        disk, array = key[len("re-add "):], intent.array
+        others = [d for d in intent.disks if d != disk]
+        return RefusedError(
+            "%s, so restore adds no RAM member (it would take the slot of "
+            "%s); %s serves reads from %s" % (
+                failure.message, disk, array, " ".join(others)),
+            advice="md can take %s back only by a full recovery: mdadm "
+                   "--zero-superblock /dev/%s (mdadm's own advice; the data "
+                   "is on %s), mdadm /dev/%s --add /dev/%s, wait for md's "
+                   "recovery of it (mdadm --wait /dev/%s), then systemctl "
+                   "restart %s." % (disk, disk, " and ".join(others), array,
+                                    disk, array, unit_name(array)))
+
+    def failure_advice(self, failure, host, operation):
+        """mdadm refused the RAM member ("add new device failed") while the
+        disks' bad-block logs have entries: mdadm 4.4 copies their
+        bad-blocks flag, without the entries, onto the new member, and
+        kernels since 6.7 refuse it (mdadm issue 267, pull request 154;
+        seen on Debian 13).  Nothing svmram can change: the advice is to
+        leave the array on its disks until mdadm has the fix."""
+        key = failure.step.key
+        if not key.startswith(("grow-add ", "add ram")) or \
+                "add new device failed" not in failure.reason:
+            return None
+        try:
+            entries = host.bad_block_entries()
+        except SvmramError:
+            return None
+        if not entries:
+            return None
+        array = host.array
+        return (
+            "The disks of %s have bad-block log entries (%s; mdadm "
+            "--examine-badblocks /dev/%s lists them): mdadm copies their "
+            "bad-blocks flag onto the new RAM member, and kernels since 6.7 "
+            "refuse that member (mdadm issue 267, pull request 154), so %s "
+            "cannot have a RAM member until this system's mdadm has that "
+            "fix; it serves reads from its disks meanwhile.  %s" % (
+                array, ", ".join("%s: %d" % item for item in
+                                 sorted(entries.items())),
+                sorted(entries)[0], array,
+                "Run 'svmram setup %s' again once mdadm has the fix." % array
+                if operation == "setup" else
+                "'svmram teardown %s' ends the setup, so that the boot "
+                "unit stops trying; set it up again once mdadm has the "
+                "fix." % array))
 
     # --- words for messages --------------------------------------------------
 

@@ -235,6 +235,21 @@ class MdHost(Host):
             recovery_start=None if recovery is None else parse.none_or_uint(
                 recovery, "md/dev-*/recovery_start"))
 
+    def bad_block_entries(self):
+        """The disk members whose bad-block log (md/dev-*/bad_blocks: one
+        "SECTOR LENGTH" line an entry) has entries: {name: entries}."""
+        md = "/sys/block/%s/md" % self.array
+        found = {}
+        for entry in self._list(md):
+            name = entry[4:]
+            if not entry.startswith("dev-") or name.startswith("ram"):
+                continue
+            text = self._read("%s/%s/bad_blocks" % (md, entry)) or ""
+            count = len([line for line in text.splitlines() if line.strip()])
+            if count:
+                found[name] = count
+        return found
+
     def _brd(self, mounts):
         module = "/sys/module/brd"
         devices = tuple(sorted(
@@ -400,22 +415,45 @@ def wait_for_disks(backend, it, seconds, out, sleep=time.sleep,
     """At boot, udev may still be adding the recorded disks to the
     (inactive) array: wait at most `seconds` until the array is running or
     holds every recorded disk, so that restore's `mdadm --run` never
-    starts it short of a disk that is about to appear.  Returns the last
-    Snapshot; what it shows then is the planner's to judge."""
+    starts it short of a disk that is about to appear.  Once it runs, wait
+    too (within the same bound) while a recorded disk is back but md has
+    not taken it into its slot: listed as a spare (md gives it its slot
+    when it starts recovering it, a moment later), or present and not in
+    the array (udev's incremental assembly re-adds a disk that appears
+    while its array runs; md's start left out one whose superblock is
+    older); a RAM member added meanwhile would take the disk's slot
+    (issue 28).  Returns the last Snapshot; what it shows then is the
+    planner's to judge (restore.py re-adds a disk still out, refuses one
+    still a spare)."""
     deadline = clock() + seconds
     said = False
     while True:
         snap = backend.observe(it)
-        a = snap.array
-        missing = [d for d in it.disks if a is None or a.member(d) is None]
-        if (a is not None and (a.running or not missing)) or \
-                clock() >= deadline:
+        what = _waiting_for(snap, it)
+        if what is None or clock() >= deadline:
             return snap
         if not said:
             out.write("restore %s: waiting up to %d s for %s\n" % (
-                it.array, seconds, "the array to be assembled" if a is None
-                else "its disk%s %s" % ("s" if len(missing) > 1 else "",
-                                         " ".join(missing))))
+                it.array, seconds, what))
             out.flush()
             said = True
         sleep(0.5)
+
+
+def _waiting_for(snap, it):
+    """What the boot's restore still waits for, in words; None: nothing."""
+    a = snap.array
+    if a is None:
+        return "the array to be assembled"
+    if not a.running:
+        missing = [d for d in it.disks if a.member(d) is None]
+        return None if not missing else "its disk%s %s" % (
+            "s" if len(missing) > 1 else "", " ".join(missing))
+    if a.member(it.ram) is not None:
+        return None
+    back = [d for d in it.disks if (
+        a.member(d) is None and d in snap.disks and
+        not snap.disks[d].holders) or (
+            a.member(d) is not None and a.member(d).role == SPARE)]
+    return None if not back else "md to take %s back into %s" % (
+        " and ".join(back), "its slot" if len(back) == 1 else "their slots")

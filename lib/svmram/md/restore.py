@@ -20,12 +20,26 @@ def plan_restore(snap, it):
     add a fresh RAM member; nothing waits for the recovery."""
     check_kernel(snap)
     plan = Plan("restore", it.array)
-    converge_plan(plan, snap, it, _next_restore_step, it.array,
+
+    def next_step(snap, it):
+        # md gives a re-added disk its slot a moment later (a spare
+        # meanwhile): the restore waits for it and plans again from what
+        # md shows then.
+        if plan.steps and plan.steps[-1].key.startswith("re-add "):
+            return None
+        return _next_restore_step(snap, it)
+
+    converge_plan(plan, snap, it, next_step, it.array,
                   state_command(it))
     if plan.steps and plan.steps[-1].key.startswith("run "):
         plan.notes.append(
             "%s is inactive, which hides its raid devices: after starting "
             "it, restore plans again from what it shows." % it.array)
+    elif plan.steps and plan.steps[-1].key.startswith("re-add "):
+        plan.notes.append(
+            "md puts the disk back into its slot a moment after the "
+            "re-add: restore then waits for that and plans again from "
+            "what %s shows." % it.array)
     return plan
 
 
@@ -72,7 +86,9 @@ def _next_restore_step(snap, it):
     if ram is not None:
         # In sync (then the limit goes back), or md is recovering it.
         return speed_back(snap, it) if ram.role == IN_SYNC else None
-    _refuse_missing_disks(a, it)
+    step = _disks_back(snap, it)
+    if step is not None:
+        return step
     if not snap.brd.loaded:
         check_brd_free(snap, it)
         check_memory(snap, it.rd_size_kib)
@@ -83,6 +99,56 @@ def _next_restore_step(snap, it):
     if a.raid_disks == len(it.disks):
         return steps.grow_add(snap, it, wait=False)
     return steps.add(snap, it, wait=False)
+
+
+def _disks_back(snap, it):
+    """Every recorded disk in its slot before a RAM member is added: md
+    gives a new member the lowest free slot, and a disk whose slot the
+    RAM member took comes back only by a full recovery, in another slot
+    (issue 28: on trixie a restore added ram0 while md was taking back a
+    disk that had been missing, and ram0 got the disk's slot).  A disk
+    that is back but not in the array, and that nothing else holds, is
+    re-added (the next step); one that is not there, or that md lists
+    without a slot, is refused (restore's wait_for_disks has already
+    waited, bounded, for md and udev to take it back)."""
+    a = snap.array
+    for disk in it.disks:
+        info = snap.disks.get(disk)
+        if a.member(disk) is None and info is not None and \
+                not info.holders and info.mounted_on is None:
+            return steps.re_add(snap, it, disk)
+    _refuse_missing_disks(a, it)
+    _refuse_slotless_disks(a, it)
+    return None
+
+
+def _refuse_slotless_disks(a, it):
+    """A recorded disk md lists without a slot: a spare md has not yet
+    put back into its slot (it does so when it starts recovering it), or
+    a faulty one."""
+    for disk in it.disks:
+        member = a.member(disk)
+        if member is None or member.role not in (SPARE, FAULTY):
+            continue
+        others = " ".join(d for d in disks_in_sync(a, it) if d != disk)
+        if member.role == SPARE:
+            raise RefusedError(
+                "%s is a spare in %s, not yet back in its slot, so restore "
+                "adds no RAM member (it would take that slot); %s serves "
+                "reads from %s" % (disk, it.array, it.array, others),
+                "Wait for md's recovery of %s (mdadm --wait /dev/%s), then "
+                "systemctl restart %s." % (disk, it.array,
+                                           unit_name(it.array)))
+        raise RefusedError(
+            "%s is faulty in %s, so restore adds no RAM member (it would "
+            "take the disk's slot); %s serves reads from %s" % (
+                disk, it.array, it.array, others),
+            "Take it out and add it again (mdadm /dev/%s --remove /dev/%s; "
+            "mdadm /dev/%s --re-add /dev/%s, or --add where mdadm refuses "
+            "the re-add), wait for md's recovery of it (mdadm --wait "
+            "/dev/%s), then systemctl restart %s." % (
+                it.array, disk, it.array, disk, it.array,
+                unit_name(it.array)))
 
 
 def _refuse_missing_disks(a, it):

@@ -158,6 +158,29 @@ def add(snap, it, wait=True):
         expect=snap.evolve(array=a.with_member(ram)))
 
 
+def re_add(snap, it, disk):
+    """Put a recorded disk that is back, but not in the array, into its
+    slot again, as mdadm's incremental assembly does with a disk that
+    appears while its array runs: --re-add (md takes the disk back into
+    the slot its superblock names, keeps its write-mostly flag and
+    recovers from the bitmap only what changed while it was out; mdadm
+    refuses when the bitmap cannot say, and nothing changes).  Before
+    the RAM member is added: md gives a new member the lowest free slot,
+    the disk's."""
+    a = snap.array
+    member = Member(disk, None, frozenset(
+        ["write_mostly"] if it.write_mostly_wanted(disk) else []))
+    return Step(
+        key="re-add %s" % disk,
+        summary="Re-add %s to %s; md recovers what changed while it was "
+                "out." % (disk, it.array),
+        do=(Run(("mdadm", dev(it.array), "--re-add", dev(disk))),),
+        why="%s is back but not in %s; it goes back into its slot before "
+            "the RAM member is added, which would otherwise take that "
+            "slot." % (disk, it.array),
+        expect=snap.evolve(array=a.with_member(member)))
+
+
 def wait_recovery(snap, it):
     a = snap.array
     ram = a.member(it.ram)
