@@ -188,6 +188,13 @@ class Host(abc.ABC):
         "disabled",
         ...), None when there is none."""
 
+    def run_afterwards(self, argv):
+        """Run one of a plan's `afterwards` commands (it enables or starts
+        the boot service), unchecked: run.Result.  A backend whose boot
+        service has an access module of its own runs it there (SVM:
+        svm/smf.py)."""
+        return run.run(argv[0], list(argv[1:]), check=False)
+
 
 class Backend(abc.ABC):
     """A storage backend, as commands/ sees it (see the module's text)."""

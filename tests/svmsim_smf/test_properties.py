@@ -319,10 +319,12 @@ refresh
 
 
 def write(sim, name, text):
-    path = os.path.join(sim.dir, name)
-    with open(path, "w", encoding="utf-8") as stream:
+    """A file of the emulated host (under its root), by its host path."""
+    os.makedirs(os.path.join(sim.dir, "root", "var", "run"), exist_ok=True)
+    with open(os.path.join(sim.dir, "root", "var", "run", name), "w",
+              encoding="utf-8") as stream:
         stream.write(text)
-    return path
+    return "/var/run/" + name
 
 
 def test_command_file_runs_each_line_and_refresh_takes_the_snapshot(d10):
@@ -391,14 +393,13 @@ def test_command_file_that_cannot_be_read(d10):
     """engine_source(): a file fopen cannot open, or not a regular file,
     is an error named without a line (sc_cmd_file is NULL then)."""
     sim = d10
-    missing = os.path.join(sim.dir, "missing")
-    assert sim("svccfg", "-f", missing) == (
-        1, "", "svccfg: Could not open %s: No such file or directory.\n"
-        % missing)
-    assert sim("svccfg", "-f", sim.dir) == (
-        1, "", "svccfg: %s is not a regular file.\n" % sim.dir)
-    assert sim("svccfg", "-f", "/dev/null") == (
-        1, "", "svccfg: /dev/null is not a regular file.\n")
+    write(sim, "present", "")
+    assert sim("svccfg", "-f", "/var/run/missing") == (
+        1, "", "svccfg: Could not open /var/run/missing: No such file or "
+               "directory.\n")
+    assert sim("svccfg", "-f", "/var/run") == (
+        1, "", "svccfg: /var/run is not a regular file.\n")
+    assert sim("svccfg", "-f", "/var/run/present") == (0, "", "")
 
 
 def test_command_file_selection_error_names_no_line(d10):

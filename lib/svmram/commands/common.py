@@ -315,7 +315,7 @@ def run_afterwards(plan, backend, host):
     failed = ""
     for argv in plan.afterwards:
         try:
-            result = run.run(argv[0], list(argv[1:]), check=False)
+            result = host.run_afterwards(argv)
         except Interrupted as stop:
             raise Stopped(
                 "%s is set up, but enabling its boot service was stopped by "

@@ -18,7 +18,7 @@ from ..errors import ParseError, RefusedError, SvmramError
 from ..backend import Host
 from ..execute import ResyncStatus
 from . import (labels, listings, metastat, metastat_p, names, probe,
-               programs, record)
+               programs, smf as smf_access)
 from .snapshot import MirrorView, Snapshot, StripeView, differences
 
 PAGE_KSTATS = ("unix:0:system_pages:physmem", "unix:0:system_pages:freemem",
@@ -39,6 +39,7 @@ class SvmHost(Host):
         self.mirror = mirror
         self.root = root
         self._run = runner
+        self.smf = smf_access.Smf(runner)      # every SMF access: smf.py
         # SVM services metastat last named as not online in SMF.
         self.services_not_online = ()
         # What the test on a scratch mirror showed: (compacts, evidence),
@@ -246,13 +247,11 @@ class SvmHost(Host):
         if not any(names.is_scratch_ramdisk(name) for name in list(
                 ramdisks) + [posixpath.basename(t) for t in links.values()]):
             return frozenset()
-        result = self._run("svcprop", ["-f", "-p", record.PG,
-                                       record.SERVICE + ":*"], check=False)
         try:
             recorded = [props.get("ramdisk") for props in
-                        parse_records(result.stdout).values()]
-        except ParseError:
-            recorded = []
+                        self.smf.records().values()]
+        except (ParseError, SvmramError):
+            recorded = []       # none claimed: the names rules decide
         recorded += [intent.get("ramdisk") for intent in
                      journal.stored_intents(actions.under(
                          self.root, journal.DIRECTORY))]
@@ -390,20 +389,12 @@ class SvmHost(Host):
         return self.record_properties()
 
     def record_properties(self):
-        result = self._run("svcprop", list(record.read_argv(self.mirror)[1:]),
-                           check=False)
-        check_smf_read(result)
-        if not result.ok:
-            return {}
-        return record.parse(result.stdout)
+        return self.smf.record(self.mirror)
 
     def service_imported(self):
         """Does svc:/system/svmram exist?  Its manifest must be imported
         for setup to record a mirror."""
-        result = self._run("svcprop", ["-p", "general/entity_stability",
-                                       record.SERVICE], check=False)
-        check_smf_read(result)
-        return result.ok
+        return self.smf.imported()
 
     def boot_service_state(self):
         return self.service_state()
@@ -411,11 +402,12 @@ class SvmHost(Host):
     def service_state(self):
         """The state of svc:/system/svmram:MIRROR, None if it does not
         exist."""
-        result = self._run("svcs", ["-H", "-o", "state",
-                                    record.fmri(self.mirror)], check=False)
-        check_smf_read(result)
-        state = result.stdout.strip()
-        return state if result.ok and state else None
+        return self.smf.state(self.mirror)
+
+    def run_afterwards(self, argv):
+        """One of a plan's `afterwards` commands: enabling the boot
+        service (smf.py)."""
+        return self.smf.enable(argv)
 
     def mirror_names(self):
         """(every mirror of the local set, sorted; whether the replicas
@@ -471,13 +463,6 @@ def _listdir(directory):
 
 # --- reading the host once for many mirrors (status) ------------------------
 
-# svcs(1)'s states (smf(7)); "*" marks an instance in transition, and "-"
-# one that has no state yet (svcs.c sprint_state).
-SMF_STATES = ("uninitialized", "offline", "online", "degraded", "maintenance",
-              "disabled", "legacy_run", "-")
-_PROPERTIES = "/:properties/"
-
-
 class HostReading:
     """The host read once for every mirror `status` reports on: one svcs,
     one svcprop, one `metastat -p`, one `metastat` naming all the mirrors,
@@ -491,6 +476,7 @@ class HostReading:
         self.runner = runner
         self.mirrors = ()       # the mirrors the one `metastat` names
         self._reader = SvmHost(None, root, runner=runner)
+        self.smf = self._reader.smf
         self._done = {}
 
     def host(self, mirror):
@@ -504,43 +490,20 @@ class HostReading:
     def services(self, mirror=None):
         """{instance: state} of svc:/system/svmram's instances (or of the
         one of `mirror`), from `svcs -H -o inst,state`."""
-        target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
-        result = self.runner("svcs", ["-H", "-o", "inst,state", target],
-                             check=False)
-        check_smf_read(result)
-        return parse_services(result.stdout)
+        return self.smf.states(mirror)
 
     def records(self, mirror=None):
         """{instance: {property: value}}, the property group svmram of
-        every instance (or of the one of `mirror`), from one `svcprop -f`.
-        An instance without the group (svcprop then exits 1 and names it)
-        is left out, as record_properties() gives {} for it."""
-        target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
-        result = self.runner("svcprop", ["-f", "-p", record.PG, target],
-                             check=False)
-        check_smf_read(result)
-        return parse_records(result.stdout)
+        every instance (or of the one of `mirror`), from one `svcprop -f`
+        (an instance without the group is left out, as
+        record_properties() gives {} for it)."""
+        return self.smf.records(mirror)
 
     def blockers(self, mirror):
-        """[(dependency, state)] of the dependencies of `mirror`'s
-        instance that keep it from ever starting: disabled or in
-        maintenance (svcs -d; svmram's manifest declares require_all
-        dependencies only, so each must be online for it to start).
-        Read only for an instance that is offline."""
-        result = self.runner("svcs", ["-H", "-o", "state,fmri", "-d",
-                                      record.fmri(mirror)], check=False)
-        check_smf_read(result)
-        found = []
-        for lineno, line in enumerate(result.stdout.splitlines(), 1):
-            fields = line.split()
-            if not fields:
-                continue
-            if len(fields) != 2 or fields[0].rstrip("*") not in SMF_STATES:
-                raise ParseError("expected a state and a service", lineno,
-                                 line, "svcs -d")
-            if fields[0] in ("disabled", "maintenance"):
-                found.append((fields[1], fields[0]))
-        return found
+        """The dependencies that keep `mirror`'s instance from ever
+        starting (smf.Smf.blockers); read only for an instance that is
+        offline."""
+        return self.smf.blockers(mirror)
 
     def config(self):
         """(`metastat -p` parsed, or None without replicas; the SVM
@@ -628,61 +591,3 @@ class SharedHost(SvmHost):
 def _names(config):
     """The metadevice names in use: metastat -p's, none without replicas."""
     return set(d.name for d in config.devices) if config else set()
-
-
-# What svcs and svcprop print, and exit 1 with, when they read SMF well
-# and found nothing: a pattern that matches nothing (libscf scf_walk_fmri,
-# "Pattern '%s' doesn't match any instances"), and an instance without
-# the property group (svcprop.c process_ent, an interrupted setup).
-_FOUND_NOTHING = re.compile(
-    r"(svcs|svcprop): Pattern '[^']*' doesn't match any "
-    r"(instances|entities)$|svcprop: Couldn't find property group `%s' "
-    r"for instance `%s:[^']*'\.$" % (re.escape(record.PG),
-                                      re.escape(record.SERVICE)))
-SMF_UNREADABLE_ADVICE = (
-    "SMF's repository server (svc.configd) answers svcs and svcprop; "
-    "svmram works again once 'svcs %s' does." % record.SERVICE)
-
-
-def check_smf_read(result):
-    """Refuse a svcs or svcprop that could not read SMF (its repository
-    server down: "Could not bind to repository server"): it is never "no
-    instances".  Exit 1 with only _FOUND_NOTHING lines read well."""
-    lines = result.stderr.splitlines()
-    if result.ok or (result.returncode == 1 and lines and all(
-            _FOUND_NOTHING.match(line) for line in lines)):
-        return
-    raise SvmramError(
-        "cannot read the svmram service's instances and records from SMF: "
-        "%s" % _first_line(result), advice=SMF_UNREADABLE_ADVICE)
-
-
-def parse_services(text):
-    """`svcs -H -o inst,state` output -> {instance: state}."""
-    found = {}
-    for lineno, line in enumerate(text.splitlines(), 1):
-        fields = line.split()
-        if not fields:
-            continue
-        if len(fields) != 2 or fields[1].rstrip("*") not in SMF_STATES:
-            raise ParseError("expected an instance name and its state",
-                             lineno, line, "svcs")
-        found[fields[0]] = fields[1]
-    return found
-
-
-def parse_records(text):
-    """`svcprop -f -p svmram PATTERN` output -> {instance: {property:
-    value}}.  Lines look like
-    `svc:/system/svmram:d10/:properties/svmram/mirror astring d10`."""
-    found = {}
-    prefix = record.SERVICE + ":"
-    for lineno, line in enumerate(text.splitlines(), 1):
-        parts = line.split(" ", 2)
-        entity, _, prop = parts[0].partition(_PROPERTIES)
-        if len(parts) != 3 or not entity.startswith(prefix) or \
-                not prop.startswith(record.PG + "/"):
-            raise ParseError("not a property line", lineno, line, "svcprop")
-        found.setdefault(entity[len(prefix):], {})[
-            prop[len(record.PG) + 1:]] = parts[2]
-    return found

@@ -593,13 +593,17 @@ def _source(cfg, name):
     if name == "-":
         cfg.out.err(USAGE)
         return C.UU_EXIT_USAGE
-    if os.path.isdir(name):
+    # The file is the emulated host's, under its root, as mkfile's and
+    # dd's are (devices.host_path); messages name it as given.
+    path = os.path.join(cfg.simdir, "root", name.lstrip("/")) \
+        if name.startswith("/") else name
+    if os.path.isdir(path):
         # fopen(3C) opens a directory for reading; the S_ISREG check
         # refuses it.
         cfg.warn("%s is not a regular file.\n" % name)
         return 1
     try:
-        with open(name, "r", encoding="utf-8") as stream:
+        with open(path, "r", encoding="utf-8") as stream:
             if not stat_is_regular(stream):
                 cfg.warn("%s is not a regular file.\n" % name)
                 return 1
