@@ -160,7 +160,8 @@ def carry_out(plan, backend, host, journal, rollback_plan):
         for note in plan.notes:
             progress.say("%s %s: %s" % (plan.operation, plan.target,
                                         note[:1].lower() + note[1:]))
-        execute(plan, host, journal, progress, polling())
+        execute(plan, host, journal, progress, polling(),
+                before=plan.observed)
     except Interrupted as stop:
         raise stopped(stop, plan, backend, host, journal) from None
     except StepFailed as failure:

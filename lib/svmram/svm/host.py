@@ -31,6 +31,42 @@ _CONTROLLER = re.compile(r"c([0-9]+)")
 _NO_DATABASE = "there are no existing databases"
 
 
+# The parts of a Snapshot observe() reads with commands, by the commands
+# that read them: "svm" (metastat -p and metastat MIRROR), "ramdisks"
+# (ramdiskadm), "smf" (svcs and svcprop: the record).
+PARTS = ("svm", "ramdisks", "smf")
+# What a step's command can change of them.  SVM's commands change the
+# metadevices (dd opens the mirror, which SVM's first-open rule acts on);
+# ramdiskadm the ramdisks; svccfg and svcadm the record and the instance.
+# The commands that only read change nothing.  Any other command or
+# action: everything is read again.
+CHANGES = dict(
+    [(prog, ("svm",)) for prog in (
+        "metainit", "metattach", "metadetach", "metaclear", "metaparam",
+        "metareplace", "metasync", "metaoffline", "metaonline", "metadb",
+        "dd")] +
+    [("ramdiskadm", ("ramdisks",)), ("svccfg", ("smf",)),
+     ("svcadm", ("smf",))] +
+    [(prog, ()) for prog in ("metastat", "kstat", "prtvtoc", "fuser",
+                             "cmp")])
+# Actions that run no command and change nothing observe() reads with one
+# (the /dev links are files, read again every time).
+_NO_COMMAND = (actions.Symlink, actions.RemoveLink, actions.DeviceNumber)
+
+
+def step_parts(step):
+    """The parts of the Snapshot `step`'s actions can change."""
+    found = set()
+    for action in step.do:
+        if isinstance(action, actions.Run):
+            found.update(CHANGES.get(action.argv[0], PARTS))
+        elif isinstance(action, smf_access.CommandFile):
+            found.add("smf")
+        elif not isinstance(action, _NO_COMMAND):
+            return PARTS
+    return tuple(part for part in PARTS if part in found)
+
+
 class SvmHost(Host):
     """One mirror on the host (backend.Host): what execute.py and the
     SVM planners' callers read and change."""
@@ -45,46 +81,73 @@ class SvmHost(Host):
         # What the test on a scratch mirror showed: (compacts, evidence),
         # set by svm/backend.py once it ran it.
         self.slot_probe = None
+        # The last resync poll's `metastat MIRROR`, parsed, when it found
+        # the resync over: the check after the step takes it as its
+        # reading of the mirror (it was read after the step, and nothing
+        # ran since); perform() and the next observe() drop it.
+        self._polled = None
 
     # --- reading the host ---------------------------------------------
 
     def observe(self, intent=None, memory=False, smf=None, holders=False,
-                labels=False):
+                labels=False, keep=None, parts=PARTS):
         """The host as a Snapshot, with the stripes and links `intent`
         names (svm.intent.Intent; None: the mirror's own).  memory=True
         reads kstat's memory figures; smf=(record, service_state) saves
         reading them again when the caller has just done so; holders=True
         asks fuser who has the mirror open (for choosing a method);
-        labels=True asks prtvtoc whether the disk submirrors are labeled."""
+        labels=True asks prtvtoc whether the disk submirrors are labeled.
+        `keep`: a Snapshot read earlier (with the same intent) whose
+        commands' parts not in `parts` ("svm": the two metastat, "ramdisks":
+        ramdiskadm, "smf": svcs and svcprop) are taken as they are, where
+        nothing since can have changed them (observe_after); the files
+        (links, mnttab, /etc/release) are always read again."""
         self.services_not_online = ()
-        config = self._config()
-        if config is None:
-            # ramdiskadm still answers: a ramdisk outlives the replicas.
+        fresh = keep is None or not keep.has_replicas
+        if fresh or "svm" in parts:
+            config = self._config()
+            if config is None:
+                # ramdiskadm still answers: a ramdisk outlives the replicas.
+                self._polled = None
+                ramdisks, devs = self._ramdisks()
+                return Snapshot(self.mirror, None, has_replicas=False,
+                                ramdisks=ramdisks, ramdisk_devs=devs)
+            device = config.get(self.mirror)
+            mirror_view, stripes = None, {}
+            if device is not None and device.type == "mirror":
+                mirror_view, stripes = self._mirror_state()
+            for name in self._stripes_of_interest(mirror_view, intent):
+                if name not in stripes and config.get(name) is not None \
+                        and config.get(name).type == "stripe":
+                    stripe = config.get(name)
+                    stripes[name] = StripeView(
+                        name, 0, tuple(c.device for c in stripe.components()),
+                        stripe.parent)
+            svm = dict(
+                mirror=mirror_view, stripes=stripes,
+                metadevices=frozenset(d.name for d in config.devices),
+                other_types={d.name: _type_name(d) for d in config.devices
+                             if d.type != "mirror"},
+                users=tuple(sorted(config.users().get(self.mirror, ()))),
+                stale_replicas=config.stale_replicas)
+            down = self.services_not_online
+        else:
+            mirror_view = keep.mirror
+            svm = dict(mirror=keep.mirror, stripes=dict(keep.stripes),
+                       metadevices=keep.metadevices,
+                       other_types=dict(keep.other_types), users=keep.users,
+                       stale_replicas=keep.stale_replicas)
+            down = keep.services_not_online
+        if fresh or "ramdisks" in parts:
             ramdisks, devs = self._ramdisks()
-            return Snapshot(self.mirror, None, has_replicas=False,
-                            ramdisks=ramdisks, ramdisk_devs=devs)
-        device = config.get(self.mirror)
-        mirror_view, stripes = None, {}
-        if device is not None and device.type == "mirror":
-            mirror_view, stripes = self._mirror_state()
-        for name in self._stripes_of_interest(mirror_view, intent):
-            if name not in stripes and config.get(name) is not None \
-                    and config.get(name).type == "stripe":
-                stripe = config.get(name)
-                stripes[name] = StripeView(
-                    name, 0, tuple(c.device for c in stripe.components()),
-                    stripe.parent)
-        ramdisks, devs = self._ramdisks()
+        else:
+            ramdisks, devs = dict(keep.ramdisks), dict(keep.ramdisk_devs)
         snap = Snapshot(
-            mirror_name=self.mirror, mirror=mirror_view, stripes=stripes,
-            metadevices=frozenset(d.name for d in config.devices),
-            other_types={d.name: _type_name(d) for d in config.devices
-                         if d.type != "mirror"},
-            ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(intent),
-            used_controllers=self._controllers(),
-            mounted_on=self._mount_point(),
-            users=tuple(sorted(config.users().get(self.mirror, ()))),
-            stale_replicas=config.stale_replicas)
+            mirror_name=self.mirror, ramdisks=ramdisks, ramdisk_devs=devs,
+            links=self._links(intent), used_controllers=self._controllers(),
+            mounted_on=self._mount_point(), **svm)
+        if smf is None and not fresh and "smf" not in parts:
+            smf = (keep.record, keep.service_state)
         if smf is None:
             service_state = self.service_state()
             smf = (self.record_properties() if service_state else None,
@@ -98,11 +161,27 @@ class SvmHost(Host):
         if labels and mirror_view is not None:
             snap = self._labels(snap)
         if memory:
-            snap = snap.evolve(**self._memory())
-            if os.path.isdir(actions.under(self.root, "/etc/driver/drv")):
-                snap = snap.evolve(
-                    ramdisk_conf="/etc/driver/drv/ramdisk.conf")
-        return snap.evolve(services_not_online=self.services_not_online)
+            snap = self.with_memory(snap)
+        self._polled = None
+        return snap.evolve(services_not_online=down)
+
+    def with_memory(self, snap):
+        """`snap` with kstat's memory figures and the ramdisk.conf files
+        (what sizing.MemoryCap reads)."""
+        snap = snap.evolve(**self._memory())
+        if os.path.isdir(actions.under(self.root, "/etc/driver/drv")):
+            snap = snap.evolve(ramdisk_conf="/etc/driver/drv/ramdisk.conf")
+        return snap
+
+    def observe_after(self, step, intent, before):
+        """The reading `step`'s promise is checked against (execute.py):
+        what its actions can change is read again (step_parts), the rest
+        taken from `before`, the reading the last step was checked
+        against, itself taken after that step.  The host lock keeps every
+        other run of svmram out meanwhile."""
+        if before is None:
+            return self.observe(intent)
+        return self.observe(intent, keep=before, parts=step_parts(step))
 
     def _metastat(self, args):
         """Run metastat.  Its exit 1 whose stderr is only the SMF check's
@@ -131,6 +210,9 @@ class SvmHost(Host):
         return metastat_p.parse(result.stdout)
 
     def _mirror_state(self):
+        if self._polled is not None:
+            polled, self._polled = self._polled, None
+            return polled
         result, ok = self._metastat([self.mirror])
         if not ok:
             raise CommandError(result)
@@ -424,6 +506,7 @@ class SvmHost(Host):
         return differences(expected, observed)
 
     def resync_status(self, mirror):
+        self._polled = None
         view, stripes = self._mirror_state()
         if view.resync == "active":
             return ResyncStatus(True, view.resync_percent)
@@ -436,10 +519,13 @@ class SvmHost(Host):
         # Over.  A submirror it left in another state than the step
         # promised is reported by the check after the step; one that was
         # never part of it (a RAM submirror whose ramdisk vanished at a
-        # boot) must not stop the wait.
+        # boot) must not stop the wait.  That check takes this reading.
+        if mirror == self.mirror:
+            self._polled = (view, stripes)
         return ResyncStatus(False)
 
     def perform(self, step, values):
+        self._polled = None
         actions.perform(step, actions.Context(self.root, self._run, values))
 
 
