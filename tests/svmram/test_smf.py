@@ -124,3 +124,30 @@ def test_the_script_writes_the_file_the_run_writes(tmp_path):
     with open(os.path.join(host, "var", "run", "svmram.d10.svccfg"),
               encoding="utf-8") as stream:
         assert stream.read() == RECORD_FILE
+
+
+# --- what a step's check reads again (svm/host.py step_parts) ---------------
+
+def test_a_steps_check_reads_again_what_its_commands_can_change():
+    from svmram.svm import host, probe, steps
+    from svmram.actions import Run, Symlink
+
+    def parts(*do):
+        return host.step_parts(Step("k", "S.", do=do))
+    assert parts(Run(("metattach", "d10", "d13"))) == ("svm",)
+    assert parts(Run(("dd", "if=/dev/md/rdsk/d10", "of=/dev/null",
+                      "count=1"))) == ("svm",)
+    assert parts(Run(("ramdiskadm", "-a", "svmram_d10", "228m"))) == (
+        "ramdisks",)
+    assert parts(steps.read_dev(INTENT, "ramdisk_dev"),
+                 *smf.write_actions(INTENT, "${ramdisk_dev}")) == ("smf",)
+    assert parts(Run(("metareplace", "-e", "d10", "c90t0d0s0")),
+                 Run(("svccfg", "-f", "/var/run/x"))) == ("svm", "smf")
+    # A wait for a resync runs nothing, but SVM changes meanwhile.
+    assert host.step_parts(Step("k", "S.", wait_resync="d10")) == ("svm",)
+    # Links are files, read every time: a link step runs no command.
+    assert parts(Symlink("/dev/dsk/c90t0d0s0", "/dev/ramdisk/r")) == ()
+    # A command or an action it does not know: everything.
+    assert parts(Run(("mkfile", "1m", "/x"))) == host.PARTS
+    assert parts(probe.SlotCheck(*[None] * len(
+        probe.SlotCheck.__dataclass_fields__))) == host.PARTS

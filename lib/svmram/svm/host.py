@@ -55,8 +55,9 @@ _NO_COMMAND = (actions.Symlink, actions.RemoveLink, actions.DeviceNumber)
 
 
 def step_parts(step):
-    """The parts of the Snapshot `step`'s actions can change."""
-    found = set()
+    """The parts of the Snapshot `step`'s actions can change; a step that
+    waits for a resync sees SVM change while it waits."""
+    found = {"svm"} if step.wait_resync else set()
     for action in step.do:
         if isinstance(action, actions.Run):
             found.update(CHANGES.get(action.argv[0], PARTS))
