@@ -175,6 +175,15 @@ class Host(abc.ABC):
         commands through run.py; `values` holds the ${VAR} values actions
         set, shared by the steps of one plan."""
 
+    def observe_after(self, step, intent, before):
+        """The reading a step's promise is checked against, taken after
+        the step.  `before`: the reading the last step was checked
+        against in this plan (None for its first step).  A backend may
+        read again only what the step's actions can change and take the
+        rest from `before` (SVM: host.py); by default everything is read
+        again."""
+        return self.observe(intent)
+
     @abc.abstractmethod
     def differences(self, expected, observed):
         """What `observed` lacks of `expected`, as lines for people;
@@ -189,6 +198,13 @@ class Host(abc.ABC):
         """The state of the target's boot service (Words.service_running,
         "disabled",
         ...), None when there is none."""
+
+    def run_afterwards(self, argv):
+        """Run one of a plan's `afterwards` commands (it enables or starts
+        the boot service), unchecked: run.Result.  A backend whose boot
+        service has an access module of its own runs it there (SVM:
+        svm/smf.py)."""
+        return run.run(argv[0], list(argv[1:]), check=False)
 
 
 class Backend(abc.ABC):
@@ -297,6 +313,19 @@ class Backend(abc.ABC):
         steps from the state found.  Called again after every step (a new
         ramdisk's device number is only known once it exists) with the
         intent the record holds then."""
+
+    def replan_restore(self, host, options, observed, observed_for):
+        """(intent, plan) of the restore's next round, after a step: the
+        intent the record holds now and the plan from the state found;
+        None when the record is gone.  `observed` is the reading execute
+        checked the step against, taken after it, with `observed_for`
+        (the intent of the plan that step was in), or None.  The default
+        reads the record and the host again; a backend whose reading
+        holds the record plans from it (SVM)."""
+        intent = self.recorded_intent(host)
+        if intent is None:
+            return None
+        return intent, self.plan_restore(host, intent, options)[0]
 
     def restore_aside(self, intent):
         """The backend's own reason for a restore to stand aside (md: the

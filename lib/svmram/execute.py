@@ -78,7 +78,7 @@ def reason_of(error):
 
 
 def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
-            counted=True, first=1):
+            counted=True, first=1, before=None):
     """Run the plan; journal may be None for idempotent operations.
     counted=False leaves out "step N of M" (for plans made one step at a
     time).  `first` is the number of the plan's first step in the run
@@ -88,10 +88,20 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
     in-process effect, a bug) is recorded in the journal and becomes
     StepFailed, so that the caller rolls back.  A signal (Interrupted) is
     recorded too and goes through unchanged: it stops the plan at a safe
-    point and rolls nothing back."""
+    point and rolls nothing back.
+
+    Each step's promise is checked against a reading taken after it
+    (Host.observe_after); `before` is the reading the plan was made from,
+    when it was taken after the last step of the run (carry_out).
+    Returns the reading the last step with a promise was checked against
+    (None if no step had one): a caller that plans again from the state
+    after the plan (carry_out) takes it rather than reading the host a
+    second time."""
     polling = polling or Polling()
     total = first - 1 + len(plan.steps)
     values = {}     # ${VAR} values the plan's actions set (actions.py)
+    observed = before   # the reading the last step was checked against
+    checked = None      # ... by this plan's steps
     testcut.copying(backend, plan.target)
     for number, step in enumerate(plan.steps, first):
         try:
@@ -115,8 +125,15 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
                 wait_for_resync(backend, step.wait_resync, progress, polling,
                                 sleep)
                 waiting = None
-            problems = [] if step.expect is None else backend.differences(
-                step.expect, backend.observe(plan.intent))
+            problems = []
+            if step.expect is not None:
+                observed = checked = backend.observe_after(
+                    step, plan.intent, observed)
+                problems = backend.differences(step.expect, observed)
+            else:
+                # What the step changed is not modelled: the next check
+                # reads everything, and nobody plans from an older reading.
+                observed = checked = None
         except interrupt.Interrupted as stop:
             progress.break_line()
             stop.number, stop.step, stop.waiting = number, step, waiting
@@ -139,6 +156,7 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
             raise
         if written:
             raise StepFailed(number, step, written.lstrip("; "))
+    return checked
 
 
 def _log(journal, what, *args, stopping=False, failing=False):
@@ -197,8 +215,12 @@ def carry_out(plan, replan, backend, progress, polling=None,
               first=1, rounds=64, too_many=None):
     """Do, observe, plan again, until nothing is left: carry out the first
     step of `plan` (whole=True: all its steps, the first plan's counted
-    as "step N of M"), then take replan() -- a new plan from the state the
-    host shows now -- and go on until a plan has no steps.  For plans
+    as "step N of M"), then take replan(observed) -- a new plan from the
+    state the host shows now, `observed` being the reading execute()
+    checked the last step against, taken after it (None when the step
+    promised nothing) -- and go on until a plan has no steps.  The first
+    plan's first step is checked against plan.observed, the reading it
+    was made from (None: everything is read again).  For plans
     whose later steps depend on what an earlier one creates (restore: a
     new ramdisk's device number) or hides (md: an inactive array's
     members).  Steps are numbered as the run counts them, from `first`,
@@ -208,6 +230,7 @@ def carry_out(plan, replan, backend, progress, polling=None,
     planner is looping: too_many() gives the exception raised then.
     Returns how many steps were carried out."""
     done = 0
+    observed = plan.observed
     for round_ in range(rounds):
         if not plan.steps:
             return done
@@ -216,10 +239,11 @@ def carry_out(plan, replan, backend, progress, polling=None,
         part = plan if whole else Plan(plan.operation, plan.target,
                                        steps=plan.steps[:1],
                                        intent=plan.intent)
-        execute(part, backend, journal, progress, polling, sleep,
-                counted=whole and round_ == 0, first=first + done)
+        observed = execute(part, backend, journal, progress, polling, sleep,
+                           counted=whole and round_ == 0, first=first + done,
+                           before=observed)
         done += len(part.steps)
-        plan = replan()
+        plan = replan(observed)
     if not plan.steps:
         return done
     raise too_many()

@@ -74,6 +74,10 @@ class Plan:
     # The backend's intent the plan works towards: what execute.py asks
     # the backend to observe after each step (observe(intent)).
     intent: Any = None
+    # The reading the plan was made from (a backend's Snapshot), or None:
+    # the check after the first step reads again what that step can
+    # change and takes the rest from it (Host.observe_after).
+    observed: Any = None
     # What the plan leaves alone, and why: sentences printed once it is
     # done (also among the notes).
     left: List[str] = field(default_factory=list)

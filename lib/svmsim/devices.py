@@ -36,7 +36,7 @@ def host_path(root, path):
 def ensure_root(root):
     for d in ("dev/dsk", "dev/rdsk", "dev/md/dsk", "dev/md/rdsk",
               "dev/ramdisk", "dev/rramdisk", "devices/pseudo",
-              "devices/sim", "etc", "var/tmp"):
+              "devices/sim", "etc", "var/run", "var/tmp"):
         os.makedirs(host_path(root, d), exist_ok=True)
 
 

@@ -20,7 +20,7 @@ import re
 import pytest
 
 import faultmatrix as fm
-from faultmatrix import (FMRI, JOURNAL, arm, clone, differs, digest,
+from faultmatrix import (JOURNAL, arm, clone, differs, digest,
                          fault_text, is_set_up, no_traceback)
 
 
@@ -120,7 +120,7 @@ FAILED_ROLLBACKS = [
     ("rotate", ("metattach", "d10", "d11"), ("metattach", "d10", "d11")),
     ("swap", ("metainit", "d10", "-m", "d13", "d11", "d12", "-r", "1"),
      ("metainit", "d10", "-m", "d11", "1")),
-    ("swap", ("svccfg", "-s", FMRI, "addpg", "svmram", "application"),
+    ("swap", ("svccfg", "-f", "/var/run/svmram.d10.svccfg"),
      ("metaparam", "-r", "roundrobin", "d10")),
 ]
 

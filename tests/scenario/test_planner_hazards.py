@@ -147,8 +147,7 @@ def test_a_setup_killed_while_a_disk_reattaches_resumes_after_a_reboot(host):
     assert [argv[:2] for argv in releases.after_slot_test(
             host, host.trace())] == [
         ["ramdiskadm", "-a"], ["metareplace", "-e"], ["metadetach", "d10"],
-        ["metattach", "d10"], ["metaparam", "-r"]] + [["svccfg", "-s"]] * 15 \
-        + [["svcadm", "refresh"], ["svcadm", "enable"]]
+        ["metattach", "d10"], ["metaparam", "-r"]] + [["svccfg", "-f"], ["svcadm", "enable"]]
     ok(host.sim("tick"))
     assert host.metastat_p() == host.article(
         "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
@@ -212,7 +211,9 @@ def test_a_setup_killed_after_its_record_leaves_the_refill_to_restore(host):
     number, so status says d10 serves from RAM (the rerun itself used to
     refill onto the new number and leave the record naming the old)."""
     host.install()
-    bindir = killing_bindir(host, "svcadm", 1)          # svcadm refresh
+    # Killed once svccfg -f wrote the whole record (its last command
+    # refreshes it), before setup's journal and the enable.
+    bindir = killing_bindir(host, "svccfg", 1)
     result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
     assert result.returncode == -9, result.stderr
     ok(host.reboot("--boot-ramdisk", "other=1048576"))

@@ -168,8 +168,7 @@ def test_changed_device_number_replaces_onto_a_new_link(host_after):
     assert host.trace()[:3] == [
         ["ramdiskadm", "-a", "svmram_d10", "228m"],
         ["metareplace", "d10", "c90t0d0s0", "c91t0d0s0"],
-        ["svccfg", "-s", FMRI, "setprop", "svmram/link", "=", "astring:",
-         "c91t0d0s0"]]
+        ["svccfg", "-f", "/var/run/svmram.d10.svccfg"]]
     props = host.cmd("svcprop", "-p", "svmram", FMRI).stdout.splitlines()
     assert "svmram/link astring c91t0d0s0" in props
     assert "svmram/ramdisk_dev astring 250,2" in props

@@ -367,7 +367,7 @@ def test_nagios_a_bug_in_svmram_is_unknown_not_warning(monkeypatch, capsys):
 
 def test_the_service_and_record_readers_take_what_svcs_and_svcprop_print():
     from svmram.errors import ParseError
-    from svmram.svm.host import parse_records, parse_services
+    from svmram.svm.smf import parse_records, parse_services
     # svcs.c sprint_state: "-" for an instance without a state yet, "*"
     # for one in transition; the column is padded with blanks.
     assert parse_services("d10            online\nd20 offline*\nd30 -\n\n") \

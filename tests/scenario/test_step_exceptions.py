@@ -298,7 +298,7 @@ def test_an_oserror_reading_the_device_number_at_restore(host_after):
     assert "metareplace" not in [argv[0] for argv in host.trace()]
     again = host.svmram("restore", "d10")
     assert again.returncode == 0, again.stderr
-    assert host.trace()[-1] == ["svcadm", "refresh", FMRI]
+    assert host.trace()[-1] == ["svccfg", "-f", "/var/run/svmram.d10.svccfg"]
     assert host.sim("tick").returncode == 0
     assert host.violations() == []
 

@@ -23,33 +23,14 @@ FMRI = "svc:/system/svmram:d10"
 SIZE_LINE = "    Size: 453600 blocks (221 MB)\n"
 
 
-def setprop(name, kind, value):
-    return ["svccfg", "-s", FMRI, "setprop", "svmram/" + name, "=",
-            kind + ":", value]
-
-
 SWAP_COMMANDS = [
     ["ramdiskadm", "-a", "svmram_d10", "222m"],
     ["metainit", "d13", "1", "1", "c90t0d0s0"],
     ["metattach", "d10", "d13"],
     ["metaclear", "d10"],
     ["metainit", "d10", "-m", "d13", "d11", "d12", "-r", "1"],
-    ["svccfg", "-s", "svc:/system/svmram", "add", "d10"],
-    ["svccfg", "-s", FMRI, "addpg", "svmram", "application"],
-    setprop("mirror", "astring", "d10"),
-    setprop("ram", "astring", "d13"),
-    setprop("ramdisk", "astring", "svmram_d10"),
-    setprop("size_bytes", "count", str(222 * 1024 * 1024)),
-    setprop("link", "astring", "c90t0d0s0"),
-    setprop("method", "astring", "swap"),
-    setprop("disks", "astring", "d11,d12"),
-    setprop("read_option", "astring", "roundrobin"),
-    setprop("write_option", "astring", "parallel"),
-    setprop("pass_num", "count", "1"),
-    setprop("size_blocks", "count", "453600"),
-    setprop("ramdisk_dev", "astring", "250,1"),
-    setprop("format", "count", "1"),
-    ["svcadm", "refresh", FMRI],
+    # The record: one svccfg with its command file (svm/smf.py).
+    ["svccfg", "-f", "/var/run/svmram.d10.svccfg"],
     ["svcadm", "enable", "-s", FMRI],
 ]
 

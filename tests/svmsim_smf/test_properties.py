@@ -2,6 +2,7 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """svccfg and svcprop: property round trips, snapshots, types, errors."""
 
+import os
 INST = "svc:/system/svmram:d10"
 
 
@@ -208,7 +209,6 @@ def test_svccfg_errors(d10):
     assert sim("svccfg", "-s", INST, "listprop") == \
         (1, "", "svccfg: listprop is not supported by the svmsim "
                 "emulator.\n")
-    assert sim("svccfg", "-f", "/dev/null")[0] == 2
     assert sim("svccfg")[0] == 2
 
 
@@ -303,3 +303,108 @@ def test_instance_creation_and_deletion(d10):
     assert sim("svccfg", "delete", "svc:/system/svmram") == \
         (1, "", "svccfg: Pattern 'svc:/system/svmram' doesn't match any "
                 "instances or services\n")
+
+
+# --- svccfg -f FILE (svccfg_main.c main, svccfg_engine.c engine_source) -----
+
+RECORD_FILE = """select svc:/system/svmram
+add d20
+select d20
+addpg svmram application
+setprop svmram/mirror = astring: d20
+setprop svmram/size_bytes = count: 1048576
+setprop svmram/disks = astring: d21,d22
+refresh
+"""
+
+
+def write(sim, name, text):
+    """A file of the emulated host (under its root), by its host path."""
+    os.makedirs(os.path.join(sim.dir, "root", "var", "run"), exist_ok=True)
+    with open(os.path.join(sim.dir, "root", "var", "run", name), "w",
+              encoding="utf-8") as stream:
+        stream.write(text)
+    return "/var/run/" + name
+
+
+def test_command_file_runs_each_line_and_refresh_takes_the_snapshot(d10):
+    """One svccfg process writes and refreshes a whole instance: select,
+    add, addpg, setprop and refresh, one command a line; svcprop then
+    reads the running snapshot refresh took."""
+    sim = d10
+    path = write(sim, "record", RECORD_FILE)
+    assert sim("svccfg", "-f", path) == (0, "", "")
+    assert sim("svcprop", "-p", "svmram", "svc:/system/svmram:d20") == (
+        0, "svmram/mirror astring d20\n"
+           "svmram/size_bytes count 1048576\n"
+           "svmram/disks astring d21,d22\n", "")
+    assert sim("svcs", "-H", "-o", "state", "svc:/system/svmram:d20") == \
+        (0, "disabled\n", "")
+
+
+def test_command_file_after_s_selection(d10):
+    """-s FMRI is selected before the file is read (main: lscf_select,
+    then engine_source)."""
+    sim = d10
+    path = write(sim, "cmds", "setprop svmram/size = astring: 4g\n"
+                              "refresh\n")
+    assert sim("svccfg", "-s", INST, "-f", path) == (0, "", "")
+    assert sim("svcprop", "-p", "svmram/size", INST) == (0, "4g\n", "")
+
+
+def test_command_file_error_names_the_line_and_stops(d10):
+    """vmessage(): "svccfg (FILE, line N): " for a command of a file;
+    semerr() exits 1 at the first error; the commands before it stay
+    done (each its own transaction), the ones after it never run."""
+    sim = d10
+    path = write(sim, "cmds", "select svc:/system/svmram:d10\n"
+                              "\n"
+                              "# a comment line\n"
+                              "setprop svmram/a = astring: 1\n"
+                              "setprop nopg/b = astring: 2\n"
+                              "setprop svmram/c = astring: 3\n")
+    assert sim("svccfg", "-f", path) == (
+        1, "", 'svccfg (%s, line 5): No such property group "nopg".\n'
+        % path)
+    assert sim("svcprop", "-c", "-p", "svmram/a", INST) == (0, "1\n", "")
+    assert sim("svcprop", "-c", "-p", "svmram/c", INST)[0] == 1
+
+
+def test_command_file_last_line_without_newline(d10):
+    """sc_cmd_lineno counts the newlines read: a last command ended by the
+    end of the file is named by the line before it."""
+    sim = d10
+    path = write(sim, "cmds", "select svc:/system/svmram:d10\nbogus x")
+    assert sim("svccfg", "-f", path) == (
+        1, "", 'svccfg (%s, line 1): Unknown command "bogus".\n' % path)
+
+
+def test_command_file_refresh_needs_an_instance(d10):
+    """lscf_refresh(): "Instance not selected." without one."""
+    sim = d10
+    path = write(sim, "cmds", "select svc:/system/svmram\nrefresh\n")
+    assert sim("svccfg", "-f", path) == (
+        1, "", "svccfg (%s, line 2): Instance not selected.\n" % path)
+    assert sim("svccfg", "-s", "svc:/system/svmram", "refresh") == (
+        1, "", "svccfg: Instance not selected.\n")
+
+
+def test_command_file_that_cannot_be_read(d10):
+    """engine_source(): a file fopen cannot open, or not a regular file,
+    is an error named without a line (sc_cmd_file is NULL then)."""
+    sim = d10
+    write(sim, "present", "")
+    assert sim("svccfg", "-f", "/var/run/missing") == (
+        1, "", "svccfg: Could not open /var/run/missing: No such file or "
+               "directory.\n")
+    assert sim("svccfg", "-f", "/var/run") == (
+        1, "", "svccfg: /var/run is not a regular file.\n")
+    assert sim("svccfg", "-f", "/var/run/present") == (0, "", "")
+
+
+def test_command_file_selection_error_names_no_line(d10):
+    sim = d10
+    path = write(sim, "cmds", "refresh\n")
+    assert sim("svccfg", "-s", "svc:/system/nosuch", "-f", path) == (
+        1, "", "svccfg: Pattern 'svc:/system/nosuch' doesn't match any "
+               "instances or services\n")

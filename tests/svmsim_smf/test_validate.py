@@ -17,7 +17,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
 MANIFEST = os.path.join(REPO, "manifests", "svmram.xml")
 INST = "svc:/system/svmram:d10"
 
-# A record as svmram setup writes it (record.write_argvs()).
+# A record as svmram setup writes it (smf.write_commands()).
 VALUES = {"mirror": "d10", "ram": "d13", "ramdisk": "svmram_d10",
           "size_bytes": "239075328", "link": "c90t0d0s0",
           "method": "rotate", "disks": "d11,d12",

@@ -179,7 +179,8 @@ def carry_out(plan, backend, host, journal, rollback_plan):
         for note in plan.notes:
             progress.say("%s %s: %s" % (plan.operation, plan.target,
                                         note[:1].lower() + note[1:]))
-        execute(plan, host, journal, progress, polling())
+        execute(plan, host, journal, progress, polling(),
+                before=plan.observed)
     except Interrupted as stop:
         raise stopped(stop, plan, backend, host, journal) from None
     except StepFailed as failure:
@@ -351,8 +352,7 @@ def run_afterwards(plan, backend, host):
     failed = ""
     for argv in plan.afterwards:
         try:
-            result = backend.programs.run(argv[0], list(argv[1:]),
-                                          check=False)
+            result = host.run_afterwards(argv)
         except Interrupted as stop:
             raise Stopped(
                 "%s is set up, but enabling its boot service was stopped by "

@@ -114,6 +114,10 @@ def run(args):
         try:
             # Steps are numbered as the run counts them (and as -n shows
             # them), the other mirrors' openings first.
+            if first:
+                # The other mirrors' openings change SVM after the
+                # reading the plan was made from.
+                plan.observed = None
             for number, (other_host, other) in enumerate(first, 1):
                 _in_time(until, deadline, backend, host, plan,
                          other.steps[0])
@@ -227,12 +231,18 @@ def _converge(backend, host, plan, options, polling, until, deadline,
     is only known once it exists), and starting none after the deadline.
     `first` is the number of its first step in the run."""
 
-    def replan():
-        intent = backend.recorded_intent(host)
-        if intent is None:
+    current = {"intent": plan.intent}
+
+    def replan(observed):
+        # The reading the step was checked against, taken after it, is
+        # the state this round plans from (execute.carry_out).
+        found = backend.replan_restore(host, options, observed,
+                                       current["intent"])
+        if found is None:
             raise RefusedError("the record %s vanished during the restore"
                                % backend.record_name(plan.target))
-        return backend.plan_restore(host, intent, options)[0]
+        current["intent"], following = found
+        return following
 
     carry_out(plan, replan, host, Progress(), polling, first=first,
               before=lambda now: _in_time(until, deadline, backend, host,

@@ -203,6 +203,9 @@ class SvmBackend(Backend):
                                                     self._probed)
         plan.notes = notes
         plan.intent = intent
+        # A dry run's snapshot may assume the slot behaviour: never a
+        # reading to check a step against.
+        plan.observed = None if dry_run else snap
         return plan
 
     # What this run's test on a scratch mirror showed of the slots,
@@ -210,12 +213,18 @@ class SvmBackend(Backend):
     # (the Host keeps nothing a caller sets).
     slot_probe = None
 
-    def _probed(self, host, intent, operation, memory=False):
+    def _probed(self, host, intent, operation, memory=False, before=None):
         """The host read again after a test on a scratch mirror found the
         slot behaviour: the test changed the host (and may have removed
-        what an earlier one left), so the snapshot before it is stale."""
+        what an earlier one left), so the snapshot before it is stale.  Its
+        commands are SVM's and ramdiskadm: the SMF part is taken from
+        `before`, the reading planning began with, when there is one."""
         self.slot_probe = probe.test_slots(host, operation)
-        return host.observe(intent, memory=memory,
+        if before is None:
+            return host.observe(intent, memory=memory,
+                                slot_probe=self.slot_probe)
+        return host.observe(intent, memory=memory, keep=before,
+                            parts=("svm", "ramdisks"),
                             slot_probe=self.slot_probe)
 
     def plan_rollback(self, observed, intent):
@@ -264,12 +273,38 @@ class SvmBackend(Backend):
         return plan
 
     def plan_restore(self, host, intent, options):
-        snap = host.observe(intent, memory=True)
+        return self._restore_plan(host, host.observe(intent), intent,
+                                  options)
+
+    def replan_restore(self, host, options, observed, observed_for):
+        """The record is read with the host after every step (the
+        reading's record and service_state): a round plans from that
+        reading, and reads the host again only when the record now names
+        another intent than the one the reading was taken with (its
+        stripes and link are what observe() reads)."""
+        if observed is None:
+            return super().replan_restore(host, options, observed,
+                                          observed_for)
+        if observed.service_state is None:
+            return None
+        intent = Intent.from_record(observed.record or {}, host.mirror)
+        if intent != observed_for:
+            return intent, self.plan_restore(host, intent, options)[0]
+        return intent, self._restore_plan(host, observed, intent,
+                                          options)[0]
+
+    def _restore_plan(self, host, snap, intent, options):
+        """(plan, snapshot) from `snap`; kstat's memory figures are read
+        only when the ramdisk is missing, the one case the planner checks
+        the memory for (restore.py, check_memory)."""
+        if intent.ramdisk not in snap.ramdisks:
+            snap = host.with_memory(snap)
         consistency.check(snap, intent, record.fmri(host.mirror))
         plan = plan_restore_steps(snap, intent, self._retry(snap, intent),
                                   options.get("copy_blocks",
                                               DEFAULT_COPY_BLOCKS))
         plan.intent = intent
+        plan.observed = snap
         return plan, snap
 
     def restore_openings(self, target):
@@ -447,7 +482,9 @@ def _plan_knowing_slots(host, snap, intent, notes, dry_run, probed):
                 "submirror, attaches the RAM submirror into slot 0 and "
                 "re-attaches the disk behind it instead: one disk resync "
                 "fewer." % DRY_RUN_PROBE]
-    snap = probed(host, intent, "setup", memory=True)
+    # The memory was checked on the reading before the test (the test's
+    # two 1 MiB ramdisks are gone again); planning needs none.
+    snap = probed(host, intent, "setup", before=snap)
     return plan_setup_steps(snap, intent), snap, [
         slot_note(snap) if note.startswith(UNKNOWN_SLOTS) else note
         for note in notes]

@@ -9,6 +9,7 @@ from ..plan import cost_lines, size_text
 from .programs import run_command
 from . import labels, listings
 from .host import SvmHost
+from .smf import Smf
 from .planner import (SlotBehaviourUnknown, choose_intent, plan_setup,
                       slot_note)
 from .sizing import (ASSUMED_READ_MIB_S, MIN_FREE_PERCENT, MemoryCap,
@@ -53,13 +54,7 @@ def replica_check():
 
 def service_checks():
     """One check per SVM service: online, or what it is instead."""
-    result = run_command("svcs", ["-H", "-o", "state,fmri"] +
-                     [fmri for fmri, _ in SVM_SERVICES], check=False)
-    states = {}
-    for line in result.stdout.splitlines():
-        words = line.split()
-        if len(words) == 2:
-            states[words[1]] = words[0]
+    states = Smf().service_states([fmri for fmri, _ in SVM_SERVICES])
     checks = []
     for fmri, severity in SVM_SERVICES:
         state = states.get(fmri)

@@ -18,7 +18,7 @@ from ..errors import ParseError, RefusedError, SvmramError
 from ..backend import Host
 from ..execute import ResyncStatus
 from . import (labels, listings, metastat, metastat_p, names, probe,
-               programs, record)
+               programs, smf as smf_access)
 from .snapshot import MirrorView, Snapshot, StripeView, differences
 
 PAGE_KSTATS = ("unix:0:system_pages:physmem", "unix:0:system_pages:freemem",
@@ -31,6 +31,43 @@ _CONTROLLER = re.compile(r"c([0-9]+)")
 _NO_DATABASE = "there are no existing databases"
 
 
+# The parts of a Snapshot observe() reads with commands, by the commands
+# that read them: "svm" (metastat -p and metastat MIRROR), "ramdisks"
+# (ramdiskadm), "smf" (svcs and svcprop: the record).
+PARTS = ("svm", "ramdisks", "smf")
+# What a step's command can change of them.  SVM's commands change the
+# metadevices (dd opens the mirror, which SVM's first-open rule acts on);
+# ramdiskadm the ramdisks; svccfg and svcadm the record and the instance.
+# The commands that only read change nothing.  Any other command or
+# action: everything is read again.
+CHANGES = dict(
+    [(prog, ("svm",)) for prog in (
+        "metainit", "metattach", "metadetach", "metaclear", "metaparam",
+        "metareplace", "metasync", "metaoffline", "metaonline", "metadb",
+        "dd")] +
+    [("ramdiskadm", ("ramdisks",)), ("svccfg", ("smf",)),
+     ("svcadm", ("smf",))] +
+    [(prog, ()) for prog in ("metastat", "kstat", "prtvtoc", "fuser",
+                             "cmp")])
+# Actions that run no command and change nothing observe() reads with one
+# (the /dev links are files, read again every time).
+_NO_COMMAND = (actions.Symlink, actions.RemoveLink, actions.DeviceNumber)
+
+
+def step_parts(step):
+    """The parts of the Snapshot `step`'s actions can change; a step that
+    waits for a resync sees SVM change while it waits."""
+    found = {"svm"} if step.wait_resync else set()
+    for action in step.do:
+        if isinstance(action, actions.Run):
+            found.update(CHANGES.get(action.argv[0], PARTS))
+        elif isinstance(action, smf_access.CommandFile):
+            found.add("smf")
+        elif not isinstance(action, _NO_COMMAND):
+            return PARTS
+    return tuple(part for part in PARTS if part in found)
+
+
 class SvmHost(Host):
     """One mirror on the host (backend.Host): what execute.py and the
     SVM planners' callers read and change."""
@@ -39,13 +76,19 @@ class SvmHost(Host):
         self.mirror = mirror
         self.root = root
         self._run = runner
+        self.smf = smf_access.Smf(runner)      # every SMF access: smf.py
         # SVM services metastat last named as not online in SMF.
         self.services_not_online = ()
+        # The last resync poll's `metastat MIRROR`, parsed, when it found
+        # the resync over: the check after the step takes it as its
+        # reading of the mirror (it was read after the step, and nothing
+        # ran since); perform() and the next observe() drop it.
+        self._polled = None
 
     # --- reading the host ---------------------------------------------
 
     def observe(self, intent=None, memory=False, smf=None, holders=False,
-                labels=False, slot_probe=None):
+                labels=False, slot_probe=None, keep=None, parts=PARTS):
         """The host as a Snapshot, with the stripes and links `intent`
         names (svm.intent.Intent; None: the mirror's own).  memory=True
         reads kstat's memory figures; smf=(record, service_state) saves
@@ -54,36 +97,57 @@ class SvmHost(Host):
         labels=True asks prtvtoc whether the disk submirrors are labeled;
         slot_probe=(compacts, evidence) is what a test on a scratch mirror
         showed (svm/probe.py test_slots), which a hole in the slots
-        overrides."""
+        overrides.  `keep`: a Snapshot read earlier (with the same intent)
+        whose commands' parts not in `parts` ("svm": the two metastat,
+        "ramdisks": ramdiskadm, "smf": svcs and svcprop) are taken as they
+        are, where nothing since can have changed them (observe_after); the
+        files (links, mnttab, /etc/release) are always read again."""
         self.services_not_online = ()
-        config = self._config()
-        if config is None:
-            # ramdiskadm still answers: a ramdisk outlives the replicas.
+        fresh = keep is None or not keep.has_replicas
+        if fresh or "svm" in parts:
+            config = self._config()
+            if config is None:
+                # ramdiskadm still answers: a ramdisk outlives the replicas.
+                self._polled = None
+                ramdisks, devs = self._ramdisks()
+                return Snapshot(self.mirror, None, has_replicas=False,
+                                ramdisks=ramdisks, ramdisk_devs=devs)
+            device = config.get(self.mirror)
+            mirror_view, stripes = None, {}
+            if device is not None and device.type == "mirror":
+                mirror_view, stripes = self._mirror_state()
+            for name in self._stripes_of_interest(mirror_view, intent):
+                if name not in stripes and config.get(name) is not None \
+                        and config.get(name).type == "stripe":
+                    stripe = config.get(name)
+                    stripes[name] = StripeView(
+                        name, 0, tuple(c.device for c in stripe.components()),
+                        stripe.parent)
+            svm = dict(
+                mirror=mirror_view, stripes=stripes,
+                metadevices=frozenset(d.name for d in config.devices),
+                other_types={d.name: _type_name(d) for d in config.devices
+                             if d.type != "mirror"},
+                users=tuple(sorted(config.users().get(self.mirror, ()))),
+                stale_replicas=config.stale_replicas)
+            down = self.services_not_online
+        else:
+            mirror_view = keep.mirror
+            svm = dict(mirror=keep.mirror, stripes=dict(keep.stripes),
+                       metadevices=keep.metadevices,
+                       other_types=dict(keep.other_types), users=keep.users,
+                       stale_replicas=keep.stale_replicas)
+            down = keep.services_not_online
+        if fresh or "ramdisks" in parts:
             ramdisks, devs = self._ramdisks()
-            return Snapshot(self.mirror, None, has_replicas=False,
-                            ramdisks=ramdisks, ramdisk_devs=devs)
-        device = config.get(self.mirror)
-        mirror_view, stripes = None, {}
-        if device is not None and device.type == "mirror":
-            mirror_view, stripes = self._mirror_state()
-        for name in self._stripes_of_interest(mirror_view, intent):
-            if name not in stripes and config.get(name) is not None \
-                    and config.get(name).type == "stripe":
-                stripe = config.get(name)
-                stripes[name] = StripeView(
-                    name, 0, tuple(c.device for c in stripe.components()),
-                    stripe.parent)
-        ramdisks, devs = self._ramdisks()
+        else:
+            ramdisks, devs = dict(keep.ramdisks), dict(keep.ramdisk_devs)
         snap = Snapshot(
-            mirror_name=self.mirror, mirror=mirror_view, stripes=stripes,
-            metadevices=frozenset(d.name for d in config.devices),
-            other_types={d.name: _type_name(d) for d in config.devices
-                         if d.type != "mirror"},
-            ramdisks=ramdisks, ramdisk_devs=devs, links=self._links(intent),
-            used_controllers=self._controllers(),
-            mounted_on=self._mount_point(),
-            users=tuple(sorted(config.users().get(self.mirror, ()))),
-            stale_replicas=config.stale_replicas)
+            mirror_name=self.mirror, ramdisks=ramdisks, ramdisk_devs=devs,
+            links=self._links(intent), used_controllers=self._controllers(),
+            mounted_on=self._mount_point(), **svm)
+        if smf is None and not fresh and "smf" not in parts:
+            smf = (keep.record, keep.service_state)
         if smf is None:
             service_state = self.service_state()
             smf = (self.record_properties() if service_state else None,
@@ -97,11 +161,27 @@ class SvmHost(Host):
         if labels and mirror_view is not None:
             snap = self._labels(snap)
         if memory:
-            snap = snap.evolve(**self._memory())
-            if os.path.isdir(actions.under(self.root, "/etc/driver/drv")):
-                snap = snap.evolve(
-                    ramdisk_conf="/etc/driver/drv/ramdisk.conf")
-        return snap.evolve(services_not_online=self.services_not_online)
+            snap = self.with_memory(snap)
+        self._polled = None
+        return snap.evolve(services_not_online=down)
+
+    def with_memory(self, snap):
+        """`snap` with kstat's memory figures and the ramdisk.conf files
+        (what sizing.MemoryCap reads)."""
+        snap = snap.evolve(**self._memory())
+        if os.path.isdir(actions.under(self.root, "/etc/driver/drv")):
+            snap = snap.evolve(ramdisk_conf="/etc/driver/drv/ramdisk.conf")
+        return snap
+
+    def observe_after(self, step, intent, before):
+        """The reading `step`'s promise is checked against (execute.py):
+        what its actions can change is read again (step_parts), the rest
+        taken from `before`, the reading the last step was checked
+        against, itself taken after that step.  The host lock keeps every
+        other run of svmram out meanwhile."""
+        if before is None:
+            return self.observe(intent)
+        return self.observe(intent, keep=before, parts=step_parts(step))
 
     def _metastat(self, args):
         """Run metastat.  Its exit 1 whose stderr is only the SMF check's
@@ -130,6 +210,9 @@ class SvmHost(Host):
         return metastat_p.parse(result.stdout)
 
     def _mirror_state(self):
+        if self._polled is not None:
+            polled, self._polled = self._polled, None
+            return polled
         result, ok = self._metastat([self.mirror])
         if not ok:
             raise CommandError(result)
@@ -246,13 +329,11 @@ class SvmHost(Host):
         if not any(names.is_scratch_ramdisk(name) for name in list(
                 ramdisks) + [posixpath.basename(t) for t in links.values()]):
             return frozenset()
-        result = self._run("svcprop", ["-f", "-p", record.PG,
-                                       record.SERVICE + ":*"], check=False)
         try:
             recorded = [props.get("ramdisk") for props in
-                        parse_records(result.stdout).values()]
-        except ParseError:
-            recorded = []
+                        self.smf.records().values()]
+        except (ParseError, SvmramError):
+            recorded = []       # none claimed: the names rules decide
         recorded += [intent.get("ramdisk") for intent in
                      journal.stored_intents(actions.under(
                          self.root, journal.DIRECTORY))]
@@ -390,20 +471,12 @@ class SvmHost(Host):
         return self.record_properties()
 
     def record_properties(self):
-        result = self._run("svcprop", list(record.read_argv(self.mirror)[1:]),
-                           check=False)
-        check_smf_read(result)
-        if not result.ok:
-            return {}
-        return record.parse(result.stdout)
+        return self.smf.record(self.mirror)
 
     def service_imported(self):
         """Does svc:/system/svmram exist?  Its manifest must be imported
         for setup to record a mirror."""
-        result = self._run("svcprop", ["-p", "general/entity_stability",
-                                       record.SERVICE], check=False)
-        check_smf_read(result)
-        return result.ok
+        return self.smf.imported()
 
     def boot_service_state(self):
         return self.service_state()
@@ -411,11 +484,12 @@ class SvmHost(Host):
     def service_state(self):
         """The state of svc:/system/svmram:MIRROR, None if it does not
         exist."""
-        result = self._run("svcs", ["-H", "-o", "state",
-                                    record.fmri(self.mirror)], check=False)
-        check_smf_read(result)
-        state = result.stdout.strip()
-        return state if result.ok and state else None
+        return self.smf.state(self.mirror)
+
+    def run_afterwards(self, argv):
+        """One of a plan's `afterwards` commands: enabling the boot
+        service (smf.py)."""
+        return self.smf.enable(argv)
 
     def mirror_names(self):
         """(every mirror of the local set, sorted; whether the replicas
@@ -432,6 +506,7 @@ class SvmHost(Host):
         return differences(expected, observed)
 
     def resync_status(self, mirror):
+        self._polled = None
         view, stripes = self._mirror_state()
         if view.resync == "active":
             return ResyncStatus(True, view.resync_percent)
@@ -444,10 +519,13 @@ class SvmHost(Host):
         # Over.  A submirror it left in another state than the step
         # promised is reported by the check after the step; one that was
         # never part of it (a RAM submirror whose ramdisk vanished at a
-        # boot) must not stop the wait.
+        # boot) must not stop the wait.  That check takes this reading.
+        if mirror == self.mirror:
+            self._polled = (view, stripes)
         return ResyncStatus(False)
 
     def perform(self, step, values):
+        self._polled = None
         actions.perform(step, actions.Context(self.root, self._run, values))
 
 
@@ -471,13 +549,6 @@ def _listdir(directory):
 
 # --- reading the host once for many mirrors (status) ------------------------
 
-# svcs(1)'s states (smf(7)); "*" marks an instance in transition, and "-"
-# one that has no state yet (svcs.c sprint_state).
-SMF_STATES = ("uninitialized", "offline", "online", "degraded", "maintenance",
-              "disabled", "legacy_run", "-")
-_PROPERTIES = "/:properties/"
-
-
 class HostReading:
     """The host read once for every mirror `status` reports on: one svcs,
     one svcprop, one `metastat -p`, one `metastat` naming all the mirrors,
@@ -491,6 +562,7 @@ class HostReading:
         self.runner = runner
         self.mirrors = ()       # the mirrors the one `metastat` names
         self._reader = SvmHost(None, root, runner=runner)
+        self.smf = self._reader.smf
         self._done = {}
 
     def host(self, mirror):
@@ -504,43 +576,20 @@ class HostReading:
     def services(self, mirror=None):
         """{instance: state} of svc:/system/svmram's instances (or of the
         one of `mirror`), from `svcs -H -o inst,state`."""
-        target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
-        result = self.runner("svcs", ["-H", "-o", "inst,state", target],
-                             check=False)
-        check_smf_read(result)
-        return parse_services(result.stdout)
+        return self.smf.states(mirror)
 
     def records(self, mirror=None):
         """{instance: {property: value}}, the property group svmram of
-        every instance (or of the one of `mirror`), from one `svcprop -f`.
-        An instance without the group (svcprop then exits 1 and names it)
-        is left out, as record_properties() gives {} for it."""
-        target = record.fmri(mirror) if mirror else record.SERVICE + ":*"
-        result = self.runner("svcprop", ["-f", "-p", record.PG, target],
-                             check=False)
-        check_smf_read(result)
-        return parse_records(result.stdout)
+        every instance (or of the one of `mirror`), from one `svcprop -f`
+        (an instance without the group is left out, as
+        record_properties() gives {} for it)."""
+        return self.smf.records(mirror)
 
     def blockers(self, mirror):
-        """[(dependency, state)] of the dependencies of `mirror`'s
-        instance that keep it from ever starting: disabled or in
-        maintenance (svcs -d; svmram's manifest declares require_all
-        dependencies only, so each must be online for it to start).
-        Read only for an instance that is offline."""
-        result = self.runner("svcs", ["-H", "-o", "state,fmri", "-d",
-                                      record.fmri(mirror)], check=False)
-        check_smf_read(result)
-        found = []
-        for lineno, line in enumerate(result.stdout.splitlines(), 1):
-            fields = line.split()
-            if not fields:
-                continue
-            if len(fields) != 2 or fields[0].rstrip("*") not in SMF_STATES:
-                raise ParseError("expected a state and a service", lineno,
-                                 line, "svcs -d")
-            if fields[0] in ("disabled", "maintenance"):
-                found.append((fields[1], fields[0]))
-        return found
+        """The dependencies that keep `mirror`'s instance from ever
+        starting (smf.Smf.blockers); read only for an instance that is
+        offline."""
+        return self.smf.blockers(mirror)
 
     def config(self):
         """(`metastat -p` parsed, or None without replicas; the SVM
@@ -628,61 +677,3 @@ class SharedHost(SvmHost):
 def _names(config):
     """The metadevice names in use: metastat -p's, none without replicas."""
     return set(d.name for d in config.devices) if config else set()
-
-
-# What svcs and svcprop print, and exit 1 with, when they read SMF well
-# and found nothing: a pattern that matches nothing (libscf scf_walk_fmri,
-# "Pattern '%s' doesn't match any instances"), and an instance without
-# the property group (svcprop.c process_ent, an interrupted setup).
-_FOUND_NOTHING = re.compile(
-    r"(svcs|svcprop): Pattern '[^']*' doesn't match any "
-    r"(instances|entities)$|svcprop: Couldn't find property group `%s' "
-    r"for instance `%s:[^']*'\.$" % (re.escape(record.PG),
-                                      re.escape(record.SERVICE)))
-SMF_UNREADABLE_ADVICE = (
-    "SMF's repository server (svc.configd) answers svcs and svcprop; "
-    "svmram works again once 'svcs %s' does." % record.SERVICE)
-
-
-def check_smf_read(result):
-    """Refuse a svcs or svcprop that could not read SMF (its repository
-    server down: "Could not bind to repository server"): it is never "no
-    instances".  Exit 1 with only _FOUND_NOTHING lines read well."""
-    lines = result.stderr.splitlines()
-    if result.ok or (result.returncode == 1 and lines and all(
-            _FOUND_NOTHING.match(line) for line in lines)):
-        return
-    raise SvmramError(
-        "cannot read the svmram service's instances and records from SMF: "
-        "%s" % _first_line(result), advice=SMF_UNREADABLE_ADVICE)
-
-
-def parse_services(text):
-    """`svcs -H -o inst,state` output -> {instance: state}."""
-    found = {}
-    for lineno, line in enumerate(text.splitlines(), 1):
-        fields = line.split()
-        if not fields:
-            continue
-        if len(fields) != 2 or fields[1].rstrip("*") not in SMF_STATES:
-            raise ParseError("expected an instance name and its state",
-                             lineno, line, "svcs")
-        found[fields[0]] = fields[1]
-    return found
-
-
-def parse_records(text):
-    """`svcprop -f -p svmram PATTERN` output -> {instance: {property:
-    value}}.  Lines look like
-    `svc:/system/svmram:d10/:properties/svmram/mirror astring d10`."""
-    found = {}
-    prefix = record.SERVICE + ":"
-    for lineno, line in enumerate(text.splitlines(), 1):
-        parts = line.split(" ", 2)
-        entity, _, prop = parts[0].partition(_PROPERTIES)
-        if len(parts) != 3 or not entity.startswith(prefix) or \
-                not prop.startswith(record.PG + "/"):
-            raise ParseError("not a property line", lineno, line, "svcprop")
-        found.setdefault(entity[len(prefix):], {})[
-            prop[len(record.PG) + 1:]] = parts[2]
-    return found

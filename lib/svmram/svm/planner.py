@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from ..errors import RefusedError
 from ..plan import Plan, converge_plan
-from . import consistency, labels, names, record, steps
+from . import consistency, labels, names, record, smf, steps
 from .intent import Intent
 from .names import NMIRROR
 from .ramcomponent import FAILED, links_ok, opening_step, ram_component
@@ -747,12 +747,12 @@ def _next_setup_step(snap, it):
         variable = "${%s}" % record.DEV_VARIABLE
         return steps.write_record(
             snap, it, record.fmri(it.mirror),
-            record.write_argvs(it, variable), record.DEV_VARIABLE,
+            smf.write_actions(it, variable), record.DEV_VARIABLE,
             record.expected(it, variable))
     if not record.complete(snap.record):
         # The record step stopped part-way: write it afresh.
         return steps.delete_record(snap, it, record.fmri(it.mirror),
-                                   record.delete_argvs(it.mirror))
+                                   smf.delete_argvs(it.mirror))
     return None
 
 
@@ -955,6 +955,6 @@ def _ram_parts_step(snap, it):
         return steps.delete_ramdisk(snap, it)
     if snap.record is not None:
         return steps.delete_record(snap, it, record.fmri(it.mirror),
-                                   record.delete_argvs(it.mirror))
+                                   smf.delete_argvs(it.mirror))
     return None
 

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The SMF record of a configured mirror: the property group `svmram` of
-the instance svc:/system/svmram:<mirror> (pure: argv and parsing only)."""
+the instance svc:/system/svmram:<mirror>, its properties and their types
+(pure: the layout and parsing only; smf.py reads and writes it)."""
 
 from ..errors import ParseError
 
@@ -32,19 +33,12 @@ def _value(intent, name):
     return ",".join(value) if name == "disks" else str(value)
 
 
-def write_argvs(intent, ramdisk_dev):
-    """The commands that create and fill the instance (left disabled)."""
-    target = fmri(intent.mirror)
-    argvs = [("svccfg", "-s", SERVICE, "add", intent.mirror),
-             ("svccfg", "-s", target, "addpg", PG, "application")]
-    values = [(name, kind, _value(intent, name)) for name, kind in PROPERTIES]
-    values += [("ramdisk_dev", "astring", ramdisk_dev),
-               ("format", "count", str(FORMAT))]
-    for name, kind, value in values:
-        argvs.append(("svccfg", "-s", target, "setprop", "%s/%s" % (PG, name),
-                      "=", "%s:" % kind, value))
-    argvs.append(("svcadm", "refresh", target))
-    return argvs
+def values(intent, ramdisk_dev):
+    """[(property, SMF type, value)] of the record of `intent`, in the
+    order smf.write_commands sets them."""
+    return [(name, kind, _value(intent, name)) for name, kind in PROPERTIES
+            ] + [("ramdisk_dev", "astring", ramdisk_dev),
+                 ("format", "count", str(FORMAT))]
 
 
 def enable_argv(mirror):
@@ -54,7 +48,7 @@ def enable_argv(mirror):
 
 
 def expected(intent, ramdisk_dev):
-    """The record write_argvs leaves, as {property: value}."""
+    """The record smf.write_commands leaves, as {property: value}."""
     values = {name: _value(intent, name) for name, _ in PROPERTIES}
     values.update(ramdisk_dev=ramdisk_dev, format=str(FORMAT))
     return values
@@ -65,22 +59,6 @@ def complete(props):
     stopped part-way leaves some out."""
     names = [name for name, _ in PROPERTIES] + list(EXTRA_PROPERTIES)
     return props is not None and all(name in props for name in names)
-
-
-def update_argvs(mirror, link, ramdisk_dev):
-    """After the RAM component was replaced under a new link name."""
-    target = fmri(mirror)
-    return [("svccfg", "-s", target, "setprop", "%s/link" % PG, "=",
-             "astring:", link),
-            ("svccfg", "-s", target, "setprop", "%s/ramdisk_dev" % PG, "=",
-             "astring:", ramdisk_dev),
-            ("svcadm", "refresh", target)]
-
-
-def delete_argvs(mirror):
-    target = fmri(mirror)
-    return [("svcadm", "disable", "-s", target),
-            ("svccfg", "delete", target)]
 
 
 def read_argv(mirror):

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from ..errors import RefusedError, SvmramError
 from ..plan import Plan, converge_plan
-from . import names, record, steps
+from . import names, record, smf, steps
 from .planner import (check_memory, label_source, setup_command,
                       state_command)
 from .ramcomponent import (FAILED, links_ok, opening_step, ram_component,
@@ -98,8 +98,8 @@ def _next_step(snap, it, copy_blocks, retry):
                 return steps.make_links(snap, replace(it, link=new_link))
             return steps.replace_component(
                 snap, it, link, new_link,
-                record.update_argvs(it.mirror, new_link,
-                                    "${%s}" % record.DEV_VARIABLE),
+                smf.update_actions(it.mirror, new_link,
+                                   "${%s}" % record.DEV_VARIABLE),
                 record.DEV_VARIABLE, label_source(snap, it))
         return steps.enable_component(snap, it, link, copy_blocks,
                                       label_source(snap, it))

@@ -10,10 +10,10 @@ many mirrors are configured.
 """
 
 from ..backend import Problems, Status
-from ..errors import ParseError, RefusedError, SvmramError
-from .programs import run_command
+from ..errors import RefusedError, SvmramError
 from . import consistency, names, record
-from .host import HostReading, check_smf_read
+from .host import HostReading
+from .smf import Smf
 from .intent import Intent
 from .snapshot import OKAY, RESYNCING
 
@@ -29,17 +29,7 @@ def booting(service):
 
 def configured_mirrors():
     """The instances of svc:/system/svmram, i.e. the configured mirrors."""
-    result = run_command("svcs", ["-H", "-o", "inst", record.SERVICE + ":*"],
-                     check=False)
-    check_smf_read(result)
-    found = []
-    for lineno, line in enumerate(result.stdout.splitlines(), 1):
-        if len(line.split()) > 1:
-            raise ParseError("expected one instance name", lineno, line,
-                             "svcs")
-        if line.strip():
-            found.append(line.strip())
-    return sorted(found)
+    return Smf().instances()
 
 
 def not_a_mirror(name):

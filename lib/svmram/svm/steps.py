@@ -387,12 +387,12 @@ def read_dev(it, dev_variable):
     return DeviceNumber(dev_variable, it.block_link_target)
 
 
-def write_record(snap, it, fmri, argvs, dev_variable, props):
+def write_record(snap, it, fmri, actions, dev_variable, props):
+    """`actions` write the record (smf.write_actions: one svccfg -f)."""
     return Step(
         key="record %s" % it.mirror,
         summary="Record the configuration in %s." % fmri,
-        do=(read_dev(it, dev_variable),) + tuple(Run(tuple(argv))
-                                                 for argv in argvs),
+        do=(read_dev(it, dev_variable),) + tuple(actions),
         why="The boot service reads it to restore the RAM submirror.",
         expect=snap.evolve(record=props, service_state="disabled"))
 
@@ -490,8 +490,9 @@ def restart_resync(snap, it, copy_blocks):
             stripes=stripes))
 
 
-def replace_component(snap, it, old_link, new_link, record_argvs,
+def replace_component(snap, it, old_link, new_link, record_actions,
                       dev_variable, label_from=None):
+    """`record_actions` update the record (smf.update_actions)."""
     mirror = snap.mirror
     states = tuple(RESYNCING_STATE if s == it.ram else st
                    for s, st in zip(mirror.slots, mirror.states))
@@ -503,7 +504,7 @@ def replace_component(snap, it, old_link, new_link, record_argvs,
         do=(read_dev(it, dev_variable),) + (
             (label_copy(it, label_from),) if label_from else ()) + (
             Run(("metareplace", it.mirror, old_link, new_link)),) + tuple(
-                Run(tuple(argv)) for argv in record_argvs),
+                record_actions),
         why="The new ramdisk has another device number than the one SVM "
             "recorded for %s, so it is given to SVM under a new name "
             "instead." % old_link,

@@ -4,17 +4,22 @@
 svccfg.y, svccfg_engine.c, svccfg_libscf.c).
 
 What svmram, its start method and the tests of its boot service run:
-``svccfg [-s FMRI] COMMAND ARGS`` with the commands add, addpg, setprop
-(one value), delete, delprop, import and validate, and their refusals.
-Not emulated: -v, -f, -z, interactive use (a usage error), the other
-commands (``... is not supported by the svmsim emulator.``) and
+``svccfg [-s FMRI] COMMAND ARGS`` and ``svccfg [-s FMRI] -f FILE`` (a
+command file, one command a line, as svmram writes its record), with the
+commands add, addpg, setprop (one value), delete, delprop, select,
+refresh, import and validate, and their refusals.  Not emulated: -v, -z,
+interactive use and reading commands from stdin (a usage error), the
+other commands (``... is not supported by the svmsim emulator.``) and
 setprop's list form (a syntax error).
 
 As in svccfg, the words after the options are joined with spaces and lexed
 again, so a value with blanks must reach svccfg with its double quotes:
 ``svccfg -s FMRI setprop pg/p = astring: '"a b"'``.
 
-Errors print ``svccfg: MESSAGE`` and exit 1 at once (semerr()).
+Errors print ``svccfg: MESSAGE`` (``svccfg (FILE, line N): MESSAGE``
+for a command of a -f FILE, svccfg_main.c vmessage()) and exit 1 at once
+(semerr()); the commands before it in the file stay done, each being its
+own repository transaction.
 """
 
 import os
@@ -124,6 +129,18 @@ def lex(text, out):
     return stmts
 
 
+def statement_lines(text, stmts):
+    """The line number svccfg names in an error for each statement of a
+    command file: svccfg.l counts a newline when it reads one, and
+    vmessage() prints that count less one, so a statement ended by a
+    newline is named by its own line, and a last one ended by the end of
+    the file by the line before (svccfg_main.c, svccfg_engine.c)."""
+    lines = list(range(1, len(stmts) + 1))
+    if stmts and not text.endswith("\n"):
+        lines[-1] -= 1
+    return lines
+
+
 class Svccfg:
     def __init__(self, out, simdir):
         self.out = out
@@ -132,13 +149,19 @@ class Svccfg:
         self.cur_inst = None    # instance name
         self.pending = []
         self.preselect = None   # -s FMRI, selected before any command
+        self.cmd_file = None    # -f FILE: its name, for messages
+        self.lineno = 0         # the line vmessage() names
 
     # -- messages (svccfg_main.c vmessage/semerr/warn/synerr) ----------------
     def warn(self, msg):
         if not msg.endswith("\n"):
             # vmessage() appends strerror(errno); GUESS: errno is 0 here.
             msg += ": %s.\n" % "Error 0"
-        self.out.err("%s: %s" % (self.out.prog, msg))
+        if self.cmd_file is None:
+            self.out.err("%s: %s" % (self.out.prog, msg))
+        else:
+            self.out.err("%s (%s, line %d): %s" % (
+                self.out.prog, self.cmd_file, self.lineno, msg))
 
     def semerr(self, msg):
         self.warn(msg)
@@ -321,6 +344,15 @@ class Svccfg:
         pg["props"][propname] = {"type": ty, "values": vals}
         repo.touch()
 
+    def cmd_refresh(self, repo):
+        """svccfg_libscf.c lscf_refresh(): the selected instance, as
+        refresh_entity() does it, which is what `svcadm refresh` asks
+        svc.startd for: the running snapshot taken from the editing view
+        (svcadm.py)."""
+        if self.cur_inst is None:
+            self.semerr("Instance not selected.\n")
+        repo.take_running(self.cur_svc, self.cur_inst)
+
     def cmd_import(self, repo, args):
         opts = []
         files = []
@@ -398,6 +430,14 @@ class Svccfg:
             self.cmd_delprop(repo, words[0])
         elif word == "setprop":
             self._setprop(repo, args)
+        elif word == "select":
+            # svccfg.y select_cmd: SCC_SELECT SCV_WORD terminator
+            nwords(1)
+            self.select(repo, words[0])
+        elif word == "refresh":
+            # svccfg.y refresh_cmd: SCC_REFRESH terminator
+            nwords(0)
+            self.cmd_refresh(repo)
         elif word == "import":
             if any(k not in ("WORD", "STRING") for k in kinds):
                 self.synerr()
@@ -406,8 +446,8 @@ class Svccfg:
         elif word == "validate":
             self._validate(repo, words, kinds)
         else:
-            # GUESS: the rest of svccfg (list, select, listprop, delpg,
-            # addpropvalue, refresh, export, archive, apply, describe,
+            # GUESS: the rest of svccfg (list, listprop, delpg,
+            # addpropvalue, export, archive, apply, describe,
             # editprop, setenv, snapshots, ...) is not emulated: svmram, its
             # method and its boot tests run none of it.
             self.semerr("%s is not supported by the svmsim emulator.\n"
@@ -495,12 +535,18 @@ class Svccfg:
             return
         self.synerr()
 
-    def run_statements(self, stmts_src):
-        """Run statements; ``stmts_src`` yields each one's tokens."""
+    def run_statements(self, stmts_src, lines=None, cmd_file=None):
+        """Run statements; ``stmts_src`` yields each one's tokens, and
+        ``lines`` gives, for the command file ``cmd_file``, the line each
+        is named by (-s is selected before the file is read: its errors
+        name no line)."""
         with locked(self.simdir) as repo:
             if self.preselect is not None:
                 self.select(repo, self.preselect)
-            for toks in stmts_src:
+            self.cmd_file = cmd_file
+            for number, toks in enumerate(stmts_src):
+                if lines is not None:
+                    self.lineno = lines[number]
                 self.execute(repo, toks)
         if self.pending:
             restarter.run_pending(self.simdir, self.pending)
@@ -513,18 +559,65 @@ class _Silent(C.Out):
 
 
 def main(out, argv, simdir):
-    # Only "svccfg [-s FMRI] command [args]": svmram and its tests never
-    # pass -v, -f or -z, nor run svccfg interactively (a usage error).
+    # "svccfg [-s FMRI] command [args]" and "svccfg [-s FMRI] -f FILE":
+    # svmram and its tests never pass -v or -z, nor run svccfg
+    # interactively or on stdin (a usage error).
     try:
-        opts, rest = C.getopt(out, argv, "s:")
+        opts, rest = C.getopt(out, argv, "s:f:")
     except C.GetoptError:
         out.err(USAGE)
         return C.UU_EXIT_USAGE
-    if not rest:
+    command_file = None
+    cfg = Svccfg(out, simdir)
+    for opt, value in opts:
+        if opt == "s":
+            cfg.preselect = value
+        else:
+            command_file = value
+    if command_file is not None:
+        # svccfg_main.c: -s is selected first, then engine_source(FILE),
+        # which ignores any words after the options.
+        return _source(cfg, command_file)
+    if not rest or command_file == "-":
         out.err(USAGE)
         return C.UU_EXIT_USAGE
-    cfg = Svccfg(out, simdir)
-    for _, fmri in opts:
-        cfg.preselect = fmri
     cfg.run_statements(lex(" ".join(rest) + " ", out))
     return 0
+
+
+def _source(cfg, name):
+    """svccfg_engine.c engine_source(FILE, dont_exit 0): a file that
+    cannot be opened, or is not a regular file, is an error (exit 1)
+    named without a line; then each line is one command, and the first
+    error ends the run (exit 1).  GUESS: "-" (stdin) is not emulated."""
+    if name == "-":
+        cfg.out.err(USAGE)
+        return C.UU_EXIT_USAGE
+    # The file is the emulated host's, under its root, as mkfile's and
+    # dd's are (devices.host_path); messages name it as given.
+    path = os.path.join(cfg.simdir, "root", name.lstrip("/")) \
+        if name.startswith("/") else name
+    if os.path.isdir(path):
+        # fopen(3C) opens a directory for reading; the S_ISREG check
+        # refuses it.
+        cfg.warn("%s is not a regular file.\n" % name)
+        return 1
+    try:
+        with open(path, "r", encoding="utf-8") as stream:
+            if not stat_is_regular(stream):
+                cfg.warn("%s is not a regular file.\n" % name)
+                return 1
+            text = stream.read()
+    except OSError as e:
+        # semerr("Could not open %s") + vmessage's ": strerror(errno)."
+        cfg.out.err("%s: Could not open %s: %s.\n" % (
+            cfg.out.prog, name, e.strerror or e))
+        return 1
+    stmts = lex(text, cfg.out)
+    cfg.run_statements(stmts, statement_lines(text, stmts), name)
+    return 0
+
+
+def stat_is_regular(stream):
+    import stat
+    return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
