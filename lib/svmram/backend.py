@@ -201,10 +201,11 @@ class Host(abc.ABC):
 
     def run_afterwards(self, argv):
         """Run one of a plan's `afterwards` commands (it enables or starts
-        the boot service), unchecked: run.Result.  A backend whose boot
+        the boot service), unchecked: run.Result, through the Host's
+        runner (`_run`, its backend's programs).  A backend whose boot
         service has an access module of its own runs it there (SVM:
         svm/smf.py)."""
-        return run.run(argv[0], list(argv[1:]), check=False)
+        return self._run(argv[0], list(argv[1:]), check=False)
 
 
 class Backend(abc.ABC):
