@@ -315,6 +315,26 @@ def test_restore_refuses_without_memory_and_the_array_keeps_its_disks():
     assert "keeps serving reads from its disks" in error.value.advice
 
 
+def test_restore_refuses_a_faulty_disk_with_advice_mdadm_accepts():
+    """No RAM member while vdb is faulty (it would take vdb's slot); the
+    advice's fallback zeroes the superblock before --add, which mdadm
+    refuses for a disk whose superblock says it was a member."""
+    a = replace(started_degraded().array, members=(
+        m("vda", 1, "in_sync", "write_mostly"),
+        m("vdb", None, "faulty", "write_mostly")), degraded=2)
+    with pytest.raises(RefusedError) as error:
+        restore.plan_restore(host(a), CREATED)
+    assert error.value.message == (
+        "vdb is faulty in md0, so restore adds no RAM member (it would take "
+        "the disk's slot); md0 serves reads from vda")
+    assert error.value.advice == (
+        "Take it out and add it again (mdadm /dev/md0 --remove /dev/vdb; "
+        "mdadm /dev/md0 --re-add /dev/vdb; where mdadm refuses the re-add, "
+        "mdadm --zero-superblock /dev/vdb first, then mdadm /dev/md0 --add "
+        "/dev/vdb), wait for md's recovery of it (mdadm --wait /dev/md0), "
+        "then systemctl restart svmram@md0.service.")
+
+
 def test_restore_refuses_an_array_that_is_not_assembled():
     with pytest.raises(RefusedError, match="not assembled"):
         restore.plan_restore(host(), CREATED)

@@ -144,11 +144,12 @@ def _refuse_slotless_disks(a, it):
             "take the disk's slot); %s serves reads from %s" % (
                 disk, it.array, it.array, others),
             "Take it out and add it again (mdadm /dev/%s --remove /dev/%s; "
-            "mdadm /dev/%s --re-add /dev/%s, or --add where mdadm refuses "
-            "the re-add), wait for md's recovery of it (mdadm --wait "
-            "/dev/%s), then systemctl restart %s." % (
-                it.array, disk, it.array, disk, it.array,
-                unit_name(it.array)))
+            "mdadm /dev/%s --re-add /dev/%s; where mdadm refuses the "
+            "re-add, mdadm --zero-superblock /dev/%s first, then mdadm "
+            "/dev/%s --add /dev/%s), wait for md's recovery of it (mdadm "
+            "--wait /dev/%s), then systemctl restart %s." % (
+                it.array, disk, it.array, disk, disk, it.array, disk,
+                it.array, unit_name(it.array)))
 
 
 def _refuse_missing_disks(a, it):
