@@ -20,8 +20,10 @@ import re
 import pytest
 
 import faultmatrix as fm
+import inprocess
 from faultmatrix import (JOURNAL, arm, clone, differs, digest,
                          fault_text, is_set_up, no_traceback)
+from hosts import killing_bindir
 
 
 # Session scope: each clean run is built once, by the first worker
@@ -216,16 +218,27 @@ def test_a_checkpoint_is_the_host_svmram_killed_there_leaves(
     """The kill, reboot, memcap and foreign cases of setup and teardown
     start from a copy of the clean run's checkpoint after their command
     (faultmatrix.CHECKPOINTED), not from svmram killed there: at the last
-    command of each step (and of the probe), the two hosts are the same."""
+    command of each step (and of the probe), the two hosts are the same.
+    So is the host svmram killed in the test's process leaves
+    (EmulatedHost.svmram_killed, which the tests that kill svmram use)."""
     run = clean("rotate")
     start = run.pristine if operation == "setup" else run.set_up
     chosen = [c for c in getattr(run, operation) if c.index == c.size - 1]
     assert chosen
     for n, command in enumerate(chosen):
         host = clone(start, tmp_path / str(n))
-        bindir = fm.killing_bindir(host, command.argv[0], command.nth)
+        bindir = killing_bindir(host, command.argv[0], command.nth)
         result = host.svmram(operation, "-y", "d10",
                              env={"SVMRAM_BINDIR": bindir})
         assert result.returncode == -9, (str(command), result.stderr)
         point = run.checkpoints[(operation, command.argv[0], command.nth)]
-        assert _whole(host) == _whole(point), str(command)
+        killed_there = _whole(host)     # digest() reads: once per host
+        assert killed_there == _whole(point), str(command)
+        if inprocess.enabled():
+            here = clone(start, tmp_path / ("%d-here" % n))
+            killed = here.svmram_killed(command.argv[0], command.nth,
+                                        operation, "-y", "d10")
+            assert (killed.returncode, killed.stderr) == (
+                -9, result.stderr.replace(bindir, here.env["SVMRAM_BINDIR"]
+                                          ).replace(host.dir, here.dir))
+            assert _whole(here) == killed_there, str(command)

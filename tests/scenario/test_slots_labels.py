@@ -302,10 +302,8 @@ def test_a_probe_killed_midway_is_removed_by_the_next_run(tmp_path):
     """Killed after its metadetach, the test leaves a scratch mirror, two
     stripes, links on c90 and c91 and two ramdisks.  The next setup
     removes them first (saying so), so the RAM link is c90 again."""
-    from hosts import killing_bindir
     host = make_host(tmp_path, release="solaris11")
-    bindir = killing_bindir(host, "metadetach", 1)
-    result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
+    result = host.svmram_killed("metadetach", 1, "setup", "-y", "d10")
     assert result.returncode == -9
     assert host.metastat_p() == SCRATCH_LEFT
     host.clear_trace()
@@ -382,10 +380,7 @@ FORCED_REMOVAL = [["metaclear", "-f", "d127"], ["metaclear", "d126"],
 def cut_power_in_the_probe(host, operation):
     """svmram killed right after the scratch mirror's metainit, then a
     reboot: d127 is left with both submirrors erred."""
-    from hosts import killing_bindir
-    bindir = killing_bindir(host, "metainit", 3)
-    result = host.svmram(operation, "-y", "d10",
-                         env={"SVMRAM_BINDIR": bindir})
+    result = host.svmram_killed("metainit", 3, operation, "-y", "d10")
     assert result.returncode == -9, result.stderr
     assert host.reboot().returncode == 0
     assert "State: Needs maintenance" in host.cmd("metastat", "d127").stdout

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from hosts import EmulatedHost, LockHolder, clone, killing_bindir
+from hosts import EmulatedHost, LockHolder, clone
 
 FMRI = "svc:/system/svmram:d10"
 USAGE, NOT_SERVING, DEGRADED, ONLY_COPY_IN_RAM = 2, 4, 5, 6
@@ -303,9 +303,8 @@ def test_nagios_with_no_mirror_set_up_is_unknown(host):
 
 @pytest.mark.emulator_only("kills setup with a wrapped command")
 def test_nagios_a_setup_in_progress_is_a_warning(host):
-    bindir = killing_bindir(host, "metattach", 1)
-    result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
-    assert result.returncode != 0            # killed, its journal left
+    result = host.svmram_killed("metattach", 1, "setup", "-y", "d10")
+    assert result.returncode == -9           # killed, its journal left
     # While another svmram holds the host lock, the setup is running.
     with LockHolder(host) as held:
         assert nagios(host, "d10") == (
