@@ -158,6 +158,12 @@ def test_problems_only_with_no_mirror_set_up(host):
     assert run(host, "-x") == (0, ["No mirror is set up for reads from RAM."])
 
 
+# The tests with three mirrors go to one worker (make test-suite:
+# --dist loadgroup), which builds three_template once.
+THREE = pytest.mark.xdist_group("three-mirrors")
+
+
+@THREE
 @pytest.mark.emulator_only("builds a host with three mirrors")
 def test_problems_only_shows_the_mirrors_that_are_not_serving(three):
     assert run(three, "-x") == (0, ["all 3 mirrors serve reads from RAM"])
@@ -325,6 +331,7 @@ def status_argvs(host, *args):
     return host.trace(changes_only=False)
 
 
+@THREE
 @pytest.mark.emulator_only("builds a host with three mirrors")
 def test_the_same_processes_for_one_mirror_and_for_three(one, three):
     argvs = status_argvs(three)
