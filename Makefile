@@ -85,7 +85,10 @@ check:
 
 # The emulated hosts are thousands of small files written and renamed at
 # every emulated command: in memory (/dev/shm) where there is one, unless
-# TMPDIR says where.
+# TMPDIR says where.  --dist loadgroup: the tests of one xdist_group (the
+# fault matrix's of one clean run, a package's, the three-mirror host's)
+# go to one worker, which builds what they share once; the groups go
+# first (tests/conftest.py makes the marks take effect under pytest 9).
 test-suite:
 	@TMPDIR=$${TMPDIR:-$$(test -d /dev/shm -a -w /dev/shm && echo /dev/shm \
 	    || echo /tmp)}; export TMPDIR; \

@@ -102,3 +102,33 @@ def pytest_collection_modifyitems(config, items):
                 "tests/conftest.py: no kind for %s; add its directory to "
                 "KIND_OF_DIRECTORY" % rel)
         item.add_marker(kind)
+
+
+class _XdistGroups:
+    """What pytest-xdist's --dist loadgroup (make test-suite) does with
+    @pytest.mark.xdist_group(NAME): the test's id gets "@NAME", and the
+    tests of a name go to one worker.  pytest-xdist 3.8 sets that id in
+    an attribute pytest 9 no longer reads (Node._nodeid; pytest 9 keeps
+    Node._id), so the groups were silently ignored: this sets it where
+    xdist did not.  The groups: the fault matrix's tests of one clean run
+    (scenario/test_faults.py), the packages' module fixtures (packaging),
+    the three-mirror host of scenario/test_status_flags.py."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config, items):
+        if not getattr(config.option, "loadgroup", False):
+            return
+        for item in items:
+            names = sorted({str(mark.args[0] if mark.args else
+                                mark.kwargs.get("name", "default"))
+                            for mark in item.iter_markers("xdist_group")})
+            if not names or "@" in item.nodeid.rpartition("]")[2]:
+                continue            # no group, or xdist set it
+            ident = getattr(item, "_id", None)
+            if ident is not None and hasattr(type(ident), "parse"):
+                item._id = type(ident).parse(
+                    "%s@%s" % (item.nodeid, "_".join(names)))
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(_XdistGroups(), "svmram-xdist-groups")

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fuzzing import fuzz, mutated, parsed, single_mutations, wordy
+from fuzzing import (fuzz, mutated, parsed, random_input_tests,
+                     single_mutations)
 from svmram.md import parse
 
 from faketree import FIXTURES
@@ -102,16 +103,8 @@ WORDS = st.sampled_from([
 SEPARATORS = st.sampled_from([" ", "  ", "\t", "\n", "\n      ", ",", "="])
 
 
-@FUZZ
-@given(st.sampled_from(KINDS), st.text(ALPHABET, max_size=200))
-def test_random_text(kind, text):
-    outcome(kind, text)
-
-
-@FUZZ
-@given(st.sampled_from(KINDS), wordy(WORDS, SEPARATORS))
-def test_random_words(kind, text):
-    outcome(kind, text)
+test_random_text, test_random_words = random_input_tests(
+    outcome, KINDS, ALPHABET, WORDS, SEPARATORS, FUZZ)
 
 
 NUMBERS = st.sampled_from(["0", "1", "9", "-1", "007", "1.5", "", "x",

@@ -37,8 +37,10 @@ def _why_not():
     return None
 
 
-pytestmark = pytest.mark.skipif(_why_not() is not None,
-                                reason=_why_not() or "")
+# One worker (make test-suite: --dist loadgroup) builds the package, once.
+pytestmark = [pytest.mark.skipif(_why_not() is not None,
+                                 reason=_why_not() or ""),
+              pytest.mark.xdist_group("deb")]
 
 
 @pytest.fixture(scope="module")

@@ -79,6 +79,10 @@ def files_under(root):
                   for d, _, files in os.walk(root) for f in files)
 
 
+# One worker (make test-suite: --dist loadgroup) builds each package, once.
+pytestmark = pytest.mark.xdist_group("ips")
+
+
 @pytest.fixture(scope="module")
 def native(tmp_path_factory):
     """The package for this host's /usr/bin/python3.N."""

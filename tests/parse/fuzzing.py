@@ -15,7 +15,7 @@ Reproducible (derandomize) and bounded (max_examples).
 
 import re
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from svmram.errors import ParseError
@@ -117,6 +117,25 @@ def wordy(draw, words, separators):
     """Up to 40 of `words`, each followed by one of `separators`."""
     parts = draw(st.lists(st.tuples(words, separators), max_size=40))
     return "".join(word + sep for word, sep in parts)
+
+
+def random_input_tests(outcome, kinds, alphabet, words, separators, fuzzed,
+                       examples=()):
+    """A parser test file's test_random_text and test_random_words:
+    outcome(kind, text) for each kind of `kinds`, on random text of
+    `alphabet` (and the (kind, text) `examples`, always tried) and on
+    runs of `words` and `separators`, with the settings `fuzzed`."""
+    def test_random_text(kind, text):
+        outcome(kind, text)
+    for kind, text in examples:
+        test_random_text = example(kind, text)(test_random_text)
+
+    def test_random_words(kind, text):
+        outcome(kind, text)
+    return (fuzzed(given(st.sampled_from(kinds),
+                         st.text(alphabet, max_size=200))(test_random_text)),
+            fuzzed(given(st.sampled_from(kinds),
+                         wordy(words, separators))(test_random_words)))
 
 
 def single_mutations(text, bad_numbers):

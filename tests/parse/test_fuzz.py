@@ -10,9 +10,10 @@ from elsewhere).  The property covers what the `python3 -m svmram.svm.tojson`
 front end does with a result too (to_json, json.dumps), and a few inputs
 go through the front end itself as a process.
 
-The harness (fuzz settings, mutations) is fuzzing.py, which md's
-parsers share (md/test_fuzz.py).  Reproducible (derandomize) and bounded
-(max_examples): the whole file runs in well under 20 seconds.
+The harness (fuzz settings, mutations, the random-input tests) is
+fuzzing.py, which md's parsers share (md/test_fuzz.py).  Reproducible
+(derandomize) and bounded (max_examples): the whole file runs in well
+under 20 seconds.
 """
 
 import json
@@ -21,10 +22,11 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fuzzing import fuzz, mutated, parsed, single_mutations, wordy
+from fuzzing import (fuzz, mutated, parsed, random_input_tests,
+                     single_mutations)
 from svmram.svm import tojson as front_end
 from svmram.svm import record
 
@@ -108,19 +110,11 @@ WORDS = st.sampled_from([
 SEPARATORS = st.sampled_from([" ", "  ", "\t", "\n", "\n    ", "\n\t", ": "])
 
 
-@FUZZ
-@given(st.sampled_from(KINDS), st.text(ALPHABET, max_size=200))
-@example("metastat-p", "d10 -m d11 \\\n")
-@example("metastat", "d10: Mirror\n    Submirror 9: d13\n")
-@example("metastat-p", "d13 \u00b2 1 c0d0s0\n")
-def test_random_text(kind, text):
-    outcome(kind, text)
-
-
-@FUZZ
-@given(st.sampled_from(KINDS), wordy(WORDS, SEPARATORS))
-def test_random_words(kind, text):
-    outcome(kind, text)
+test_random_text, test_random_words = random_input_tests(
+    outcome, KINDS, ALPHABET, WORDS, SEPARATORS, FUZZ, examples=[
+        ("metastat-p", "d10 -m d11 \\\n"),
+        ("metastat", "d10: Mirror\n    Submirror 9: d13\n"),
+        ("metastat-p", "d13 \u00b2 1 c0d0s0\n")])
 
 
 @FUZZ

@@ -77,8 +77,7 @@ from typing import List, Optional
 import inprocess
 import releases
 from hosts import (READ_ONLY, EmulatedHost, _reads_only, adopt, clone,
-                   host_file, kill_after_script, killing_bindir,
-                   wrapping_bindir)
+                   host_file, kill_after_script, wrapping_bindir)
 
 FMRI = "svc:/system/svmram:d10"
 LOG = "var/svc/log/system-svmram:d10.log"
@@ -173,12 +172,17 @@ def arm(host, argv, nth):
     assert result.returncode == 0, result.stderr
 
 
-def svmram_op(host, operation, *args, **kwargs):
-    """host.svmram(OPERATION, ARGS...), with --allow-label for a setup on
-    a host marked for the copy method (ALLOW_LABEL)."""
+def op_args(host, operation, *args):
+    """(OPERATION, ARGS...), with --allow-label for a setup on a host
+    marked for the copy method (ALLOW_LABEL)."""
     extra = ("--allow-label",) if operation == "setup" and os.path.exists(
         os.path.join(host.dir, ALLOW_LABEL)) else ()
-    return host.svmram(operation, *(extra + args), **kwargs)
+    return (operation,) + extra + args
+
+
+def svmram_op(host, operation, *args, **kwargs):
+    """host.svmram(OPERATION, ARGS...), with --allow-label (op_args)."""
+    return host.svmram(*op_args(host, operation, *args), **kwargs)
 
 
 # --- steps of clean runs -----------------------------------------------------
@@ -619,6 +623,22 @@ def kill_in_place(host, prog, nth):
     os.chmod(path, 0o755)
 
 
+def killed_in_resync(host, operation):
+    """svmram OPERATION -y d10, killed by the first metastat it runs that
+    shows a resync in progress (resync_killing_bindir; in the test's
+    process, EmulatedHost.killed_in_process): (its result, whether it was
+    killed)."""
+    args = op_args(host, operation, "-y", "d10")
+    if inprocess.enabled():
+        result = host.killed_in_process(
+            lambda argv, stdout: os.path.basename(argv[0]) == "metastat"
+            and "Resync in progress" in stdout, *args)
+        return result, result.returncode == -9
+    resync_bin, fired = resync_killing_bindir(host)
+    result = host.svmram(*args, env={"SVMRAM_BINDIR": resync_bin})
+    return result, os.path.exists(fired)
+
+
 def resync_killing_bindir(host):
     """A directory of the host's commands in which the first metastat that
     shows a resync in progress kills its caller (svmram): the moment to
@@ -927,11 +947,9 @@ def rebooted(run, case, host, memcap=False):
         return problems
     assert host.sim("thaw", "--step", SLOW_RESYNC_STEP).returncode == 0
     # The rerun, stopped by a reboot in the middle of its next resync.
-    resync_bin, fired = resync_killing_bindir(host)
-    result = svmram_op(host, operation, "-y", "d10",
-                         env={"SVMRAM_BINDIR": resync_bin})
+    result, fired = killed_in_resync(host, operation)
     problems += no_traceback(result)
-    if os.path.exists(fired):
+    if fired:
         problems += _reboot(host)
         problems += _rerun(host, operation, resumed=True)
     elif result.returncode != 0:
@@ -1146,9 +1164,8 @@ def _stop_after(host, case):
         return []
     if getattr(host, "stopped", False):
         return []       # a copy of the clean run's checkpoint there
-    bindir = killing_bindir(host, command.argv[0], command.nth)
-    result = svmram_op(host, operation, "-y", "d10",
-                         env={"SVMRAM_BINDIR": bindir})
+    result = host.svmram_killed(command.argv[0], command.nth,
+                                *op_args(host, operation, "-y", "d10"))
     if result.returncode != -9:
         return ["not stopped (exit status %d):\n%s" % (result.returncode,
                                                         result.stderr)]

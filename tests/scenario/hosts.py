@@ -106,6 +106,44 @@ class EmulatedHost:
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         return Result(proc.returncode, proc.stdout, proc.stderr)
 
+    def svmram_killed(self, prog, nth, *args):
+        """svmram ARGS, killed with SIGKILL right after its nth call of
+        `prog`, as killing_bindir's commands kill it: exit status -9, the
+        journal left behind.  In the test's process when svmram runs
+        there (killed_in_process), else as a process with those
+        commands."""
+        if not inprocess.enabled():
+            return self.svmram(*args, env={
+                "SVMRAM_BINDIR": killing_bindir(self, prog, nth)})
+        calls = []
+
+        def when(argv, stdout):
+            if os.path.basename(argv[0]) == prog:
+                calls.append(argv)
+            return len(calls) == nth and os.path.basename(argv[0]) == prog
+        return self.killed_in_process(when, *args)
+
+    def killed_in_process(self, when, *args):
+        """svmram ARGS in the test's process, killed right after the first
+        command for which when(argv, its stdout) is true: the host is
+        copied at that moment, svmram runs no command after it, and once
+        it is out the copy is put back.  That leaves the host exactly as
+        a SIGKILL after the command does (test_faults.py compares the
+        two); the result is svmram's output until then, exit status -9,
+        or svmram's own result if it was never killed."""
+        copy = self.dir + ".killed"
+
+        def kill(argv, result):
+            if not when(argv, result[1].decode("utf-8", "replace")):
+                return False
+            subprocess.run(["cp", "-a", self.dir, copy], check=True)
+            return True
+        result = Result(*inprocess.svmram(args, self.env, "", kill=kill))
+        if result.returncode == -9:
+            subprocess.run(["rm", "-rf", self.dir], check=True)
+            os.rename(copy, self.dir)
+        return result
+
     def cmd(self, prog, *args):
         """Run an (emulated) system command as an administrator would."""
         if inprocess.enabled():

@@ -18,9 +18,11 @@ installed command by hosts.EmulatedHost.install): the installed package,
 whose commands run in its own process the same way.
 
 What stays a process: a command outside the emulator's bin/ or put in
-its place (a test's wrapper that kills svmram or fails a command, a start
+its place (a test's wrapper that stops svmram or fails a command, a start
 method's ksh, a -n script), and every svmram run whose test gives it
-another command directory, as the kill and signal tests do.
+another command directory, as the signal tests do.  svmram killed with
+SIGKILL after a chosen command (svmram's `kill`) runs here, and
+hosts.EmulatedHost.svmram_killed puts back the host as the kill left it.
 SVMRAM_TEST_PROCESSES=1 runs every svmram and every command as a process,
 as before, to show that both ways give the same results.
 
@@ -170,25 +172,49 @@ def _as_process(env, main, hook=None):
     return as_process(env, emulated)
 
 
-def svmram(args, env, stdin="", after=None, runner=None):
+class Killed(BaseException):
+    """svmram killed with SIGKILL in the test's process (svmram's `kill`):
+    raised by run.start right after the command that killed it and by
+    every run.start after that, so that svmram runs nothing more.  svmram
+    catches no BaseException but KeyboardInterrupt and SystemExit."""
+
+
+def svmram(args, env, stdin="", after=None, runner=None, kill=None):
     """`svmram ARGS` with environment `env`: (status, stdout, stderr);
     after(argv) is called after each command svmram runs.  `runner`, if
     given, is run.start for this run instead of the emulator's (md's fake
-    kernel, tests/md/mdcli.py)."""
+    kernel, tests/md/mdcli.py).  kill(argv, (status, stdout, stderr))
+    decides after each command whether svmram is killed right there, as
+    a SIGKILL after it would: then the status is -9 and the output what
+    svmram had written by then.  Whatever svmram's `finally` blocks do on
+    the way out is the caller's to undo (hosts.EmulatedHost.svmram_killed
+    puts back a copy of the host taken in `kill`)."""
     from svmram import cli, run
+    died = []
     with _environment(env), _streams(stdin) as (out, err):
-        run.start = runner or (lambda argv, env, timeout: start(
-            argv, env, timeout, after))
+        def starting(argv, env, timeout):
+            if died:
+                raise Killed()
+            result = start(argv, env, timeout, after)
+            if kill is not None and kill(argv, result):
+                died.append((out.value(), err.value()))
+                raise Killed()
+            return result
+        run.start = runner or starting
         try:
             status = cli.main(list(args))
         except SystemExit as stop:
             status = _exit_status(stop.code)
+        except Killed:
+            status = None
         finally:
             run.start = run.start_process
             run.use(None)
             run.set_deadline(None)
-        return (status, out.value().decode("utf-8", "replace"),
-                err.value().decode("utf-8", "replace"))
+        written = died[0] if died else (out.value(), err.value())
+        return (-9 if died else status,
+                written[0].decode("utf-8", "replace"),
+                written[1].decode("utf-8", "replace"))
 
 
 def command(prog, args, env):

@@ -17,16 +17,24 @@ SVMRAM = os.path.join(os.path.dirname(os.path.dirname(HERE)), "sbin",
                       "svmram")
 
 
-def main():
-    sys.path.insert(0, os.path.join(os.path.dirname(SVMRAM), "..", "lib"))
+def patch():
+    """svmram's name rule for --name as the older release had it; returns
+    what undoes it (test_dead_ends.py runs svmram in its own process so)."""
     from svmram.errors import UsageError
     from svmram.svm import names
+    real = names.ramdisk
 
     def ramdisk(name, *mirror):
         if not names.is_ramdisk(name):
             raise UsageError("ramdisk name %r is invalid" % (name,))
         return name
     names.ramdisk = ramdisk
+    return lambda: setattr(names, "ramdisk", real)
+
+
+def main():
+    sys.path.insert(0, os.path.join(os.path.dirname(SVMRAM), "..", "lib"))
+    patch()
     sys.argv = [SVMRAM] + sys.argv[1:]
     runpy.run_path(SVMRAM, run_name="__main__")
 

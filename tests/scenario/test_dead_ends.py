@@ -11,8 +11,10 @@ import subprocess
 
 import pytest
 
+import inprocess
 import releases
 from hosts import PYTHON, Result, run_script
+from old_svmram import patch as old_svmram_patch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OLD_SVMRAM = os.path.join(HERE, "old_svmram.py")
@@ -21,7 +23,15 @@ FMRI = "svc:/system/svmram:d10"
 
 
 def old_svmram(host, *args):
-    """svmram as a release that accepted a reserved --name."""
+    """svmram as a release that accepted a reserved --name (old_svmram.py;
+    in the test's process unless SVMRAM_TEST_PROCESSES asks for
+    processes)."""
+    if inprocess.enabled():
+        undo = old_svmram_patch()
+        try:
+            return host.svmram(*args)
+        finally:
+            undo()
     proc = subprocess.run(PYTHON + [OLD_SVMRAM] + list(args), env=host.env,
                           text=True, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, check=False)

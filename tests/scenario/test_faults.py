@@ -20,8 +20,10 @@ import re
 import pytest
 
 import faultmatrix as fm
+import inprocess
 from faultmatrix import (JOURNAL, arm, clone, differs, digest,
                          fault_text, is_set_up, no_traceback)
+from hosts import killing_bindir
 
 
 # Session scope: each clean run is built once, by the first worker
@@ -47,16 +49,29 @@ def clean(tmp_path_factory):
     return get
 
 
+def on_clean(method, release=None, mirrors=1):
+    """The xdist group of the tests that start from the clean run of
+    (method, release, mirrors): make test-suite (--dist loadgroup) gives
+    them to one worker, which builds that run once while the other
+    worker runs other tests, instead of waiting for it."""
+    return pytest.mark.xdist_group("faults-%s-%s-%d" % (
+        method, release or fm.RELEASES[0], mirrors))
+
+
 # Teardown runs the same commands after either method (the RAM submirror
 # is first either way), so the matrix tears down the rotate host only.
+@on_clean("swap")
 def test_teardown_is_the_same_after_either_method(clean):
     assert [c.argv for c in clean("swap").teardown] == \
         [c.argv for c in clean("rotate").teardown]
 
 
-# The matrix is most of the suite's time: with the clean runs shared
-# between workers (clean, above), each test goes to whichever worker is
-# free (make test: -n auto), so that no worker is left with a long tail.
+# The matrix is most of the suite's time.  Its tests go to the workers
+# (make test-suite: -n auto --dist loadgroup) in groups, one per clean run
+# (on_clean): before, the tests of one run went to both workers at once,
+# and one waited while the other built the run.  A group is a minute or
+# two of work, and other tests follow it, so no worker is left with a
+# long tail.
 
 
 def run_matrix(clean, procedure, kind, tmp_path, mirrors=1, release=None):
@@ -73,7 +88,8 @@ def run_matrix(clean, procedure, kind, tmp_path, mirrors=1, release=None):
 
 @pytest.mark.parametrize("kind", fm.KINDS)
 @pytest.mark.parametrize("release,procedure", [
-    (release, procedure)
+    pytest.param(release, procedure, marks=on_clean(
+        "swap" if procedure == "setup-swap" else "rotate", release))
     for release in fm.RELEASES for procedure in fm.PROCEDURES])
 def test_fault_matrix(clean, release, procedure, kind, tmp_path):
     """Release profiles of the emulator (docs/emulator-profiles.md): on
@@ -86,7 +102,8 @@ def test_fault_matrix(clean, release, procedure, kind, tmp_path):
 # One test per kind: a boot here restores every mirror, and the restore
 # with three mirrors is the matrix's longest part.
 @pytest.mark.parametrize("mirrors,procedure,kind", [
-    (mirrors, procedure, kind)
+    pytest.param(mirrors, procedure, kind,
+                 marks=on_clean("rotate", mirrors=mirrors))
     for mirrors in fm.OTHER_MIRRORS for procedure in sorted(fm.MULTI_KINDS)
     for kind in fm.MULTI_KINDS[procedure]])
 def test_fault_matrix_with_other_mirrors(clean, mirrors, procedure, kind,
@@ -104,7 +121,7 @@ def test_fault_matrix_with_other_mirrors(clean, mirrors, procedure, kind,
 # step, elsewhere every kind hits the last.
 @pytest.mark.parametrize("kind", fm.KINDS)
 @pytest.mark.parametrize("release,procedure", [
-    (release, procedure)
+    pytest.param(release, procedure, marks=on_clean("copy", release))
     for release in fm.RELEASES for procedure in fm.COPY_PROCEDURES])
 def test_fault_matrix_of_the_copy_method(clean, release, procedure, kind,
                                          tmp_path):
@@ -180,6 +197,7 @@ def rollback_fails(clean_run, failing_argv, back_argv, directory):
     return problems + is_set_up(host, clean_run) + host.violations()
 
 
+@on_clean("swap")
 def test_a_failed_rollback_is_finished_by_teardown(clean, tmp_path):
     found = {}
     for n, (method, fail, back) in enumerate(FAILED_ROLLBACKS):
@@ -210,22 +228,34 @@ def _whole(host):
                 journal_text=text(host.root, JOURNAL))
 
 
+@on_clean("rotate")
 @pytest.mark.parametrize("operation", ["setup", "teardown"])
 def test_a_checkpoint_is_the_host_svmram_killed_there_leaves(
         clean, operation, tmp_path):
     """The kill, reboot, memcap and foreign cases of setup and teardown
     start from a copy of the clean run's checkpoint after their command
     (faultmatrix.CHECKPOINTED), not from svmram killed there: at the last
-    command of each step (and of the probe), the two hosts are the same."""
+    command of each step (and of the probe), the two hosts are the same.
+    So is the host svmram killed in the test's process leaves
+    (EmulatedHost.svmram_killed, which the tests that kill svmram use)."""
     run = clean("rotate")
     start = run.pristine if operation == "setup" else run.set_up
     chosen = [c for c in getattr(run, operation) if c.index == c.size - 1]
     assert chosen
     for n, command in enumerate(chosen):
         host = clone(start, tmp_path / str(n))
-        bindir = fm.killing_bindir(host, command.argv[0], command.nth)
+        bindir = killing_bindir(host, command.argv[0], command.nth)
         result = host.svmram(operation, "-y", "d10",
                              env={"SVMRAM_BINDIR": bindir})
         assert result.returncode == -9, (str(command), result.stderr)
         point = run.checkpoints[(operation, command.argv[0], command.nth)]
-        assert _whole(host) == _whole(point), str(command)
+        killed_there = _whole(host)     # digest() reads: once per host
+        assert killed_there == _whole(point), str(command)
+        if inprocess.enabled():
+            here = clone(start, tmp_path / ("%d-here" % n))
+            killed = here.svmram_killed(command.argv[0], command.nth,
+                                        operation, "-y", "d10")
+            assert (killed.returncode, killed.stderr) == (
+                -9, result.stderr.replace(bindir, here.env["SVMRAM_BINDIR"]
+                                          ).replace(host.dir, here.dir))
+            assert _whole(here) == killed_there, str(command)

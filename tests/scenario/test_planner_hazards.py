@@ -11,7 +11,7 @@ import pytest
 
 import releases
 
-from hosts import EmulatedHost, host_file, killing_bindir
+from hosts import EmulatedHost, host_file
 
 def ok(result):
     assert result.returncode == 0, result.stderr
@@ -108,9 +108,8 @@ def test_a_reboot_late_in_a_rotate_refills_ram_in_place(host):
         pytest.skip("a rotate's sequence; where metadetach leaves a hole "
                     "setup fills it instead (the fault matrix's solaris10 "
                     "profile covers faults there)")
-    bindir = killing_bindir(host, "metattach", 3)
-    result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
-    assert result.returncode != 0
+    result = host.svmram_killed("metattach", 3, "setup", "-y", "d10")
+    assert result.returncode == -9, result.stderr
     ok(host.sim("tick"))
     ok(host.reboot())
     host.clear_trace()
@@ -159,8 +158,7 @@ def test_a_setup_killed_while_a_disk_reattaches_resumes_after_a_reboot(host):
 
 
 def _killed_while_d11_reattaches_then_rebooted(host):
-    bindir = killing_bindir(host, "metattach", 2)
-    result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
+    result = host.svmram_killed("metattach", 2, "setup", "-y", "d10")
     assert result.returncode == -9, result.stderr
     ok(host.sim("tick", "1"))
     assert "Resync in progress" in host.cmd("metastat", "d10").stdout
@@ -213,8 +211,7 @@ def test_a_setup_killed_after_its_record_leaves_the_refill_to_restore(host):
     host.install()
     # Killed once svccfg -f wrote the whole record (its last command
     # refreshes it), before setup's journal and the enable.
-    bindir = killing_bindir(host, "svccfg", 1)
-    result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
+    result = host.svmram_killed("svccfg", 1, "setup", "-y", "d10")
     assert result.returncode == -9, result.stderr
     ok(host.reboot("--boot-ramdisk", "other=1048576"))
     host.clear_trace()

@@ -15,8 +15,8 @@ import subprocess
 import pytest
 
 from hosts import EmulatedHost
-from releases import (CLEANUP, FILL, FILLED, RAM, ROTATE, TEARDOWN_FILLED,
-                      TEARDOWN_ROTATED, slot_test as probe)
+from releases import (CLEANUP, FILL, FILLED, ORIGINAL, RAM, RAM_FIRST, ROTATE,
+                      TEARDOWN_FILLED, TEARDOWN_ROTATED, slot_test as probe)
 from svmsim import presets
 
 pytestmark = pytest.mark.emulator_only(
@@ -24,14 +24,6 @@ pytestmark = pytest.mark.emulator_only(
 
 SIZE = 465885       # d10's blocks: every resync of it copies this many
 FMRI = "svc:/system/svmram:d10"
-
-ORIGINAL = ("d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
-            "d11 1 1 /dev/rdsk/c0d1s0\n"
-            "d12 1 1 /dev/rdsk/c1d0s0\n")
-ROTATED = ("d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
-           "d13 1 1 /dev/rdsk/c90t0d0s0\n"
-           "d11 1 1 /dev/rdsk/c0d1s0\n"
-           "d12 1 1 /dev/rdsk/c1d0s0\n")
 
 
 def make_host(tmp_path, preset="article", release=None, **switches):
@@ -105,7 +97,7 @@ def test_a_compacting_host_learned_by_the_probe_rotates(tmp_path):
     result = host.svmram("setup", "-y", "d10")
     assert result.returncode == 0, result.stderr
     assert svm_commands(host) == probe(90) + ROTATE
-    assert host.metastat_p("d10") == ROTATED
+    assert host.metastat_p("d10") == RAM_FIRST
     assert copied(host) == 3 * SIZE
     assert host.violations() == []
     host.clear_trace()
@@ -145,7 +137,7 @@ def test_an_illumos_host_rotates_without_a_probe(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "/etc/release names an illumos distribution" in result.stderr
     assert svm_commands(host) == ROTATE
-    assert host.metastat_p("d10") == ROTATED
+    assert host.metastat_p("d10") == RAM_FIRST
 
 
 def test_a_hole_already_shown_is_used_without_a_probe(tmp_path):
@@ -310,10 +302,8 @@ def test_a_probe_killed_midway_is_removed_by_the_next_run(tmp_path):
     """Killed after its metadetach, the test leaves a scratch mirror, two
     stripes, links on c90 and c91 and two ramdisks.  The next setup
     removes them first (saying so), so the RAM link is c90 again."""
-    from hosts import killing_bindir
     host = make_host(tmp_path, release="solaris11")
-    bindir = killing_bindir(host, "metadetach", 1)
-    result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
+    result = host.svmram_killed("metadetach", 1, "setup", "-y", "d10")
     assert result.returncode == -9
     assert host.metastat_p() == SCRATCH_LEFT
     host.clear_trace()
@@ -323,7 +313,7 @@ def test_a_probe_killed_midway_is_removed_by_the_next_run(tmp_path):
         "svmram: removed what an earlier test of the slot behaviour left: "
         "d127, d125, d126, svmram_probe1, svmram_probe0.\n")
     assert svm_commands(host) == SCRATCH_REMOVAL + probe(90) + ROTATE
-    assert host.metastat_p() == ROTATED
+    assert host.metastat_p() == RAM_FIRST
     assert host.ramdisks().count("svmram_probe") == 0
     assert not os.path.lexists(os.path.join(host.root, "dev/dsk/c91t0d0s0"))
     assert host.violations() == []
@@ -353,7 +343,7 @@ def test_a_probe_that_cannot_remove_its_mirror_says_how(tmp_path):
     host.sim("faults", "clear")
     result = host.svmram("setup", "-y", "d10")
     assert result.returncode == 0, result.stderr
-    assert host.metastat_p() == ROTATED
+    assert host.metastat_p() == RAM_FIRST
     assert host.violations() == []
 
 
@@ -390,10 +380,7 @@ FORCED_REMOVAL = [["metaclear", "-f", "d127"], ["metaclear", "d126"],
 def cut_power_in_the_probe(host, operation):
     """svmram killed right after the scratch mirror's metainit, then a
     reboot: d127 is left with both submirrors erred."""
-    from hosts import killing_bindir
-    bindir = killing_bindir(host, "metainit", 3)
-    result = host.svmram(operation, "-y", "d10",
-                         env={"SVMRAM_BINDIR": bindir})
+    result = host.svmram_killed("metainit", 3, operation, "-y", "d10")
     assert result.returncode == -9, result.stderr
     assert host.reboot().returncode == 0
     assert "State: Needs maintenance" in host.cmd("metastat", "d127").stdout

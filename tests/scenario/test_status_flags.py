@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from hosts import EmulatedHost, LockHolder, clone, killing_bindir
+from hosts import EmulatedHost, LockHolder, clone
 
 FMRI = "svc:/system/svmram:d10"
 USAGE, NOT_SERVING, DEGRADED, ONLY_COPY_IN_RAM = 2, 4, 5, 6
@@ -158,6 +158,12 @@ def test_problems_only_with_no_mirror_set_up(host):
     assert run(host, "-x") == (0, ["No mirror is set up for reads from RAM."])
 
 
+# The tests with three mirrors go to one worker (make test-suite:
+# --dist loadgroup), which builds three_template once.
+THREE = pytest.mark.xdist_group("three-mirrors")
+
+
+@THREE
 @pytest.mark.emulator_only("builds a host with three mirrors")
 def test_problems_only_shows_the_mirrors_that_are_not_serving(three):
     assert run(three, "-x") == (0, ["all 3 mirrors serve reads from RAM"])
@@ -303,9 +309,8 @@ def test_nagios_with_no_mirror_set_up_is_unknown(host):
 
 @pytest.mark.emulator_only("kills setup with a wrapped command")
 def test_nagios_a_setup_in_progress_is_a_warning(host):
-    bindir = killing_bindir(host, "metattach", 1)
-    result = host.svmram("setup", "-y", "d10", env={"SVMRAM_BINDIR": bindir})
-    assert result.returncode != 0            # killed, its journal left
+    result = host.svmram_killed("metattach", 1, "setup", "-y", "d10")
+    assert result.returncode == -9           # killed, its journal left
     # While another svmram holds the host lock, the setup is running.
     with LockHolder(host) as held:
         assert nagios(host, "d10") == (
@@ -326,6 +331,7 @@ def status_argvs(host, *args):
     return host.trace(changes_only=False)
 
 
+@THREE
 @pytest.mark.emulator_only("builds a host with three mirrors")
 def test_the_same_processes_for_one_mirror_and_for_three(one, three):
     argvs = status_argvs(three)

@@ -10,13 +10,11 @@ goes on, it does not stop there and ask for a rerun."""
 
 import pytest
 
+from releases import ORIGINAL
+
 pytestmark = pytest.mark.emulator_only(
     "ends the resync at a chosen moment (svmsim thaw, tick)")
 
-ORIGINAL = (
-    "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
-    "d11 1 1 /dev/rdsk/c0d1s0\n"
-    "d12 1 1 /dev/rdsk/c1d0s0\n")
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ import re
 
 import pytest
 
-from hosts import _reads_only, killing_bindir, run_script
-from releases import slot_test
+from hosts import _reads_only, run_script
+from releases import RAM_FIRST, slot_test
 
 pytestmark = pytest.mark.emulator_only(
     "the unlabeled layouts exist only on the emulator")
@@ -401,9 +401,8 @@ def test_teardown_after_a_power_cut_in_setup_gives_back_an_unlabeled_mirror(
     (issue 27 §4.6)."""
     host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", release)
     # The slot test's metadetach comes first where it runs.
-    bindir = killing_bindir(host, "metadetach", 1 + len(probe(release)) // 11)
-    result = host.svmram(*(SETUP[1:] + ("d10",)),
-                         env={"SVMRAM_BINDIR": bindir})
+    result = host.svmram_killed("metadetach", 1 + len(probe(release)) // 11,
+                                *(SETUP[1:] + ("d10",)))
     assert result.returncode == -9, result.stderr
     assert host.reboot().returncode == 0
     host.clear_trace()
@@ -480,9 +479,8 @@ def test_a_resumed_setup_does_not_copy_a_mirror_opened_meanwhile(
     leaves the mirror as it was."""
     host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
     before = host.metastat_p()
-    bindir = killing_bindir(host, "metainit", 1)
-    killed = host.svmram("setup", "-y", "--allow-label", "d10",
-                         env={"SVMRAM_BINDIR": bindir})
+    killed = host.svmram_killed("metainit", 1, "setup", "-y",
+                                "--allow-label", "d10")
     assert killed.returncode == -9, killed.stderr
     host.mount("d10")
     host.clear_trace()
@@ -598,9 +596,8 @@ def test_a_setup_resumed_after_the_rebuild_does_not_copy_again(
     older than the disks: the label blocks, which the resync skips, are
     copied from a disk submirror before the RAM submirror is attached."""
     host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", "solaris10")
-    bindir = killing_bindir(host, prog, nth)
-    killed = host.svmram("setup", "-y", "--allow-label", "d10",
-                         env={"SVMRAM_BINDIR": bindir})
+    killed = host.svmram_killed(prog, nth, "setup", "-y", "--allow-label",
+                                "d10")
     assert killed.returncode == -9, killed.stderr
     assert svm_commands(host)[-1][0] == prog
     if reboot:
@@ -609,11 +606,7 @@ def test_a_setup_resumed_after_the_rebuild_does_not_copy_again(
     result = host.svmram("setup", "-y", "--allow-label", "d10")
     assert result.returncode == 0, result.stderr
     assert svm_commands(host) == rest
-    assert host.metastat_p("d10") == (
-        "d10 -m /dev/md/rdsk/d13 /dev/md/rdsk/d11 /dev/md/rdsk/d12 -r 1\n"
-        "d13 1 1 /dev/rdsk/c90t0d0s0\n"
-        "d11 1 1 /dev/rdsk/c0d1s0\n"
-        "d12 1 1 /dev/rdsk/c1d0s0\n")
+    assert host.metastat_p("d10") == RAM_FIRST
     assert host.svmram("status", "d10").returncode == 0
     assert write_block_0(host, "d10").returncode == 2
     assert host.violations() == []
