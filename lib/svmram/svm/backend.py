@@ -363,6 +363,11 @@ class SvmBackend(Backend):
                 snap.mirror is not None and \
                 status.disk_redundancy(snap, intent)["state"] == "full":
             return "svcadm restart svmram:%s" % intent.mirror
+        # An instance degraded already (setup's enable, whose start method
+        # left it so): 'svcadm clear' would mark it online with no RAM
+        # copy; a restart runs the start method again (issue 27 4.4).
+        if snap.service_state == "degraded":
+            return "svcadm restart svmram:%s" % intent.mirror
         return self.words.retry(intent.mirror)
 
     def restore_refusal(self, failure, intent, host):
