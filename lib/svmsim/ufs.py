@@ -17,12 +17,12 @@ Mounting opens the metadevice (ufs_vfsops.c mountfs: VOP_OPEN of the
 block device, md.c mdopen), which is a mirror's first open (its kstat:
 md_unit_incopen) and what makes metaclear refuse it ("metadevice is
 open", mirror_reset's md_unit_isopen); the umount closes it.  A reboot
-unmounts what mount(1M) mounted outside the vfstab."""
+unmounts what mount(1M) mounted outside the vfstab.  (The open and the
+close are the callers': svm.write_tab_files reads the mnttab lines here,
+so this module does not import svm.)"""
 
 import os
 import shutil
-
-from svmsim import svm
 
 MOUNT_OPTIONS = "rw,intr,largefiles,logging,xattr,onerror=panic"
 
@@ -62,15 +62,12 @@ def mount(st, simdir, name, point, directory):
     directory in the fake root is `directory`."""
     _move_entries(directory, _stash(simdir, "covered", name))
     _move_entries(_stash(simdir, "ufs", name), directory)
-    svm.open_device(st, name)
     mounts(st)[name] = point
 
 
 def umount(st, simdir, name, directory):
     _move_entries(directory, _stash(simdir, "ufs", name))
     _move_entries(_stash(simdir, "covered", name), directory)
-    if name in st["units"]:
-        svm.close_device(st, name)
     mounts(st).pop(name, None)
 
 

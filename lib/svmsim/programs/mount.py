@@ -62,4 +62,5 @@ def run(ctx, argv):
         ctx.err("mount: %s is not this fstype\n" % special)
         return 32
     ufs.mount(st, ctx.simdir, name, point, directory)
+    svm.open_device(st, name)
     return 0

@@ -10,7 +10,7 @@ GUESS: no process is ever busy in an emulated file system (EBUSY is not
 emulated); the vfstab's boot mounts are not unmounted by this command.
 """
 
-from svmsim import devices, ufs
+from svmsim import devices, svm, ufs
 
 USAGE = ("Usage:\numount [-f] [-V] [-o specific_options] "
          "{special | mount-point}\n"
@@ -26,6 +26,8 @@ def run(ctx, argv):
         if what in (point, "/dev/md/dsk/%s" % name):
             ufs.umount(ctx.st, ctx.simdir, name,
                        devices.host_path(ctx.root, point))
+            if name in ctx.st["units"]:
+                svm.close_device(ctx.st, name)
             return 0
     ctx.err("umount: warning: %s not in mnttab\n" % what)
     ctx.err("umount: %s not mounted\n" % what)
