@@ -27,7 +27,7 @@ import sys
 # by the subcommands that use them: the tests run `svmsim monitor`, `tick`
 # or `faults add` far more often than `init` and `reboot`.
 from svmsim import (dispatch, devices, drvconf, faults, monitor, presets,
-                    regions, resync, state, svm)
+                    regions, resync, state, svm, ufs)
 from svmsim.programs.metasync import boot_resync
 from svmsim.messages import SvmError
 
@@ -229,6 +229,7 @@ def cmd_reboot(args, simdir):
             regions.forget_device(st, [devices.RAMDISK_MAJOR, rd["minor"]])
         st["ramdisks"] = {}
         drvconf.boot(st, root)                    # ramdisk rd_attach
+        ufs.unmount_all(st, simdir)               # mount(1M)'s mounts
         st["opens"] = {}
         st["opened_since_boot"] = []
         st["md_kstats"] = {}                      # kstats live in the kernel

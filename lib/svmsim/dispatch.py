@@ -28,6 +28,9 @@ COMMANDS = {
     "cmp": ("cmp", "run"),
     "fuser": ("fuser", "run"),
     "prtvtoc": ("prtvtoc", "run"),
+    "newfs": ("newfs", "run"),
+    "mount": ("mount", "run"),
+    "umount": ("umount", "run"),
 }
 SMF_COMMANDS = ("svcadm", "svccfg", "svcprop", "svcs")
 PROGRAMS = tuple(COMMANDS) + SMF_COMMANDS

@@ -62,6 +62,19 @@ def start(st, m, bufsize=None):
     if job is not None:
         if job["active"]:
             return
+        if job["kind"] != "optimized":
+            # mirror_resync.c submirror_resync and component_resync: the
+            # resumed thread looks again for a submirror still
+            # ATTACHED_RESYNC (a component still resyncing); finding none
+            # (the target was detached meanwhile) it sets the type to
+            # none and resync_unit ends, clearing RESYNC_ACTIVE and
+            # closing the mirror (mirror_internal_close).
+            wanted = _targets(m, job["kind"])
+            job["targets"] = [t for t in job["targets"] if t in wanted]
+            if not job["targets"]:
+                m["resync"] = None
+                start(st, m, bufsize)
+                return
         # GUESS: a cancelled (or boot-interrupted) resync resumes from its
         # percentage, with the newly requested copy size.
         job.update({"active": True, "cancelled": False, "interrupted": False,

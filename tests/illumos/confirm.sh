@@ -3,12 +3,22 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 #
 # confirm.sh: check, on a real illumos host, the SVM behaviour that the
-# emulator (lib/svmsim) only guesses: shared/svm-reference.md section 9.6 and
-# the other points it marks [unverified] or [inferred].  The report it prints
-# is meant to be pasted into an issue; tests/illumos/README.md says how.
+# emulator (lib/svmsim) only guesses and that `svmram selftest` does
+# not check: what needs a reboot (checks 3, 5, 6 and 11b after it, 10), and
+# the emulator's guesses that svmram does not rely on, which selftest
+# leaves out so that its verdict is about svmram (2a-b: /dev/ramdisk
+# paths, which svmram never gives SVM; 6 before the reboot: the listing
+# with no ramdisk; 8: metareplace -e on an Okay component), or that need
+# real spare slices rather than selftest's 8 MiB lofi files (7: sizes on
+# the slices' own geometry; 9: a resync long enough to watch; 11a: the
+# kstat before a mirror's first open, on a number not opened since
+# boot).  Run `svmram selftest` first: it checks, with no reboot and no
+# spare slice, what this script checked before as 1, 2c and 4
+# (svmram(8)).  The report it prints is meant to be pasted into an
+# issue; tests/illumos/README.md says how.
 #
-#   confirm.sh prepare [SLICE_A SLICE_B]  checks 1 2 4 6 7 8 9 11a, then
-#                                         builds the mirror that checks 3, 5
+#   confirm.sh prepare [SLICE_A SLICE_B]  checks 2a-b 6 7 8 9 11a, then builds
+#                                         the mirror that checks 3, 5, 10
 #                                         and 11b need
 #   (reboot by hand)
 #   confirm.sh after-reboot               checks 3 5 6 10 11b, then removes
@@ -452,7 +462,7 @@ function prepare {
 	SLINK=c${SC}t0d0s0          # devfsadm-style link to the ramdisk
 
 	say ""
-	say "Slices (data destroyed): $ca $cb.  Metadevices: $MIR (checks 1, 4, 8, 9),"
+	say "Slices (data destroyed): $ca $cb.  Metadevices: $MIR (checks 8, 9),"
 	say "$SA on $ca, $SB on $cb, $SR on the ramdisk $RD, $NWAY (checks 7, 3), $SX (check 2)."
 	say "Links: $DEV/dsk/$RLINK -> /dev/ramdisk/$RD (as svmram makes them),"
 	say "$DEV/dsk/$DLINK -> /dev/ramdisk/$RDX (never created), $DEV/dsk/$SLINK in devfsadm's style."
@@ -526,52 +536,28 @@ function prepare {
 	expect_output 1 "" "metainit: $HOST: /dev/ramdisk/$RDX: No such file or directory"$'\n\n'
 	exists_md $SX && run $METACLEAR $SX
 
-	check_header 2c "metainit on a cNtNdNsN link that dangles (ramdisk absent)" \
-	    "section 0.6 (rawname quirk) [src], 9.6 item 2" \
-	    "lib/svmsim/programs/__init__.py resolve_component()"
-	run $LS -l $DEV/dsk/$DLINK $DEV/rdsk/$DLINK
-	run $METAINIT $SX 1 1 $DLINK
-	(( RC == 0 )) && STRIPES+=($SX)
-	expect_output 1 "device to mount in /etc/vfstab is invalid for device /dev/dsk/$DLINK"$'\n' ""
-	exists_md $SX && run $METACLEAR $SX
+	# (check 2c, a cNtNdNsN link that dangles: svmram selftest)
 	run $RM -f $DEV/dsk/$DLINK $DEV/rdsk/$DLINK
 
-	# CHECK 1 ---------------------------------------------------------------
-	check_header 1 "metastat -p path form" \
-	    "section 1.3 [src]; old releases printed short names [src-old]; 9.6 item 1" \
-	    "lib/svmsim/report.py mirror_short(), stripe_short()"
+	# (check 1, metastat -p's path form: svmram selftest)
 	must $METAINIT $MIR -m $first
 	MIRRORS+=($MIR)
 	m1=$(size_of $MIR)
 	say "one-way mirror $MIR on $first: $m1 blocks (used by check 7)"
 	must $METATTACH $MIR $second
 	wait_resync $MIR
-	run $METASTAT -p $MIR
-	expect_output 0 "$MIR -m /dev/md/rdsk/$first /dev/md/rdsk/$second 1"$'\n'"$first 1 1 /dev/rdsk/$cfirst"$'\n'"$second 1 1 /dev/rdsk/$csecond"$'\n' ""
 
-	# CHECK 4 ---------------------------------------------------------------
-	check_header 4 "slot packing on detach (attach a third, detach slot 0)" \
-	    "section 3 [src] and 4.4 [inferred]; 9.6 item 4" \
-	    "lib/svmsim/svm.py detach() (del subs[idx]) and attach() (append)"
+	# (check 4, slot packing: svmram selftest.)  The moves stay: check 9
+	# watches the re-attach's resync, and check 7 uses the ramdisk concat.
 	must $METATTACH $MIR $SR
 	wait_resync $MIR
-	before=$(slots $MIR)
-	say "slots before: $before"
 	must $METADETACH $MIR $first
-	run $METASTAT $MIR
-	after=$(slots $MIR)
-	run $METASTAT -p $MIR
 	must $METATTACH $MIR $first
 
 	# CHECK 9, while the attach above resyncs --------------------------------
 	check_9
 
 	wait_resync $MIR
-	check_header "4 (continued)" "slot order after the detach and the re-attach" \
-	    "section 3 [src]" "lib/svmsim/svm.py detach(), attach()"
-	run $METASTAT -p $MIR
-	verdict "before 0:$first 1:$second 2:$SR; after detaching $first 0:$second 1:$SR; after re-attaching it 0:$second 1:$SR 2:$first" \
-	    "before $before; after detaching $first $after; after re-attaching it $(slots $MIR)"
 
 	# CHECK 8 ---------------------------------------------------------------
 	comp=$csecond
@@ -635,6 +621,9 @@ function prepare {
 	    "$NWAY -m $SR $first $second: $nway blocks; one-way was $m1"
 
 	# CHECK 11 --------------------------------------------------------------
+	# (svmram selftest checks that the kstat exists after a first open,
+	# but not that it is absent before one: a number it opened earlier
+	# since boot keeps a dormant kstat.)
 	check_header 11a "the I/O kstat of a mirror made since boot, before and after its first open; of a cleared one" \
 	    "audit 3 row 2.3: md_subr.c md_unit_incopen -> md_kstat_init; kstat_fr.c kstat_delete (dormant) [src]" \
 	    "lib/svmsim/units.py open_kstats(); programs/kstat.py stats()"

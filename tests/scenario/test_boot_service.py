@@ -309,3 +309,34 @@ def test_a_record_as_setup_writes_it_validates(installed):
     assert result.stderr.startswith(
         'Property has illegal value: FMRI="%s"; Property group="svmram"; '
         'Property name="method"; Illegal value="article"; ' % FMRI)
+
+
+def test_solaris11_setup_whose_instance_is_degraded_advises_restart(tmp_path):
+    """Setup enables the instance; where its start method leaves it
+    degraded (Solaris 11.4: the restore failed, the disks are current),
+    setup's advice retries with 'svcadm restart', not 'svcadm clear',
+    which would only mark it online with no RAM copy (issue 27 §4.4).
+    Followed verbatim, it brings the instance online."""
+    description = dict(presets.ARTICLE, release="solaris11")
+    path = tmp_path / "solaris11.json"
+    path.write_text(json.dumps(description))
+    host = EmulatedHost(tmp_path / "host", host_file=str(path))
+    install(host)
+    installed = os.path.join(host.root, "usr/sbin/svmram")
+    os.rename(installed, installed + ".real")
+    with open(installed, "w") as stream:
+        stream.write('#!/bin/sh\nif [ "$1" = restore ]; then\n'
+                     '  echo "svmram: the test refuses this restore" >&2\n'
+                     '  exit 3\nfi\nexec %s.real "$@"\n' % installed)
+    os.chmod(installed, 0o755)
+    result = host.svmram("setup", "-y", "d10")
+    assert service(host) == "degraded"
+    assert result.returncode != 0
+    assert result.stderr.endswith(
+        "svmram: d10 is set up, but its boot service is degraded\n"
+        "svmram: 'svcs -x svmram:d10' says why; 'svcadm restart "
+        "svmram:d10' retries.\n"), result.stderr
+    os.rename(installed + ".real", installed)
+    assert host.cmd("svcadm", "restart", "svmram:d10").returncode == 0
+    assert service(host) == "online"
+    assert host.violations() == []

@@ -50,7 +50,13 @@ def test_selftest_passes_and_leaves_the_host_as_it_was(host):
                  "metainit on a link that dangles",
                  "slots after metadetach of slot 0",
                  "the mirror's write kstat", "cmp of the two submirrors",
-                 "ramdiskadm refuses past its cap"):
+                 "ramdiskadm refuses past its cap",
+                 "newfs on the scratch mirror",
+                 "mount -F ufs of the scratch mirror",
+                 "the file on the mounted UFS reads back the same after "
+                 "setup and status",
+                 "the file on the mounted UFS reads back the same after "
+                 "teardown", "umount of the scratch UFS"):
         assert "PASS  %s\n" % name in result.stdout
     assert "NOT RUN  the copy method: it needs an unlabeled mirror, and " \
         "a lofi device fakes one slice that starts at sector 0 (lofi.c " \
@@ -58,8 +64,10 @@ def test_selftest_passes_and_leaves_the_host_as_it_was(host):
         "unlabeled one would need a labeled lofi device (lofiadm -l) " \
         "with a slice that starts later, or a state database replica on " \
         "it, and selftest makes neither\n" in result.stdout
-    assert "      note: run on the closed scratch mirror, not on a mounted " \
-        "UFS: selftest runs no newfs, mount or umount" in result.stdout
+    assert "PASS  setup --method rotate\n      note: run on a UFS mounted " \
+        "on the scratch mirror (newfs, mount -F ufs): a file written " \
+        "before setup must read back the same after setup, after status " \
+        "and after teardown\n" in result.stdout
     assert digest(host) == before
     assert host.violations() == []
 
@@ -102,7 +110,8 @@ def _arm(host, prog, nth, message="", stdout=None, code=1):
 # command (and which call of it in a selftest run), and the check that
 # must FAIL.  The calls: metainit 1-3 build the mirror, 4 is the
 # dangling link; kstat 1 is the free memory, 2 the mirror's write count;
-# ramdiskadm 1 is the cap's; cmp 1 the submirrors'.
+# ramdiskadm 1 is the cap's; cmp 1 the submirrors'; mount 1 the scratch
+# UFS's (rotate is then not run, and says so).
 CHANGED_FACTS = {
     "message": (("metainit", 4, "", "metainit: myhost: c92t0d0s0: No such "
                  "device or address"),
@@ -113,6 +122,8 @@ CHANGED_FACTS = {
     "ramdisk cap": (("ramdiskadm", 1, 'ramdiskadm: couldn\'t create ramdisk '
                      '"svmram_selftest_cap": Not enough space', None),
                     "ramdiskadm refuses past its cap"),
+    "mount": (("mount", 1, "mount: /dev/md/dsk/d127 is not this fstype",
+               None), "mount -F ufs of the scratch mirror"),
 }
 
 
@@ -176,11 +187,13 @@ def test_selftest_text_report_shows_the_command_of_a_failure(host):
 # the stripes and the mirror, the attach, the dangling link's metainit,
 # the slot test's detach, the cap's ramdiskadm, swap's metaclear (between
 # the clear and the metainit that recreates the mirror), the restore's
-# ramdisk, and the removal at the end.
+# ramdisk, the scratch UFS's newfs and mount (mounted: metaclear would
+# refuse the mirror as open), its umount, and the removal at the end.
 KILL_POINTS = [("mkfile", 1), ("lofiadm", 1), ("lofiadm", 2),
                ("metainit", 2), ("metainit", 3), ("metattach", 1),
                ("metainit", 4), ("metadetach", 1), ("ramdiskadm", 1),
-               ("metaclear", 1), ("ramdiskadm", 3), ("metaclear", 4)]
+               ("metaclear", 1), ("ramdiskadm", 3), ("newfs", 1),
+               ("mount", 1), ("umount", 1), ("metaclear", 4)]
 
 
 @pytest.mark.emulator_only("kills svmram")
@@ -198,6 +211,40 @@ def test_a_rerun_after_kill_9_removes_what_the_killed_run_left(host, prog,
     assert "Note: removed what an earlier svmram selftest left" in \
         rerun.stdout
     assert rerun.stdout.endswith(PASSED)
+    assert digest(host) == before
+    assert host.violations() == []
+
+
+@pytest.mark.emulator_only("kills svmram and holds a metadevice open")
+def test_leftovers_held_open_are_refused_with_advice_that_works(host):
+    """A kill -9 with the scratch UFS mounted, and the scratch mirror
+    held open by something else: the rerun unmounts its UFS but cannot
+    clear the mirror, and says what it left and how to finish; followed
+    (the mirror closed, the selftest run again), it leaves the host as it
+    was (issue 27: the old advice, "remove them by hand", led to the same
+    refusals)."""
+    before = digest(host)
+    bindir = killing_bindir(host, "mount", 1)
+    killed = host.svmram("selftest", env={"SVMRAM_BINDIR": bindir})
+    assert killed.returncode == -9, (killed.stdout, killed.stderr)
+    assert host.sim("open", "d127").returncode == 0
+    refused = host.svmram("selftest")
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    message, advice = refused.stderr.splitlines()
+    assert message.startswith(
+        "svmram: an earlier svmram selftest left things it cannot remove "
+        "now: metaclear d127 (metaclear: myhost: d127: metadevice is open); "
+        "metaclear d125 (metaclear: myhost: d125: metadevice in use); ")
+    assert "umount" not in message
+    assert advice == (
+        "svmram: Unmount or close what holds them open (fuser names its "
+        "processes), or wait until metastat shows no resync, then run "
+        "svmram selftest again: it removes them.  By hand instead: the "
+        "commands listed, in that order; %s lists what it made."
+        % os.path.join(host.root, JOURNAL))
+    assert host.sim("close", "d127").returncode == 0
+    rerun = host.svmram("selftest")
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
     assert digest(host) == before
     assert host.violations() == []
 

@@ -385,6 +385,32 @@ def test_teardown_keeps_pass_and_write_options_set_after_setup(
     assert host.violations() == []
 
 
+def test_an_interrupted_teardown_keeps_the_options_set_after_setup(
+        base_hosts, tmp_path):
+    """Killed between its metaclear and metainit, the teardown resumes
+    from its journal with no mirror to read the options from: it recreates
+    the mirror with the pass number and write option the mirror had when
+    the teardown began (its journal keeps them), not setup's (issue 27
+    §4.7)."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86", None,
+                           (SETUP + ("d10",),))
+    assert host.cmd("metaparam", "-p", "3", "-w", "serial", "d10"
+                    ).returncode == 0
+    bindir = killing_bindir(host, "metaclear", 1)
+    killed = host.svmram("teardown", "-y", "d10",
+                         env={"SVMRAM_BINDIR": bindir})
+    assert killed.returncode == -9, killed.stderr
+    assert host.metastat_p("d10") == ""
+    host.clear_trace()
+    result = host.svmram("teardown", "-y", "d10")
+    assert result.returncode == 0, result.stderr
+    assert svm_commands(host)[0] == ["metainit", "d10", "-m", "d11", "-S",
+                                     "3"]
+    assert host.metastat_p("d10").splitlines()[0] == (
+        "d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 -S 3")
+    assert host.violations() == []
+
+
 UNLABELED_D10 = ("d10 -m /dev/md/rdsk/d11 /dev/md/rdsk/d12 1\n"
                  "d11 1 1 /dev/rdsk/c0d1s0\n"
                  "d12 1 1 /dev/rdsk/c1d0s0\n")

@@ -108,3 +108,22 @@ def test_refused_during_resync_allowed_after(sim):
     assert sim.ok("metaparam -r first d10") == ""      # allowed meanwhile
     sim.sim("tick")
     assert sim.ok("metadetach d10 d13") == "d10: submirror d13 is detached\n"
+
+
+def test_a_resumed_resync_whose_target_was_detached_ends_at_once(sim):
+    """mirror_resync.c submirror_resync: the resumed thread finds no
+    submirror ATTACHED_RESYNC (the cancelled resync's target was detached
+    with -f) and ends (SET_RS_TYPE_NONE), closing the mirror; metaclear is
+    not refused as open.  The old emulator resumed a job with no target,
+    which held the mirror open until it ran to 100 %."""
+    sim.sim("freeze")
+    attach_ram(sim)
+    sim.sim("tick", "3")
+    sim.ok("metasync -c d10")
+    assert sim.ok("metadetach -f d10 d13") == \
+        "d10: submirror d13 is detached\n"
+    assert sim.ok("metasync d10") == ""
+    out = sim.ok("metastat d10")
+    assert "Resync" not in out
+    assert sim.state()["units"]["d10"]["resync"] is None
+    assert sim.ok("metaclear d13") == "d13: Concat/Stripe is cleared\n"

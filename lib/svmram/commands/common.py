@@ -380,7 +380,7 @@ def run_afterwards(plan, backend, host):
                     plan.target, state or "missing"),
                 advice="'%s' says why; '%s' retries." % (
                     backend.words.explain(plan.target),
-                    backend.words.retry(plan.target)))
+                    retry(backend, host, plan.target, plan.intent)))
 
 
 def _remaining(rollback_plan, plan, backend, host):

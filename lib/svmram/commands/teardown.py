@@ -55,7 +55,9 @@ def run(args):
         if plan.provisional:
             plan = common.confirm_again(args, plan, backend.plan_teardown(
                 host, intent, where, stored is not None, options, False))
-        journal.start("teardown", intent.to_json())
+        # plan.intent: the backend's, which may keep what the target
+        # has now (SVM: the copy method's mirror's options).
+        journal.start("teardown", plan.intent.to_json())
         common.carry_out(plan, backend, host, journal, None)
     sys.stdout.write((plan.done or backend.teardown_done(intent)) + "\n")
     for sentence in plan.left:

@@ -19,7 +19,7 @@ from .host import SvmHost
 from .intent import Intent
 from .planner import (UNKNOWN_SLOTS, SlotBehaviourUnknown, check_memory,
                       choose_intent, foreign_ram, plan_enable, plan_teardown,
-                      slot_note)
+                      slot_note, with_options_of)
 from .planner import plan_setup as plan_setup_steps
 from .ramcomponent import opening_step, ram_component
 from .restore import DEFAULT_COPY_BLOCKS
@@ -241,6 +241,12 @@ class SvmBackend(Backend):
                       dry_run):
         # The copy method's mirror is recreated unlabeled only if closed.
         snap = host.observe(intent, holders=intent.method == "copy")
+        if intent.method == "copy" and snap.mirror is not None:
+            # The options the mirror has now go into the teardown's
+            # journal: a teardown killed between its metaclear and
+            # metainit has no mirror to read them from when it resumes
+            # (issue 27 4.7).
+            intent = with_options_of(snap.mirror, intent)
         # A mirror gone with no operation of svmram's under way was
         # cleared by hand: its disk submirrors need not exist any more.
         consistency.check(snap, intent, where, disks=bool(
@@ -362,6 +368,11 @@ class SvmBackend(Backend):
                 os.environ.get("SVMRAM_SMF_DEGRADED") and \
                 snap.mirror is not None and \
                 status.disk_redundancy(snap, intent)["state"] == "full":
+            return "svcadm restart svmram:%s" % intent.mirror
+        # An instance degraded already (setup's enable, whose start method
+        # left it so): 'svcadm clear' would mark it online with no RAM
+        # copy; a restart runs the start method again (issue 27 4.4).
+        if snap.service_state == "degraded":
             return "svcadm restart svmram:%s" % intent.mirror
         return self.words.retry(intent.mirror)
 

@@ -905,12 +905,12 @@ def _unlabel_step(snap, it, reattach=()):
         if m.state_of(it.ram) != OKAY:
             return steps.cancel_resync(snap, it)
         return steps.wait_resync(snap, it)
-    return steps.unlabel_mirror(snap, _with_options_of(m, it),
+    return steps.unlabel_mirror(snap, with_options_of(m, it),
                                 force=m.state_of(it.ram) != OKAY
                                 or m.pending or m.resync is not None)
 
 
-def _with_options_of(m, it):
+def with_options_of(m, it):
     """`it` with the pass number and write option the mirror `m` has now:
     recreating it keeps what the administrator set after setup (metaparam
     -p, -w), as rotate's teardown, which never recreates it, does.  The
@@ -929,7 +929,7 @@ def unlabeled_left(snap, it, planned):
             step.key == UNLABEL_KEY % it.mirror for step in planned):
         return None
     problem = closed_problem(snap, m)
-    it = _with_options_of(m, it)
+    it = with_options_of(m, it)
     options = ("%s" % {"first": " -r", "geometric": " -g"}.get(
         it.read_option, "")) + (" -S" if it.write_option == "serial" else "")
     return (

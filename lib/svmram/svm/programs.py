@@ -31,6 +31,10 @@ PROGRAMS = run.Programs("SVM", {
     "cmp": "/usr/bin/cmp",
     "fuser": "/usr/sbin/fuser",
     "prtvtoc": "/usr/sbin/prtvtoc",
+    # svmram selftest's UFS on its scratch mirror (svm/selftest.py)
+    "newfs": "/usr/sbin/newfs",
+    "mount": "/usr/sbin/mount",
+    "umount": "/usr/sbin/umount",
 })
 command_path = PROGRAMS.path
 run_command = PROGRAMS.run

@@ -7,7 +7,9 @@ own setup, status, restore and teardown on it, and remove it all.
 What it makes, in order: a directory of its own, two files (mkfile),
 their lofi devices (lofiadm -a), cNtNdNsN links to them (SVM takes no
 /dev/lofi/N path: meta_name.c rawname() maps dsk and rdsk names only, as
-for ramdisks), two stripes and a mirror.  Each name is written to the
+for ramdisks), two stripes and a mirror; later a UFS on the mirror
+(newfs), mounted (mount -F ufs) on a directory of its own for the
+rotate method.  Each name is written to the
 selftest's journal before the thing is made, so that a run killed at any
 moment leaves a journal from which the next run removes exactly what was
 made, and nothing else: a link is removed only while it points at a lofi
@@ -51,6 +53,9 @@ _CONTROLLER = re.compile(r"c([0-9]+)[td]")
 FILE_SIZE = "8m"
 FILE_BYTES = 8 * 1024 * 1024
 FILES = ("disk0", "disk1")
+MOUNT_POINT = "mnt"                 # under the selftest's directory
+DATA_FILE = "svmram-selftest-data"  # on the scratch UFS
+DATA_BYTES = 256 * 1024
 CAP_RAMDISK = "svmram_selftest_cap"
 GONE_RAMDISK = "/dev/ramdisk/svmram_selftest_gone"
 # mirror, two stripes, the stripe of the dangling-link check, and the
@@ -64,11 +69,9 @@ METHOD_NOTES = {
     # the labeled RAM submirror by attach (mirror_ioctl.c mirror_attach).
     "swap": "the mirror is closed; its lofi stripes start at sector 0, so "
             "it is labeled and takes the RAM submirror by attach",
-    "rotate": "run on the closed scratch mirror, not on a mounted UFS: "
-              "selftest runs no newfs, mount or umount (they are not among "
-              "the programs svmram runs, and the emulator that tests "
-              "selftest has none); rotate's moves are the same, but fuser "
-              "has no one to name and no file's data is checked"}
+    "rotate": "run on a UFS mounted on the scratch mirror (newfs, mount "
+              "-F ufs): a file written before setup must read back the "
+              "same after setup, after status and after teardown"}
 
 # Why the copy method is not run: it needs an unlabeled mirror, whose
 # first stripe's first slice starts past sector 0 or holds a replica
@@ -138,6 +141,10 @@ class Layout:
     def files(self):
         return tuple(posixpath.join(self.directory, f) for f in FILES)
 
+    @property
+    def mount_point(self):
+        return posixpath.join(self.directory, MOUNT_POINT)
+
 
 def choose_layout(directory, used_units, used_controllers):
     """The highest free metadevice names and the first free controllers
@@ -188,7 +195,8 @@ class Journal:
                      "made_directory": made_directory,
                      "made_journal_directory": not os.path.isdir(home),
                      "files": [], "links": [], "metadevices": [],
-                     "ramdisks": [], "mirror": layout.mirror}
+                     "ramdisks": [], "mirror": layout.mirror,
+                     "mount_points": [], "mounts": []}
         self._write()
 
     def forget(self, kind, name):
@@ -272,6 +280,7 @@ class Selftest:
         self.poll = poll
         self.journal = Journal(runner.under(JOURNAL))
         self.layout = None
+        self._data = None       # the file written on the scratch UFS
 
     # --- preconditions ---------------------------------------------------
 
@@ -396,8 +405,11 @@ class Selftest:
             raise RefusedError(
                 "an earlier svmram selftest left things it cannot remove "
                 "now: %s" % "; ".join(left),
-                advice="Remove them by hand (or fix what stops it), then "
-                       "run svmram selftest again; %s lists what it made."
+                advice="Unmount or close what holds them open (fuser "
+                       "names its processes), or wait until metastat shows "
+                       "no resync, then run svmram selftest again: it "
+                       "removes them.  By hand instead: the commands "
+                       "listed, in that order; %s lists what it made."
                 % self.journal.path)
         self.report.cleaned.append(
             "removed what an earlier svmram selftest left (%s)"
@@ -586,22 +598,90 @@ class Selftest:
         mirror = self.layout.mirror
         before = self._mirror_lines()
         for method in ("swap", "rotate"):
+            if method == "rotate" and not self._mount_ufs():
+                self.report.not_run.append(
+                    "setup --method rotate: the scratch mirror's UFS could "
+                    "not be mounted (its check says why)")
+                continue
             set_up = self.check(
                 "setup --method %s" % method,
                 ["setup", mirror, "--method", method, "-y"],
                 "exit status 0", lambda c, o, e: c == 0,
                 program="svmram", note=METHOD_NOTES[method])[0]
-            if not set_up:
-                if self._svmram_owns(mirror):
-                    self._teardown(before)
-                continue
-            self.check("status after setup (%s)" % method,
-                       ["status", mirror], "exit status 0 (serving)",
-                       lambda c, o, e: c == 0, program="svmram")
-            if method == "swap":
-                self._restore(mirror)
-            self._teardown(before)
+            if set_up:
+                self.check("status after setup (%s)" % method,
+                           ["status", mirror], "exit status 0 (serving)",
+                           lambda c, o, e: c == 0, program="svmram")
+                if method == "swap":
+                    self._restore(mirror)
+                else:
+                    self._data_check("after setup and status")
+            if set_up or self._svmram_owns(mirror):
+                self._teardown(before)
+            if method == "rotate":
+                if set_up:
+                    self._data_check("after teardown")
+                self._umount_ufs()
         self.report.not_run.append(COPY_NOT_RUN)
+
+    # --- the UFS of the rotate method ----------------------------------
+
+    def _mount_ufs(self):
+        """newfs the scratch mirror, mount it on the selftest's mount
+        point and write the data file; False (the failure checked) when
+        one of them fails."""
+        layout, run = self.layout, self.runner
+        mirror = layout.mirror
+        if not self.check(
+                "newfs on the scratch mirror", ["/dev/md/rdsk/" + mirror],
+                "exit status 0 (newfs.c: no question without a terminal)",
+                lambda c, o, e: c == 0, program="newfs")[0]:
+            return False
+        self.journal.note("mount_points", layout.mount_point)
+        os.makedirs(run.under(layout.mount_point), exist_ok=True)
+        self.journal.note("mounts", mirror)
+        if not self.check(
+                "mount -F ufs of the scratch mirror",
+                ["-F", "ufs", "/dev/md/dsk/" + mirror, layout.mount_point],
+                "exit status 0, no output",
+                lambda c, o, e: c == 0 and not o and not e,
+                program="mount")[0]:
+            self.journal.forget("mounts", mirror)
+            return False
+        self._data = os.urandom(DATA_BYTES)
+        path = run.under(posixpath.join(layout.mount_point, DATA_FILE))
+        with open(path, "wb") as stream:
+            stream.write(self._data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        return True
+
+    def _data_check(self, when):
+        path = posixpath.join(self.layout.mount_point, DATA_FILE)
+        try:
+            with open(self.runner.under(path), "rb") as stream:
+                data = stream.read()
+            observed = "the same %d bytes" % len(data) if \
+                data == self._data else "%d bytes that differ" % len(data)
+        except OSError as error:
+            data, observed = None, "unreadable (%s)" % error.strerror
+        self.fact("the file on the mounted UFS reads back the same %s"
+                  % when, "read %s" % path,
+                  "the %d bytes written before setup" % DATA_BYTES,
+                  observed, data == self._data)
+
+    def _umount_ufs(self):
+        layout = self.layout
+        try:
+            os.unlink(self.runner.under(posixpath.join(layout.mount_point,
+                                                       DATA_FILE)))
+        except OSError:
+            pass
+        if self.check("umount of the scratch UFS", [layout.mount_point],
+                      "exit status 0, no output",
+                      lambda c, o, e: c == 0 and not o and not e,
+                      program="umount")[0]:
+            self.journal.forget("mounts", layout.mirror)
 
     def _restore(self, mirror):
         ramdisk = names.default_ramdisk(mirror)
@@ -656,6 +736,18 @@ class Selftest:
 
         links = [entry.split("/", 1)[1] for entry in data["links"]]
         mirror = data["mirror"]
+        # The scratch UFS first: a mounted mirror is open, and metaclear
+        # refuses it (mirror_reset: md_unit_isopen).
+        for unit in data.get("mounts", []):
+            point = self._mount_point_of(unit)
+            if point is None:
+                continue
+            if point in data.get("mount_points", []):
+                attempt("umount", [point])
+            else:
+                left.append("umount %s (/dev/md/dsk/%s is mounted there, "
+                            "not on the selftest's mount point)" % (
+                                point, unit))
         if self._svmram_owns(mirror):
             code, out, err = run.svmram(["teardown", mirror, "-y"])
             if code != 0:
@@ -699,6 +791,13 @@ class Selftest:
                 os.unlink(run.under(path))
             except FileNotFoundError:
                 pass
+        for point in data.get("mount_points", []):
+            try:
+                os.rmdir(run.under(point))
+            except FileNotFoundError:
+                pass
+            except OSError as error:
+                left.append("rmdir %s (%s)" % (point, error.strerror))
         if data["made_directory"]:
             try:
                 os.rmdir(run.under(data["directory"]))
@@ -725,11 +824,30 @@ class Selftest:
             code, out, err = self.runner.run("metastat", [mirror])
             config = metastat.parse(out) if code == 0 and out else None
             view = config.get(mirror) if config else None
-            if view is None or "Resyncing" not in (
-                    view.submirror_states or ()):
+            # The resync thread holds the mirror open (mirror_resync.c
+            # resync_unit, until its mirror_internal_close), so metaclear
+            # is refused as open while metastat shows "Resync in
+            # progress", whatever the submirrors' states.
+            if view is None or ("Resyncing" not in (
+                    view.submirror_states or ()) and
+                    view.resync != "active"):
                 return True
             self.poll()
         return False
+
+    def _mount_point_of(self, unit):
+        """Where /etc/mnttab has /dev/md/dsk/UNIT mounted, or None."""
+        special = "/dev/md/dsk/%s" % unit
+        try:
+            with open(self.runner.under("/etc/mnttab"),
+                      encoding="utf-8", errors="replace") as mnttab:
+                for line in mnttab:
+                    fields = line.split("\t")
+                    if len(fields) >= 2 and fields[0] == special:
+                        return fields[1]
+        except OSError:
+            pass
+        return None
 
     def _svmram_owns(self, mirror):
         """Has svmram a journal or a record of the scratch mirror?"""

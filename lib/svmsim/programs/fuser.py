@@ -43,6 +43,9 @@ def run(ctx, argv):
 
 
 def users(st, name):
+    """The processes: the opens less a mount's (the vfstab's, or
+    mount(1M)'s: svmsim/ufs.py), whose file system is the user."""
+    from svmsim import ufs
     opens = st["opens"].get(name, 0)
-    mounted = name in st["vfstab"] and opens > 0
+    mounted = (name in st["vfstab"] or name in ufs.mounts(st)) and opens > 0
     return opens - 1 if mounted else opens
