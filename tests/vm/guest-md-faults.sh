@@ -27,7 +27,9 @@
 #      write-mostly flags, the unit's state, no journal left, and that the
 #      disks serve no reads;
 #   5. the leg's operation, cut by a power cut (powercut).
-# In legs 5-9 the boot's restore (the unit's ExecStart) is itself the cut.
+# In legs 5, 7 and 8 the boot's restore (the unit's ExecStart) is itself
+# the cut; in legs 6 and 9 it runs whole and the power goes once md's
+# recovery into ram0 is >= 25 % done (9 with a writer running).
 . /lab/lib.sh
 MD=md0
 P=/persist
@@ -71,6 +73,26 @@ unit_exec() { # ExecStart|ExecStop
 unit_cut() {
   SVMRAM_TEST_CUT="$1" SVMRAM_TEST_TRACE=1 systemctl start svmram@$MD.service
   fail "cut point $1 never reached (systemctl start rc=$?)"; finish
+}
+# md's recovery of sync_completed ("DONE / TOTAL" sectors), in whole
+# percent; nothing while md copies nothing ("none")
+copy_percent() {
+  awk '$2 == "/" && $3 > 0 { printf "%d", 100 * $1 / $3 }' /sys/block/$MD/md/sync_completed
+}
+# the unit started whole (restore does not wait for md's copy into RAM),
+# then the power cut once md's recovery into ram0 is >= 25 % done (at
+# most 120 s): the test waits for the kernel, not the command
+unit_then_cut_in_copy() {
+  unit_exec ExecStart || stop "unit ExecStart before the cut in the copy"
+  i=0
+  while [ $i -lt 1200 ]; do
+    pct=$(copy_percent)
+    [ -n "$pct" ] && [ "$pct" -ge 25 ] && break
+    sleep 0.1; i=$((i + 1))
+  done
+  mark "cut after restore ($MD recovery ${pct:-none} % done)"
+  sleep 600
+  fail "no power cut after restore"; finish
 }
 
 finish() {
@@ -170,10 +192,10 @@ done
 # 2. the unit (or mdadm-last-resort)
 case $LEG in
   5) slow 4000; unit_cut before="grow-add ram0" ;;
-  6) slow 4000; unit_cut end ;;
+  6) slow 4000; unit_then_cut_in_copy ;;
   7) unit_cut before="load brd" ;;
   8) unit_cut before="add ram0" ;;
-  9) slow 4000; writer & unit_cut end ;;
+  9) slow 4000; writer & unit_then_cut_in_copy ;;
   10) slow 4000 ;;    # the unit's start leaves a slow recovery running
 esac
 if unit_enabled; then

@@ -28,27 +28,28 @@ sequence of its own (debian-guest.sh --plan cuts) and cuts the power
 (QEMU killed on the console's "LAB-MARK cut POINT", the command's test
 switch SVMRAM_TEST_CUT) 5 times: inside `svmram setup -y md0` at each
 point of guest-debian-check.sh's SETUP_CUTS, the second in the setup run
-again after the first; in md's recovery into ram0 at least 25 % done,
-the unit started again with SVMRAM_TEST_CUT=end while a writer appends
-fsynced records to /data; inside `svmram teardown -y md0` at each point
-of TEARDOWN_CUTS, in the same way.  The points are those whose state a
-boot under systemd meets differently (issue 28 cut the chain from 21
-boots to 6 for the CI's time; guest-debian-check.sh says why each kept
-point is there and why the others add nothing under systemd; the
-busybox chain of test_vm_md.py still cuts after every step on the real
-kernel): setup's grow-add (the RAM member in the superblocks, the unit
-enabled, md0 inactive at boot: only the unit starts it), setup's end
-(the boot's own unit restores), teardown's mark (the same inactive
-array with teardown's journal and marker) and teardown's end (an
-ordinary array).  After each cut the next boot mounts
-/data from fstab, reads back every noted record and the files, finds
-the journal, record, raid devices, write-mostly disks, marker and unit
-the table says, and md's check finds mismatch_cnt 0; the unit restores,
-or, while a journal says a setup or teardown is unfinished, starts md0
+again after the first; in md's recovery into ram0 at least 25 % done
+(the unit started again while a writer appends fsynced records to /data;
+its restore does not wait for md's copy, the guest does, reading md's
+sync_completed, then prints the mark); inside `svmram teardown -y md0`
+at each point of TEARDOWN_CUTS, in the same way.  The points are those
+whose state a boot under systemd meets differently (issue 28 cut the
+chain from 21 boots to 6 for the CI's time; guest-debian-check.sh says
+why each kept point is there and why the others add nothing under
+systemd; the busybox chain of test_vm_md.py still cuts after every step
+on the real kernel): setup's grow-add (the RAM member in the
+superblocks, the unit enabled, md0 inactive at boot: only the unit
+starts it), setup's end (the boot's own unit restores), teardown's mark
+(the same inactive array with teardown's journal and marker) and
+teardown's end (an ordinary array).  After each cut the next boot mounts
+/data from fstab, reads back every noted record and the files, finds the
+journal, record, raid devices, write-mostly disks, marker and unit the
+table says, and md's check finds mismatch_cnt 0; the unit restores, or,
+while a journal says a setup or teardown is unfinished, starts md0
 (inactive when the cut left a RAM member in it) and stands aside; a
 restore by hand stands aside too; after the last cut of each chain the
-boot's unit has restored (setup) or the array is ordinary (teardown).
-It asserts each boot's phase, RESULT names and exact cut point.
+boot's unit has restored (setup) or the array is ordinary (teardown).  It
+asserts each boot's phase, RESULT names and exact cut point.
 
 Slow (each release's first build 1 to 7 minutes, by the mirror; the
 boots' times are in docs/md-backend.md): it runs only with
@@ -241,8 +242,8 @@ def chain_cuts(table):
 
 
 def mark(point):
-    """The console's text after "LAB-MARK cut " for `point` (wait= and
-    end add how far md's copy is)."""
+    """The console's text after "LAB-MARK cut " for `point` (wait= adds
+    how far its step's resync got)."""
     return re.escape(point) + r"( \(.*\))?"
 
 
@@ -266,7 +267,8 @@ def chain_boots(op, entries):
         tag = "%s%d." % (op, k)
         checks = [tag + n for n in AFTER_CUT + FOUND]
         if op == "setup" and k == len(entries):
-            checks = [tag + n for n in AFTER_CUT + FOUND[:-1] + RESTORED]
+            checks = [tag + n for n in AFTER_CUT + FOUND[:-1] + RESTORED] \
+                + ["recovery_cut.unit_started"]
         elif unit == "enabled":
             checks.append(tag + "unit_stood_aside")
         else:
@@ -283,8 +285,8 @@ def chain_boots(op, entries):
 
 
 # after setup's last cut: md's recovery into ram0 with a writer, the
-# unit started again with SVMRAM_TEST_CUT=end
-RECOVERY_CUT = r"end \(md0 recovery \d+ % done\)"
+# unit started again, the guest's own mark once the copy is >= 25 % done
+RECOVERY_CUT = r"after restore \(md0 recovery \d+ % done\)"
 CUT_BOOTS = [
     ("c0", ["disks.present", "md0.created", "data.mounted",
             "records.written"], mark(SETUP_CUTS[0][0]))] + \
