@@ -15,6 +15,9 @@
 #                                [--plan cuts|short]
 #                                     build, then boot eight times, one QEMU
 #                                     (TCG) per boot, S seconds at most each
+#                                     (default 1800: at load 11-14 on the
+#                                     2-core machine a trixie boot took
+#                                     over 900 s; quiet, 2-3 minutes)
 #                                     (guest-debian-check.sh's phases; a
 #                                     boot it asks for "without=data1" has
 #                                     no second data disk); --plan cuts:
@@ -277,7 +280,7 @@ boot() { # IMAGE OUT TIMEOUT
 cmd=$1 deb=$(readlink -f "$2"); shift 2
 [ -f "$deb" ] || die "no package $deb (make deb)"
 [ "$(id -u)" = 0 ] || die "run as root (mmdebstrap --mode=root, chroot)"
-OUT=/tmp/svmram-debian-guest/$(date +%Y%m%d-%H%M%S) TIMEOUT=900 PLAN=
+OUT=/tmp/svmram-debian-guest/$(date +%Y%m%d-%H%M%S) TIMEOUT=1800 PLAN=
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) OUT=$2; shift 2;;

@@ -197,7 +197,7 @@ def _run_guest(deb, out, *more):
     proc = subprocess.run([os.path.join(HERE, "debian-guest.sh"), "run",
                            deb, "--out", str(out)] + list(more),
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, timeout=3600, check=False)
+                          text=True, timeout=4 * 3600, check=False)
     assert proc.returncode == 0 and "debian-guest: PASS" in proc.stdout, \
         proc.stdout[-4000:]
 
