@@ -102,7 +102,6 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
     values = {}     # ${VAR} values the plan's actions set (actions.py)
     observed = before   # the reading the last step was checked against
     checked = None      # ... by this plan's steps
-    testcut.copying(backend, plan.target)
     for number, step in enumerate(plan.steps, first):
         try:
             interrupt.check()

@@ -74,9 +74,10 @@
 #            cut (the journal removed, the unit enabled, not started) the
 #            boot's unit restored the RAM member; then the unit stopped,
 #            md's copy slowed (speed_limit_max 4000 KiB/s), a writer of
-#            records started, the unit started again with
-#            SVMRAM_TEST_CUT=end (a runtime drop-in): cut once md's
-#            recovery into ram0 is >= 25 % done, the writer running
+#            records started, the unit started again (its restore does
+#            not wait for md's copy): cut once md's recovery into ram0 is
+#            >= 25 % done (the guest reads sync_completed), the writer
+#            running
 #   phase r2: after the cut: the unit restored, /data, files, every record
 #            the writer noted (more than before it), mismatch_cnt 0; then
 #            'svmram teardown -y md0' cut at TEARDOWN_CUTS' first point
@@ -855,27 +856,37 @@ chain_boot() { # setup|teardown K
   records_check "$tag.records_at_end"
   cuts_done
 }
-# the next boot's restore, cut before it adds the RAM member (a clean
-# reboot: svmram stop shrank the array at the shutdown)
 # md's recovery into ram0 cut with a writer running: the unit stopped
-# and started again with SVMRAM_TEST_CUT=end (a runtime drop-in), md's
-# copy slowed; the power goes once the recovery is >= 25 % done
+# and started again, md's copy slowed; the unit's restore does not wait
+# for the copy, the guest does (md's sync_completed), and the power goes
+# once the recovery is >= 25 % done
 recovery_cut() {
+  local rc pct i
   echo "$RECORDS" > "$STATE/records_before_writer"
   show stop systemctl stop svmram@md0.service
   echo 4000 > /proc/sys/dev/raid/speed_limit_max
-  mkdir -p /run/systemd/system/svmram@md0.service.d
-  printf '[Service]\nEnvironment="SVMRAM_TEST_CUT=end" SVMRAM_TEST_TRACE=1\n' \
-    > /run/systemd/system/svmram@md0.service.d/cut-now.conf
-  systemctl daemon-reload
   records write 100000 0.02 >/dev/null 2>&1 &
   sleep 2
   echo r2 > "$STATE/phase"
   sync
-  info "systemctl start svmram@md0.service with SVMRAM_TEST_CUT=end, the writer running"
+  info "systemctl start svmram@md0.service, the writer running"
   systemctl start svmram@md0.service; rc=$?
-  result cut.reached 1 "systemctl start svmram@md0.service returned (rc=$rc) without the power cut at end"
+  [ "$rc" = 0 ]; result recovery_cut.unit_started $? "rc=$rc"
+  for i in $(seq 1200); do
+    pct=$(copy_percent)
+    [ -n "$pct" ] && [ "$pct" -ge 25 ] && break
+    sleep 0.1
+  done
+  sync
+  echo "LAB-MARK cut after restore (md0 recovery ${pct:-none} % done)"
+  sleep 600
+  result cut.reached 1 "no power cut in 600 s"
   cuts_done
+}
+# md's recovery of md0 (sync_completed: "DONE / TOTAL" sectors), in
+# whole percent; nothing while md copies nothing ("none")
+copy_percent() {
+  awk '$2 == "/" && $3 > 0 { printf "%d", 100 * $1 / $3 }' /sys/block/md0/md/sync_completed
 }
 
 # md0 on /dev/vdb and /dev/vdc, with the UUID mdadm.conf (and the

@@ -15,9 +15,10 @@
 # Every boot does what a systemd host does, then checks, then acts:
 #   1. udev: mdadm --incremental on vda and vdb;
 #   2. if the unit is enabled (setup enables it, teardown disables it):
-#      the unit's own ExecStart line, read from the installed
-#      svmram@.service; if not, and a teardown is unfinished, the restore
-#      an administrator might type, which must stand aside too; then, if
+#      systemctl start, whose stand-in (systemctl-stub.sh) runs the
+#      installed svmram@.service's own ExecStart line; if not, and a
+#      teardown is unfinished, the restore an administrator might type,
+#      which must stand aside too; then, if
 #      the array is still inactive, mdadm --run (what mdadm-last-resort
 #      does after 30 s);
 #   3. an interrupted setup or teardown (lab/pending) is run again;
@@ -26,10 +27,11 @@
 #      write-mostly flags, the unit's state, no journal left, and that the
 #      disks serve no reads;
 #   5. the leg's operation, cut by a power cut (powercut).
-# In legs 5-9 the boot's restore (the unit's ExecStart) is itself the cut.
+# In legs 5, 7 and 8 the boot's restore (the unit's ExecStart) is itself
+# the cut; in legs 6 and 9 it runs whole and the power goes once md's
+# recovery into ram0 is >= 25 % done (9 with a writer running).
 . /lab/lib.sh
 MD=md0
-UNIT=/usr/lib/systemd/system/svmram@.service
 P=/persist
 N=$P/lab
 LEG=${LAB_LEG:?lab.leg=N}
@@ -54,42 +56,43 @@ unit_state() { read -r _en _act < $S; echo "$_en $1" > $S; sync; }
 [ -f $S ] && unit_state inactive
 unit_enabled() { [ "$(systemctl is-enabled svmram@$MD.service)" = enabled ]; }
 
-unit_line() { sed -n "s/^$1=//p" $UNIT | sed "s/%i/$MD/g"; }
-# every KEY= line of the unit in order, as systemd runs them: quoted as
-# in the unit (eval), a leading "-" lets that line fail, any other
-# failure ends the run with its status
-unit_lines() { # KEY
-  _status=0
-  while IFS= read -r _cmd <&3; do
-    [ -n "$_cmd" ] || continue
-    _may_fail=""
-    case $_cmd in -*) _may_fail=1; _cmd=${_cmd#-} ;; esac
-    eval "env INVOCATION_ID=lab-boot $(unit_line Environment) $_cmd" && continue
-    _rc=$?
-    [ -n "$_may_fail" ] || { _status=$_rc; break; }
-  done 3<<EOF_LINES
-$(unit_line "$1")
-EOF_LINES
-  return $_status
-}
-# the unit's ExecStart/ExecStop (then ExecStopPost), as systemd would run
-# them (Environment=, INVOCATION_ID), and the state systemd would keep
-unit_exec() {
-  cond=$(unit_line ConditionPathExists)
-  [ -e "$cond" ] || { log "unit: condition $cond fails, not run"; return 0; }
-  unit_lines "$1" > /tmp/unit.out 2>&1
-  rc=$?
-  [ "$1" = ExecStop ] && unit_lines ExecStopPost >> /tmp/unit.out 2>&1
+# the unit started or stopped as systemd would, by the stand-in
+# systemctl (systemctl-stub.sh: the installed unit's ExecStart, or
+# ExecStop then ExecStopPost, with its Environment= and INVOCATION_ID;
+# nothing when its ConditionPathExists= fails), which keeps the unit's
+# state; rc is the unit's own exit status (ExecMainStatus)
+unit_exec() { # ExecStart|ExecStop
+  case $1 in ExecStart) _verb=start ;; *) _verb=stop ;; esac
+  systemctl $_verb svmram@$MD.service > /tmp/unit.out 2>&1
+  rc=$(systemctl show -P ExecMainStatus svmram@$MD.service)
   sed 's/^/unit| /' /tmp/unit.out
   res "unit.$1" "rc=$rc"
-  case $1:$rc in ExecStart:0) unit_state active ;; ExecStart:*) unit_state failed ;; *) unit_state inactive ;; esac
   return $rc
 }
-# the unit's ExecStart, cut at POINT: the power goes inside it
+# the unit's start, cut at POINT: the power goes inside its ExecStart
 unit_cut() {
-  # shellcheck disable=SC2046
-  env INVOCATION_ID=lab-boot SVMRAM_TEST_CUT="$1" SVMRAM_TEST_TRACE=1 $(unit_line Environment) $(unit_line ExecStart)
-  fail "cut point $1 never reached (the unit's ExecStart rc=$?)"; finish
+  SVMRAM_TEST_CUT="$1" SVMRAM_TEST_TRACE=1 systemctl start svmram@$MD.service
+  fail "cut point $1 never reached (systemctl start rc=$?)"; finish
+}
+# md's recovery of sync_completed ("DONE / TOTAL" sectors), in whole
+# percent; nothing while md copies nothing ("none")
+copy_percent() {
+  awk '$2 == "/" && $3 > 0 { printf "%d", 100 * $1 / $3 }' /sys/block/$MD/md/sync_completed
+}
+# the unit started whole (restore does not wait for md's copy into RAM),
+# then the power cut once md's recovery into ram0 is >= 25 % done (at
+# most 120 s): the test waits for the kernel, not the command
+unit_then_cut_in_copy() {
+  unit_exec ExecStart || stop "unit ExecStart before the cut in the copy"
+  i=0
+  while [ $i -lt 1200 ]; do
+    pct=$(copy_percent)
+    [ -n "$pct" ] && [ "$pct" -ge 25 ] && break
+    sleep 0.1; i=$((i + 1))
+  done
+  mark "cut after restore ($MD recovery ${pct:-none} % done)"
+  sleep 600
+  fail "no power cut after restore"; finish
 }
 
 finish() {
@@ -189,10 +192,10 @@ done
 # 2. the unit (or mdadm-last-resort)
 case $LEG in
   5) slow 4000; unit_cut before="grow-add ram0" ;;
-  6) slow 4000; unit_cut end ;;
+  6) slow 4000; unit_then_cut_in_copy ;;
   7) unit_cut before="load brd" ;;
   8) unit_cut before="add ram0" ;;
-  9) slow 4000; writer & unit_cut end ;;
+  9) slow 4000; writer & unit_then_cut_in_copy ;;
   10) slow 4000 ;;    # the unit's start leaves a slow recovery running
 esac
 if unit_enabled; then

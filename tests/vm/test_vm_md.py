@@ -148,8 +148,9 @@ LEGS = 26
 # where each leg's command stops (LAB-MARK cut POINT)
 CUTS = {0: "before=create md0", 1: "wait=create md0",
         2: "before=shrink md0", 3: "before=unload brd",
-        4: "after a whole ExecStop", 5: "before=grow-add ram0", 6: "end",
-        7: "before=load brd", 8: "before=add ram0", 9: "end",
+        4: "after a whole ExecStop", 5: "before=grow-add ram0",
+        6: "after restore", 7: "before=load brd", 8: "before=add ram0",
+        9: "after restore",
         10: "journal-after=start:teardown", 11: "before=-writemostly vdb",
         12: "journal-before=completed:-writemostly vdb",
         13: "before=fail-remove ram0", 14: "before=shrink md0",
@@ -185,7 +186,8 @@ def check_faults(out):
         marks = [line[len("LAB-MARK cut "):] for line in text.splitlines()
                  if line.startswith("LAB-MARK cut")]
         if leg < LEGS - 1:
-            # the point named, and only it (end adds the copy's progress)
+            # the point named, and only it (a cut after restore adds how
+            # far md's copy into RAM got)
             assert marks and (marks[0] == CUTS[leg] or marks[0].startswith(
                 CUTS[leg] + " (")), (leg, marks)
         else:
