@@ -24,7 +24,7 @@ EXIT_SELFTEST_FAILED = 8  # selftest: a check failed (the report says which)
 EXIT_SIGNAL_BASE = 128
 
 # The advice that goes with an internal error (a bug), in cli.py and
-# restore; {targets} is the backend's (run.targets(): mirrors, arrays).
+# restore; {targets} is the backend's (cli.targets(): mirrors, arrays).
 BUG_ADVICE = ("this is a bug in svmram; please report it with this output.  "
               "'svmram status' shows the state of the {targets}; "
               "SVMRAM_DEBUG=1 prints the traceback.")

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Optional
 
-from . import interrupt, run, testcut
+from . import interrupt, testcut
 from .errors import EXIT_DEADLINE, SvmramError, bug_text, os_error_text
 from .plan import Plan
 
@@ -66,6 +66,7 @@ class Polling:
     most: float = 10.0           # longest pause between re-reads
     limit: Optional[float] = None   # give up waiting after this many seconds
     deadline: Optional[float] = None   # time.monotonic() to stop waiting at
+    sync: str = "resync"         # the backend's word for the copy: Words.sync
 
 
 def reason_of(error):
@@ -102,7 +103,7 @@ def execute(plan, backend, journal, progress, polling=None, sleep=time.sleep,
     values = {}     # ${VAR} values the plan's actions set (actions.py)
     observed = before   # the reading the last step was checked against
     checked = None      # ... by this plan's steps
-    testcut.copying(backend, plan.target)
+    testcut.copying(backend, plan.target, polling.sync)
     for number, step in enumerate(plan.steps, first):
         try:
             interrupt.check()
@@ -180,9 +181,10 @@ def _log(journal, what, *args, stopping=False, failing=False):
 
 def wait_for_resync(backend, mirror, progress, polling, sleep=time.sleep):
     """Poll until `mirror` has no resync active or pending (the backend's
-    word for it: run.sync_word(), SVM's resync, md's recovery)."""
+    word for it: polling.sync, SVM's resync, md's recovery)."""
+    polling = polling or Polling()
     delay = polling.first
-    sync = run.sync_word()
+    sync = polling.sync
     what = "%s %s" % (mirror, sync)
     started = time.monotonic()
     while True:

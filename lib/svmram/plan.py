@@ -15,6 +15,7 @@ import json
 import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Tuple
+from types import MappingProxyType
 
 from . import journal as journals
 from .actions import Run
@@ -128,9 +129,10 @@ class Prelude:
 
 # Commands only a -n script runs (svmram does the same in-process, see
 # actions.py); they are not taken from SVMRAM_BINDIR.
-SCRIPT_TOOLS = {"ln": "/usr/bin/ln", "rm": "/usr/bin/rm",
-                "ls": "/usr/bin/ls", "awk": "/usr/bin/awk",
-                "mkdir": "/usr/bin/mkdir", "mv": "/usr/bin/mv"}
+SCRIPT_TOOLS = MappingProxyType(
+    {"ln": "/usr/bin/ln", "rm": "/usr/bin/rm",
+     "ls": "/usr/bin/ls", "awk": "/usr/bin/awk",
+     "mkdir": "/usr/bin/mkdir", "mv": "/usr/bin/mv"})
 
 
 def step_lines(step, command_path, host_path=None, tools=None):

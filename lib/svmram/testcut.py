@@ -35,7 +35,6 @@ import os
 import sys
 import time
 
-from . import run
 from .errors import UsageError
 
 VARIABLE = "SVMRAM_TEST_CUT"
@@ -119,11 +118,12 @@ def locked():
     at("lock")
 
 
-def copying(host, target):
+def copying(host, target, sync="resync"):
     """execute.py: the plan being carried out is `target`'s, on
-    `host` (for end: whether its copy still runs)."""
+    `host` (for end: whether its copy, which the backend calls `sync`,
+    still runs)."""
     if active():
-        _state["copy"] = (host, target)
+        _state["copy"] = (host, target, sync)
 
 
 def end(status):
@@ -142,10 +142,10 @@ def never_reached():
         _say("svmram: test cut point %s never reached" % _state["point"])
 
 
-def _copy_progress(host, target):
+def _copy_progress(host, target, sync):
     """Wait (at most END_WAIT seconds) until the copy onto `target`'s
-    RAM copy is END_PERCENT done or over; how far it got, as text."""
-    sync = run.sync_word()
+    RAM copy (`sync`: the backend's word for it) is END_PERCENT done or
+    over; how far it got, as text."""
     started = time.monotonic()
     while True:
         try:

@@ -185,8 +185,6 @@ def svmram(args, env, stdin="", after=None, runner=None):
             status = _exit_status(stop.code)
         finally:
             run.start = run.start_process
-            run.use(None)
-            run.set_deadline(None)
         return (status, out.value().decode("utf-8", "replace"),
                 err.value().decode("utf-8", "replace"))
 

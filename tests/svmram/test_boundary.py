@@ -18,7 +18,8 @@ LIB = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 NEUTRAL = sorted(glob.glob(os.path.join(LIB, "commands", "*.py"))) + [
     os.path.join(LIB, name) for name in (
         "plan.py", "execute.py", "journal.py", "lock.py", "cli.py",
-        "actions.py", "backend.py", "testcut.py")]
+        "actions.py", "backend.py", "testcut.py", "target.py",
+        "context.py")]
 BACKENDS = ("svm", "md")
 
 

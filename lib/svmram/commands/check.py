@@ -48,12 +48,10 @@ def render_text(checks, verdicts, predictions=("slots", "label"),
 
 
 def run(args):
-    if args.mirror:
-        backend = common.backend_for(args.mirror)
-        mirror = backend.target(args.mirror)
-    else:
-        backend, mirror = common.host_backend(), None
-    checks, verdicts = backend.check(mirror)
+    context = common.context_for(args.mirror) if args.mirror \
+        else common.host_context()
+    backend = context.backend
+    checks, verdicts = backend.check(context.name)
     if args.json:
         json.dump({"format": JSON_FORMAT, "checks": checks,
                    "mirrors": verdicts}, sys.stdout, indent=2,

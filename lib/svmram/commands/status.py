@@ -31,6 +31,7 @@ picks the exit status.
 
 import json
 import sys
+from types import MappingProxyType
 
 from .. import __version__
 from .. import run as run_module
@@ -42,9 +43,10 @@ from . import common
 JSON_FORMAT = 2
 
 # The verdicts, least severe first, and their exit statuses.
-VERDICT_EXIT = {"serving": EXIT_OK, "not_serving": EXIT_NOT_SERVING,
-                "degraded": EXIT_DEGRADED,
-                "only_copy_in_ram": EXIT_ONLY_COPY_IN_RAM}
+VERDICT_EXIT = MappingProxyType(
+    {"serving": EXIT_OK, "not_serving": EXIT_NOT_SERVING,
+     "degraded": EXIT_DEGRADED,
+     "only_copy_in_ram": EXIT_ONLY_COPY_IN_RAM})
 
 # --nagios: the Nagios plugin API's return codes.
 OK, WARNING, CRITICAL, UNKNOWN = 0, 1, 2, 3
@@ -93,13 +95,12 @@ def read_statuses(mirror=None):
     every mirror its record store names.  Worst verdict first within a
     backend; each backend reads the host once (Backend.statuses)."""
     if mirror is not None:
-        backend = common.backend_for(mirror)
-        asked = [(backend, backend.target(mirror))]
+        context = common.context_for(mirror)
+        asked = [(context.backend, context.name)]
     else:
         asked = [(backend, None) for backend in common.host_backends()]
     groups = []
     for backend, name in asked:
-        common.use(backend)
         statuses = backend.statuses(name)
         # The worst first; sorted() keeps the name order among equals.
         groups.append((backend, sorted(
@@ -151,7 +152,8 @@ def _unfinished(mirror, backend):
     """(operation, running) when a setup or teardown of `mirror` has left
     its journal: running while another svmram holds the host lock."""
     try:
-        data = common.journal_for(mirror, backend).load()
+        data = common.journal_for(backend, common.target_of(
+            backend, mirror)).load()
     except RefusedError:
         return ("setup or teardown", False)
     if data is None:
@@ -436,7 +438,7 @@ def _redundancy(status, key):
 
 # -o FIELD -> its value, from (status, problems, grade, parsable); the
 # second column: whether it applies to a target svmram did not set up.
-FIELD_VALUES = {
+FIELD_VALUES = MappingProxyType({
     "mirror": (lambda s, p, g, x: s.target, True),
     "verdict": (lambda s, p, g, x: s.verdict, True),
     "health": (lambda s, p, g, x: GRADES[g], True),
@@ -453,7 +455,7 @@ FIELD_VALUES = {
     "redundancy": (lambda s, p, g, x: _redundancy(s, "state"), False),
     "service": (lambda s, p, g, x: s.boot_service["state"], False),
     "method": (lambda s, p, g, x: s.method, False),
-}
+})
 assert tuple(FIELD_VALUES) == FIELDS
 
 
