@@ -141,7 +141,7 @@ def targets(args):
     """The targets of the backend the subcommand uses, plural ("mirrors",
     "arrays"), for the messages this module writes itself; "mirrors or
     arrays" when that is not one backend."""
-    words = registry.words_for(getattr(args, "mirror", None),
+    words = registry.words_for(getattr(args, "target", None),
                                os.environ.get("SVMRAM_ROOT") or "/")
     return "mirrors or arrays" if words is None else words.target + "s"
 

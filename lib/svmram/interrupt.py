@@ -63,7 +63,7 @@ PROCESS = ProcessSignals()
 class Interrupted(KeyboardInterrupt):
     """A signal asked svmram to stop.  Not an Exception, so that no
     handler meant for failures (and their rollback) catches it.  execute
-    sets `number`, `step`, `waiting` (the mirror whose resync it was
+    sets `number`, `step`, `waiting` (the target whose copy it was
     waiting for) and `before` (the step had not begun) when it stops a
     plan."""
 

@@ -80,7 +80,7 @@ def test_status_without_a_target_lists_every_owning_backend(monkeypatch,
     md = _Fake(MdBackend("/"), Status.unconfigured("md0", "no record"))
     svm = _Fake(SvmBackend("/"), Status.unconfigured("d10", "no record"))
     monkeypatch.setattr(common, "host_backends", lambda: [md, svm])
-    args = argparse.Namespace(mirror=None, json=False, scripted=False,
+    args = argparse.Namespace(target=None, json=False, scripted=False,
                               fields=None, parsable=False, problems=False,
                               quiet=False, nagios=False, prometheus=False)
     assert command.run(args) == 4

@@ -76,7 +76,7 @@ def arguments_backend(argv):
 def add_target_argument(parser, backend):
     """The positional target, named in the backend's words."""
     words = backend.words
-    parser.add_argument("mirror", metavar=words.target,
+    parser.add_argument("target", metavar=words.target,
                         help="the %s, e.g. %s" % (words.target,
                                                    words.example))
 

@@ -48,7 +48,7 @@ def add_arguments(parser, argv=()):
 
 def run(args):
     started = time.monotonic()
-    context = common.context_for(args.mirror)
+    context = common.context_for(args.target)
     backend, target, words = context.backend, context.name, context.words
     options = backend.restore_options(args)
     wait = whole_number(args.wait, "wait", 0, 86400) \
@@ -183,7 +183,7 @@ def _failed(context, failure, plan):
     if isinstance(failure.error, DeadlinePassed):
         return _deadline_error(context, 
             "while waiting for the %s of %s%s, in the step: %s" % (
-                words.sync, failure.error.mirror,
+                words.sync, failure.error.target,
                 "" if failure.error.percent is None
                 else " (%d %% done)" % failure.error.percent, step), plan)
     if failure.error is not None and \

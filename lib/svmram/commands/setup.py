@@ -19,7 +19,7 @@ def add_arguments(parser, argv=()):
 
 
 def run(args):
-    context = common.context_for(args.mirror)
+    context = common.context_for(args.target)
     backend, target = context.backend, context.name
     options = backend.setup_options(args)
     if not args.dry_run:

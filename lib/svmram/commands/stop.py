@@ -34,7 +34,7 @@ def add_arguments(parser, argv=()):
 
 
 def run(args):
-    context = common.context_for(args.mirror)
+    context = common.context_for(args.target)
     backend, target = context.backend, context.name
     if not backend.stops:
         backend.plan_stop(None, None)       # the backend's refusal

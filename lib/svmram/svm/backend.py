@@ -90,7 +90,7 @@ class SvmBackend(Backend):
     def setup_options(self, args):
         return dict(
             size=names.size(args.size) if args.size is not None else None,
-            ramdisk=names.ramdisk(args.name, args.mirror) if args.name is not None
+            ramdisk=names.ramdisk(args.name, args.target) if args.name is not None
             else None,
             submirror=names.metadevice(args.submirror, "submirror")
             if args.submirror is not None else None,
