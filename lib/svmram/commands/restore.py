@@ -181,11 +181,11 @@ def _failed(context, failure, plan):
         return refusal
     step = failure.step.summary.rstrip(".")
     if isinstance(failure.error, DeadlinePassed):
-        return _deadline_error(context, 
-            "while waiting for the %s of %s%s, in the step: %s" % (
-                words.sync, failure.error.target,
-                "" if failure.error.percent is None
-                else " (%d %% done)" % failure.error.percent, step), plan)
+        percent = failure.error.percent
+        return _deadline_error(
+            context, "while waiting for the %s of %s%s, in the step: %s" % (
+                words.sync, failure.error.target, "" if percent is None
+                else " (%d %% done)" % percent, step), plan)
     if failure.error is not None and \
             time.monotonic() >= context.polling.deadline:
         return _deadline_error(context, "in the step: %s (%s)" % (
