@@ -20,9 +20,11 @@ from registry.py, the one registry.  Two objects make a backend:
   ``differences(expected, observed)``, ``resync_status(target)``, and
   the boot service's state.
 
-A Backend changes no process state when constructed; the subcommand
-hands the one it uses to ``run.use`` (commands/common.py), which words
-the failures of the commands it runs.
+A Backend changes no process state when constructed.  It holds the
+run's ``run.Deadline`` and the runner its Hosts run commands through
+(``runner``: its Programs, ending each command by that deadline); the
+failures of its commands are worded by its Programs (programs.py).  The
+run context (context.py) holds the Backend a subcommand uses.
 
 What is observed is an explicit argument: ``Host.observe(intent)`` reads
 what the intent names besides the target (a RAM submirror detached from
@@ -211,12 +213,18 @@ class Host(abc.ABC):
 class Backend(abc.ABC):
     """A storage backend, as commands/ sees it (see the module's text)."""
 
+    name = None             # its name in registry.py: "svm", "md"
     words = None            # Words: its nouns and commands, for messages
     prelude = None          # plan.Prelude of its -n scripts
     programs = None         # run.Programs: the commands it runs, by path
 
     def __init__(self, root="/"):
         self.root = root
+        # The run's deadline (restore sets it through the run context),
+        # and the runner of the Hosts this Backend makes, which keeps it.
+        self.deadline = run.Deadline()
+        self.runner = self.programs.runner(self.deadline) \
+            if self.programs is not None else None
 
     # --- names and options ------------------------------------------------
 
@@ -262,7 +270,8 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def host(self, target):
-        """The Host of `target`."""
+        """The Host of `target`, running its commands through
+        ``self.runner``."""
 
     @abc.abstractmethod
     def intent_from_json(self, data, where):
@@ -378,12 +387,6 @@ class Backend(abc.ABC):
         component SVM still takes for Okay, so that a new ramdisk cannot
         take its recorded device number).  Each is (host, plan)."""
         return []
-
-    def missing_command(self, name, path, reason):
-        """The RefusedError for a command of the backend's programs that
-        cannot be started (the command in use puts it there with run.use): the
-        backend names the package its commands come in."""
-        return run.missing_command(name, path, reason)
 
     def restore_refusal(self, failure, intent, host):
         """The RefusedError a failed restore step stands for, or None."""

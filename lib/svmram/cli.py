@@ -13,8 +13,9 @@ import os
 import signal
 import sys
 import traceback
+from types import MappingProxyType
 
-from . import __version__, interrupt, run, testcut
+from . import __version__, interrupt, registry, testcut
 from .errors import (EXIT_FAILED, EXIT_SIGNAL_BASE, EXIT_USAGE, SvmramError,
                      bug_advice, bug_text)
 
@@ -24,7 +25,7 @@ PROG = "svmram"
 # module of the subcommand being run is imported.  The summaries are the
 # same for every backend: a target is an SVM mirror or an md array, its
 # copies are submirrors or members.
-SUBCOMMANDS = {
+SUBCOMMANDS = MappingProxyType({
     "setup": ("svmram.commands.setup",
               "add a copy in RAM to a mirror or array and read from it"),
     "teardown": ("svmram.commands.teardown",
@@ -43,7 +44,7 @@ SUBCOMMANDS = {
     "selftest": ("svmram.commands.selftest",
                  "check svmram on a scratch mirror of its own, then remove "
                  "it"),
-}
+})
 
 
 class _Parser(argparse.ArgumentParser):
@@ -118,7 +119,7 @@ def main(argv):
                 "%s: stopped by %s\n%s: 'svmram status' shows the state of "
                 "the %s; run the same command again to finish it.\n" % (
                     PROG, interrupt.signal_name(signum), PROG,
-                    run.targets()))
+                    targets(args)))
         else:
             sys.stderr.write("%s: stopped by %s before anything was "
                              "changed\n" % (PROG,
@@ -129,17 +130,27 @@ def main(argv):
         sys.stderr.close()
         return EXIT_FAILED
     except Exception as bug:            # pylint: disable=broad-except
-        report_bug(bug)
+        report_bug(bug, targets(args))
         return EXIT_FAILED
     finally:
         testcut.never_reached()
         uninstall()
 
 
-def report_bug(bug):
+def targets(args):
+    """The targets of the backend the subcommand uses, plural ("mirrors",
+    "arrays"), for the messages this module writes itself; "mirrors or
+    arrays" when that is not one backend."""
+    words = registry.words_for(getattr(args, "target", None),
+                               os.environ.get("SVMRAM_ROOT") or "/")
+    return "mirrors or arrays" if words is None else words.target + "s"
+
+
+def report_bug(bug, targets="mirrors or arrays"):
     """The last resort: an error svmram did not expect is a bug.  One
-    line says what and where; the traceback only with SVMRAM_DEBUG=1."""
+    line says what and where; the traceback only with SVMRAM_DEBUG=1.
+    `targets`: what 'svmram status' shows the state of (targets())."""
     sys.stderr.write("%s: %s\n" % (PROG, bug_text(bug)))
-    sys.stderr.write("%s: %s\n" % (PROG, bug_advice(run.targets())))
+    sys.stderr.write("%s: %s\n" % (PROG, bug_advice(targets)))
     if os.environ.get("SVMRAM_DEBUG"):
         traceback.print_exception(type(bug), bug, bug.__traceback__)

@@ -15,7 +15,7 @@ EXIT_OK = 0
 EXIT_FAILED = 1      # a step failed or the system answered something unexpected
 EXIT_USAGE = 2       # bad command line
 EXIT_REFUSED = 3     # a precondition does not hold; nothing was changed
-EXIT_NOT_SERVING = 4  # status: a mirror is not fully serving reads from RAM
+EXIT_NOT_SERVING = 4  # status: a target is not fully serving reads from RAM
 EXIT_DEGRADED = 5     # status: a recorded disk copy is not current
 EXIT_ONLY_COPY_IN_RAM = 6  # status: no disk copy is current, RAM's is
 EXIT_DEADLINE = 7     # restore: its deadline passed; stopped at a safe point
@@ -24,7 +24,7 @@ EXIT_SELFTEST_FAILED = 8  # selftest: a check failed (the report says which)
 EXIT_SIGNAL_BASE = 128
 
 # The advice that goes with an internal error (a bug), in cli.py and
-# restore; {targets} is the backend's (run.targets(): mirrors, arrays).
+# restore; {targets} is the backend's (cli.targets(): mirrors, arrays).
 BUG_ADVICE = ("this is a bug in svmram; please report it with this output.  "
               "'svmram status' shows the state of the {targets}; "
               "SVMRAM_DEBUG=1 prints the traceback.")

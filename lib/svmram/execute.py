@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Optional
 
-from . import interrupt, run, testcut
+from . import interrupt, testcut
 from .errors import EXIT_DEADLINE, SvmramError, bug_text, os_error_text
 from .plan import Plan
 
@@ -46,13 +46,13 @@ class StepFailed(SvmramError):
 
 class DeadlinePassed(SvmramError):
     """The run's deadline (Polling.deadline) passed while it waited for
-    the resync of `mirror`, `percent` done (None: not started)."""
+    the copy onto `target`, `percent` done (None: not started)."""
 
     exit_code = EXIT_DEADLINE
 
-    def __init__(self, message, mirror=None, percent=None, advice=None):
+    def __init__(self, message, target=None, percent=None, advice=None):
         super().__init__(message, advice)
-        self.mirror = mirror
+        self.target = target
         self.percent = percent
 
 
@@ -66,6 +66,7 @@ class Polling:
     most: float = 10.0           # longest pause between re-reads
     limit: Optional[float] = None   # give up waiting after this many seconds
     deadline: Optional[float] = None   # time.monotonic() to stop waiting at
+    sync: str = "resync"         # the backend's word for the copy: Words.sync
 
 
 def reason_of(error):
@@ -177,15 +178,16 @@ def _log(journal, what, *args, stopping=False, failing=False):
     return ""
 
 
-def wait_for_resync(backend, mirror, progress, polling, sleep=time.sleep):
-    """Poll until `mirror` has no resync active or pending (the backend's
-    word for it: run.sync_word(), SVM's resync, md's recovery)."""
+def wait_for_resync(backend, target, progress, polling, sleep=time.sleep):
+    """Poll until `target` has no resync active or pending (the backend's
+    word for it: polling.sync, SVM's resync, md's recovery)."""
+    polling = polling or Polling()
     delay = polling.first
-    sync = run.sync_word()
-    what = "%s %s" % (mirror, sync)
+    sync = polling.sync
+    what = "%s %s" % (target, sync)
     started = time.monotonic()
     while True:
-        status = backend.resync_status(mirror)
+        status = backend.resync_status(target)
         if status.problem:
             raise SvmramError(status.problem)
         if not status.active:
@@ -198,11 +200,11 @@ def wait_for_resync(backend, mirror, progress, polling, sleep=time.sleep):
         if polling.deadline is not None and now >= polling.deadline:
             raise DeadlinePassed(
                 "the deadline passed while svmram waited for the %s of "
-                "%s%s" % (sync, mirror, _done(status.percent)), mirror,
+                "%s%s" % (sync, target, _done(status.percent)), target,
                 status.percent)
         if polling.limit is not None and now - started > polling.limit:
             raise SvmramError("gave up after %d seconds of waiting for the "
-                              "%s of %s" % (polling.limit, sync, mirror))
+                              "%s of %s" % (polling.limit, sync, target))
         if polling.deadline is not None:
             delay = max(0.0, min(delay, polling.deadline - now))
         sleep(delay)

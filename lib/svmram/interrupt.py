@@ -15,28 +15,55 @@ otherwise ignored, so it cannot interrupt the report itself.
 
 A signal that was ignored when svmram started (nohup, a background job
 of a non-interactive shell) stays ignored.
+
+What the handler and the critical sections share is PROCESS, this
+module's one piece of state: process-wide by nature, as a signal's
+disposition is (a handler cannot be handed a run context), and reset by
+install() for every run.  tests/svmram/test_module_state.py names it as
+one of lib/svmram's test seams and refuses any other.
 """
 
 import signal
 import sys
 from contextlib import contextmanager
+from types import MappingProxyType
 
 from .errors import EXIT_SIGNAL_BASE
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
-_NAMES = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
+_NAMES = MappingProxyType({signal.SIGINT: "SIGINT",
+                           signal.SIGTERM: "SIGTERM"})
 
-# depth: critical sections entered; pending: a signal they hold back;
-# changed: this run has begun to change the host; stopping: a signal has
-# been raised, so more only cut short what runs under cuttable().
-_state = {"depth": 0, "pending": None, "changed": False, "stopping": False,
-          "cuttable": False}
+
+class ProcessSignals:
+    """The signal state of the process (see the module's text):
+
+    depth     critical sections entered
+    pending   a signal they hold back, or None
+    changed   this run has begun to change the host
+    stopping  a signal has been raised, so more only cut short what runs
+              under cuttable()
+    cuttable  what runs now may be cut short (cuttable())
+    """
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.depth = 0
+        self.pending = None
+        self.changed = False
+        self.stopping = False
+        self.cuttable = False
+
+
+PROCESS = ProcessSignals()
 
 
 class Interrupted(KeyboardInterrupt):
     """A signal asked svmram to stop.  Not an Exception, so that no
     handler meant for failures (and their rollback) catches it.  execute
-    sets `number`, `step`, `waiting` (the mirror whose resync it was
+    sets `number`, `step`, `waiting` (the target whose copy it was
     waiting for) and `before` (the step had not begun) when it stops a
     plan."""
 
@@ -71,8 +98,7 @@ def install():
             continue
         previous[signum] = current
         signal.signal(signum, _handler)
-    _state.update(depth=0, pending=None, changed=False, stopping=False,
-                  cuttable=False)
+    PROCESS.reset()
 
     def uninstall():
         for number, handler in previous.items():
@@ -81,20 +107,20 @@ def install():
 
 
 def _handler(signum, frame):       # pylint: disable=unused-argument
-    if _state["stopping"]:
-        if _state["cuttable"]:
+    if PROCESS.stopping:
+        if PROCESS.cuttable:
             raise Interrupted(signum)
         return
-    if _state["depth"]:
-        if _state["pending"] is None:
-            _state["pending"] = signum
+    if PROCESS.depth:
+        if PROCESS.pending is None:
+            PROCESS.pending = signum
             sys.stderr.write("%ssvmram: %s: stopping as soon as this step's "
                              "commands have finished\n" % (
                                  "\n" if sys.stderr.isatty() else "",
                                  signal_name(signum)))
             sys.stderr.flush()
         return
-    _state["stopping"] = True
+    PROCESS.stopping = True
     raise Interrupted(signum)
 
 
@@ -102,11 +128,11 @@ def _handler(signum, frame):       # pylint: disable=unused-argument
 def cuttable():
     """After a signal was acted on: what a further signal may cut short
     (reading the host for the report)."""
-    _state["cuttable"] = True
+    PROCESS.cuttable = True
     try:
         yield
     finally:
-        _state["cuttable"] = False
+        PROCESS.cuttable = False
 
 
 @contextmanager
@@ -117,31 +143,31 @@ def deferred(raise_pending=True, keep_pending=False):
     raise_pending=False (svmram is already stopping, or done) it is
     dropped; with keep_pending=True it is left for the next safe point
     (a failure is being recorded, and must be reported first)."""
-    _state["depth"] += 1
+    PROCESS.depth += 1
     try:
         yield
     finally:
-        _state["depth"] -= 1
-        if not raise_pending and not keep_pending and not _state["depth"]:
-            _state["pending"] = None
+        PROCESS.depth -= 1
+        if not raise_pending and not keep_pending and not PROCESS.depth:
+            PROCESS.pending = None
     if not keep_pending:
         check()
 
 
 def changing():
     """Note that this run has begun to change the host."""
-    _state["changed"] = True
+    PROCESS.changed = True
 
 
 def changed():
     """Has this run begun to change the host?"""
-    return _state["changed"]
+    return PROCESS.changed
 
 
 def check():
     """A safe point: raise the signal a critical section held back."""
-    signum = _state["pending"]
-    if signum is not None and not _state["depth"]:
-        _state["pending"] = None
-        _state["stopping"] = True
+    signum = PROCESS.pending
+    if signum is not None and not PROCESS.depth:
+        PROCESS.pending = None
+        PROCESS.stopping = True
         raise Interrupted(signum)

@@ -26,7 +26,13 @@ from .errors import RefusedError
 
 FORMAT = 1
 OPERATIONS = ("setup", "teardown")
-DIRECTORY = "/var/svmram"               # TARGET.journal; survives reboots
+DIRECTORY = "/var/svmram"               # SLUG.journal; survives reboots
+
+
+def journal_path(target):
+    """The host path of the journal of `target` (a target.Target): named
+    by its slug, so that a '/' in a name makes no directory."""
+    return "%s/%s.journal" % (DIRECTORY, target.slug)
 
 
 def started(operation, intent):

@@ -15,6 +15,7 @@ import json
 import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Tuple
+from types import MappingProxyType
 
 from . import journal as journals
 from .actions import Run
@@ -29,9 +30,9 @@ class Step:
     # order.  Both the run (execute.py) and the -n line come from them.
     do: Tuple[Any, ...] = ()
     why: str = ""                   # comment printed above the step
-    wait_resync: Optional[str] = None   # mirror whose resync must finish
+    wait_resync: Optional[str] = None   # target whose copy must finish
     copies_blocks: int = 0          # data a resync copies because of it
-    closed_seconds: int = 0         # how long the mirror is closed
+    closed_seconds: int = 0         # how long the target is closed
     # The backend's model after the step, which execute.py checks against
     # the state it reads again.  None: the step changes nothing the model
     # holds (SVM's scratch mirror); its actions' own checks are all.
@@ -59,7 +60,7 @@ class Test:
 @dataclass
 class Plan:
     operation: str                  # setup, teardown, restore
-    target: str                     # the mirror (or array)
+    target: str                     # the target's name ("d10", "md0")
     steps: List[Step] = field(default_factory=list)
     method: Optional[str] = None
     notes: List[str] = field(default_factory=list)   # why this method etc.
@@ -82,7 +83,7 @@ class Plan:
     # done (also among the notes).
     left: List[str] = field(default_factory=list)
     # The line printed once it is done, when the backend's usual one
-    # would not be true (a teardown of a mirror cleared by hand).
+    # would not be true (a teardown of a target cleared by hand).
     done: Optional[str] = None
 
     @property
@@ -128,9 +129,10 @@ class Prelude:
 
 # Commands only a -n script runs (svmram does the same in-process, see
 # actions.py); they are not taken from SVMRAM_BINDIR.
-SCRIPT_TOOLS = {"ln": "/usr/bin/ln", "rm": "/usr/bin/rm",
-                "ls": "/usr/bin/ls", "awk": "/usr/bin/awk",
-                "mkdir": "/usr/bin/mkdir", "mv": "/usr/bin/mv"}
+SCRIPT_TOOLS = MappingProxyType(
+    {"ln": "/usr/bin/ln", "rm": "/usr/bin/rm",
+     "ls": "/usr/bin/ls", "awk": "/usr/bin/awk",
+     "mkdir": "/usr/bin/mkdir", "mv": "/usr/bin/mv"})
 
 
 def step_lines(step, command_path, host_path=None, tools=None):

@@ -10,16 +10,18 @@ none."""
 
 import importlib
 import sys
+from types import MappingProxyType
 
 from .errors import UsageError
 
 # name -> "module:class" of its Backend.
-REGISTRY = {"svm": "svmram.svm.backend:SvmBackend",
-            "md": "svmram.md.backend:MdBackend"}
+REGISTRY = MappingProxyType(
+    {"svm": "svmram.svm.backend:SvmBackend",
+     "md": "svmram.md.backend:MdBackend"})
 # name -> the module whose owns(text) says whether a name is in its syntax
 # and owns_host(root) whether the host is the backend's (the Backend's
 # owns() and owns_host() say the same); it imports nothing of its backend.
-SYNTAX = {"svm": "svmram.svm.names", "md": "svmram.md.names"}
+SYNTAX = MappingProxyType({"svm": "svmram.svm.names", "md": "svmram.md.names"})
 
 
 def _load(name):
@@ -83,3 +85,17 @@ def for_arguments(argv, root="/"):
                 return _load(name)(root)
     owners = host_owners(root) or list(REGISTRY)
     return _load(owners[0])(root)
+
+
+def words_for(text, root="/"):
+    """The Words of the backend a subcommand given `text` (None: no
+    target) uses: the target's, else the host's when one backend's host
+    this is; None when that is not one backend (for cli.py's last-resort
+    messages, which then name every backend's targets)."""
+    try:
+        if text:
+            return for_target(text, root).words
+        owners = host_owners(root)
+    except Exception:                   # pylint: disable=broad-except
+        return None
+    return _load(owners[0]).words if len(owners) == 1 else None

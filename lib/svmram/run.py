@@ -20,6 +20,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
+from types import MappingProxyType
 
 from .errors import RefusedError, SvmramError
 
@@ -28,25 +29,32 @@ from .errors import RefusedError, SvmramError
 # is killed, so that svmram, not SMF's method timeout, says what happened.
 COMMAND_TIMEOUT = 300
 
-# The latest moment (time.monotonic()) any command may run until, or None:
-# restore sets it so that its whole run ends before SMF's method timeout.
-_deadline = {"at": None}
 
 
-def set_deadline(when):
-    """Kill any command still running at `when` (time.monotonic()), even
-    before COMMAND_TIMEOUT; None lifts it."""
-    _deadline["at"] = when
+class Deadline:
+    """When the commands of one run must end.  `at` is the latest moment
+    (time.monotonic()) any of them may run until, or None: restore sets it
+    so that its whole run ends before SMF's method timeout, and a command
+    still running then is killed, even before COMMAND_TIMEOUT.  `seconds`
+    is that deadline as the administrator gave it (--deadline), for the
+    message that says it passed.  One per run: the Backend holds it, its
+    Hosts' runner (Programs.runner) reads it, and the run context
+    (context.py) hands it to the subcommand that sets it."""
 
+    def __init__(self):
+        self.at = None
+        self.seconds = None
 
-def _timeout():
-    if _deadline["at"] is None:
-        return COMMAND_TIMEOUT
-    return max(1.0, min(COMMAND_TIMEOUT, _deadline["at"] - time.monotonic()))
+    def timeout(self):
+        """How long the next command may run."""
+        if self.at is None:
+            return COMMAND_TIMEOUT
+        return max(1.0, min(COMMAND_TIMEOUT, self.at - time.monotonic()))
 
 # The environment every command runs with: C locale so messages and number
 # formats are the ones the parsers expect.
-_BASE_ENV = {"LC_ALL": "C", "LANG": "C", "PATH": "/usr/sbin:/usr/bin:/sbin"}
+_BASE_ENV = MappingProxyType(
+    {"LC_ALL": "C", "LANG": "C", "PATH": "/usr/sbin:/usr/bin:/sbin"})
 
 
 @dataclass(frozen=True)
@@ -112,46 +120,9 @@ def missing_command(name, path, reason):
                "that it is installed.")
 
 
-# What a message about a command says in the words of the backend the
-# running subcommand uses (set by run.use, from commands/common.py):
-# the refusal for a command that cannot be started, which names the
-# package it comes in, and where to look when one hangs.
-_DEFAULT = {"refusal": missing_command,
-            "hung": "the console, the system log", "words": None}
-_words = dict(_DEFAULT)
-
-
-def use(backend):
-    """Word command failures for `backend` (the one the running subcommand
-    picked); None restores the neutral words."""
-    _words.clear()
-    _words.update(_DEFAULT)
-    if backend is not None:
-        _words.update(refusal=backend.missing_command,
-                      hung=backend.words.hung_command,
-                      words=backend.words)
-
-
-def words():
-    """The backend.Words of the backend the running subcommand picked
-    (run.use), for the neutral messages that do not hold a backend
-    (execute.py's waits, cli.py's last resort); None before one is
-    picked."""
-    return _words["words"]
-
-
-def targets():
-    """The targets of the backend in use, plural, for a neutral message:
-    "mirrors", "arrays"; "mirrors or arrays" before one is picked."""
-    used = words()
-    return "mirrors or arrays" if used is None else used.target + "s"
-
-
-def sync_word():
-    """What the backend in use calls the copy onto a copy: "resync",
-    "recovery"; "resync" before one is picked."""
-    used = words()
-    return "resync" if used is None else used.sync
+# Where to look when a command hangs, in neutral words: a backend's
+# Programs names its own (Words.hung_command).
+HUNG = "the console, the system log"
 
 
 def start_process(argv, env, timeout):
@@ -173,17 +144,23 @@ def start_process(argv, env, timeout):
 start = start_process
 
 
-def run(name: str, path: str, args: List[str],
-        check: bool = True) -> Result:
+def run(name: str, path: str, args: List[str], check: bool = True,
+        deadline: Optional[Deadline] = None, refusal=missing_command,
+        hung: str = HUNG) -> Result:
     """Run command `name`, whose absolute path is `path` (a backend's
     Programs gives both), with `args`; never via a shell.
 
     With check=True a non-zero exit raises CommandError carrying the
     result, so the caller can turn the system's own message into advice.
+    `deadline` (the run's Deadline) kills a command still running at it;
+    `refusal(name, path, reason)` is the error for a command that cannot
+    be started and `hung` where to look when one is killed, both in the
+    words of the backend that runs it (its Programs passes them).
     """
     argv = [command_path(name, path)] + list(args)
     _trace([name] + list(args))
-    timeout = _timeout()
+    timeout = deadline.timeout() if deadline is not None \
+        else COMMAND_TIMEOUT
     try:
         returncode, stdout, stderr = start(argv, _environment(), timeout)
     except subprocess.TimeoutExpired as exc:
@@ -192,11 +169,11 @@ def run(name: str, path: str, args: List[str],
                 " ".join(argv), timeout),
             advice="Look for what holds it up (%s), then run svmram "
                    "again; it continues from the state it finds."
-            % _words["hung"]) from exc
+            % hung) from exc
     except OSError as exc:
         # Nothing ran: a missing command is a precondition, not a failure.
         # (A step that hits this fails as a step; see execute.py.)
-        raise _words["refusal"](name, argv[0], exc.strerror) from exc
+        raise refusal(name, argv[0], exc.strerror) from exc
     result = Result(tuple(argv), returncode,
                     stdout.decode("utf-8", "replace"),
                     stderr.decode("utf-8", "replace"))
@@ -209,10 +186,13 @@ class Programs:
     """The commands one backend may run, each with its absolute path
     (`table`: name -> path), in the backend's programs.py.  `run` and
     `path` refuse (KeyError) a command outside it, so that a backend
-    cannot run another's commands by mistake."""
+    cannot run another's commands by mistake.  Their failures are worded
+    for the backend: `refusal` and `hung` (run()'s)."""
 
-    def __init__(self, owner, table):
+    def __init__(self, owner, table, refusal=missing_command, hung=HUNG):
         self.owner = owner
+        self.refusal = refusal
+        self.hung = hung
         self.table = dict(table)
         for name, path in self.table.items():
             if not os.path.isabs(path):
@@ -233,8 +213,17 @@ class Programs:
         self._check(name)
         return command_path(name, self.table[name])
 
-    def run(self, name, args, check=True):
+    def run(self, name, args, check=True, deadline=None):
         """Run `name` through run() (argv list, LC_ALL=C, the per-command
-        timeout, SVMRAM_TRACE and SVMRAM_BINDIR for tests)."""
+        timeout or the run's `deadline`, SVMRAM_TRACE and SVMRAM_BINDIR
+        for tests)."""
         self._check(name)
-        return run(name, self.table[name], list(args), check=check)
+        return run(name, self.table[name], list(args), check=check,
+                   deadline=deadline, refusal=self.refusal, hung=self.hung)
+
+    def runner(self, deadline):
+        """run() for the Hosts of one run (its signature: name, args,
+        check), ending every command by that run's `deadline`."""
+        def run_one(name, args, check=True):
+            return self.run(name, args, check, deadline)
+        return run_one

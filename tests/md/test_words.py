@@ -134,19 +134,18 @@ def test_a_hung_mdadm_is_looked_for_with_md_s_tools(tmp_path, monkeypatch):
     monkeypatch.setattr(run, "COMMAND_TIMEOUT", 1)
     md = MdBackend(str(tmp_path))
     SvmBackend(str(tmp_path))       # constructed last, not used: no effect
-    run.use(md)
-    try:
-        with pytest.raises(SvmramError) as raised:
-            programs.run_command("mdadm", ["--detail", "/dev/md0"])
-    finally:
-        run.use(None)
+    with pytest.raises(SvmramError) as raised:
+        md.runner("mdadm", ["--detail", "/dev/md0"])
     assert raised.value.advice == (
         "Look for what holds it up (dmesg, cat /proc/mdstat, the console), "
         "then run svmram again; it continues from the state it finds.")
 
 
-def test_constructing_a_backend_sets_no_process_state(tmp_path,
-                                                      monkeypatch):
+def test_md_s_commands_are_refused_in_md_s_words_whatever_was_constructed(
+        tmp_path, monkeypatch):
+    """The md backend's Programs words its commands' failures: no backend
+    constructed before (SVM's, last) changes them, and the core's own
+    command-less refusal stays neutral."""
     from svmram.md.backend import MdBackend
     from svmram.svm.backend import SvmBackend
     monkeypatch.setenv("SVMRAM_BINDIR", str(tmp_path))
@@ -155,16 +154,15 @@ def test_constructing_a_backend_sets_no_process_state(tmp_path,
     with pytest.raises(SvmramError) as raised:
         programs.run_command("mdadm", ["--detail", "/dev/md0"])
     assert "no Solaris Volume Manager" not in raised.value.message
+    assert raised.value.message.startswith("this system has no mdadm")
+    with pytest.raises(SvmramError) as raised:
+        MdBackend(str(tmp_path)).runner("mdadm", ["--detail", "/dev/md0"])
+    assert raised.value.message.startswith("this system has no mdadm")
+    with pytest.raises(SvmramError) as raised:
+        run.run("mdadm", "/sbin/mdadm", ["--detail"])
     assert raised.value.advice == (
         "svmram needs this command from the base system; check that it is "
         "installed.")
-    run.use(MdBackend(str(tmp_path)))
-    try:
-        with pytest.raises(SvmramError) as raised:
-            programs.run_command("mdadm", ["--detail", "/dev/md0"])
-    finally:
-        run.use(None)
-    assert raised.value.message.startswith("this system has no mdadm")
 
 
 # --- issue 21: neutral texts in md's words, md's recovery called so ----------
@@ -190,10 +188,7 @@ def test_a_bug_on_md_points_at_the_state_of_the_arrays(host, monkeypatch,
     def broken(self, target=None):
         raise TypeError("unsupported operand")
     monkeypatch.setattr(MdBackend, "statuses", broken)
-    try:
-        assert cli.main(["status", "/dev/md0"]) == 1
-    finally:
-        run.use(None)
+    assert cli.main(["status", "/dev/md0"]) == 1
     err = capsys.readouterr().err
     assert err.splitlines()[-1] == (
         "svmram: this is a bug in svmram; please report it with this "

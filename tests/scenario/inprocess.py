@@ -209,8 +209,6 @@ def svmram(args, env, stdin="", after=None, runner=None, kill=None):
             status = None
         finally:
             run.start = run.start_process
-            run.use(None)
-            run.set_deadline(None)
         written = died[0] if died else (out.value(), err.value())
         return (-9 if died else status,
                 written[0].decode("utf-8", "replace"),

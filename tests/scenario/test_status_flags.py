@@ -359,10 +359,10 @@ def test_nagios_a_bug_in_svmram_is_unknown_not_warning(monkeypatch, capsys):
     import argparse
     from svmram.commands import status
 
-    def broken(mirror=None):
+    def broken(target=None):
         raise TypeError("unsupported operand")
     monkeypatch.setattr(status, "read_statuses", broken)
-    args = argparse.Namespace(mirror=None, json=False, scripted=False,
+    args = argparse.Namespace(target=None, json=False, scripted=False,
                               fields=None, parsable=False, problems=False,
                               quiet=False, nagios=True, prometheus=False)
     assert status.run(args) == NAGIOS_UNKNOWN

@@ -18,7 +18,8 @@ LIB = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 NEUTRAL = sorted(glob.glob(os.path.join(LIB, "commands", "*.py"))) + [
     os.path.join(LIB, name) for name in (
         "plan.py", "execute.py", "journal.py", "lock.py", "cli.py",
-        "actions.py", "backend.py", "testcut.py")]
+        "actions.py", "backend.py", "testcut.py", "target.py",
+        "context.py")]
 BACKENDS = ("svm", "md")
 
 
@@ -187,3 +188,45 @@ def test_naming_a_target_imports_no_other_backend(target, loaded,
     assert {m for m in modules if m == not_loaded or
             m.startswith(not_loaded + ".")} <= {not_loaded,
                                                 not_loaded + ".names"}
+
+
+# --- identifiers (issue 29 section 1) ------------------------------------------
+
+def identifiers(path):
+    """(line, name) of every name `path` binds or reads: variables,
+    parameters, attributes, keywords, functions and classes."""
+    with open(path, encoding="utf-8") as stream:
+        tree = ast.parse(stream.read(), path)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            found.append((node.lineno, node.id))
+        elif isinstance(node, ast.arg):
+            found.append((node.lineno, node.arg))
+        elif isinstance(node, ast.Attribute):
+            found.append((node.lineno, node.attr))
+        elif isinstance(node, ast.keyword) and node.arg:
+            found.append((node.value.lineno, node.arg))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                               ast.ClassDef)):
+            found.append((node.lineno, node.name))
+    return found
+
+
+@pytest.mark.parametrize("path", WORDED,
+                         ids=[os.path.relpath(p, LIB) for p in WORDED])
+def test_the_neutral_core_names_its_values_in_neutral_words(path):
+    """A target, its copies: no identifier of the neutral core is called
+    after one backend's kind of target (user-facing names, such as the
+    status field `mirror`, are documented contracts and stay)."""
+    assert [(line, name) for line, name in identifiers(path)
+            if "mirror" in name.lower()] == []
+
+
+def test_the_identifier_check_sees_a_parameter_and_an_attribute(tmp_path):
+    module = tmp_path / "bad.py"
+    for text in ("def f(mirror): pass\n", "x.mirror = 1\n",
+                 "f(other_mirror=1)\n", "class Mirrors: pass\n"):
+        module.write_text(text)
+        assert [name for _, name in identifiers(str(module))
+                if "mirror" in name.lower()], text

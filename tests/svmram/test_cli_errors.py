@@ -18,13 +18,17 @@ def fake_subcommand(monkeypatch, error):
         raise error
     module.run = run
     monkeypatch.setitem(sys.modules, "svmram.commands.fake", module)
-    monkeypatch.setitem(cli.SUBCOMMANDS, "fake",
-                        ("svmram.commands.fake", "raises"))
+    monkeypatch.setattr(cli, "SUBCOMMANDS", dict(
+        cli.SUBCOMMANDS, fake=("svmram.commands.fake", "raises")))
 
 
 def test_an_unexpected_exception_is_one_line_and_a_report_request(
         monkeypatch, capsys):
+    from svmram import registry
     monkeypatch.delenv("SVMRAM_DEBUG", raising=False)
+    # A host of both backends: given no target, the advice names both.
+    monkeypatch.setattr(registry, "host_owners",
+                        lambda root="/": ["svm", "md"])
     fake_subcommand(monkeypatch, AssertionError("planner does not converge"))
     assert cli.main(["fake"]) == EXIT_FAILED
     err = capsys.readouterr().err.splitlines()
@@ -36,6 +40,13 @@ def test_an_unexpected_exception_is_one_line_and_a_report_request(
         "  'svmram status' shows the state of the mirrors or arrays; "
         "SVMRAM_DEBUG=1 prints the traceback.")
     assert len(err) == 2
+    # A host of one: its targets.
+    monkeypatch.setattr(registry, "host_owners", lambda root="/": ["svm"])
+    assert cli.main(["fake"]) == EXIT_FAILED
+    assert capsys.readouterr().err.splitlines()[1] == (
+        "svmram: this is a bug in svmram; please report it with this output."
+        "  'svmram status' shows the state of the mirrors; "
+        "SVMRAM_DEBUG=1 prints the traceback.")
 
 
 def test_svmram_debug_adds_the_traceback(monkeypatch, capsys):

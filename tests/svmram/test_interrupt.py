@@ -171,7 +171,7 @@ def test_the_deadline_stops_a_resync_wait():
     assert raised.value.message == (
         "the deadline passed while svmram waited for the resync of d10 "
         "(40 % done)")
-    assert (raised.value.mirror, raised.value.percent,
+    assert (raised.value.target, raised.value.percent,
             raised.value.exit_code) == ("d10", 40, 7)
 
 

@@ -74,23 +74,16 @@ class _Fake:
 
 def test_status_without_a_target_lists_every_owning_backend(monkeypatch,
                                                             capsys):
-    from svmram import run
     from svmram.commands import common, status as command
     from svmram.md.backend import MdBackend
     from svmram.svm.backend import SvmBackend
     md = _Fake(MdBackend("/"), Status.unconfigured("md0", "no record"))
     svm = _Fake(SvmBackend("/"), Status.unconfigured("d10", "no record"))
     monkeypatch.setattr(common, "host_backends", lambda: [md, svm])
-    used = []
-    monkeypatch.setattr(common, "use", used.append)
-    args = argparse.Namespace(mirror=None, json=False, scripted=False,
+    args = argparse.Namespace(target=None, json=False, scripted=False,
                               fields=None, parsable=False, problems=False,
                               quiet=False, nagios=False, prometheus=False)
-    try:
-        assert command.run(args) == 4
-    finally:
-        run.use(None)
-    assert used == [md, svm]
+    assert command.run(args) == 4
     assert capsys.readouterr().out == (
         "md0: NOT serving reads from RAM: no record\n"
         "d10: NOT serving reads from RAM: no record\n")

@@ -37,9 +37,15 @@ class Host:
 STOP = SimpleNamespace(step=None, name="SIGTERM", signum=signal.SIGTERM)
 
 
+def context(backend):
+    """The run context of a restore of d10 on Host()."""
+    return SimpleNamespace(backend=backend, words=backend.words,
+                           host=Host())
+
+
 def advice(backend):
-    return common.stopped(STOP, Plan("restore", "d10"), backend, Host(),
-                          None).advice
+    return common.stopped(context(backend), STOP,
+                          Plan("restore", "d10")).advice
 
 
 def test_svm_maintenance_says_svcadm_clear_if_in_maintenance():
@@ -68,7 +74,7 @@ def test_md_says_systemctl():
 
 def test_a_host_that_cannot_be_read_gets_the_usual_retry():
     backend = Backend(SvmBackend, AssertionError("injected"))
-    assert common.retry(backend, Host(), "d10", None) == \
+    assert common.retry(context(backend), "d10", None) == \
         "svcadm clear svmram:d10"
     assert "(or 'svcadm clear svmram:d10' if its boot service is in " \
         "maintenance)" in advice(backend)

@@ -3,9 +3,9 @@
 """svmram check: what setup would verify or predict on this host, without
 changing anything.
 
-One line per check of the host, then a verdict per mirror: ready (and the
+One line per check of the host, then a verdict per target: ready (and the
 method setup would choose, why, and its cost), set up already, or refused
-(and why).  Exit 0 when every check passes and every mirror is ready or
+(and why).  Exit 0 when every check passes and every target is ready or
 set up, 3 (EXIT_REFUSED) otherwise.  This is the first command to run on a
 new host, and its output is what to send when reporting a problem.
 
@@ -24,7 +24,7 @@ FAIL = "FAIL"
 
 def add_arguments(parser, argv=()):
     target = common.arguments_backend(argv).words.target
-    parser.add_argument("mirror", nargs="?", metavar=target,
+    parser.add_argument("target", nargs="?", metavar=target,
                         help="only this %s (default: every %s)" % (
                             target, target))
     parser.add_argument("--json", action="store_true",
@@ -48,12 +48,10 @@ def render_text(checks, verdicts, predictions=("slots", "label"),
 
 
 def run(args):
-    if args.mirror:
-        backend = common.backend_for(args.mirror)
-        mirror = backend.target(args.mirror)
-    else:
-        backend, mirror = common.host_backend(), None
-    checks, verdicts = backend.check(mirror)
+    context = common.context_for(args.target) if args.target \
+        else common.host_context()
+    backend = context.backend
+    checks, verdicts = backend.check(context.name)
     if args.json:
         json.dump({"format": JSON_FORMAT, "checks": checks,
                    "mirrors": verdicts}, sys.stdout, indent=2,

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""What the changing subcommands share: the host root, the backend, the
-lock, the journal, confirmation, and running a plan with rollback.
+"""What the changing subcommands share: the run context (context.py:
+the backend, the target, the host, the journal, progress, polling and
+the deadline), the host root, the lock, confirmation, and running a plan
+with rollback.  Each subcommand builds its context here once
+(context_for, host_context) and passes it to the helpers below.
 
 Backend-neutral: the backend (backend.py, picked by registry.py) plans,
 observes and words what is specific to it."""
@@ -10,13 +13,14 @@ import os
 import sys
 
 from .. import actions, interrupt, registry, run
+from ..context import Context
 from ..errors import EXIT_OK, EXIT_SIGNAL_BASE, RefusedError, SvmramError
-from ..execute import Polling, StepFailed, execute, reason_of
+from ..execute import StepFailed, execute, reason_of
 from ..interrupt import Interrupted
-from ..journal import DIRECTORY as JOURNAL_DIR, Journal
+from ..journal import Journal, journal_path
 from ..lock import HostLock
 from ..plan import Plan, cost_lines, render_script
-from ..progress import Progress
+from ..target import Target
 
 LOCK = "/var/run/svmram.lock"          # /var/run is cleared at boot
 
@@ -31,32 +35,36 @@ def under_root(path):
     return actions.under(host_root(), path)
 
 
-def backend_for(target):
-    """The backend whose target syntax `target` is written in: the one
-    this command uses, whose words run.py's messages take."""
-    return _used(registry.for_target(target, host_root()))
+def context_for(text):
+    """The run context of a subcommand given the target `text` (as the
+    administrator typed it): the backend whose target syntax it is
+    written in, and the target parsed once, by that backend, into a
+    Target (UsageError when it is not a name of its)."""
+    backend = registry.for_target(text, host_root())
+    return Context(backend, host_root(), target_of(backend, backend.target(
+        text), text))
+
+
+def host_context():
+    """The run context of a subcommand given no target (check): the
+    host's backend, no target."""
+    return Context(host_backend(), host_root())
+
+
+def target_of(backend, name, typed=None):
+    """The Target `name` (as `backend` knows it) stands for."""
+    return Target(backend.name, name, typed)
 
 
 def host_backend():
     """The backend of this host (for a command given no target): the
     first whose host this is."""
-    return _used(registry.for_host(host_root()))
+    return registry.for_host(host_root())
 
 
 def host_backends():
-    """Every backend whose host this is (status given no target); use()
-    each before it reads the host."""
+    """Every backend whose host this is (status given no target)."""
     return registry.for_hosts(host_root())
-
-
-def use(backend):
-    """Make `backend` the one whose words run.py's messages take."""
-    return _used(backend)
-
-
-def _used(backend):
-    run.use(backend)
-    return backend
 
 
 def arguments_backend(argv):
@@ -68,7 +76,7 @@ def arguments_backend(argv):
 def add_target_argument(parser, backend):
     """The positional target, named in the backend's words."""
     words = backend.words
-    parser.add_argument("mirror", metavar=words.target,
+    parser.add_argument("target", metavar=words.target,
                         help="the %s, e.g. %s" % (words.target,
                                                    words.example))
 
@@ -89,14 +97,11 @@ def host_lock(wait=0, dry_run=False):
     return HostLock(under_root(LOCK), wait, shared=dry_run)
 
 
-def journal_for(mirror, backend):
-    return Journal(under_root(journal_path(mirror)),
-                   checked_with=backend.words.state(mirror), target=mirror)
-
-
-def polling():
-    most = float(os.environ.get("SVMRAM_POLL_SECONDS", "10"))
-    return Polling(first=min(0.5, most), most=most)
+def journal_for(backend, target):
+    """The Journal of `target` (a Target of `backend`)."""
+    return Journal(under_root(journal_path(target)),
+                   checked_with=backend.words.state(target.name),
+                   target=target.name)
 
 
 def add_dry_run_argument(parser, backend):
@@ -112,21 +117,21 @@ def add_change_arguments(parser, backend):
                         help="do not ask for confirmation")
 
 
-def journal_path(target):
-    """The host path of `target`'s journal."""
-    return "%s/%s.journal" % (JOURNAL_DIR, target)
-
-
-def script_of(plan, backend, journal=False):
-    """The plan as a script (-n's with `journal`: it keeps the journal
-    svmram would, so that svmram finishes or undoes what it began)."""
+def script_of(plan, backend, journal=None):
+    """The plan as a script (-n's with `journal`, the Target whose
+    journal it keeps as svmram would, so that svmram finishes or undoes
+    what it began)."""
     return render_script(plan, backend.programs.path, backend.prelude,
                          under_root,
-                         journal_path(plan.target) if journal else None)
+                         journal_path(journal) if journal else None)
 
 
-def print_plan(plan, backend):
-    sys.stdout.write(script_of(plan, backend, journal=True))
+def print_plan(context, plan):
+    """-n: the plan as the backend's script, keeping the journal of the
+    context's target."""
+    sys.stdout.write(script_of(plan, context.backend,
+                               journal=target_of(context.backend,
+                                                 plan.target)))
     return EXIT_OK
 
 
@@ -167,22 +172,23 @@ def confirm_again(args, confirmed, plan):
     return plan
 
 
-def carry_out(plan, backend, host, journal, rollback_plan):
-    """Execute `plan`.  If a step fails (whatever the exception), run the
-    rollback plan computed from the state found then; if that fails too,
-    say exactly what is left to do by hand.  A signal stops the run at a
-    safe point and rolls nothing back: the journal stays for a resume, and
-    the message says what state the mirror is in.  The journal is removed
-    once the host is in a clean state."""
-    progress = Progress()
+def carry_out(context, plan, rollback_plan):
+    """Execute `plan` on the context's host, keeping its journal.  If a
+    step fails (whatever the exception), run the rollback plan computed
+    from the state found then; if that fails too, say exactly what is
+    left to do by hand.  A signal stops the run at a safe point and rolls
+    nothing back: the journal stays for a resume, and the message says
+    what state the target is in.  The journal is removed once the host
+    is in a clean state."""
+    progress, journal = context.progress, context.journal
     try:
         for note in plan.notes:
             progress.say("%s %s: %s" % (plan.operation, plan.target,
                                         note[:1].lower() + note[1:]))
-        execute(plan, host, journal, progress, polling(),
+        execute(plan, context.host, journal, progress, context.polling,
                 before=plan.observed)
     except Interrupted as stop:
-        raise stopped(stop, plan, backend, host, journal) from None
+        raise stopped(context, stop, plan, journal) from None
     except StepFailed as failure:
         if rollback_plan is None:
             raise SvmramError(
@@ -191,15 +197,15 @@ def carry_out(plan, backend, host, journal, rollback_plan):
                             "continue from where it stopped." % (
                                 plan.operation, plan.target), failure)) \
                 from failure
-        _roll_back(plan, backend, host, journal, rollback_plan, failure,
-                   progress)
+        _roll_back(context, plan, rollback_plan, failure)
     with interrupt.deferred(raise_pending=False):
         journal.finish()
 
 
-def _roll_back(plan, backend, host, journal, rollback_plan, failure,
-               progress):
+def _roll_back(context, plan, rollback_plan, failure):
     """Undo a failed setup, and raise the error that reports it."""
+    backend, host, journal = context.backend, context.host, context.journal
+    progress = context.progress
     progress.say("svmram: %s" % failure.message)
     progress.say("svmram: rolling back to the original configuration")
     back = Plan("teardown", plan.target, intent=plan.intent)
@@ -207,11 +213,11 @@ def _roll_back(plan, backend, host, journal, rollback_plan, failure,
         back = rollback_plan(host.observe(plan.intent))
         with interrupt.deferred():
             journal.start("teardown", journal.data["intent"])
-        execute(back, host, journal, progress, polling())
+        execute(back, host, journal, progress, context.polling)
     except Interrupted as stop:
-        raise stopped(stop, plan, backend, host, journal, back) from None
+        raise stopped(context, stop, plan, journal, back) from None
     except Exception as second:         # pylint: disable=broad-except
-        left = _remaining(rollback_plan, plan, backend, host)
+        left = _remaining(context, rollback_plan, plan)
         raise SvmramError(
             "%s; rolling back failed too: %s" % (failure.message,
                                                  reason_of(second)),
@@ -222,7 +228,7 @@ def _roll_back(plan, backend, host, journal, rollback_plan, failure,
         journal.finish()
     raise SvmramError(
         "%s.  Everything was rolled back; %s" % (
-            failure.message.rstrip("."), _as_now(backend, host, plan)),
+            failure.message.rstrip("."), _as_now(context, plan)),
         advice=_bug(backend.failure_advice(failure, host, plan.operation) or
                     "Fix the cause, then run 'svmram %s %s' again." % (
                         plan.operation, plan.target), failure)) from failure
@@ -247,15 +253,16 @@ class Stopped(SvmramError):
         self.exit_code = EXIT_SIGNAL_BASE + signum
 
 
-def stopped(stop, plan, backend, host, journal, rollback=None,
+def stopped(context, stop, plan, journal=None, rollback=None,
             counted=True):
     """The error that reports a signal acted on in the middle of `plan`
-    (or of the `rollback` plan that undoes it): where it stopped, the
-    state the mirror is in now (read from the host), and the commands that
-    finish or undo the job.  Nothing is rolled back: a Ctrl-C during a
-    two-hour resync means "stop waiting", not "throw the work away"; the
-    resync goes on in the kernel."""
-    mirror = plan.target
+    (or of the `rollback` plan that undoes it) on the context's host:
+    where it stopped, the state the target is in now (read from the
+    host), and the commands that finish or undo the job (`journal`: the
+    one the run keeps, which a rerun resumes from).  Nothing is rolled
+    back: a Ctrl-C during a two-hour resync means "stop waiting", not
+    "throw the work away"; the resync goes on in the kernel."""
+    target, words = plan.target, context.words
     running = rollback or plan
     where = ""
     if stop.step is not None:
@@ -263,92 +270,93 @@ def stopped(stop, plan, backend, host, journal, rollback=None,
             "in" if stop.waiting else "before" if stop.before else "after",
             "step %d of %d " % (stop.number, len(running.steps))
             if counted else "the step ", stop.step.summary.rstrip("."),
-            ", while waiting for the %s of %s" % (backend.words.sync,
-                                                 stop.waiting)
+            ", while waiting for the %s of %s" % (words.sync, stop.waiting)
             if stop.waiting else "")
     resumes = " (it resumes from %s)" % journal.path if journal else ""
     if rollback is not None:
         what = "the rollback of the failed %s of %s" % (plan.operation,
-                                                        mirror)
+                                                        target)
         advice = "Run 'svmram teardown %s' to finish the rollback%s." % (
-            mirror, resumes)
+            target, resumes)
     elif plan.operation == "setup":
-        what = "the setup of %s" % mirror
+        what = "the setup of %s" % target
         advice = "Run 'svmram setup %s' to finish the setup%s, or 'svmram " \
-                 "teardown %s' to undo it." % (mirror, resumes, mirror)
+                 "teardown %s' to undo it." % (target, resumes, target)
     elif plan.operation == "restore":
-        what = "the restore of %s" % mirror
-        words = backend.words
-        again = retry(backend, host, mirror, plan.intent)
+        what = "the restore of %s" % target
+        again = retry(context, target, plan.intent)
         # The usual retry is for a boot service that gave up; another
         # (SVM's 'svcadm restart' of a degraded instance) is for this one.
         when = " if its boot service %s" % words.service_failed \
-            if again == words.retry(mirror) else ""
+            if again == words.retry(target) else ""
         advice = "%s serves reads from its %s until its %s is %s.  Run " \
                  "'svmram restore %s' (or '%s'%s) to finish it." % (
-                     mirror, words.disk_copies, words.ram_copy, words.current,
-                     mirror, again, when)
+                     target, words.disk_copies, words.ram_copy, words.current,
+                     target, again, when)
     else:
-        what = "the %s of %s" % (plan.operation, mirror)
+        what = "the %s of %s" % (plan.operation, target)
         advice = "Run 'svmram %s %s' to finish it%s." % (
-            plan.operation, mirror, resumes)
+            plan.operation, target, resumes)
     return Stopped("%s was stopped by %s%s; %s.\n%s" % (
         what, stop.name, where, "the rest of the rollback was not done"
         if rollback is not None else "nothing was undone",
-        state_now(backend, host, mirror, plan.intent)), advice,
+        state_now(context, target, plan.intent)), advice,
         stop.signum)
 
 
-def retry(backend, host, target, intent):
+def retry(context, target, intent):
     """The command that runs the boot service's restore of `target` again
-    as the host is now (Backend.retry: SVM's 'svcadm restart' where the
-    instance is degraded, 'svcadm clear' where it is in maintenance; md's
-    systemctl), or the backend's usual one when the host cannot be read."""
+    as the context's host is now (Backend.retry: SVM's 'svcadm restart'
+    where the instance is degraded, 'svcadm clear' where it is in
+    maintenance; md's systemctl), or the backend's usual one when the
+    host cannot be read."""
     try:
         with interrupt.cuttable():
-            return backend.retry(host, target, intent)
+            return context.backend.retry(context.host, target, intent)
     except (Interrupted, Exception):    # pylint: disable=broad-except
-        return backend.words.retry(target)
+        return context.words.retry(target)
 
 
-def state_now(backend, host, mirror, intent):
-    """The target as observed now, for a report (Backend.state_text)."""
+def state_now(context, target, intent):
+    """The target as observed now on the context's host, for a report
+    (Backend.state_text)."""
     try:
         with interrupt.cuttable():
-            snap = host.observe(intent)
+            snap = context.host.observe(intent)
     except Interrupted:
         return "The state of %s was not read (stopped again); '%s' shows " \
-               "it." % (mirror, backend.words.state(mirror))
+               "it." % (target, context.words.state(target))
     except Exception as error:          # pylint: disable=broad-except
         return "The state of %s cannot be read (%s); '%s' shows it." % (
-            mirror, reason_of(error), backend.words.state(mirror))
-    return backend.state_text(snap, mirror, intent)
+            target, reason_of(error), context.words.state(target))
+    return context.backend.state_text(snap, target, intent)
 
 
-def _as_now(backend, host, plan):
+def _as_now(context, plan):
     """What the rolled-back target looks like, as observed now."""
     try:
-        snap = host.observe(plan.intent)
+        snap = context.host.observe(plan.intent)
     except Interrupted:
         return "the state of %s was not read (stopped by a signal)." % (
             plan.target)
     except Exception as error:          # pylint: disable=broad-except
         return "the state of %s cannot be read (%s)." % (plan.target,
                                                           reason_of(error))
-    return backend.rolled_back_text(snap, plan.target, plan.intent)
+    return context.backend.rolled_back_text(snap, plan.target, plan.intent)
 
 
-def tidy(backend, host):
+def tidy(context):
     """Remove what an interrupted run of svmram's own left (Backend.tidy),
     and say so."""
-    removed = backend.tidy(host)
+    removed = context.backend.tidy(context.host)
     if removed:
         sys.stderr.write("svmram: removed %s.\n" % removed)
 
 
-def run_afterwards(plan, backend, host):
+def run_afterwards(context, plan):
     """Enable the boot service once the lock is released (its start method
     takes the lock), and say so if it did not start."""
+    host, words = context.host, context.words
     failed = ""
     for argv in plan.afterwards:
         try:
@@ -357,8 +365,7 @@ def run_afterwards(plan, backend, host):
             raise Stopped(
                 "%s is set up, but enabling its boot service was stopped by "
                 "%s.\n%s" % (plan.target, stop.name,
-                             state_now(backend, host, plan.target,
-                                       plan.intent)),
+                             state_now(context, plan.target, plan.intent)),
                 "Run 'svmram %s %s' again to enable it." % (
                     plan.operation, plan.target), stop.signum) from None
         except SvmramError as error:       # could not run it: not a refusal
@@ -374,18 +381,19 @@ def run_afterwards(plan, backend, host):
                 % (plan.target, failed),
                 advice="Fix the cause, then run 'svmram %s %s' again to "
                        "enable it." % (plan.operation, plan.target))
-        if state != backend.words.service_running:
+        if state != words.service_running:
             raise SvmramError(
                 "%s is set up, but its boot service is %s" % (
                     plan.target, state or "missing"),
                 advice="'%s' says why; '%s' retries." % (
-                    backend.words.explain(plan.target),
-                    retry(backend, host, plan.target, plan.intent)))
+                    words.explain(plan.target),
+                    retry(context, plan.target, plan.intent)))
 
 
-def _remaining(rollback_plan, plan, backend, host):
+def _remaining(context, rollback_plan, plan):
     try:
-        return script_of(rollback_plan(host.observe(plan.intent)), backend)
+        return script_of(rollback_plan(context.host.observe(plan.intent)),
+                         context.backend)
     except Interrupted:
         return "(not planned: stopped by a signal; 'svmram teardown -n " \
                "%s' prints it)" % plan.target

@@ -19,8 +19,8 @@ def add_arguments(parser, argv=()):
 
 
 def run(args):
-    backend = common.backend_for(args.mirror)
-    mirror = backend.target(args.mirror)
+    context = common.context_for(args.target)
+    backend, target = context.backend, context.name
     options = backend.setup_options(args)
     if not args.dry_run:
         common.require_root(backend)
@@ -28,17 +28,18 @@ def run(args):
         if hint:
             sys.stderr.write("svmram: %s\n" % hint)
     with common.host_lock(dry_run=args.dry_run):
-        host = backend.host(mirror)
+        host = context.host = backend.host(target)
         if not args.dry_run:
-            common.tidy(backend, host)
-        journal = common.journal_for(mirror, backend)
+            common.tidy(context)
+        journal = context.journal = common.journal_for(backend,
+                                                       context.target)
         stored = journal.load()
         resumed = None
         if stored is not None:
             if stored["operation"] != "setup":
                 raise RefusedError(
-                    "a teardown of %s has not finished" % mirror,
-                    advice="Run 'svmram teardown %s' to finish it." % mirror)
+                    "a teardown of %s has not finished" % target,
+                    advice="Run 'svmram teardown %s' to finish it." % target)
             resumed = (backend.intent_from_json(stored["intent"],
                                                 journal.path), journal.path)
         # Without -y nothing changes before the admin confirms: a plan
@@ -48,7 +49,7 @@ def run(args):
                                   args.dry_run or not args.yes)
         intent = plan.intent
         if args.dry_run:
-            return common.print_plan(plan, backend)
+            return common.print_plan(context, plan)
         common.confirm(args, plan)
         if plan.provisional:
             plan = common.confirm_again(args, plan, backend.plan_setup(
@@ -56,9 +57,9 @@ def run(args):
             intent = plan.intent
         if stored is None:
             journal.start("setup", intent.to_json())
-        common.carry_out(plan, backend, host, journal,
+        common.carry_out(context, plan,
                          lambda observed: backend.plan_rollback(observed,
                                                                 intent))
-    common.run_afterwards(plan, backend, host)
+    common.run_afterwards(context, plan)
     sys.stdout.write(backend.setup_done(intent) + "\n")
     return EXIT_OK

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""svmram status: is each configured mirror serving its reads from RAM,
-and do its disk submirrors still hold current copies?
+"""svmram status: is each configured target serving its reads from RAM,
+and do its disk copies still hold current data?
 
-Each mirror gets a verdict; the exit status is the worst one's, so
+Each target gets a verdict; the exit status is the worst one's, so
 monitoring can use it: 0 serving, 4 (EXIT_NOT_SERVING) not serving from
 RAM, 5 (EXIT_DEGRADED) a recorded disk submirror is not current, 6
 (EXIT_ONLY_COPY_IN_RAM) none is while the RAM submirror is Okay: the
@@ -19,7 +19,7 @@ an error, never "nothing set up": exit 1 (3, UNKNOWN, for --nagios), and
 --prometheus prints svmram_up 0 before it fails.
 
 --nagios follows the Nagios plugin convention instead: one line, exit 0
-OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; each mirror gets a grade (health())
+OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; each target gets a grade (health())
 that tells a boot's copy into RAM (WARNING) from a failure (CRITICAL).
 
 The target's backend, or, given none, each backend whose host this is
@@ -31,6 +31,7 @@ picks the exit status.
 
 import json
 import sys
+from types import MappingProxyType
 
 from .. import __version__
 from .. import run as run_module
@@ -42,9 +43,10 @@ from . import common
 JSON_FORMAT = 2
 
 # The verdicts, least severe first, and their exit statuses.
-VERDICT_EXIT = {"serving": EXIT_OK, "not_serving": EXIT_NOT_SERVING,
-                "degraded": EXIT_DEGRADED,
-                "only_copy_in_ram": EXIT_ONLY_COPY_IN_RAM}
+VERDICT_EXIT = MappingProxyType(
+    {"serving": EXIT_OK, "not_serving": EXIT_NOT_SERVING,
+     "degraded": EXIT_DEGRADED,
+     "only_copy_in_ram": EXIT_ONLY_COPY_IN_RAM})
 
 # --nagios: the Nagios plugin API's return codes.
 OK, WARNING, CRITICAL, UNKNOWN = 0, 1, 2, 3
@@ -61,7 +63,7 @@ DEFAULT_FIELDS = ("mirror", "verdict", "health", "ram", "ramstate", "resync",
 
 def add_arguments(parser, argv=()):
     target = common.arguments_backend(argv).words.target
-    parser.add_argument("mirror", nargs="?", metavar=target,
+    parser.add_argument("target", nargs="?", metavar=target,
                         help="only this %s" % target)
     parser.add_argument("-j", "--json", action="store_true",
                         help="machine-readable output (docs/status-json.md)")
@@ -87,19 +89,18 @@ def add_arguments(parser, argv=()):
                              "svmram_up 0) when the host cannot be read")
 
 
-def read_statuses(mirror=None):
-    """[(backend, [(status, Problems)])]: the mirror named, with its
+def read_statuses(target=None):
+    """[(backend, [(status, Problems)])]: the target named, with its
     backend; else, for every backend whose host this is (each is asked),
-    every mirror its record store names.  Worst verdict first within a
+    every target its record store names.  Worst verdict first within a
     backend; each backend reads the host once (Backend.statuses)."""
-    if mirror is not None:
-        backend = common.backend_for(mirror)
-        asked = [(backend, backend.target(mirror))]
+    if target is not None:
+        context = common.context_for(target)
+        asked = [(context.backend, context.name)]
     else:
         asked = [(backend, None) for backend in common.host_backends()]
     groups = []
     for backend, name in asked:
-        common.use(backend)
         statuses = backend.statuses(name)
         # The worst first; sorted() keeps the name order among equals.
         groups.append((backend, sorted(
@@ -110,7 +111,7 @@ def read_statuses(mirror=None):
 # --- grading for --nagios and the health field ------------------------------
 
 def health(status, problems, backend):
-    """(grade, words) of one mirror: OK serving from RAM; WARNING while it
+    """(grade, words) of one target: OK serving from RAM; WARNING while it
     gets there by itself; CRITICAL when an administrator must act."""
     name = status.target
     if status.verdict == "serving":
@@ -147,11 +148,12 @@ def _is_target(backend, name):
     return True
 
 
-def _unfinished(mirror, backend):
-    """(operation, running) when a setup or teardown of `mirror` has left
+def _unfinished(target, backend):
+    """(operation, running) when a setup or teardown of `target` has left
     its journal: running while another svmram holds the host lock."""
     try:
-        data = common.journal_for(mirror, backend).load()
+        data = common.journal_for(backend, common.target_of(
+            backend, target)).load()
     except RefusedError:
         return ("setup or teardown", False)
     if data is None:
@@ -194,7 +196,7 @@ def nagios_line(graded, backends):
 def run_nagios(args):
     try:
         graded = []
-        groups = read_statuses(args.mirror)
+        groups = read_statuses(args.target)
         for backend, pairs in groups:
             for status, problems in pairs:
                 grade, words = health(status, problems, backend)
@@ -302,7 +304,7 @@ def run_prometheus(args):
     when the host cannot be read, svmram_up 0 and the error (exit 1), so
     that it keeps the old one."""
     try:
-        groups = read_statuses(args.mirror)
+        groups = read_statuses(args.target)
     except UsageError:
         raise
     except Exception as error:
@@ -436,7 +438,7 @@ def _redundancy(status, key):
 
 # -o FIELD -> its value, from (status, problems, grade, parsable); the
 # second column: whether it applies to a target svmram did not set up.
-FIELD_VALUES = {
+FIELD_VALUES = MappingProxyType({
     "mirror": (lambda s, p, g, x: s.target, True),
     "verdict": (lambda s, p, g, x: s.verdict, True),
     "health": (lambda s, p, g, x: GRADES[g], True),
@@ -453,7 +455,7 @@ FIELD_VALUES = {
     "redundancy": (lambda s, p, g, x: _redundancy(s, "state"), False),
     "service": (lambda s, p, g, x: s.boot_service["state"], False),
     "method": (lambda s, p, g, x: s.method, False),
-}
+})
 assert tuple(FIELD_VALUES) == FIELDS
 
 
@@ -534,11 +536,11 @@ def json_error(error):
                       "exit_status": code}}
 
 
-def read_statuses_or_json_error(mirror):
+def read_statuses_or_json_error(target):
     """read_statuses(), or the JSON error object on stdout and the error
     raised again, for the CLI to report on stderr and exit with."""
     try:
-        return read_statuses(mirror)
+        return read_statuses(target)
     except UsageError:
         raise
     except Exception as error:
@@ -554,9 +556,9 @@ def run(args):
     if args.prometheus:
         return run_prometheus(args)
     if args.json and not args.quiet:
-        groups = read_statuses_or_json_error(args.mirror)
+        groups = read_statuses_or_json_error(args.target)
     else:
-        groups = read_statuses(args.mirror)
+        groups = read_statuses(args.target)
     code = max((VERDICT_EXIT[status.verdict] for _, pairs in groups
                 for status, _ in pairs), default=EXIT_OK)
     if args.quiet:

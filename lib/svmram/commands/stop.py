@@ -20,7 +20,6 @@ import sys
 from ..errors import EXIT_OK, SvmramError
 from ..execute import StepFailed, execute
 from ..interrupt import Interrupted
-from ..progress import Progress
 from . import common
 
 # Under systemd (INVOCATION_ID), how long to wait for a setup or teardown
@@ -35,13 +34,13 @@ def add_arguments(parser, argv=()):
 
 
 def run(args):
-    backend = common.backend_for(args.mirror)
-    target = backend.target(args.mirror)
+    context = common.context_for(args.target)
+    backend, target = context.backend, context.name
     if not backend.stops:
         backend.plan_stop(None, None)       # the backend's refusal
     if not args.dry_run:
         common.require_root(backend)
-    journal = common.journal_for(target, backend)
+    journal = common.journal_for(backend, context.target)
     # Teardown runs 'systemctl disable --now', and so this stop, while it
     # holds the host lock: ask first, and again once the lock is held.
     why = _why_aside(backend, journal, target)
@@ -52,20 +51,21 @@ def run(args):
         why = _why_aside(backend, journal, target)
         if why:
             return _aside(why, target)
-        host = backend.host(target)
+        host = context.host = backend.host(target)
         intent = backend.recorded_intent(host)
         if intent is None:
             return _aside("not set up by svmram (%s does not exist)"
                           % backend.record_name(target), target)
         plan = backend.plan_stop(host, intent)
         if args.dry_run:
-            return common.print_plan(plan, backend)
+            return common.print_plan(context, plan)
         try:
-            execute(plan, host, None, Progress(), common.polling(),
+            # Stop keeps no journal: every step is planned from the host.
+            execute(plan, host, None, context.progress, context.polling,
                     counted=False)
         except Interrupted as stop:
-            raise common.stopped(stop, plan, backend, host, None,
-                                 counted=False) from None
+            raise common.stopped(context, stop, plan, counted=False) \
+                from None
         except StepFailed as failure:
             raise SvmramError(
                 failure.message,

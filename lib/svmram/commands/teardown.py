@@ -18,22 +18,23 @@ def add_arguments(parser, argv=()):
 
 
 def run(args):
-    backend = common.backend_for(args.mirror)
-    mirror = backend.target(args.mirror)
+    context = common.context_for(args.target)
+    backend, target = context.backend, context.name
     options = backend.teardown_options(args)
     if not args.dry_run:
         common.require_root(backend)
     with common.host_lock(dry_run=args.dry_run):
-        host = backend.host(mirror)
+        host = context.host = backend.host(target)
         if not args.dry_run:
-            common.tidy(backend, host)
-        journal = common.journal_for(mirror, backend)
+            common.tidy(context)
+        journal = context.journal = common.journal_for(backend,
+                                                       context.target)
         stored = journal.load()
         if stored is not None:
             where = journal.path
             intent = backend.intent_from_json(stored["intent"], where)
         else:
-            where = backend.record_name(mirror)
+            where = backend.record_name(target)
             intent = backend.recorded_intent(host)
             if intent is None:
                 refusal = backend.unrecorded(host)
@@ -41,7 +42,7 @@ def run(args):
                     raise refusal
                 raise RefusedError(
                     "%s is not set up by svmram (%s does not exist)" % (
-                        mirror, where),
+                        target, where),
                     advice="svmram status lists the %ss it manages."
                     % backend.words.target)
         plan = backend.plan_teardown(host, intent, where, stored is not None,
@@ -50,7 +51,7 @@ def run(args):
             plan.notes.insert(0, "Resuming the %s recorded in %s." % (
                 stored["operation"], journal.path))
         if args.dry_run:
-            return common.print_plan(plan, backend)
+            return common.print_plan(context, plan)
         common.confirm(args, plan)
         if plan.provisional:
             plan = common.confirm_again(args, plan, backend.plan_teardown(
@@ -58,8 +59,8 @@ def run(args):
         # plan.intent: the backend's, which may keep what the target
         # has now (SVM: the copy method's mirror's options).
         journal.start("teardown", plan.intent.to_json())
-        common.carry_out(plan, backend, host, journal, None)
+        common.carry_out(context, plan, None)
     sys.stdout.write((plan.done or backend.teardown_done(intent)) + "\n")
     for sentence in plan.left:
-        sys.stdout.write("%s: %s\n" % (mirror, sentence))
+        sys.stdout.write("%s: %s\n" % (target, sentence))
     return EXIT_OK

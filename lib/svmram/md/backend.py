@@ -36,13 +36,8 @@ from .host import (WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
 from .intent import Intent
 from .names import check_array_name
 from .model import IN_SYNC
-from .programs import PROGRAMS
+from .programs import HUNG, PROGRAMS
 from .script import PRELUDE
-
-NO_MDADM_ADVICE = (
-    "Install mdadm (Debian and Ubuntu: apt install mdadm; Fedora and RHEL: "
-    "dnf install mdadm); svmram's Linux backend drives md through it.")
-
 
 WORDS = Words(
     system="md arrays", target="array", example="/dev/md0",
@@ -54,12 +49,13 @@ WORDS = Words(
     state_command="mdadm --detail /dev/{target}",
     retry_command="systemctl restart svmram@{target}.service",
     explain_command="systemctl status svmram@{target}.service",
-    hung_command="dmesg, cat /proc/mdstat, the console",
+    hung_command=HUNG,
     serving="/dev/{ram} in sync, the disks write-mostly",
     script="POSIX sh script")
 
 
 class MdBackend(Backend):
+    name = "md"
     words = WORDS
     prelude = PRELUDE
     programs = PROGRAMS
@@ -110,7 +106,7 @@ class MdBackend(Backend):
     # --- the host and the record store ------------------------------------
 
     def host(self, target):
-        return MdHost(target, self.root)
+        return MdHost(target, self.root, self.runner)
 
     def intent_from_json(self, data, where):
         if not isinstance(data, dict):
@@ -245,9 +241,6 @@ class MdBackend(Backend):
         return {"wait_disks": 0 if args.dry_run else whole_number(
             args.wait_disks, "wait-disks", 0, 600)}
 
-    def missing_command(self, name, path, reason):
-        return missing_command(name, path, reason)
-
     def run_by_boot_service(self):
         return bool(os.environ.get("INVOCATION_ID"))
 
@@ -375,16 +368,6 @@ class MdBackend(Backend):
 
     def check(self, target=None):
         return check.run_check(self, target)
-
-
-def missing_command(name, path, reason):
-    if name == "mdadm":
-        return RefusedError("this system has no mdadm (cannot run %s: %s)"
-                            % (path, reason), advice=NO_MDADM_ADVICE)
-    return RefusedError(
-        "cannot run %s: %s" % (path, reason),
-        advice="svmram needs this command from the base system (kmod, "
-               "systemd); check that it is installed.")
 
 
 def _at_boot(host, intent, options):

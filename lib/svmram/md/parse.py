@@ -22,6 +22,7 @@ of guessing.  The formats, with their sources:
 """
 
 import re
+from types import MappingProxyType
 
 from ..errors import ParseError
 
@@ -67,9 +68,10 @@ def uint_attr(text, what):
 
 
 # level_show prints a level that was set as a number ("%d\n").
-_LEVEL_NUMBERS = {"-4": "multipath", "-5": "faulty", "-1": "linear",
-                  "0": "raid0", "1": "raid1", "4": "raid4", "5": "raid5",
-                  "6": "raid6", "10": "raid10"}
+_LEVEL_NUMBERS = MappingProxyType(
+    {"-4": "multipath", "-5": "faulty", "-1": "linear",
+     "0": "raid0", "1": "raid1", "4": "raid4", "5": "raid5",
+     "6": "raid6", "10": "raid10"})
 
 
 def level(text):

@@ -10,7 +10,6 @@ svc:/system/svmram:MIRROR (record.py).
 
 import os
 
-from .. import run
 from ..backend import Backend, Words
 from ..errors import RefusedError, SvmramError, UsageError, whole_number
 from ..plan import Plan
@@ -24,22 +23,13 @@ from .planner import plan_setup as plan_setup_steps
 from .ramcomponent import opening_step, ram_component
 from .restore import DEFAULT_COPY_BLOCKS
 from .restore import plan_restore as plan_restore_steps
-from .programs import PROGRAMS
+from .programs import HUNG, PROGRAMS
 from .script import PRELUDE
 
 DRY_RUN_PROBE = (
     "first tests on a scratch mirror of two 1 MiB ramdisks (removed "
     "afterwards) whether metadetach leaves a hole in the slots; this plan "
     "assumes it does not")
-
-
-# Where SVM exists (illumos-gate storage-svm.p5m is pkg.obsolete since late
-# 2016; OpenIndiana "6396 remove SVM", OmniOS obsolete from r151023).
-NO_SVM_ADVICE = (
-    "SVM ships with Oracle Solaris 11 (package storage/svm) and Solaris 10, "
-    "and with illumos distributions released before illumos removed it in "
-    "late 2016 (OpenIndiana Hipster 2016.10, OmniOS r151022 and older); on "
-    "Solaris 11 'pkg install storage/svm' adds it.")
 
 
 WORDS = Words(
@@ -52,12 +42,13 @@ WORDS = Words(
     state_command="metastat {target}",
     retry_command="svcadm clear svmram:{target}",
     explain_command="svcs -x svmram:{target}",
-    hung_command="svcs -x, the console, metastat",
+    hung_command=HUNG,
     serving="{ram} in slot 0, read option first",
     script="ksh script")
 
 
 class SvmBackend(Backend):
+    name = "svm"
     words = WORDS
     prelude = PRELUDE
     programs = PROGRAMS
@@ -99,7 +90,7 @@ class SvmBackend(Backend):
     def setup_options(self, args):
         return dict(
             size=names.size(args.size) if args.size is not None else None,
-            ramdisk=names.ramdisk(args.name, args.mirror) if args.name is not None
+            ramdisk=names.ramdisk(args.name, args.target) if args.name is not None
             else None,
             submirror=names.metadevice(args.submirror, "submirror")
             if args.submirror is not None else None,
@@ -130,7 +121,7 @@ class SvmBackend(Backend):
     # --- the host and the record store ------------------------------------
 
     def host(self, target):
-        return SvmHost(target, self.root)
+        return SvmHost(target, self.root, self.runner)
 
     def intent_from_json(self, data, where):
         return Intent.from_json(data, where)
@@ -340,9 +331,6 @@ class SvmBackend(Backend):
                                          intent=intent)))
         return found
 
-    def missing_command(self, name, path, reason):
-        return missing_command(name, path, reason)
-
     def run_by_boot_service(self):
         return bool(os.environ.get("SMF_FMRI"))
 
@@ -448,17 +436,6 @@ class SvmBackend(Backend):
     def selftest(self, svmram, directory):
         from . import selftest
         return selftest.run(self.root, svmram, directory)
-
-
-def missing_command(name, path, reason):
-    """A command that cannot be started: an SVM command missing means the
-    host has no SVM, a precondition, not a failure (a step that hits this
-    fails as a step; see execute.py)."""
-    if name.startswith("meta"):
-        return RefusedError(
-            "this system has no Solaris Volume Manager (cannot run %s: %s)"
-            % (path, reason), advice=NO_SVM_ADVICE)
-    return run.missing_command(name, path, reason)
 
 
 def _not_enabled(props, service_state, mirror):

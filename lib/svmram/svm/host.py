@@ -11,6 +11,7 @@ refused, never guessed at.
 import os
 import posixpath
 import re
+from types import MappingProxyType
 
 from .. import actions, journal
 from ..run import CommandError
@@ -40,7 +41,7 @@ PARTS = ("svm", "ramdisks", "smf")
 # ramdiskadm the ramdisks; svccfg and svcadm the record and the instance.
 # The commands that only read change nothing.  Any other command or
 # action: everything is read again.
-CHANGES = dict(
+CHANGES = MappingProxyType(dict(
     [(prog, ("svm",)) for prog in (
         "metainit", "metattach", "metadetach", "metaclear", "metaparam",
         "metareplace", "metasync", "metaoffline", "metaonline", "metadb",
@@ -48,7 +49,7 @@ CHANGES = dict(
     [("ramdiskadm", ("ramdisks",)), ("svccfg", ("smf",)),
      ("svcadm", ("smf",))] +
     [(prog, ()) for prog in ("metastat", "kstat", "prtvtoc", "fuser",
-                             "cmp")])
+                             "cmp")]))
 # Actions that run no command and change nothing observe() reads with one
 # (the /dev links are files, read again every time).
 _NO_COMMAND = (actions.Symlink, actions.RemoveLink, actions.DeviceNumber)

@@ -19,6 +19,7 @@ are unhealthy and why (the upper-case flags and their -i legend text).
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
 from ..errors import ParseError
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ _METADB_HEADER = re.compile(r"flags\s+first\s+blk\s+block\s+count\Z", re.I)
 # usr/src/uts/common/sys/lvm/md_mddb.h, one per r_flags bit (the blanks
 # are bits metadb never shows).  Their meanings are the -i legend of
 # metadb.c info(); DiskSuite 4.2.1 words them "state database replica".
-REPLICA_FLAGS = {
+REPLICA_FLAGS = MappingProxyType({
     "r": "replica does not have device relocation information",
     "o": "replica active prior to last mddb configuration change",
     "u": "replica is up to date",
@@ -58,7 +59,7 @@ REPLICA_FLAGS = {
     "S": "replica is too small to hold current data base",
     "R": "replica had device read errors",
     "B": "tagged data associated with the replica is not valid",
-}
+})
 _METADB_FLAGS = frozenset(REPLICA_FLAGS)
 # "Uppercase letters indicate a problem status.  Lowercase letters
 # indicate an Okay status." (Solstice DiskSuite 4.2.1 User's Guide and

@@ -28,6 +28,7 @@ replica banner is in usr/src/cmd/lvm/util/metastat.c.
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
 from ..errors import ParseError
 from .model import (COMPONENT_STATES, HOT_SPARE_STATES, LOG_STATES,
@@ -39,15 +40,15 @@ from .names import PASS_MAX
 
 SOURCE = "metastat"
 
-_SUBMIRROR_STATE = spellings(SUBMIRROR_STATES)
-_COMPONENT_STATE = spellings(COMPONENT_STATES)
-_RAID_STATE = spellings(RAID_STATES)
-_RAID_COLUMN_STATE = spellings(RAID_COLUMN_STATES)
-_SOFTPART_STATE = spellings(SOFTPART_STATES)
-_TRANS_STATE = spellings(TRANS_STATES)
-_LOG_STATE = spellings(LOG_STATES)
-_HOT_SPARE_STATE = spellings(HOT_SPARE_STATES)
-_YES_NO = {"yes": True, "no": False}
+_SUBMIRROR_STATE = MappingProxyType(spellings(SUBMIRROR_STATES))
+_COMPONENT_STATE = MappingProxyType(spellings(COMPONENT_STATES))
+_RAID_STATE = MappingProxyType(spellings(RAID_STATES))
+_RAID_COLUMN_STATE = MappingProxyType(spellings(RAID_COLUMN_STATES))
+_SOFTPART_STATE = MappingProxyType(spellings(SOFTPART_STATES))
+_TRANS_STATE = MappingProxyType(spellings(TRANS_STATES))
+_LOG_STATE = MappingProxyType(spellings(LOG_STATES))
+_HOT_SPARE_STATE = MappingProxyType(spellings(HOT_SPARE_STATES))
+_YES_NO = MappingProxyType({"yes": True, "no": False})
 
 # Blanks between words may be any run of spaces or tabs.
 # "KEY: value": the first colon followed by a blank.
@@ -65,7 +66,6 @@ _STRIPE = re.compile(r"Stripe\s+([0-9]+):(?:\s+\(interlace:\s+([0-9]+)\s+"
                      r"blocks\))?\Z", re.I)
 _COLUMNS = re.compile(r"Device\s+Start\s+Block\s+Dbase(\s+State)?(\s+Reloc)?"
                       r"(\s+Hot\s+Spare)?\Z", re.I)
-_COLUMN_CACHE = {}                  # header line -> column flags
 _SIZE = re.compile(r"([0-9]+)\s+blocks(?:\s*\([^()]*\))?\Z", re.I)
 _BLOCKS = re.compile(r"([0-9]+)\s+blocks\Z", re.I)
 _PERCENT = re.compile(r"([0-9]+)(?:\.([0-9]))?\s*%\s*done\Z", re.I)
@@ -73,8 +73,9 @@ _PERCENT = re.compile(r"([0-9]+)(?:\.([0-9]))?\s*%\s*done\Z", re.I)
 _READ = re.compile(r"((?i:roundrobin|geometric|first))\s+"
                    r"\(((?i:default)|-g|-r)\)\Z")
 _WRITE = re.compile(r"((?i:parallel|serial))\s+\(((?i:default)|-S)\)\Z")
-_READ_FLAG = {"roundrobin": "default", "geometric": "-g", "first": "-r"}
-_WRITE_FLAG = {"parallel": "default", "serial": "-S"}
+_READ_FLAG = MappingProxyType(
+    {"roundrobin": "default", "geometric": "-g", "first": "-r"})
+_WRITE_FLAG = MappingProxyType({"parallel": "default", "serial": "-S"})
 _NUMBER = re.compile(r"[0-9]+\Z")
 _INVOKE_MORE = re.compile(r"(?:metareplace|metasync|metaonline|metastat|"
                           r"umount|fsck|mount)\s")
@@ -117,6 +118,7 @@ class _Parser:
         self.config = Config(detailed=True)
         self.section = None
         self.where = {}             # device name -> header line number
+        self.headers = {}           # column header line -> column flags
 
     def error(self, message, lineno):
         raise ParseError(message, lineno=lineno, line=self.lines[lineno - 1],
@@ -332,15 +334,14 @@ class _Section:
 
     def columns(self, s, lineno):
         """Which of State, Reloc and Hot Spare a column header shows."""
-        columns = _COLUMN_CACHE.get(s)
+        columns = self.parser.headers.get(s)
         if columns is None:
             match = _COLUMNS.match(s)
             if not match:
                 self.error("unsupported column header (metastat -t is not "
                            "supported)", lineno)
             columns = tuple(group is not None for group in match.groups())
-            if len(_COLUMN_CACHE) < 64:
-                _COLUMN_CACHE[s] = columns
+            self.parser.headers[s] = columns
         return columns
 
     def component(self, s, columns, states, lineno):
@@ -864,13 +865,13 @@ class _RelocationSection(_Section):
             self.error("no 'Device Reloc Device ID' header")
 
 
-_SIMPLE_SECTIONS = {
+_SIMPLE_SECTIONS = MappingProxyType({
     "mirror": _MirrorSection,
     "concat/stripe": lambda parser, lineno, name: _StripeSection(
         parser, lineno, name, None),
     "raid": _RaidSection,
     "soft partition": _SoftPartSection,
-}
+})
 
 
 # metastat.c main runs meta_smf_isonline() after printing everything and

@@ -10,6 +10,7 @@ errors.py."""
 import os
 import re
 import sys
+from types import MappingProxyType
 
 from ..errors import UsageError
 
@@ -28,7 +29,8 @@ _SCRATCH = re.compile(r"svmram_probe[0-9]+\Z")
 _LINK = re.compile(r"c([0-9]+)t([0-9]+)d([0-9]+)s([0-7])\Z")
 _SIZE = re.compile(r"([1-9][0-9]*)([bkmg]?)\Z")
 _NUMBER = re.compile(r"[0-9]+\Z")
-_UNITS = {"": 1, "b": 512, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
+_UNITS = MappingProxyType(
+    {"": 1, "b": 512, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3})
 
 
 def owns(text):

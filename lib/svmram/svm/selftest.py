@@ -35,6 +35,7 @@ import posixpath
 import re
 import time
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Callable, List, Optional
 
 from .. import actions, interrupt
@@ -63,7 +64,7 @@ GONE_RAMDISK = "/dev/ramdisk/svmram_selftest_gone"
 UNITS_NEEDED = 5
 CONTROLLERS_NEEDED = 4      # two lofi links, the dangling one, setup's
 
-METHOD_NOTES = {
+METHOD_NOTES = MappingProxyType({
     # The label rule: a stripe whose slice starts at sector 0 is labeled
     # (a lofi device's fake label does), so the mirror is, and SVM takes
     # the labeled RAM submirror by attach (mirror_ioctl.c mirror_attach).
@@ -71,7 +72,7 @@ METHOD_NOTES = {
             "it is labeled and takes the RAM submirror by attach",
     "rotate": "run on a UFS mounted on the scratch mirror (newfs, mount "
               "-F ufs): a file written before setup must read back the "
-              "same after setup, after status and after teardown"}
+              "same after setup, after status and after teardown"})
 
 # Why the copy method is not run: it needs an unlabeled mirror, whose
 # first stripe's first slice starts past sector 0 or holds a replica

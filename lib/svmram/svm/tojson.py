@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from types import MappingProxyType
 
 from ..errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE, ParseError
 from . import listings, metastat, metastat_p
@@ -21,14 +22,14 @@ from . import listings, metastat, metastat_p
 USAGE = ("usage: python3 -m svmram.svm.tojson "
          "{metastat-p|metastat|metaparam|metadb|ramdiskadm} < FILE")
 
-KINDS = {
+KINDS = MappingProxyType({
     "metastat-p": lambda text: metastat_p.parse(text).to_json(),
     "metastat": lambda text: metastat.parse(text).to_json(),
     "metaparam": lambda text: listings.parse_metaparam(text).to_json(),
     "metadb": lambda text: _metadb(listings.parse_metadb(text)),
     "ramdiskadm": lambda text: {"ramdisks": [
         r.to_json() for r in listings.parse_ramdiskadm(text)]},
-}
+})
 
 
 def _metadb(replicas):
