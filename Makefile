@@ -114,8 +114,9 @@ test-suite:
 # 23-26 minutes, more than the 20 aimed at, nothing cut: each sequence
 # covers what no other does (docs/md-backend.md, "make test-vm's time").
 # pytest-xdist's loadgroup did not keep xdist_group-marked tests on one
-# worker each (xdist 3.8 put md-cycle with the others), so the split is
-# explicit.  The first run's output follows the second's
+# worker each (pytest 9 no longer reads the node id xdist 3.8 writes the
+# group into; tests/conftest.py mends that for test-suite), so this split
+# is explicit and needs no private pytest name.  The first run's output follows the second's
 # (build/test-vm-long.log).  Without QEMU or the build tools it skips
 # and says why.  pytest.ini's -q is quiet enough: a second -q would hide
 # the summary line ("N passed").
