@@ -396,9 +396,7 @@ def test_an_interrupted_teardown_keeps_the_options_set_after_setup(
                            (SETUP + ("d10",),))
     assert host.cmd("metaparam", "-p", "3", "-w", "serial", "d10"
                     ).returncode == 0
-    bindir = killing_bindir(host, "metaclear", 1)
-    killed = host.svmram("teardown", "-y", "d10",
-                         env={"SVMRAM_BINDIR": bindir})
+    killed = host.svmram_killed("metaclear", 1, "teardown", "-y", "d10")
     assert killed.returncode == -9, killed.stderr
     assert host.metastat_p("d10") == ""
     host.clear_trace()
