@@ -231,7 +231,8 @@ def _spec(f, first):
         if prop is None:
             return
         if not _valid_prop_name(prop):
-            f.warn("invalid property name '%s'" % prop)
+            # cmn_err, not kobj_file_err: no line in the message.
+            f.warnings.append((None, "invalid property name '%s'" % prop))
             return
         if not vals:
             props[prop] = (None, False)        # boolean: integer 0
@@ -363,24 +364,30 @@ def conf_files(st):
 
 
 def read_percent(st, root):
-    """(percent the driver takes, warning or None) from the conf files."""
-    found = None
+    """(percent the driver takes, console warnings or None) from the conf
+    files: the parser's (kobj_file_err: "MESSAGE on line N of FILE";
+    GUESS: FILE as the path here), then the driver's."""
+    found, console = None, []
     for path in conf_files(st):
         try:
             with open(devices.host_path(root, path)) as f:
-                props = properties(f.read())
+                props, warnings = parse(f.read())
         except FileNotFoundError:
             continue
+        console += ["WARNING: %s%s" % (message, "" if line is None else
+                                       " on line %d of %s" % (line, path))
+                    for line, message in warnings]
         if "percent_physmem" in props:
             found = props["percent_physmem"]
-    if found is None or not found[1]:
-        return DEFAULT_PERCENT, None
-    value = stoi(found[0])
-    if value >= 100:
-        return DEFAULT_PERCENT, (
-            "WARNING: ramdisk: rd_percent_physmem (%u) >= 100; using "
-            "default (%u%%)." % (value, DEFAULT_PERCENT))
-    return value, None
+    value = DEFAULT_PERCENT
+    if found is not None and found[1]:
+        value = stoi(found[0])
+        if value >= 100:
+            console.append(
+                "WARNING: ramdisk: rd_percent_physmem (%u) >= 100; using "
+                "default (%u%%)." % (value, DEFAULT_PERCENT))
+            value = DEFAULT_PERCENT
+    return value, "\n".join(console) or None
 
 
 def driver_init(st, root):

@@ -83,3 +83,9 @@ def test_the_shipped_file_has_no_percent_and_no_warning():
     assert parse(SHIPPED) == ({"instance": ("1024", False)}, [])
     assert properties(SHIPPED + 'percent_physmem = "60" ;\n')[P] == (
         "60", True)
+
+
+def test_an_invalid_property_name_is_warned_without_a_line():
+    # make_prop's cmn_err has no "on line N of FILE" (kobj_file_err has).
+    assert parse('a\\/b="1";') == ({}, [(None, "invalid property name "
+                                              "'a/b'")])
