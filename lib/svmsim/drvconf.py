@@ -16,9 +16,11 @@ by rd_attach (line 813) for the pseudo node:
 
 The string lookup matches only a string-typed property (sunddi.c
 i_ddi_prop_search skips a property whose type differs), so
-``percent_physmem="50";`` is read and ``percent_physmem=50;`` (an
-integer in driver.conf syntax) is not.  GUESS: that driver.conf gives an
-unquoted number the integer type (modsysfile.c was not read here).
+``percent_physmem="50";`` is read and ``percent_physmem=50;`` is not:
+get_hwc_spec (modsysfile.c) makes an unquoted number an integer
+property (e_ddi_prop_update_int_array).  The file is read as the kernel
+reads it (parse, below): blanks and newlines may stand around '=' and
+between entries, and a statement ends only at ';'.
 
 On a profile with the switch ``driver_conf_local`` (Oracle Solaris 11),
 ``/etc/driver/drv/ramdisk.conf`` is read after ``/kernel/drv/ramdisk.conf``
@@ -40,38 +42,308 @@ SHIPPED = ("#\n# Copyright 1992, 2003 Sun Microsystems, Inc.  All rights "
            "name=\"ramdisk\" parent=\"pseudo\" instance=1024;\n")
 
 
-def properties(text):
-    """{name: (value text, quoted)} of a driver.conf, the last assignment
-    of each name winning; comments run from '#' to the end of the line."""
-    props = {}
-    for line in text.splitlines():
-        i, quoted, word, out = 0, False, "", []
-        # Split into words on blanks and ';', keeping quoted strings whole.
-        while i < len(line):
-            ch = line[i]
-            if ch == '"':
-                end = line.find('"', i + 1)
-                end = len(line) if end < 0 else end
-                word += line[i + 1:end]
-                quoted = True
-                i = end + 1
-                continue
-            if ch == "#":
-                break
-            if ch in " \t;":
-                if word:
-                    out.append((word, quoted))
-                word, quoted = "", False
+# --- driver.conf as the kernel reads it ------------------------------------
+#
+# illumos-gate usr/src/uts/common/os/modsysfile.c (commit 15c5e8a) and
+# usr/src/uts/common/sys/kobj_lex.h, written again here from the C, not
+# from svmram's copy (svm/sizing.py):
+#
+# * kobj_lex skips ' ' and '\t' before every token; '=', ';', ',', '#',
+#   '&', '|', '*', ':', '/' are one-character tokens; '\n' and '\r' are
+#   NEWLINE; '\f' is WHITE_SPACE; '"' starts a STRING running to the next
+#   '"' (a backslash takes the next character as it is, or the octal
+#   digits after it as one character; a newline or the end of the file
+#   before the closing '"' warns "Missing \"" and gives the STRING "\n";
+#   a NUL ends the string, as strcpy copies it);
+#   a digit starts a DECVAL (digits only) or, after "0x", a HEXVAL; '-' or
+#   '~' before a digit belongs to the number, a lone '-' is a NAME; a
+#   letter, '_' or '\' starts a NAME of letters, digits, '_' and '-'
+#   ('\' takes the next character into it); anything else is UNEXPECTED.
+# * hwc_parse_now reads the file token by token: '#' skips to the end of
+#   the line (kobj_find_eol, which stops at '\n', '\r' or '\f'), a NAME
+#   starts a statement (get_hwc_spec), NEWLINE is skipped, anything else
+#   warns and is skipped.
+# * get_hwc_spec runs to the next ';', across newlines and comments: NAME
+#   [= value[,value...]] entries one after the other, each value list all
+#   strings or all integers (kept here as written); a NAME with no value
+#   is a boolean (an integer property 0).  ddi_prop_lookup_string finds
+#   only a string property and gives its first string.  A token out of
+#   place (e.g. a NAME after '=') warns and is ignored; a token of a kind
+#   the statement never takes ('*', ':', '/', '&', '|', '\f', UNEXPECTED)
+#   or the end of the file drops the whole statement (goto bad), and the
+#   file is read on from the token after it.  A statement that ends while
+#   an entry waits for its value ('a=;') warns "Unexpected end of line"
+#   and loses that entry only.  'name=', 'parent=' and 'class=' make a
+#   node spec (a second 'name' or 'parent' drops the statement); a node
+#   spec without parent or class, or a global one with parent or class,
+#   is dropped.  make_prop refuses a property name with a character
+#   below '!' or one of / \\ : [ ] @ (valid_prop_name).
+#
+# Not modelled: the token length limit (MAX_HWC_LINESIZE) and which of a
+# node spec's and the global properties the driver's lookup sees first;
+# here every statement's properties count and the last one wins.
+
+_ONE = {"=": "EQUALS", "&": "AMPERSAND", "|": "BIT_OR", "*": "STAR",
+        "#": "POUND", ":": "COLON", ";": "SEMICOLON", ",": "COMMA",
+        "/": "SLASH"}
+
+
+def _digit(c):
+    return c is not None and "0" <= c <= "9"
+
+
+def _alpha(c):
+    return c is not None and ("a" <= c <= "z" or "A" <= c <= "Z")
+
+
+def _namechar(c):
+    return _alpha(c) or _digit(c) or c in ("_", "-")
+
+
+class _File:
+    """kobj_getc / kobj_ungetc over a text; None is the end (-1)."""
+
+    def __init__(self, text):
+        self.text, self.pos, self.warnings = text, 0, []
+
+    def getc(self):
+        if self.pos >= len(self.text):
+            self.pos = len(self.text) + 1
+            return None
+        self.pos += 1
+        return self.text[self.pos - 1]
+
+    def ungetc(self):
+        self.pos -= 1
+
+    def warn(self, message):
+        line = self.text.count("\n", 0, min(self.pos, len(self.text))) + 1
+        self.warnings.append((line, message))
+
+    def find_eol(self):
+        while True:
+            c = self.getc()
+            if c is None:
+                return
+            if c in "\n\r\f":
+                self.ungetc()
+                return
+
+    def lex(self):
+        """kobj_lex: (token, text)."""
+        c = self.getc()
+        while c in (" ", "\t"):
+            c = self.getc()
+        if c is None:
+            return "EOF", ""
+        if c in _ONE:
+            return _ONE[c], c
+        if c == "\f":
+            out = c
+            c = self.getc()
+            while c in (" ", "\t", "\f"):
+                out += c
+                c = self.getc()
+            self.ungetc()
+            return "WHITE_SPACE", out
+        if c in "\n\r":
+            return "NEWLINE", c
+        if c == '"':
+            return self.lex_string()
+        out = [c]
+        if c in ("-", "~"):
+            c = self.getc()
+            out.append(c)
+            if out[0] == "-" and (c in (" ", "\t", "\n")):
+                self.ungetc()
+                return "NAME", "-"
+        if _digit(c):
+            if c == "0":
+                c = self.getc()
+                if c == "x":
+                    out.append(c)
+                    c = self.getc()
+                    while _digit(c) or (c is not None and c in "abcdefABCDEF"):
+                        out.append(c)
+                        c = self.getc()
+                    self.ungetc()
+                    return "HEXVAL", "".join(out)
             else:
-                word += ch
-            i += 1
-        if word:
-            out.append((word, quoted))
-        for text_word, quoted in out:
-            name, eq, value = text_word.partition("=")
-            if eq and name:
-                props[name] = (value, quoted)
-    return props
+                c = self.getc()
+            while _digit(c):
+                out.append(c)
+                c = self.getc()
+            self.ungetc()
+            return "DECVAL", "".join(out)
+        if _alpha(c) or c in ("_", "\\"):
+            if c != "\\":
+                c = self.getc()
+            else:
+                out.pop()
+            while _namechar(c) or c == "\\":
+                if c == "\\":
+                    c = self.getc()
+                out.append("\xff" if c is None else c)
+                c = self.getc()
+            self.ungetc()
+            return "NAME", "".join(out)
+        return "UNEXPECTED", "".join(x for x in out if x is not None)
+
+    def lex_string(self):
+        out = []
+        while True:
+            c = self.getc()
+            if c == '"':
+                break
+            if c is None or c == "\n":
+                self.ungetc()
+                self.warn('Missing "')
+                out = ["\n"]
+                break
+            if c == "\\":
+                c = self.getc()
+                if not _digit(c):
+                    out.append("\xff" if c is None else c)
+                    continue
+                value = 0
+                while c is not None and "0" <= c <= "7":
+                    value = value * 8 + ord(c) - ord("0")
+                    c = self.getc()
+                self.ungetc()
+                out.append(chr(value & 0xff))
+                continue
+            out.append(c)
+        # add_val and the name/parent copies use strcpy: a NUL ends it.
+        return "STRING", "".join(out).split("\0")[0]
+
+
+def _valid_prop_name(name):
+    return all(ord(ch) >= 0x21 and ch not in "/\\:[]@" for ch in name)
+
+
+def _spec(f, first):
+    """get_hwc_spec: ({name: (value, quoted)} in order, is_node), or None
+    for a statement the kernel drops."""
+    props, node = {}, {}
+    state, prop, vals = "begin", None, []
+
+    def make_prop():
+        if prop is None:
+            return
+        if not _valid_prop_name(prop):
+            # cmn_err, not kobj_file_err: no line in the message.
+            f.warnings.append((None, "invalid property name '%s'" % prop))
+            return
+        if not vals:
+            props[prop] = (None, False)        # boolean: integer 0
+        elif vals[0][0] == "STRING":
+            props[prop] = (vals[0][1], True)   # the first string
+        else:
+            props[prop] = (",".join(v[1] for v in vals), False)
+
+    token, text = "NAME", first
+    while True:
+        if token == "NAME":
+            if state in ("prop", "prop_string", "prop_integer", "begin"):
+                if state != "begin":
+                    make_prop()
+                prop, vals = None, []
+                if text in ("PARENT", "parent"):
+                    state = "parent"
+                elif text in ("NAME", "name"):
+                    state = "name"
+                elif text in ("CLASS", "class"):
+                    state, prop = "class", text
+                else:
+                    state, prop = "prop", text
+            else:
+                f.warn("Unexpected token '%s'" % text)
+        elif token == "EQUALS":
+            if state in ("name", "parent", "class", "prop"):
+                state += "_equals"
+            else:
+                f.warn("Unexpected token '%s'" % text)
+        elif token == "STRING":
+            if state in ("name_equals", "parent_equals"):
+                key = state[:-7]
+                if key in node:
+                    f.warn("'%s' property already specified (the ';' may "
+                           "have been omitted on previous spec!)" % key)
+                    return None
+                node[key] = text
+                state = "begin"
+            elif state in ("class_equals", "prop_equals", "prop_string_comma"):
+                if state == "class_equals":
+                    if "class" in node:
+                        f.warn("'class' property already specified")
+                        return None
+                    node["class"] = text
+                vals.append(("STRING", text))
+                state = "prop_string"
+            else:
+                f.warn("Unexpected token '%s'" % text)
+        elif token in ("HEXVAL", "DECVAL"):
+            if state in ("prop_equals", "prop_integer_comma"):
+                vals.append(("INTEGER", text))
+                state = "prop_integer"
+            else:
+                f.warn("Unexpected token '%s'" % text)
+        elif token == "COMMA":
+            if state in ("prop_string", "prop_integer"):
+                state += "_comma"
+            else:
+                f.warn("Unexpected token '%s'" % text)
+        elif token == "NEWLINE":
+            pass
+        elif token == "POUND":
+            f.find_eol()
+        elif token == "EOF":
+            f.warn("Unexpected EOF")
+            return None
+        else:
+            f.warn("Unexpected token '%s'" % text)
+            return None
+        token, text = f.lex()
+        if token == "SEMICOLON":
+            break
+    if state in ("prop", "prop_string", "prop_integer"):
+        make_prop()
+    elif state != "begin":
+        f.warn("Unexpected end of line")
+    if "name" not in node:
+        if "parent" in node or "class" in node:
+            f.warn("missing name attribute")
+            return None
+    elif "parent" not in node and "class" not in node:
+        f.warn("missing parent or class attribute")
+        return None
+    return props, "name" in node
+
+
+def parse(text):
+    """hwc_parse_now over a driver.conf: ({name: (value, quoted)}, the
+    last assignment of a name winning; [(line, kernel warning)]).  value
+    is the first string of a string property (quoted True), the integers
+    as written, joined by ',', of an integer one, None for a boolean."""
+    f, props = _File(text), {}
+    while True:
+        token, value = f.lex()
+        if token == "EOF":
+            break
+        if token == "POUND":
+            f.find_eol()
+        elif token == "NAME":
+            spec = _spec(f, value)
+            if spec is not None:
+                props.update(spec[0])
+        elif token != "NEWLINE":
+            f.warn("Unexpected token '%s'" % value)
+    return props, f.warnings
+
+
+def properties(text):
+    """{name: (value, quoted)} of a driver.conf (parse)."""
+    return parse(text)[0]
 
 
 def stoi(text):
@@ -92,24 +364,30 @@ def conf_files(st):
 
 
 def read_percent(st, root):
-    """(percent the driver takes, warning or None) from the conf files."""
-    found = None
+    """(percent the driver takes, console warnings or None) from the conf
+    files: the parser's (kobj_file_err: "MESSAGE on line N of FILE";
+    GUESS: FILE as the path here), then the driver's."""
+    found, console = None, []
     for path in conf_files(st):
         try:
             with open(devices.host_path(root, path)) as f:
-                props = properties(f.read())
+                props, warnings = parse(f.read())
         except FileNotFoundError:
             continue
+        console += ["WARNING: %s%s" % (message, "" if line is None else
+                                       " on line %d of %s" % (line, path))
+                    for line, message in warnings]
         if "percent_physmem" in props:
             found = props["percent_physmem"]
-    if found is None or not found[1]:
-        return DEFAULT_PERCENT, None
-    value = stoi(found[0])
-    if value >= 100:
-        return DEFAULT_PERCENT, (
-            "WARNING: ramdisk: rd_percent_physmem (%u) >= 100; using "
-            "default (%u%%)." % (value, DEFAULT_PERCENT))
-    return value, None
+    value = DEFAULT_PERCENT
+    if found is not None and found[1]:
+        value = stoi(found[0])
+        if value >= 100:
+            console.append(
+                "WARNING: ramdisk: rd_percent_physmem (%u) >= 100; using "
+                "default (%u%%)." % (value, DEFAULT_PERCENT))
+            value = DEFAULT_PERCENT
+    return value, "\n".join(console) or None
 
 
 def driver_init(st, root):

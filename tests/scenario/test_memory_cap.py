@@ -204,3 +204,36 @@ def test_the_boot_restore_names_the_ramdisk_that_took_the_memory(host_after):
     assert host.cmd("ramdiskadm", "-d", "hog").returncode == 0
     assert host.svmram("restore", "d10").returncode == 0
     assert host.violations() == []
+
+
+def test_blanks_and_newlines_around_the_equals_sign_are_read(host):
+    """Issue 27: the kernel's driver.conf lexer skips blanks before every
+    token and a statement ends only at ';' (modsysfile.c kobj_lex,
+    get_hwc_spec): the driver takes 50, and check says so."""
+    write_conf(host, 'percent_physmem =\n  "50" ;')
+    assert host.reboot().returncode == 0
+    assert host.cmd("ramdiskadm", "-a", "other", "200m").returncode == 0
+    memory = [line for line in host.svmram("check").stdout.splitlines()
+              if " memory " in line][0]
+    assert "ramdisks may use 480 MiB (50% of availrmem at boot" in memory
+    assert setup_outcome(host)[0] == "ready"
+
+
+def test_a_statement_the_kernel_drops_is_not_counted_on(host):
+    """No ';' before the end of the file: the kernel drops the statement
+    and takes 25; check warns and names the line, and the advice names
+    it first."""
+    write_conf(host, 'percent_physmem="50"')
+    reboot = host.reboot()
+    assert reboot.returncode == 0
+    # The kernel's console: kobj_file_err in get_hwc_spec.
+    assert "WARNING: Unexpected EOF on line " in reboot.stderr
+    assert host.cmd("ramdiskadm", "-a", "other", "100m").returncode == 0
+    memory = [line for line in host.svmram("check").stdout.splitlines()
+              if " memory " in line][0]
+    assert memory.startswith("warning")
+    assert "ramdisks may use 240 MiB (25% of availrmem at boot" in memory
+    assert "the kernel warns about line" in memory
+    outcome, text = setup_outcome(host)
+    assert outcome == "refused"
+    assert "the kernel warns: the file ends before the ';'" in text

@@ -5,7 +5,8 @@ from kstat and ramdisk.conf (pure; issue 20 §2)."""
 
 import pytest
 
-from svmram.svm.sizing import MemoryCap, conf_properties, conf_setting, stoi
+from svmram.svm.sizing import (MemoryCap, conf_properties, conf_read,
+                               conf_setting, stoi)
 from svmram.svm.snapshot import Snapshot
 
 MIB = 1 << 20
@@ -38,6 +39,14 @@ def test_driver_conf_syntax():
     ('percent_physmem="500";', 25),
     ("percent_physmem=50;", 25),          # an integer: not found
     ('percent_physmem="0";', 0),
+    # modsysfile.c kobj_lex skips blanks before every token and
+    # get_hwc_spec ends a statement only at ';' (issue 27).
+    ('percent_physmem = "50";', 50),
+    ('percent_physmem=\n"50";', 50),
+    ('percent_physmem="50" # the comment ends at the newline\n;', 50),
+    ('percent_physmem="30","60";', 30),   # a list: its first string
+    ("percent_physmem=0x32;", 25),        # hex is an integer too
+    ("percent_physmem;", 25),             # a boolean: integer 0
 ])
 def test_the_percentage_the_driver_takes(conf, percent):
     cap = MemoryCap(snap(conf))
@@ -75,3 +84,53 @@ def test_etc_driver_drv_wins_over_kernel_drv():
         (KCONF, 'percent_physmem="30";', 1.0),
         ("/etc/driver/drv/ramdisk.conf", 'percent_physmem="40";', 1.0)))
     assert (percent, where[0]) == (40, "/etc/driver/drv/ramdisk.conf")
+
+
+def test_blanks_and_newlines_around_the_equals_sign():
+    """Issue 27: the old tokenizer split words on blanks, so it read
+    'percent_physmem = "50";' as nothing and 'percent_physmem=\\n"50";'
+    as an empty value, where the kernel reads "50" in both."""
+    for text in ('percent_physmem = "50";', 'percent_physmem=\n"50";',
+                 'percent_physmem\t=\t"50"\n;'):
+        assert conf_read(text) == ({"percent_physmem": ("50", True)}, [])
+    percent, where, note = conf_setting(((KCONF, 'percent_physmem = "50";',
+                                          1.0),))
+    assert (percent, where, note) == (
+        50, (KCONF, "50", True), 'percent_physmem="50" in ' + KCONF)
+
+
+def test_several_entries_in_one_statement_and_what_the_kernel_drops():
+    assert conf_read('name="ramdisk" parent="pseudo" instance=1024 '
+                     'percent_physmem="40" flag;') == ({
+                         "instance": ("1024", False),
+                         "percent_physmem": ("40", True),
+                         "flag": (None, False)}, [])
+    # A '*' drops its statement; the file is read on after it.
+    assert conf_read('a="1" * b="2";') == (
+        {"b": ("2", True)}, [(1, "'*' drops the statement")])
+    # No ';' before the end of the file: the statement is dropped.
+    assert conf_read('percent_physmem="40"\n') == (
+        {}, [(2, "the file ends before the ';'")])
+    assert conf_read('percent_physmem="40;\n;') == (
+        {"percent_physmem": ("\n", True)}, [(1, 'a " is missing')])
+
+
+@pytest.mark.parametrize("conf, percent, line", [
+    # The kernel drops the statement (no ';' at the end): it takes 25, and
+    # svmram cannot be sure of its reading, so it counts with no more.
+    ('percent_physmem="50"', 25, 2),
+    # A dropped statement's value is lower than the default: counted.
+    ('percent_physmem="10" *;', 10, 2),
+    # Read, but the file has a warning: never more than the default.
+    ('percent_physmem="50"; @', 25, 2),
+    ('percent_physmem="20"; @', 20, 2),
+])
+def test_a_conf_the_kernel_warns_about_is_not_counted_on(conf, percent,
+                                                         line):
+    cap = MemoryCap(snap(conf))
+    assert cap.percent == percent and cap.problems[0][:2] == (KCONF, line)
+    assert cap.sureness().startswith(
+        "the kernel warns about line %d of %s (" % (line, KCONF))
+    assert cap.sureness().endswith(
+        "so svmram cannot be sure what the driver took from it; it counts "
+        "with %d%%, the smallest it may have taken" % percent)

@@ -490,6 +490,17 @@ def test_the_memory_cap_advice_names_the_tunable_file_and_the_value():
          "driver reads it as a string when it initialises at boot) and "
          "reboot, then run 'svcadm clear svmram:d10'; until then d10 "
          "serves reads from its disk submirrors."),
+        # Issue 27: a statement the kernel drops (no ';' before the end of
+        # the file) is named first, as a value added after it would join
+        # that statement.
+        (snap.evolve(ramdisk_confs=((
+            "/kernel/drv/ramdisk.conf",
+            'name="ramdisk" parent="pseudo" instance=1024;\n'
+            'percent_physmem="40"\n', 0.0),)), {},
+         "Correct line 3 of /kernel/drv/ramdisk.conf (the kernel warns: the "
+         "file ends before the ';'), then set percent_physmem=\"32\"; in "
+         "/kernel/drv/ramdisk.conf (the driver reads it as a string when it "
+         "initialises at boot) and reboot, then run 'svmram setup d10'."),
     ]
     for observed, who, advice in cases:
         try:

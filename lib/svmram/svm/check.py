@@ -69,12 +69,12 @@ def service_checks():
 def memory_check(snap):
     """The ramdisk memory cap as the driver computes it (sizing.MemoryCap),
     how sure that is, and the memory free now; a warning when the value
-    in effect may differ from ramdisk.conf's or the conf's value is one
-    the driver ignores."""
+    in effect may differ from ramdisk.conf's, the kernel warns about a
+    conf file, or the conf's value is one the driver ignores."""
     if not snap.physmem_bytes:
         return _check("memory", WARN, "physical memory could not be read")
     cap = MemoryCap(snap)
-    doubtful = cap.changed or (cap.where is not None and
+    doubtful = cap.changed or bool(cap.problems) or (cap.where is not None and
                                cap.next_percent == 25 and
                                cap.where[1] != "25")
     return _check("memory", WARN if doubtful else OK, (

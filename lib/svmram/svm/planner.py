@@ -255,16 +255,20 @@ def _cap_refusal(cap, size, need, keeps, then, until):
             "; ".join("ramdiskadm -d %s" % name for name in sorted(others)),
             then))
     percent = cap.percent_for(cap.used + need)
-    if percent is not None and cap.changed and cap.next_percent >= percent:
+    if percent is not None and cap.changed and not cap.problems and \
+            cap.next_percent >= percent:
         ways.append(
             "%s sets percent_physmem=\"%s\", but it was changed after the "
             "last boot and the driver reads it when it initialises at boot: "
             "reboot, %s" % (cap.where[0], cap.where[1], then))
     elif percent is not None:
+        lead = "Set" if not cap.problems else (
+            "Correct line %d of %s (the kernel warns: %s), then set" % (
+                cap.problems[0][1], cap.problems[0][0], cap.problems[0][2]))
         ways.append(
-            "Set percent_physmem=\"%d\"; in %s (the driver reads it as a "
+            "%s percent_physmem=\"%d\"; in %s (the driver reads it as a "
             "string when it initialises at boot) and reboot, %s" % (
-                percent, cap.conf, then))
+                lead, percent, cap.conf, then))
     else:
         ways.append(
             "Delete other ramdisks: even percent_physmem=\"%d\" lets "

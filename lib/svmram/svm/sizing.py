@@ -105,36 +105,246 @@ MIN_FREE_PERCENT = 10            # memory a ramdisk must leave free (svmram)
 T_MINARMEM = 25                  # pages page_resv keeps back (param.c)
 
 
-def conf_properties(text):
-    """{name: (value, quoted)} of a driver.conf: words split on blanks
-    and ';', quoted strings kept whole, '#' to the end of a line a
-    comment; the last assignment of a name wins."""
-    props = {}
-    for line in text.splitlines():
-        words, word, quoted, i = [], "", False, 0
-        while i < len(line):
-            ch = line[i]
-            if ch == '"':
-                end = line.find('"', i + 1)
-                end = len(line) if end < 0 else end
-                word, quoted, i = word + line[i + 1:end], True, end + 1
-                continue
-            if ch == "#":
-                break
-            if ch in " \t;":
-                if word:
-                    words.append((word, quoted))
-                word, quoted = "", False
-            else:
-                word += ch
+# --- driver.conf syntax, as illumos modsysfile.c reads it -------------------
+#
+# Written from the kernel's source (illumos-gate 15c5e8a; the emulator's
+# svmsim/drvconf.py is a separate reading of the same C, and
+# tests/svmsim/test_drvconf_agrees.py holds the two together):
+#
+# * kobj_lex (kobj_lex.h for the character classes) skips ' ' and '\t'
+#   before every token.  '#' runs to before the next '\n', '\r' or '\f'
+#   (kobj_find_eol; every caller here skips comments that way).  A quoted
+#   string takes '\c' as c and '\' with octal digits as that character,
+#   and ends early at a NUL (strcpy); a '\n' or the end of the file
+#   before its '"' warns "Missing \"" and the string is "\n".  Numbers:
+#   digits, or 0x and hex digits, '-' or '~' in front; a name: a letter,
+#   '_' or '\' (which takes the next character in), then letters,
+#   digits, '_', '-'; a lone '-' is a name.  '\f' with the blanks after
+#   it, '&', '|', '*', ':', '/' and any other character are tokens no
+#   driver.conf statement takes.
+# * hwc_parse_now: a name starts a statement; any other token outside a
+#   statement warns and is skipped.
+# * get_hwc_spec: a statement runs to ';', across newlines: entries
+#   `key`, `key=v1,v2...` (all strings or all numbers), `name="..."`,
+#   `parent="..."`, `class="..."`.  A token out of place warns and is
+#   skipped; a token no statement takes, the end of the file, or a second
+#   name/parent/class drops the whole statement (the tokens after it are
+#   read as a new start); an entry still waiting for a value at ';' is
+#   lost; a statement with name but neither parent nor class, or with
+#   parent or class but no name, is dropped (hwc_parse_now); make_prop
+#   skips a key with a character below '!' or one of / \\ : [ ] @.
+# * A property's value here: (first string, True) for strings (what
+#   ddi_prop_lookup_string gives), (numbers as written joined by ',',
+#   False) for numbers, (None, False) for a key alone (a boolean, an
+#   integer 0).  The last assignment of a key in the files wins.
+
+_CONF_NAMECHARS = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_CONF_HEX = frozenset("0123456789abcdefABCDEF")
+_CONF_KEYWORDS = {"name": "name", "NAME": "name", "parent": "parent",
+                  "PARENT": "parent", "class": "class", "CLASS": "class"}
+
+
+def _conf_tokens(text):
+    """kobj_lex over the whole text, comments left out: a list of (kind,
+    text, line); kinds: name str int = , ; newline eof other, and
+    'missing-quote' problems as (line, message) after it."""
+    out, problems, i, n = [], [], 0, len(text)
+
+    def line_at(pos):
+        return text.count("\n", 0, min(pos, n)) + 1
+
+    while True:
+        while i < n and text[i] in " \t":
             i += 1
-        if word:
-            words.append((word, quoted))
-        for text_word, quoted in words:
-            name, eq, value = text_word.partition("=")
-            if eq and name:
-                props[name] = (value, quoted)
-    return props
+        if i >= n:
+            out.append(("eof", "", line_at(n)))
+            return out, problems
+        start, c = i, text[i]
+        i += 1
+        if c == "#":
+            while i < n and text[i] not in "\n\r\f":
+                i += 1
+        elif c in "\n\r":
+            out.append(("newline", c, line_at(start)))
+        elif c in "=,;":
+            out.append((c, c, line_at(start)))
+        elif c == "\f":
+            while i < n and text[i] in " \t\f":
+                i += 1
+            out.append(("other", text[start:i], line_at(start)))
+        elif c == '"':
+            chars = []
+            while True:
+                if i >= n or text[i] == "\n":
+                    problems.append((line_at(i), 'a " is missing'))
+                    chars = ["\n"]
+                    break
+                ch = text[i]
+                i += 1
+                if ch == '"':
+                    break
+                if ch != "\\":
+                    chars.append(ch)
+                elif i >= n:
+                    chars.append("\xff")           # (char)-1
+                elif not "0" <= text[i] <= "9":
+                    chars.append(text[i])
+                    i += 1
+                else:
+                    code = 0
+                    while i < n and "0" <= text[i] <= "7":
+                        code = code * 8 + int(text[i])
+                        i += 1
+                    chars.append(chr(code & 0xff))
+            out.append(("str", "".join(chars).split("\0")[0],
+                        line_at(start)))
+        else:
+            lead = ""
+            if c in "-~":
+                nxt = text[i] if i < n else None
+                i += 1
+                if c == "-" and nxt in (" ", "\t", "\n"):
+                    i -= 1
+                    out.append(("name", "-", line_at(start)))
+                    continue
+                lead, c = c, nxt
+            if c is not None and "0" <= c <= "9":
+                if c == "0" and i < n and text[i] == "x":
+                    i += 1
+                    while i < n and text[i] in _CONF_HEX:
+                        i += 1
+                else:
+                    while i < n and "0" <= text[i] <= "9":
+                        i += 1
+                out.append(("int", text[start:i], line_at(start)))
+            elif c is not None and (c in "_\\" or c.isascii()
+                                    and c.isalpha()):
+                chars, i = [lead], i - 1
+                while i < n and (text[i] in _CONF_NAMECHARS
+                                 or text[i] == "\\"):
+                    if text[i] == "\\":
+                        i += 1
+                        chars.append(text[i] if i < n else "\xff")
+                    else:
+                        chars.append(text[i])
+                    i += 1
+                out.append(("name", "".join(chars), line_at(start)))
+            else:
+                out.append(("other", lead + (c or ""), line_at(start)))
+
+
+def _conf_value(values):
+    if not values:
+        return (None, False)
+    if values[0][0] == "str":
+        return (values[0][1], True)
+    return (",".join(v for _, v in values), False)
+
+
+def _conf_statement(tokens, k, problems):
+    """get_hwc_spec from tokens[k], a name: (index after the statement,
+    {key: value} it sets)."""
+    props, node, key, values, state = {}, {}, None, [], "start"
+
+    def finish():
+        if any(ord(ch) < 0x21 or ch in "/\\:[]@" for ch in key):
+            problems.append((line, "the property name %r is invalid" % key))
+        else:
+            props[key] = _conf_value(values)
+
+    def odd():
+        problems.append((line, "%r is out of place" % word))
+
+    while True:
+        kind, word, line = tokens[k]
+        if kind == "eof":
+            problems.append((line, "the file ends before the ';'"))
+            return k, {}
+        k += 1
+        if kind == "other":
+            problems.append((line, "%r drops the statement" % word))
+            return k, {}
+        if kind == "name":
+            if state in ("start", "key", "str", "int"):
+                if state != "start":
+                    finish()
+                values = []
+                kw = _CONF_KEYWORDS.get(word)
+                state, key = ("kw " + kw, word) if kw else ("key", word)
+            else:
+                odd()
+        elif kind == "=":
+            if state == "key" or state.startswith("kw ") and \
+                    not state.endswith("="):
+                state += "="
+            else:
+                odd()
+        elif kind == "str":
+            if state in ("kw name=", "kw parent=", "kw class="):
+                kw = state[3:-1]
+                if kw in node:
+                    problems.append((line, "a second %s= drops the "
+                                     "statement" % kw))
+                    return k, {}
+                node[kw] = word
+                if kw == "class":
+                    values, state = [("str", word)], "str"
+                else:
+                    state = "start"
+            elif state in ("key=", "str,"):
+                values.append(("str", word))
+                state = "str"
+            else:
+                odd()
+        elif kind == "int":
+            if state in ("key=", "int,"):
+                values.append(("int", word))
+                state = "int"
+            else:
+                odd()
+        elif kind == ",":
+            if state in ("str", "int"):
+                state += ","
+            else:
+                odd()
+        if tokens[k][0] == ";":
+            line = tokens[k][2]
+            k += 1
+            break
+    if state in ("key", "str", "int"):
+        finish()
+    elif state != "start":
+        problems.append((line, "the statement ends without a value"))
+    if ("name" in node) == ("parent" in node or "class" in node):
+        return k, props
+    problems.append((line, "the statement has %s" % (
+        "a name but no parent or class" if "name" in node else
+        "a parent or class but no name")))
+    return k, {}
+
+
+def conf_read(text):
+    """A driver.conf as the kernel reads it: ({key: (value, quoted)},
+    [(line, problem)]), the problems being where the kernel warns."""
+    tokens, problems = _conf_tokens(text)
+    props, k = {}, 0
+    while tokens[k][0] != "eof":
+        kind, word, line = tokens[k]
+        if kind == "name":
+            k, got = _conf_statement(tokens, k, problems)
+            props.update(got)
+        else:
+            if kind != "newline":
+                problems.append((line, "%r is out of place" % word))
+            k += 1
+    problems.sort(key=lambda p: p[0])
+    return props, problems
+
+
+def conf_properties(text):
+    """{key: (value, quoted)} of a driver.conf (conf_read)."""
+    return conf_read(text)[0]
 
 
 def stoi(text):
@@ -159,6 +369,10 @@ def conf_setting(confs):
         return DEFAULT_PERCENT, None, (
             "the driver's default, as ramdisk.conf sets no percent_physmem")
     path, value, quoted = where
+    if value is None:
+        return DEFAULT_PERCENT, where, (
+            "%s names percent_physmem without a value, which the driver "
+            "does not read as a string, so it takes its default" % path)
     if not quoted:
         return DEFAULT_PERCENT, where, (
             "%s sets percent_physmem=%s, a number, but the driver reads it "
@@ -172,6 +386,24 @@ def conf_setting(confs):
     return percent, where, "percent_physmem=\"%s\" in %s" % (value, path)
 
 
+def conf_doubts(confs):
+    """Where the kernel warns in the conf files `confs`: ([(path, line,
+    problem)], [every percent a percent_physmem="..." anywhere in them
+    would give, read or dropped]).  With a warning svmram cannot be sure
+    it reads the files as the kernel did, and counts with the smallest."""
+    problems, percents = [], []
+    for path, text, _ in confs:
+        problems += [(path, line, what) for line, what in conf_read(text)[1]]
+        tokens = [t for t in _conf_tokens(text)[0] if t[0] != "newline"]
+        for i, (kind, word, _) in enumerate(tokens[:-2]):
+            if (kind, word, tokens[i + 1][0], tokens[i + 2][0]) == (
+                    "name", "percent_physmem", "=", "str"):
+                percent = stoi(tokens[i + 2][1])
+                if percent <= MAX_PERCENT:
+                    percents.append(percent)
+    return problems, sorted(set(percents))
+
+
 class MemoryCap:
     """The ramdisk memory cap on this host as svmram reads it (pure).
 
@@ -181,7 +413,10 @@ class MemoryCap:
     boot is missing from it).  The percentage is what ramdisk.conf gives,
     unless a conf file is newer than the boot: then the value in effect
     is the one the driver read at boot, which svmram cannot see, and it
-    counts with the smaller of that file's value and the default."""
+    counts with the smaller of that file's value and the default; or
+    unless the kernel warns about a conf file (conf_doubts): then svmram
+    counts with the smallest of its reading, the default, and every
+    percent_physmem="..." in the files."""
 
     def __init__(self, snap):
         self.page = snap.page_bytes or 4096
@@ -197,8 +432,12 @@ class MemoryCap:
             snap.ramdisk_confs)
         self.changed = snap.boot_time is not None and any(
             mtime > snap.boot_time for _, _, mtime in snap.ramdisk_confs)
+        self.problems, self.candidates = conf_doubts(snap.ramdisk_confs)
         self.percent = min(self.next_percent, DEFAULT_PERCENT) \
             if self.changed else self.next_percent
+        if self.problems:
+            self.percent = min([self.percent, DEFAULT_PERCENT]
+                               + self.candidates)
         self.conf = snap.ramdisk_conf
         self.cap = self.cap_at(self.percent)
 
@@ -224,6 +463,12 @@ class MemoryCap:
 
     def sureness(self):
         """How sure the cap is, in words."""
+        if self.problems:
+            path, line, what = self.problems[0]
+            return ("the kernel warns about line %d of %s (%s), so svmram "
+                    "cannot be sure what the driver took from it; it counts "
+                    "with %d%%, the smallest it may have taken" % (
+                        line, path, what, self.percent))
         if self.changed:
             return ("ramdisk.conf was changed after the last boot, so the "
                     "driver may still use the value it read then; svmram "
