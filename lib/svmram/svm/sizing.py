@@ -10,6 +10,8 @@ cylinder (nhead * nsect) and a mirror down to its first submirror's
 cylinder (meta_stripe.c stripe_geom, meta_mirror.c mirror_geom).
 """
 
+from types import MappingProxyType
+
 BLOCK = 512
 MIB = 1024 * 1024
 
@@ -141,8 +143,9 @@ T_MINARMEM = 25                  # pages page_resv keeps back (param.c)
 _CONF_NAMECHARS = frozenset(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _CONF_HEX = frozenset("0123456789abcdefABCDEF")
-_CONF_KEYWORDS = {"name": "name", "NAME": "name", "parent": "parent",
-                  "PARENT": "parent", "class": "class", "CLASS": "class"}
+_CONF_KEYWORDS = MappingProxyType({
+    "name": "name", "NAME": "name", "parent": "parent",
+    "PARENT": "parent", "class": "class", "CLASS": "class"})
 
 
 def _conf_tokens(text):
