@@ -18,8 +18,6 @@ import sys
 
 import pytest
 
-import inprocess
-import raising_svmram
 import releases
 
 from hosts import Result, wrapping_bindir
@@ -44,16 +42,7 @@ SWAP_ROLLBACK = [
 
 
 def raising(host, spec, *args, env=None):
-    """svmram ARGS on `host`, with the call `spec` describes raising
-    (raising_svmram.py): in the test's process, only svmram's own calls
-    of the target counted, unless SVMRAM_TEST_PROCESSES asks for
-    processes."""
-    if inprocess.enabled():
-        undo = raising_svmram.patch(spec, svmram_only=True)
-        try:
-            return host.svmram(*args, env=env)
-        finally:
-            undo()
+    """svmram ARGS on `host`, with the call `spec` describes raising."""
     proc = subprocess.run(
         [sys.executable, RAISING] + list(args),
         env=dict(host.env, SVMRAM_TEST_RAISE=json.dumps(spec), **(env or {})),
