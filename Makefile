@@ -109,10 +109,11 @@ test-suite:
 # machine has two): VM_LONG, Debian 13's two sequences (one after the
 # other: they share the cached image), and the rest (Debian 12's short
 # sequence, md-faults, md-cycle), about as long each on a quiet machine:
-# from the parts' quiet times (Debian 13's full sequence about 15-19
-# min, its cuts 7-8, Debian 12's 8-9, md-faults 10, md-cycle 3) about
-# 23-26 minutes, more than the 20 aimed at, nothing cut: each sequence
-# covers what no other does (docs/md-backend.md, "make test-vm's time").
+# in a fresh-clone CI (load 3-7) 24 min 38 s: Debian 13's full sequence
+# 1053 s and its cuts 424 s; beside them Debian 12's 542 s, md-faults
+# 561 s, md-cycle 156 s.  More than the 20 minutes aimed at, nothing
+# cut: each sequence covers what no other does (docs/md-backend.md,
+# "make test-vm's time").
 # pytest-xdist's loadgroup did not keep xdist_group-marked tests on one
 # worker each (pytest 9 no longer reads the node id xdist 3.8 writes the
 # group into; tests/conftest.py mends that for test-suite), so this split
