@@ -152,3 +152,14 @@ def test_fuser_names_processes_and_kernel_users(stdout, stderr, holders):
 def test_fuser_output_it_does_not_know_is_refused(stdout, stderr):
     with pytest.raises(ParseError):
         listings.parse_fuser("/dev/md/rdsk/d10", stdout, stderr)
+
+
+def test_mount_point_is_the_second_field_of_the_units_mnttab_line():
+    mnttab = ("/dev/dsk/c0t0d0s0\t/\tufs\trw,intr,largefiles\t1700000000\n"
+              "/dev/md/dsk/d100\t/var/tmp/svmram-selftest/mnt\tufs\t"
+              "rw\t1700000001\n"
+              "/dev/md/dsk/d10\t/data\tufs\trw\t1700000002\n")
+    assert listings.mount_point(mnttab, "d10") == "/data"
+    assert listings.mount_point(mnttab, "d100") == "/var/tmp/svmram-selftest/mnt"
+    assert listings.mount_point(mnttab, "d1") is None     # not a prefix match
+    assert listings.mount_point("", "d10") is None

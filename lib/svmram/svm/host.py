@@ -402,17 +402,12 @@ class SvmHost(Host):
         return frozenset(used)
 
     def _mount_point(self):
-        special = "/dev/md/dsk/%s" % self.mirror
         try:
             with open(actions.under(self.root, "/etc/mnttab"),
                       encoding="utf-8") as mnttab:
-                for line in mnttab:
-                    fields = line.split("\t")
-                    if len(fields) >= 2 and fields[0] == special:
-                        return fields[1]
+                return listings.mount_point(mnttab.read(), self.mirror)
         except FileNotFoundError:
-            pass
-        return None
+            return None
 
     def _holders(self):
         """Who has the mirror open through either device node, by fuser;

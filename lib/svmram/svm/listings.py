@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""Parse the small listings: ``metaparam dN``, ``metadb [-i]`` and
-``ramdiskadm`` (no arguments).
+"""Parse the small listings: ``metaparam dN``, ``metadb [-i]``,
+``ramdiskadm`` (no arguments) and /etc/mnttab.
 
 Formats: usr/src/cmd/lvm/util/metaparam.c with meta_mirror.c
 meta_print_mirror_options; usr/src/cmd/lvm/util/metadb.c (a 20-column
@@ -264,3 +264,15 @@ def parse_fuser(path, stdout, stderr):
         raise ParseError("unexpected usage codes", 1, lines[0], source)
     return tuple(["process %s" % pid for pid in pids] +
                  ["kernel module %s" % name for name in modules])
+
+
+def mount_point(mnttab, unit):
+    """Where the text of /etc/mnttab (tab-separated: special, mount
+    point, ...; usr/src/head/sys/mnttab.h) has /dev/md/dsk/UNIT mounted,
+    or None."""
+    special = "/dev/md/dsk/%s" % unit
+    for line in mnttab.splitlines():
+        fields = line.split("\t")
+        if len(fields) >= 2 and fields[0] == special:
+            return fields[1]
+    return None

@@ -838,17 +838,12 @@ class Selftest:
 
     def _mount_point_of(self, unit):
         """Where /etc/mnttab has /dev/md/dsk/UNIT mounted, or None."""
-        special = "/dev/md/dsk/%s" % unit
         try:
             with open(self.runner.under("/etc/mnttab"),
                       encoding="utf-8", errors="replace") as mnttab:
-                for line in mnttab:
-                    fields = line.split("\t")
-                    if len(fields) >= 2 and fields[0] == special:
-                        return fields[1]
+                return listings.mount_point(mnttab.read(), unit)
         except OSError:
-            pass
-        return None
+            return None
 
     def _svmram_owns(self, mirror):
         """Has svmram a journal or a record of the scratch mirror?"""
