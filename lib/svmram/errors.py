@@ -3,8 +3,10 @@
 """The error hierarchy and the exit codes every svmram entry point uses.
 
 Each error carries a message (what happened) and optional advice (what the
-administrator should do).  The CLI turns them into output in one place;
-nothing else prints errors or picks exit codes.
+administrator should do).  The CLI turns them into output and an exit code
+in one place (cli.main); a subcommand that ends normally returns its own
+exit status (status's verdicts, check's and selftest's), and status also
+puts the error into its machine formats (--json, --nagios, --prometheus).
 """
 
 import os

@@ -31,7 +31,8 @@ command, it never polls the host for a test.
 Any other spelling is refused as bad input (UsageError, exit 2), before
 the subcommand runs.  A point the run never reaches is said on stderr as
 it exits, so a test can tell "not cut" from a cut.  Children (the
-commands of run.py's table) never inherit the switch.
+commands run.py starts, from each backend's programs.py) never inherit
+the switch.
 """
 
 import os

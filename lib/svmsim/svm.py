@@ -20,10 +20,11 @@ NMIRROR = 4
 RD_OPTS = ("roundrobin", "geometric", "first")
 WR_OPTS = ("parallel", "serial")
 
-# The names below are checked with regular expressions, but re is only
-# imported when a name is not plainly valid: importing it costs every
-# emulated command milliseconds (bench/emulator), and the plain checks
-# accept exactly what the expressions accept (tests/svmsim/test_names.py).
+# _is_name checks a name without re first, and imports re only for a
+# name that check rejects (importing it costs every emulated command
+# milliseconds, bench/emulator); falling back to _NAME_RE, it accepts
+# exactly what the expression accepts.  is_component_name always uses
+# _CTD_RE.
 _NAME_RE = r"^[A-Za-z][A-Za-z0-9_.-]*$"
 _CTD_RE = r"^c[0-9]+(t[0-9A-Fa-f]+)?d[0-9]+s[0-9]+$"
 _ALPHA = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
