@@ -61,8 +61,10 @@ class _Fake:
 
     def __init__(self, backend, status):
         self.words, self.status = backend.words, status
+        self.deadline, self.asked = backend.deadline, []
 
     def statuses(self, target=None):
+        self.asked.append(target)
         return [(self.status, Problems(disks=("x",)))]
 
     def why_nothing_set_up(self):
@@ -98,6 +100,29 @@ def test_status_without_a_target_lists_every_owning_backend(monkeypatch,
     assert capsys.readouterr().out == (
         "No array is set up for reads from RAM.\n"
         "No mirror is set up for reads from RAM.\n")
+
+
+def test_status_without_a_target_reads_each_backend_in_a_context_of_its_own(
+        monkeypatch, tmp_path):
+    """status given no target builds one run context per backend it reads,
+    as every other command builds one (issue 29 section 1): the backend,
+    its words and deadline, the host root, no target."""
+    from svmram.commands import common, status as command
+    from svmram.md.backend import MdBackend
+    from svmram.svm.backend import SvmBackend
+    md = _Fake(MdBackend("/"), Status.unconfigured("md0", "no record"))
+    svm = _Fake(SvmBackend("/"), Status.unconfigured("d10", "no record"))
+    monkeypatch.setattr(common, "host_backends", lambda: [md, svm])
+    monkeypatch.setenv("SVMRAM_ROOT", str(tmp_path))
+    contexts = common.host_contexts()
+    assert [(c.backend, c.words, c.deadline, c.root, c.target, c.name)
+            for c in contexts] == [
+        (md, md.words, md.deadline, str(tmp_path), None, None),
+        (svm, svm.words, svm.deadline, str(tmp_path), None, None)]
+    assert contexts[0].progress is not contexts[1].progress
+    assert [(backend, [s.target for s, _ in pairs]) for backend, pairs
+            in command.read_statuses()] == [(md, ["md0"]), (svm, ["d10"])]
+    assert (md.asked, svm.asked) == ([None], [None])
 
 
 @pytest.mark.parametrize("target, script", [
