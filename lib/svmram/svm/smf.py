@@ -20,6 +20,7 @@ from typing import Tuple
 
 from ..actions import under
 from ..errors import ParseError, SvmramError
+from ..target import slug
 from . import programs, record
 
 # svcs(1)'s states (smf(7)); "*" marks an instance in transition, and "-"
@@ -42,7 +43,8 @@ SMF_UNREADABLE_ADVICE = (
     "svmram works again once 'svcs %s' does." % record.SERVICE)
 
 # Where the record's command file is written for `svccfg -f`, and removed
-# after: /var/run is a tmpfs cleared at boot, as the host lock's.
+# after: /var/run is a tmpfs cleared at boot, as the host lock's; named
+# by the mirror's slug (target.slug), d10's svmram.d10.svccfg.
 COMMAND_FILE = "/var/run/svmram.%s.svccfg"
 
 
@@ -279,10 +281,10 @@ class CommandFile:
 
 
 def write_actions(intent, ramdisk_dev):
-    return (CommandFile(COMMAND_FILE % intent.mirror,
+    return (CommandFile(COMMAND_FILE % slug(intent.mirror),
                         write_commands(intent, ramdisk_dev)),)
 
 
 def update_actions(mirror, link, ramdisk_dev):
-    return (CommandFile(COMMAND_FILE % mirror,
+    return (CommandFile(COMMAND_FILE % slug(mirror),
                         update_commands(mirror, link, ramdisk_dev)),)
