@@ -138,3 +138,34 @@ def test_the_dry_run_help_names_the_backend_s_kind_of_script(
         sub = parser._subparsers._group_actions[0].choices[command]
         assert " ".join(sub.format_help().split()).count(
             "print the plan as a %s; change nothing" % script) == 1
+
+
+def test_the_help_names_the_targets_of_every_backend_the_registry_holds(
+        monkeypatch):
+    """cli.py's description and summaries take each backend's noun and
+    phrase from its names module (registry.described), so that they
+    hold no backend word and a third backend is named too."""
+    from svmram import cli
+    assert registry.described() == [
+        ("mirror", "a mirror (Solaris Volume Manager)"),
+        ("array", "a RAID-1 array (Linux md)")]
+    parser = cli.build_parser([])
+    assert parser.description == (
+        "Serve the reads of a mirror (Solaris Volume Manager) or of a "
+        "RAID-1 array (Linux md) from a copy in RAM, and keep it that way "
+        "across reboots.")
+    subcommands = parser._subparsers._group_actions[0].choices
+    assert subcommands["setup"].description == \
+        "add a copy in RAM to a mirror or array and read from it"
+    assert cli.every_target() == "mirrors or arrays"
+    monkeypatch.setattr(registry, "described", lambda: [
+        ("mirror", "a mirror (SVM)"), ("array", "an array (md)"),
+        ("volume", "a logical volume (LVM)")])
+    parser = cli.build_parser([])
+    assert parser.description.startswith(
+        "Serve the reads of a mirror (SVM) or of an array (md) or of a "
+        "logical volume (LVM) from a copy in RAM")
+    assert parser._subparsers._group_actions[0].choices[
+        "status"].description == \
+        "show whether each configured mirror, array or volume reads from RAM"
+    assert cli.every_target() == "mirrors, arrays or volumes"

@@ -40,7 +40,7 @@ from .programs import HUNG, PROGRAMS
 from .script import PRELUDE
 
 WORDS = Words(
-    system="md arrays", target="array", example="/dev/md0",
+    system="md arrays", target=names.NOUN, example="/dev/md0",
     copies="members", ram_copy="RAM member", disk_copy="disk",
     disk_copies="disks", current="in sync", current_state="in_sync",
     sync="recovery",
@@ -249,6 +249,13 @@ class MdBackend(Backend):
             return ("a teardown of it is running or was cut short, and "
                     "finishes it")
         return None
+
+    def selftest(self, svmram, directory):
+        raise RefusedError(
+            "svmram selftest exists for Solaris Volume Manager only; this "
+            "host uses %s" % self.words.system,
+            advice="Use the test suite's real-host checks instead "
+                   "(docs/testing-on-a-real-host.md).")
 
     def plan_stop(self, host, intent):
         plan = planner.plan_stop(host.observe(intent), intent)
