@@ -178,9 +178,7 @@ class MdBackend(Backend):
         if recorded != it:
             plan.steps.insert(0, steps.write_record(snap, it))
         plan.notes = notes + plan.notes
-        plan.afterwards = [("systemctl", "start", unit_name(array))
-                           if enable else ("systemctl", "enable", "--now",
-                                           unit_name(array))]
+        plan.afterwards = [steps.start_unit_argv(array, enable)]
         plan.intent = it
         return plan
 

@@ -123,7 +123,8 @@ class Smf:
     def record(self, mirror):
         """The record's properties; {} for an instance without them (an
         interrupted setup)."""
-        result = self._read("svcprop", list(record.read_argv(mirror)[1:]))
+        result = self._read("svcprop", ["-p", record.PG,
+                                        record.fmri(mirror)])
         if not result.ok:
             return {}
         return record.parse(result.stdout)
@@ -144,8 +145,8 @@ class Smf:
                                       record.SERVICE]).ok
 
     def enable(self, argv):
-        """Run one of a plan's `afterwards` commands (record.enable_argv:
-        svcadm enable -s), not checked: the caller reads the state."""
+        """Run one of a plan's `afterwards` commands (enable_argv: svcadm
+        enable -s), not checked: the caller reads the state."""
         return self._run(argv[0], list(argv[1:]), check=False)
 
 
@@ -278,6 +279,13 @@ class CommandFile:
              "%s -f %s" % (shlex.quote(program_path("svccfg")),
                            shlex.quote(self.path)),
              "%s -f %s" % (program_path("rm"), path)])
+
+
+def enable_argv(mirror):
+    """Enabling the instance runs its start method (svmram restore), which
+    takes the host lock: setup runs this only after releasing it (a
+    plan's `afterwards`, run by Smf.enable)."""
+    return ("svcadm", "enable", "-s", record.fmri(mirror))
 
 
 def write_actions(intent, ramdisk_dev):
