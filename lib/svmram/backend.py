@@ -466,5 +466,6 @@ class Backend(abc.ABC):
         """`svmram selftest`: a Report (svm/selftest.py) of the checks on
         a scratch target of its own, removed again; `svmram(argv)` runs
         one of svmram's subcommands and returns (status, stdout, stderr).
-        Only a backend with a selftest_directory has one."""
+        Only a backend with a selftest_directory has one; the others
+        refuse (RefusedError), in their words."""
         raise NotImplementedError

@@ -23,16 +23,15 @@ PROG = "svmram"
 
 # subcommand -> (module that implements it, one-line summary).  Only the
 # module of the subcommand being run is imported.  The summaries are the
-# same for every backend: a target is an SVM mirror or an md array, its
-# copies are submirrors or members.
+# same for every backend; {target} is every backend's noun for its
+# targets (registry.described: "mirror or array").
 SUBCOMMANDS = MappingProxyType({
     "setup": ("svmram.commands.setup",
-              "add a copy in RAM to a mirror or array and read from it"),
+              "add a copy in RAM to a {target} and read from it"),
     "teardown": ("svmram.commands.teardown",
-                 "remove the RAM copy and restore the mirror or array"),
+                 "remove the RAM copy and restore the {target}"),
     "status": ("svmram.commands.status",
-               "show whether each configured mirror or array reads from "
-               "RAM"),
+               "show whether each configured {target} reads from RAM"),
     "restore": ("svmram.commands.restore",
                 "bring the RAM copy back after a boot (run by the boot "
                 "service)"),
@@ -42,7 +41,7 @@ SUBCOMMANDS = MappingProxyType({
              "take the RAM copy out before a shutdown (run by the "
              "boot service, where the backend needs it)"),
     "selftest": ("svmram.commands.selftest",
-                 "check svmram on a scratch mirror of its own, then remove "
+                 "check svmram on scratch storage of its own, then remove "
                  "it"),
 })
 
@@ -62,16 +61,25 @@ def _chosen(argv):
     return None
 
 
+def either(words):
+    """"a or b", "a, b or c"."""
+    words = list(words)
+    return " or ".join([", ".join(words[:-1])] + words[-1:]) \
+        if len(words) > 1 else "".join(words)
+
+
 def build_parser(argv=()):
-    parser = _Parser(prog=PROG, description="Serve the reads of a mirror "
-                     "(Solaris Volume Manager) or of a RAID-1 array (Linux "
-                     "md) from a copy in RAM, and keep it that way across "
-                     "reboots.")
+    described = registry.described()
+    parser = _Parser(prog=PROG, description="Serve the reads of %s from a "
+                     "copy in RAM, and keep it that way across reboots." %
+                     " or of ".join(text for _, text in described))
+    target = either(noun for noun, _ in described)
     parser.add_argument("--version", action="version",
                         version="%s %s" % (PROG, __version__))
     subparsers = parser.add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
     chosen = _chosen(argv)
     for name, (module, summary) in SUBCOMMANDS.items():
+        summary = summary.format(target=target)
         sub = subparsers.add_parser(name, help=summary, description=summary)
         if name == chosen:
             # The subcommand's own arguments: the backend whose options it
@@ -139,18 +147,24 @@ def main(argv):
 
 def targets(args):
     """The targets of the backend the subcommand uses, plural ("mirrors",
-    "arrays"), for the messages this module writes itself; "mirrors or
-    arrays" when that is not one backend."""
+    "arrays"), for the messages this module writes itself; every
+    backend's ("mirrors or arrays") when that is not one backend."""
     words = registry.words_for(getattr(args, "target", None),
                                os.environ.get("SVMRAM_ROOT") or "/")
-    return "mirrors or arrays" if words is None else words.target + "s"
+    return every_target() if words is None else words.target + "s"
 
 
-def report_bug(bug, targets="mirrors or arrays"):
+def every_target():
+    """Every backend's targets, plural: "mirrors or arrays"."""
+    return either(noun + "s" for noun, _ in registry.described())
+
+
+def report_bug(bug, targets=None):
     """The last resort: an error svmram did not expect is a bug.  One
     line says what and where; the traceback only with SVMRAM_DEBUG=1.
     `targets`: what 'svmram status' shows the state of (targets())."""
     sys.stderr.write("%s: %s\n" % (PROG, bug_text(bug)))
-    sys.stderr.write("%s: %s\n" % (PROG, bug_advice(targets)))
+    sys.stderr.write("%s: %s\n" % (PROG, bug_advice(targets or
+                                                     every_target())))
     if os.environ.get("SVMRAM_DEBUG"):
         traceback.print_exception(type(bug), bug, bug.__traceback__)

@@ -20,7 +20,8 @@ REGISTRY = MappingProxyType(
      "md": "svmram.md.backend:MdBackend"})
 # name -> the module whose owns(text) says whether a name is in its syntax
 # and owns_host(root) whether the host is the backend's (the Backend's
-# owns() and owns_host() say the same); it imports nothing of its backend.
+# owns() and owns_host() say the same), and whose NOUN and DESCRIPTION
+# name its targets in svmram's help; it imports nothing of its backend.
 SYNTAX = MappingProxyType({"svm": "svmram.svm.names", "md": "svmram.md.names"})
 
 
@@ -43,6 +44,15 @@ def host_owners(root="/"):
     order (each backend is asked)."""
     return [name for name in REGISTRY
             if importlib.import_module(SYNTAX[name]).owns_host(root)]
+
+
+def described():
+    """(noun, description) of every backend, in the registry's order
+    ("mirror", "a mirror (Solaris Volume Manager)"): what svmram's help
+    and its last-resort messages name the targets by.  Only the names
+    modules are imported."""
+    return [(module.NOUN, module.DESCRIPTION) for module in (
+        importlib.import_module(SYNTAX[name]) for name in REGISTRY)]
 
 
 def _no_backend():

@@ -193,7 +193,7 @@ class Programs:
         self.owner = owner
         self.refusal = refusal
         self.hung = hung
-        self.table = dict(table)
+        self.table = MappingProxyType(dict(table))
         for name, path in self.table.items():
             if not os.path.isabs(path):
                 raise ValueError("%s: %s is not an absolute path" % (

@@ -2,8 +2,9 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The target of a run as one value: the backend whose name it is, the
 name as the administrator typed it, the name the backend knows it by,
-and a file-safe slug for the files svmram keeps per target (its journal,
-journal.py).
+and a file-safe slug for every file svmram names after a target (its
+journal, journal.py; md's record, md/record.py; SVM's svccfg command
+file, svm/smf.py).
 
 A command parses the target once, through its backend (Backend.target,
 which checks the syntax with the backend's names.py), into a Target
@@ -29,6 +30,31 @@ def slug(name):
         return "%2E" * len(name)
     return "".join(chr(byte) if byte in SAFE else "%%%02X" % byte
                    for byte in name.encode("utf-8"))
+
+
+def unslug(text):
+    """The name whose slug `text` is, or None when no name's slug is
+    `text` (a file svmram did not name: a byte outside SAFE, a '%' not
+    followed by two capital hex digits, an escape where a byte of SAFE
+    stands for itself, bytes that are not UTF-8)."""
+    raw, i = bytearray(), 0
+    while i < len(text):
+        if text[i] == "%":
+            digits = text[i + 1:i + 3]
+            if len(digits) != 2 or digits.strip("0123456789ABCDEF"):
+                return None
+            raw.append(int(digits, 16))
+            i += 3
+        elif text[i].isascii() and ord(text[i]) in SAFE:
+            raw.append(ord(text[i]))
+            i += 1
+        else:
+            return None
+    try:
+        name = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return name if slug(name) == text else None
 
 
 @dataclass(frozen=True)

@@ -150,7 +150,7 @@ def test_the_default_runner_is_run_py_with_the_md_table(tmp_path,
     assert result.stdout == "--run /dev/md0\n"
     assert trace.read_text() == '["mdadm", "--run", "/dev/md0"]\n'
     monkeypatch.delenv("SVMRAM_BINDIR")
-    assert programs.command_path("mdadm") == "/sbin/mdadm"
+    assert programs.PROGRAMS.path("mdadm") == "/sbin/mdadm"
     with pytest.raises(KeyError):
         programs.run_command("dd", [])
 

@@ -28,7 +28,7 @@ def test_setup_script_of_an_existing_array():
     it, notes = planner.choose_setup(snap, "md0")
     plan = planner.plan_setup(snap, it)
     plan.notes += notes
-    text = render_script(plan, programs.command_path, script.PRELUDE)
+    text = render_script(plan, programs.PROGRAMS.path, script.PRELUDE)
     body = text[text.index("# 1. "):]
     assert body == (
         "# 1. Load brd with one RAM disk of 262144 KiB (/dev/ram0).\n"
@@ -69,7 +69,7 @@ def test_setup_script_of_an_existing_array():
 def test_an_empty_plan_says_nothing_to_do():
     it = Intent("md0", ("vda", "vdb"), "ram0", 262144, 2048, True)
     plan = planner.plan_teardown(Snapshot("md0", None, kernel=KERNEL), it)
-    text = render_script(plan, programs.command_path, script.PRELUDE)
+    text = render_script(plan, programs.PROGRAMS.path, script.PRELUDE)
     assert text == (
         "#!/bin/sh\n"
         "# svmram teardown md0: the plan, computed from the current state.\n"
@@ -87,7 +87,7 @@ def test_teardown_script_is_valid_sh_without_a_wait():
     it, _ = planner.choose_setup(snap, "md0")
     done = planner.plan_setup(snap, it).steps[-1].expect
     text = render_script(planner.plan_teardown(done, it),
-                         programs.command_path, script.PRELUDE)
+                         programs.PROGRAMS.path, script.PRELUDE)
     assert "wait_resync" not in text
     assert "printf %s -writemostly > /sys/block/md0/md/dev-vda/state\n" in text
     assert "/sbin/rmmod brd\n" in text

@@ -109,7 +109,11 @@ def test_the_registry_picks_svm_for_metadevice_names():
 BACKEND_WORDS = ("submirror", "metadevice", "metastat", "metattach", "SMF",
                  "svcs", "svcadm", "ramdiskadm", "ksh", "start method",
                  "mdadm", "/proc/mdstat", "brd", "sysfs", "/dev/md", "md's",
-                 "RAM member", "boot unit", "systemctl")
+                 "RAM member", "boot unit", "systemctl", "Solaris",
+                 "illumos", "Linux", "Volume Manager", "svccfg", "svcprop",
+                 "kstat", "metadb", "metainit", "metaclear", "metasync",
+                 "metareplace", "metadetach", "metaparam", "lofiadm",
+                 "modprobe", "mdmonitor", "udev", "RAID-1")
 WORDED = NEUTRAL + [os.path.join(LIB, name) for name in (
     "run.py", "errors.py", "registry.py", "interrupt.py", "progress.py")]
 

@@ -10,8 +10,11 @@ refused unless it is one of SEAMS below.  A lookup table is a constant:
 an ALL_CAPS name bound to a tuple, a frozenset or a MappingProxyType,
 which the walk lets pass because they cannot change."""
 
+import ast
 import collections
 import importlib
+import inspect
+import os
 import pkgutil
 
 import svmram
@@ -37,19 +40,73 @@ def modules():
 
 
 def module_state():
-    """'module.name' of every mutable container a module binds."""
+    """'module.name' of every mutable container a module binds, and
+    'module.name.attribute' of every one a class of the module or an
+    object of svmram's that a module binds holds (a class's table, a
+    Programs' command table)."""
     found = set()
     for module in modules():
         for name, value in vars(module).items():
             if name.startswith("__"):
                 continue
+            where = "%s.%s" % (module.__name__, name)
             if isinstance(value, MUTABLE):
-                found.add("%s.%s" % (module.__name__, name))
+                found.add(where)
+            if where in SEAMS:
+                continue
+            if inspect.isclass(value):
+                held = vars(value) if value.__module__ == module.__name__ \
+                    else {}
+            elif type(value).__module__.startswith("svmram.") and \
+                    hasattr(value, "__dict__"):
+                held = vars(value)
+            else:
+                held = {}
+            found |= {"%s.%s" % (where, attribute)
+                      for attribute, inner in held.items()
+                      if not attribute.startswith("__") and
+                      isinstance(inner, MUTABLE)}
+    return found
+
+
+def run_time_bindings():
+    """'file:line' of every statement in lib/svmram that binds a module's
+    or a class's name while svmram runs: a `global` statement, or an
+    assignment to an attribute of `cls` (a class's cache) anywhere but in
+    __init_subclass__, which runs once, when a class is made."""
+    found = []
+    top = os.path.dirname(svmram.__file__)
+    for directory, _, files in os.walk(top):
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(directory, name)
+            with open(path, encoding="utf-8") as stream:
+                tree = ast.parse(stream.read(), path)
+            at = os.path.relpath(path, top)
+            for function in ast.walk(tree):
+                if isinstance(function, ast.Global):
+                    found.append("%s:%d" % (at, function.lineno))
+                if not isinstance(function, ast.FunctionDef) or \
+                        function.name == "__init_subclass__":
+                    continue
+                for node in ast.walk(function):
+                    targets = node.targets if isinstance(node, ast.Assign) \
+                        else [node.target] if isinstance(
+                            node, (ast.AugAssign, ast.AnnAssign)) else []
+                    found += ["%s:%d" % (at, node.lineno) for target in targets
+                              if isinstance(target, ast.Attribute) and
+                              isinstance(target.value, ast.Name) and
+                              target.value.id == "cls"]
     return found
 
 
 def test_no_module_holds_mutable_state_but_the_named_seams():
     assert sorted(module_state() - SEAMS) == []
+
+
+def test_no_module_or_class_name_is_bound_while_svmram_runs():
+    assert run_time_bindings() == []
 
 
 def test_every_named_seam_exists():
@@ -67,6 +124,28 @@ def test_the_walk_finds_a_module_s_dict_and_lets_a_frozen_table_pass(
     found = module_state()
     assert "svmram.plan._CACHE" in found
     assert "svmram.plan.FROZEN" not in found
+    monkeypatch.setattr(plan.Plan, "CACHE", [], raising=False)
+    monkeypatch.setattr(plan.Plan, "NAMES", (), raising=False)
+    from svmram.svm import programs
+    monkeypatch.setattr(programs.PROGRAMS, "extra", {}, raising=False)
+    # The table, as its backend module binds it too; NAMES is frozen.
+    assert module_state() - found == {
+        "svmram.plan.Plan.CACHE", "svmram.svm.programs.PROGRAMS.extra",
+        "svmram.svm.backend.PROGRAMS.extra"}
+
+
+def test_the_scan_finds_a_global_and_a_class_s_cache(tmp_path, monkeypatch):
+    (tmp_path / "cached.py").write_text(
+        "class A:\n"
+        "    @classmethod\n"
+        "    def keys(cls):\n"
+        "        cls._cache = {}\n"
+        "    def __init_subclass__(cls):\n"
+        "        cls.TABLE = ()\n"
+        "def use():\n"
+        "    global STATE\n")
+    monkeypatch.setattr(svmram, "__file__", str(tmp_path / "__init__.py"))
+    assert run_time_bindings() == ["cached.py:4", "cached.py:8"]
 
 
 def test_no_module_holds_a_run_s_deadline_backend_or_words():

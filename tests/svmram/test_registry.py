@@ -61,8 +61,10 @@ class _Fake:
 
     def __init__(self, backend, status):
         self.words, self.status = backend.words, status
+        self.deadline, self.asked = backend.deadline, []
 
     def statuses(self, target=None):
+        self.asked.append(target)
         return [(self.status, Problems(disks=("x",)))]
 
     def why_nothing_set_up(self):
@@ -100,6 +102,29 @@ def test_status_without_a_target_lists_every_owning_backend(monkeypatch,
         "No mirror is set up for reads from RAM.\n")
 
 
+def test_status_without_a_target_reads_each_backend_in_a_context_of_its_own(
+        monkeypatch, tmp_path):
+    """status given no target builds one run context per backend it reads,
+    as every other command builds one (issue 29 section 1): the backend,
+    its words and deadline, the host root, no target."""
+    from svmram.commands import common, status as command
+    from svmram.md.backend import MdBackend
+    from svmram.svm.backend import SvmBackend
+    md = _Fake(MdBackend("/"), Status.unconfigured("md0", "no record"))
+    svm = _Fake(SvmBackend("/"), Status.unconfigured("d10", "no record"))
+    monkeypatch.setattr(common, "host_backends", lambda: [md, svm])
+    monkeypatch.setenv("SVMRAM_ROOT", str(tmp_path))
+    contexts = common.host_contexts()
+    assert [(c.backend, c.words, c.deadline, c.root, c.target, c.name)
+            for c in contexts] == [
+        (md, md.words, md.deadline, str(tmp_path), None, None),
+        (svm, svm.words, svm.deadline, str(tmp_path), None, None)]
+    assert contexts[0].progress is not contexts[1].progress
+    assert [(backend, [s.target for s, _ in pairs]) for backend, pairs
+            in command.read_statuses()] == [(md, ["md0"]), (svm, ["d10"])]
+    assert (md.asked, svm.asked) == ([None], [None])
+
+
 @pytest.mark.parametrize("target, script", [
     ("d10", "ksh script"), ("/dev/md0", "POSIX sh script")])
 def test_the_dry_run_help_names_the_backend_s_kind_of_script(
@@ -113,3 +138,34 @@ def test_the_dry_run_help_names_the_backend_s_kind_of_script(
         sub = parser._subparsers._group_actions[0].choices[command]
         assert " ".join(sub.format_help().split()).count(
             "print the plan as a %s; change nothing" % script) == 1
+
+
+def test_the_help_names_the_targets_of_every_backend_the_registry_holds(
+        monkeypatch):
+    """cli.py's description and summaries take each backend's noun and
+    phrase from its names module (registry.described), so that they
+    hold no backend word and a third backend is named too."""
+    from svmram import cli
+    assert registry.described() == [
+        ("mirror", "a mirror (Solaris Volume Manager)"),
+        ("array", "a RAID-1 array (Linux md)")]
+    parser = cli.build_parser([])
+    assert parser.description == (
+        "Serve the reads of a mirror (Solaris Volume Manager) or of a "
+        "RAID-1 array (Linux md) from a copy in RAM, and keep it that way "
+        "across reboots.")
+    subcommands = parser._subparsers._group_actions[0].choices
+    assert subcommands["setup"].description == \
+        "add a copy in RAM to a mirror or array and read from it"
+    assert cli.every_target() == "mirrors or arrays"
+    monkeypatch.setattr(registry, "described", lambda: [
+        ("mirror", "a mirror (SVM)"), ("array", "an array (md)"),
+        ("volume", "a logical volume (LVM)")])
+    parser = cli.build_parser([])
+    assert parser.description.startswith(
+        "Serve the reads of a mirror (SVM) or of an array (md) or of a "
+        "logical volume (LVM) from a copy in RAM")
+    assert parser._subparsers._group_actions[0].choices[
+        "status"].description == \
+        "show whether each configured mirror, array or volume reads from RAM"
+    assert cli.every_target() == "mirrors, arrays or volumes"

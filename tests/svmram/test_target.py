@@ -79,3 +79,73 @@ def test_a_command_parses_its_target_once_through_its_backend(
     svm = common.context_for("d10")
     assert svm.target == Target("svm", "d10")
     assert svm.polling.sync == "resync"
+
+
+def test_every_file_named_after_a_target_is_named_by_its_slug():
+    """md's record and SVM's svccfg command file are named by the slug, as
+    the journal is (issue 29 section 1); a byte outside [A-Za-z0-9_.-]
+    is escaped.  md's and SVM's name parsers take no such name, so this
+    is tested at the functions that make the paths."""
+    from svmram.md import record
+    from svmram.svm import smf
+    assert record.record_path("vg0/lv root") == \
+        "/etc/svmram/md/vg0%2Flv%20root.json"
+    assert record.record_path("%") == "/etc/svmram/md/%25.json"
+    assert record.record_path("..") == "/etc/svmram/md/%2E%2E.json"
+    assert [a.path for a in smf.update_actions(
+        "blue/d10", "c90t0d0s0", "250,2")] == \
+        ["/var/run/svmram.blue%2Fd10.svccfg"]
+
+
+def test_an_existing_md_record_keeps_its_name(tmp_path):
+    """Every md name is its own slug, so the record an older svmram wrote
+    (/etc/svmram/md/md0.json) is the one this one reads and lists; the
+    boot unit's ConditionPathExists=/etc/svmram/md/%i.json names it."""
+    from svmram.md import names, record
+    from svmram.md.intent import Intent
+    for number in (0, 1, 9, 10, 127, 999999999):
+        name = "md%d" % number
+        assert names.KERNEL_NAME.match(name)
+        assert record.record_path(name) == "/etc/svmram/md/%s.json" % name
+    it = Intent("md0", ("vda", "vdb"), "ram0", 131072, 2048, True)
+    directory = tmp_path / "etc" / "svmram" / "md"
+    directory.mkdir(parents=True)
+    (directory / "md0.json").write_text(record.record_text(it))
+    (directory / "md127.json").write_text(record.record_text(
+        Intent("md127", ("vdc",), "ram1", 1024, 2048, False)))
+    assert record.recorded_arrays(str(tmp_path)) == ["md0", "md127"]
+    assert record.recorded_intent(str(tmp_path), "md0") == it
+
+
+def test_the_record_store_lists_names_by_their_slugs(tmp_path):
+    """A record file named by a slug with escapes lists as its name; a
+    .json file no name's slug names is refused, never taken for a name
+    it does not stand for."""
+    from svmram.errors import RefusedError
+    from svmram.md import record
+    directory = tmp_path / "etc" / "svmram" / "md"
+    directory.mkdir(parents=True)
+    (directory / "vg0%2Flv%20root.json").write_text("{}")
+    (directory / "md0.json").write_text("{}")
+    (directory / "md0.json.teardown").write_text("")
+    (directory / "md0.json.tmp").write_text("")
+    assert record.recorded_arrays(str(tmp_path)) == ["md0", "vg0/lv root"]
+    for stray in ("my array.json", "md%30.json", "a%2f.json", "%zz.json"):
+        (directory / stray).write_text("{}")
+        with pytest.raises(RefusedError) as refused:
+            record.recorded_arrays(str(tmp_path))
+        assert (refused.value.message, refused.value.advice) == (
+            "/etc/svmram/md/%s is not a record svmram wrote: no array's "
+            "record is named so" % stray,
+            "Move it out of /etc/svmram/md.")
+        (directory / stray).unlink()
+
+
+def test_unslug_gives_back_the_name_and_nothing_else():
+    from svmram.target import unslug
+    for name in ("d10", "md0", "vg0/lv", "a b", "%", "%2F", ".", "..",
+                 "\u00e9t\u00e9", ""):
+        assert unslug(slug(name)) == name, name
+    for text in ("a%2Eb", "%zz", "%2f", "a b", "\u00e9", "%C3", "%", "%2",
+                 "md%30"):
+        assert unslug(text) is None, text

@@ -31,8 +31,10 @@ def add_arguments(parser, argv=()):
                         help="machine-readable output")
 
 
-def render_text(checks, verdicts, predictions=("slots", "label"),
-                target="mirror"):
+def render_text(checks, verdicts, predictions, target):
+    """The lines of `check`: the host's checks, then each verdict with
+    the backend's `predictions` (Backend.check_predictions); `target` is
+    the backend's noun for its targets."""
     lines = ["%-8s %-9s %s" % (c["verdict"], c["check"], c["detail"])
              for c in checks]
     for v in verdicts:

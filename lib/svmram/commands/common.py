@@ -4,7 +4,8 @@
 the backend, the target, the host, the journal, progress, polling and
 the deadline), the host root, the lock, confirmation, and running a plan
 with rollback.  Each subcommand builds its context here once
-(context_for, host_context) and passes it to the helpers below.
+(context_for, host_context; status given no target one per backend,
+host_contexts) and passes it to the helpers below.
 
 Backend-neutral: the backend (backend.py, picked by registry.py) plans,
 observes and words what is specific to it."""
@@ -49,6 +50,12 @@ def host_context():
     """The run context of a subcommand given no target (check): the
     host's backend, no target."""
     return Context(host_backend(), host_root())
+
+
+def host_contexts():
+    """The run contexts of status given no target: one per backend whose
+    host this is (each is asked), no target."""
+    return [Context(backend, host_root()) for backend in host_backends()]
 
 
 def target_of(backend, name, typed=None):

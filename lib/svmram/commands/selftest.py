@@ -17,7 +17,7 @@ import sys
 
 from .. import __version__, cli, interrupt
 from ..errors import (EXIT_OK, EXIT_SELFTEST_FAILED, EXIT_SIGNAL_BASE,
-                      RefusedError, SvmramError, bug_text)
+                      SvmramError, bug_text)
 from ..lock import HostLock
 from . import common
 
@@ -39,11 +39,7 @@ def add_arguments(parser, argv=()):
 def run(args):
     backend = common.host_backend()
     if backend.selftest_directory is None:
-        raise RefusedError(
-            "svmram selftest exists for Solaris Volume Manager only; this "
-            "host uses %s" % backend.words.system,
-            advice="Use the test suite's real-host checks instead "
-                   "(docs/testing-on-a-real-host.md).")
+        backend.selftest(None, None)        # the backend's refusal
     common.require_root(backend)
     # Its own lock: the svmram commands it runs take the host lock.
     with HostLock(common.under_root(LOCK)):

@@ -93,17 +93,15 @@ def read_statuses(target=None):
     """[(backend, [(status, Problems)])]: the target named, with its
     backend; else, for every backend whose host this is (each is asked),
     every target its record store names.  Worst verdict first within a
-    backend; each backend reads the host once (Backend.statuses)."""
-    if target is not None:
-        context = common.context_for(target)
-        asked = [(context.backend, context.name)]
-    else:
-        asked = [(backend, None) for backend in common.host_backends()]
+    backend; each backend reads the host once (Backend.statuses), in a
+    run context of its own (common.context_for, common.host_contexts)."""
+    contexts = [common.context_for(target)] if target is not None \
+        else common.host_contexts()
     groups = []
-    for backend, name in asked:
-        statuses = backend.statuses(name)
+    for context in contexts:
+        statuses = context.backend.statuses(context.name)
         # The worst first; sorted() keeps the name order among equals.
-        groups.append((backend, sorted(
+        groups.append((context.backend, sorted(
             statuses, key=lambda pair: -VERDICT_EXIT[pair[0].verdict])))
     return groups
 

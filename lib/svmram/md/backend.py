@@ -40,7 +40,7 @@ from .programs import HUNG, PROGRAMS
 from .script import PRELUDE
 
 WORDS = Words(
-    system="md arrays", target="array", example="/dev/md0",
+    system="md arrays", target=names.NOUN, example="/dev/md0",
     copies="members", ram_copy="RAM member", disk_copy="disk",
     disk_copies="disks", current="in sync", current_state="in_sync",
     sync="recovery",
@@ -178,9 +178,7 @@ class MdBackend(Backend):
         if recorded != it:
             plan.steps.insert(0, steps.write_record(snap, it))
         plan.notes = notes + plan.notes
-        plan.afterwards = [("systemctl", "start", unit_name(array))
-                           if enable else ("systemctl", "enable", "--now",
-                                           unit_name(array))]
+        plan.afterwards = [steps.start_unit_argv(array, enable)]
         plan.intent = it
         return plan
 
@@ -249,6 +247,13 @@ class MdBackend(Backend):
             return ("a teardown of it is running or was cut short, and "
                     "finishes it")
         return None
+
+    def selftest(self, svmram, directory):
+        raise RefusedError(
+            "svmram selftest exists for Solaris Volume Manager only; this "
+            "host uses %s" % self.words.system,
+            advice="Use the test suite's real-host checks instead "
+                   "(docs/testing-on-a-real-host.md).")
 
     def plan_stop(self, host, intent):
         plan = planner.plan_stop(host.observe(intent), intent)

@@ -14,6 +14,11 @@ import sys
 
 from ..errors import RefusedError
 
+# What md's targets are called, and md in a phrase: svmram's help names
+# every backend so (registry.described), and Words.target is NOUN.
+NOUN = "array"
+DESCRIPTION = "a RAID-1 array (Linux md)"
+
 KERNEL_NAME = re.compile(r"md[0-9]{1,9}\Z")
 DEV_PATH = re.compile(r"/dev/md[0-9]{1,9}\Z")
 NAMED = re.compile(r"/dev/md/[^/\0]+\Z")

@@ -36,5 +36,4 @@ PROGRAMS = run.Programs("md", {
     # Debian 12 ships it as /bin/systemctl (dpkg -S); merged /usr has both.
     "systemctl": "/bin/systemctl",
 }, refusal=missing_command, hung=HUNG)
-command_path = PROGRAMS.path
 run_command = PROGRAMS.run

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The md backend's record store: what setup decided for an array
-(intent.Intent as JSON) in /etc/svmram/md/ARRAY.json, under the host
-root.  The svmram command uses it (md/backend.py), and so does the boot
+(intent.Intent as JSON) in /etc/svmram/md/SLUG.json, under the host
+root, SLUG the array's slug (target.slug: the name itself for every md
+name, so md0's record is md0.json, which svmram@md0's
+ConditionPathExists= names).  The svmram command uses it (md/backend.py), and so does the boot
 unit svmram@.service, which runs the command.
 
 Every write is atomic and synced: a power cut leaves the old record or
@@ -22,14 +24,16 @@ from dataclasses import dataclass
 
 from ..actions import under
 from ..errors import RefusedError, SvmramError
+from ..target import slug, unslug
 from .intent import Intent
 
 RECORD_DIR = "/etc/svmram/md"
 
 
 def record_path(array, directory=RECORD_DIR):
-    """The record of `array` (a host path: under the root for I/O)."""
-    return os.path.join(directory, array + ".json")
+    """The record of `array` (a host path: under the root for I/O), named
+    by the array's slug."""
+    return os.path.join(directory, slug(array) + ".json")
 
 
 def marker_path(path):
@@ -37,7 +41,9 @@ def marker_path(path):
 
 
 def recorded_arrays(root="/", directory=RECORD_DIR):
-    """The arrays that have a record, sorted."""
+    """The arrays that have a record, sorted: the names whose slugs the
+    record files are named by.  A .json file no array's record is named
+    so (no slug) is refused, never taken for an array of another name."""
     try:
         names = os.listdir(under(root, directory))
     except (FileNotFoundError, NotADirectoryError):
@@ -46,8 +52,18 @@ def recorded_arrays(root="/", directory=RECORD_DIR):
         raise SvmramError("cannot list svmram's records in %s: %s" % (
             directory, exc.strerror or exc),
             advice="Run svmram as root.") from exc
-    return sorted(name[:-len(".json")] for name in names
-                  if name.endswith(".json") and len(name) > len(".json"))
+    arrays = []
+    for name in names:
+        if not name.endswith(".json") or len(name) == len(".json"):
+            continue
+        array = unslug(name[:-len(".json")])
+        if array is None:
+            raise RefusedError(
+                "%s is not a record svmram wrote: no array's record is "
+                "named so" % os.path.join(directory, name),
+                advice="Move it out of %s." % directory)
+        arrays.append(array)
+    return sorted(arrays)
 
 
 def read_record(path):

@@ -323,6 +323,15 @@ def enable_unit(snap, array):
         expect=snap)
 
 
+def start_unit_argv(array, enabled):
+    """What setup runs once the host lock is released (a plan's
+    `afterwards`): start the boot unit it enabled (`enabled`, a step of
+    the plan), else enable and start it.  Its restore takes the lock."""
+    unit = unit_name(array)
+    return ("systemctl", "start", unit) if enabled else \
+        ("systemctl", "enable", "--now", unit)
+
+
 def disable_unit(snap, array):
     unit = unit_name(array)
     return Step(

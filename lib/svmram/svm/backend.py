@@ -33,7 +33,7 @@ DRY_RUN_PROBE = (
 
 
 WORDS = Words(
-    system="SVM", target="mirror", example="d10", copies="submirrors",
+    system="SVM", target=names.NOUN, example="d10", copies="submirrors",
     ram_copy="RAM submirror", disk_copy="disk submirror",
     disk_copies="disk submirrors", current="Okay", current_state="Okay",
     sync="resync",

@@ -178,13 +178,15 @@ def mirror_verdict(snap, mirror):
                 ramdisk_bytes=intent.size_bytes)
 
 
-def run_check(backend, mirror):
+def run_check(backend, target):
     """(host checks, mirror verdicts) for `svmram check`
-    (commands/check.py), on the host under backend.root."""
+    (commands/check.py), on the host under backend.root: of the mirror
+    `target`, or of every mirror when it is None (md/check.py's
+    signature)."""
     root = backend.root
     checks = []
     try:
-        mirrors, stale = SvmHost(mirror or "", root).mirror_names()
+        mirrors, stale = SvmHost(target or "", root).mirror_names()
     except RefusedError as refusal:           # no SVM at all
         return [_check("svm", FAIL, "%s; %s" % (refusal.message,
                                                  refusal.advice))], []
@@ -201,14 +203,14 @@ def run_check(backend, mirror):
             "change; metadb -i shows the failed ones")))
     else:
         checks.append(replica_check())
-    if mirror:
-        mirrors = [mirror]
+    if target:
+        mirrors = [target]
     verdicts, memory = [], None
     for name in mirrors:
-        backend = SvmHost(name, root)
-        snap = backend.observe(memory=True, holders=True,
-                               labels=True).evolve(
-            service_imported=backend.service_imported())
+        host = SvmHost(name, root)
+        snap = host.observe(memory=True, holders=True,
+                            labels=True).evolve(
+            service_imported=host.service_imported())
         if memory is None:
             memory = memory_check(snap)
             checks.append(memory)

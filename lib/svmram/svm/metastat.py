@@ -245,9 +245,18 @@ class _Section:
     without a keyword are table rows and go straight to it.
     """
 
-    KEYS = {}
+    KEYS = MappingProxyType({})
+    # KEYS by the keyword in lower case: (keyword, handler); each
+    # subclass's made once, when the class is (read-only, as KEYS).
+    FOLDED = MappingProxyType({})
     device = None
     row = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.KEYS = MappingProxyType(dict(cls.KEYS))
+        cls.FOLDED = MappingProxyType(
+            {k.lower(): (k, h) for k, h in cls.KEYS.items()})
 
     def __init__(self, parser, lineno):
         self.parser = parser
@@ -265,11 +274,7 @@ class _Section:
         letter case; (key, None) when this section has no such keyword."""
         if key is None:
             return key, None
-        keys = cls.__dict__.get("_folded")
-        if keys is None:
-            keys = {k.lower(): (k, h) for k, h in cls.KEYS.items()}
-            cls._folded = keys
-        return keys.get(key.lower(), (key, None))
+        return cls.FOLDED.get(key.lower(), (key, None))
 
     def error(self, message, lineno=None):
         self.parser.error(message, lineno or self.lineno)

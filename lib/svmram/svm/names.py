@@ -14,6 +14,11 @@ from types import MappingProxyType
 
 from ..errors import UsageError
 
+# What SVM's targets are called, and SVM in a phrase: svmram's help names
+# every backend so (registry.described), and Words.target is NOUN.
+NOUN = "mirror"
+DESCRIPTION = "a mirror (Solaris Volume Manager)"
+
 MAX_METADEVICES = 8192          # nmd can be raised to 8192 in md.conf
 NMIRROR = 4                     # submirrors a mirror holds (md_mirror.h)
 PASS_MAX = 9                    # a mirror's highest pass number

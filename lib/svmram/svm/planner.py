@@ -539,7 +539,7 @@ def plan_setup(snap, intent):
     converge_plan(plan, snap, intent, _next_setup_step, intent.mirror,
                   state_command(intent))
     if snap.service_state not in ("online", "offline"):
-        plan.afterwards.append(record.enable_argv(intent.mirror))
+        plan.afterwards.append(smf.enable_argv(intent.mirror))
     return plan
 
 
@@ -547,7 +547,7 @@ def plan_enable(intent):
     """A setup that finished all but enabling its boot service: enable it
     (its start method restores whatever a reboot took)."""
     plan = Plan("setup", intent.mirror, method=intent.method)
-    plan.afterwards.append(record.enable_argv(intent.mirror))
+    plan.afterwards.append(smf.enable_argv(intent.mirror))
     return plan
 
 

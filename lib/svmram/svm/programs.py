@@ -60,5 +60,4 @@ PROGRAMS = run.Programs("SVM", {
     "mount": "/usr/sbin/mount",
     "umount": "/usr/sbin/umount",
 }, refusal=missing_command, hung=HUNG)
-command_path = PROGRAMS.path
 run_command = PROGRAMS.run

@@ -41,12 +41,6 @@ def values(intent, ramdisk_dev):
                  ("format", "count", str(FORMAT))]
 
 
-def enable_argv(mirror):
-    """Enabling the instance runs its start method (svmram restore), which
-    takes the host lock: setup runs this only after releasing it."""
-    return ("svcadm", "enable", "-s", fmri(mirror))
-
-
 def expected(intent, ramdisk_dev):
     """The record smf.write_commands leaves, as {property: value}."""
     values = {name: _value(intent, name) for name, _ in PROPERTIES}
@@ -59,10 +53,6 @@ def complete(props):
     stopped part-way leaves some out."""
     names = [name for name, _ in PROPERTIES] + list(EXTRA_PROPERTIES)
     return props is not None and all(name in props for name in names)
-
-
-def read_argv(mirror):
-    return ("svcprop", "-p", PG, fmri(mirror))
 
 
 def parse(text):

@@ -20,6 +20,7 @@ from typing import Tuple
 
 from ..actions import under
 from ..errors import ParseError, SvmramError
+from ..target import slug
 from . import programs, record
 
 # svcs(1)'s states (smf(7)); "*" marks an instance in transition, and "-"
@@ -42,7 +43,8 @@ SMF_UNREADABLE_ADVICE = (
     "svmram works again once 'svcs %s' does." % record.SERVICE)
 
 # Where the record's command file is written for `svccfg -f`, and removed
-# after: /var/run is a tmpfs cleared at boot, as the host lock's.
+# after: /var/run is a tmpfs cleared at boot, as the host lock's; named
+# by the mirror's slug (target.slug), d10's svmram.d10.svccfg.
 COMMAND_FILE = "/var/run/svmram.%s.svccfg"
 
 
@@ -121,7 +123,8 @@ class Smf:
     def record(self, mirror):
         """The record's properties; {} for an instance without them (an
         interrupted setup)."""
-        result = self._read("svcprop", list(record.read_argv(mirror)[1:]))
+        result = self._read("svcprop", ["-p", record.PG,
+                                        record.fmri(mirror)])
         if not result.ok:
             return {}
         return record.parse(result.stdout)
@@ -142,8 +145,8 @@ class Smf:
                                       record.SERVICE]).ok
 
     def enable(self, argv):
-        """Run one of a plan's `afterwards` commands (record.enable_argv:
-        svcadm enable -s), not checked: the caller reads the state."""
+        """Run one of a plan's `afterwards` commands (enable_argv: svcadm
+        enable -s), not checked: the caller reads the state."""
         return self._run(argv[0], list(argv[1:]), check=False)
 
 
@@ -278,11 +281,18 @@ class CommandFile:
              "%s -f %s" % (program_path("rm"), path)])
 
 
+def enable_argv(mirror):
+    """Enabling the instance runs its start method (svmram restore), which
+    takes the host lock: setup runs this only after releasing it (a
+    plan's `afterwards`, run by Smf.enable)."""
+    return ("svcadm", "enable", "-s", record.fmri(mirror))
+
+
 def write_actions(intent, ramdisk_dev):
-    return (CommandFile(COMMAND_FILE % intent.mirror,
+    return (CommandFile(COMMAND_FILE % slug(intent.mirror),
                         write_commands(intent, ramdisk_dev)),)
 
 
 def update_actions(mirror, link, ramdisk_dev):
-    return (CommandFile(COMMAND_FILE % mirror,
+    return (CommandFile(COMMAND_FILE % slug(mirror),
                         update_commands(mirror, link, ramdisk_dev)),)
