@@ -151,6 +151,20 @@ def step_lines(step, command_path, host_path=None, tools=None):
     return lines
 
 
+# The comment over a script's last part, the plan's `afterwards`.
+AFTERWARDS_HEADING = ("# Then start the boot service: it runs 'svmram "
+                      "restore', which finds nothing to do.")
+
+
+def resume_line(plan):
+    """The script's comment on its journal: which command resumes it and,
+    for a change other than teardown, which undoes it."""
+    line = "# 'svmram %s %s' resumes from it" % (plan.operation, plan.target)
+    if plan.operation == "teardown":
+        return line + "."
+    return line + " and 'svmram teardown %s' undoes it." % plan.target
+
+
 def journal_function(plan, path, host_path):
     """The script's `journal [KEY]`: it writes the journal at `path` (a
     host path) as svmram's own run does (journal.py), the keys of the
@@ -169,8 +183,7 @@ def journal_function(plan, path, host_path):
         "",
         "# svmram's journal of this %s (%s): if the script stops part-way,"
         % (plan.operation, path),
-        "# 'svmram %s %s' resumes from it and 'svmram teardown %s' undoes it."
-        % (plan.operation, plan.target, plan.target),
+        resume_line(plan),
         "journal_intent=%s" % shlex.quote(json.dumps(
             plan.intent.to_json(), sort_keys=True)),
         "journal_done=",
@@ -234,8 +247,7 @@ def render_script(plan, command_path, prelude, host_path=None,
                 "%s -f %s" % (SCRIPT_TOOLS["rm"], shlex.quote(host_path(
                     journal)))]
     if plan.afterwards:
-        out += ["", "# Then enable the boot service; when it starts, it runs "
-                "'svmram restore',", "# which finds nothing to do."]
+        out += ["", AFTERWARDS_HEADING]
         out += [Run(tuple(argv)).script_line(None, command_path)
                 for argv in plan.afterwards]
     return "\n".join(out) + "\n"

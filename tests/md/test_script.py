@@ -92,3 +92,20 @@ def test_teardown_script_is_valid_sh_without_a_wait():
     assert "printf %s -writemostly > /sys/block/md0/md/dev-vda/state\n" in text
     assert "/sbin/rmmod brd\n" in text
     subprocess.run(["sh", "-n"], input=text, text=True, check=True)
+
+
+def test_the_journal_comment_names_the_undo_only_for_a_change_teardown_undoes():
+    snap = existing()
+    it, _ = planner.choose_setup(snap, "md0")
+    setup = planner.plan_setup(snap, it)
+    setup.intent = it
+    text = render_script(setup, programs.PROGRAMS.path, script.PRELUDE,
+                         journal="/var/svmram/md0.journal")
+    assert ("# 'svmram setup md0' resumes from it and 'svmram teardown md0' "
+            "undoes it.\n") in text
+    teardown = planner.plan_teardown(setup.steps[-1].expect, it)
+    teardown.intent = it
+    text = render_script(teardown, programs.PROGRAMS.path, script.PRELUDE,
+                         journal="/var/svmram/md0.journal")
+    assert "# 'svmram teardown md0' resumes from it.\n" in text
+    assert "undoes" not in text

@@ -74,6 +74,8 @@ import time
 from dataclasses import dataclass, field
 from typing import List, Optional
 
+from svmram.plan import AFTERWARDS_HEADING
+
 import inprocess
 import releases
 from hosts import (READ_ONLY, EmulatedHost, _reads_only, adopt, clone,
@@ -228,7 +230,7 @@ def commands(trace, script=""):
         "ramdiskadm", "-d"] and c.argv[2].startswith("svmram_probe")]
     for command in found[:ends[-1] + 1 if ends else 0]:
         command.probe = True
-    later = script.partition("\n# Then enable the boot service")[2]
+    later = script.partition("\n" + AFTERWARDS_HEADING)[2]
     for command in found:
         command.afterwards = any(
             line.endswith("/" + " ".join(command.argv))
