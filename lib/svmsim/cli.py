@@ -81,6 +81,10 @@ def parser():
         a = sub.add_parser(name)
         a.add_argument("dir")
         a.add_argument("device")
+    for name in ("hold", "release"):      # a process's open file or cwd
+        a = sub.add_parser(name)
+        a.add_argument("dir")
+        a.add_argument("path")
     a = sub.add_parser("tick")
     a.add_argument("dir")
     a.add_argument("n", nargs="?", type=int)
@@ -286,6 +290,25 @@ def cmd_close(args, simdir):
         svm.close_device(st, name)
         monitor.check(st)
         svm.write_tab_files(st, state.root_dir(simdir))
+    return 0
+
+
+def cmd_hold(args, simdir):
+    """A process opens PATH (a file, or its working directory) and keeps
+    it open: a file system it is in is busy (svmsim/ufs.py)."""
+    with state.locked(simdir) as st:
+        _event(st, "hold " + args.path)
+        ufs.held(st).append(args.path)
+    return 0
+
+
+def cmd_release(args, simdir):
+    with state.locked(simdir) as st:
+        _event(st, "release " + args.path)
+        if args.path not in ufs.held(st):
+            sys.stderr.write("svmsim: %s is not held\n" % args.path)
+            return 1
+        ufs.held(st).remove(args.path)
     return 0
 
 

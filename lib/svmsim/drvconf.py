@@ -79,9 +79,32 @@ SHIPPED = ("#\n# Copyright 1992, 2003 Sun Microsystems, Inc.  All rights "
 #   is dropped.  make_prop refuses a property name with a character
 #   below '!' or one of / \\ : [ ] @ (valid_prop_name).
 #
-# Not modelled: the token length limit (MAX_HWC_LINESIZE) and which of a
-# node spec's and the global properties the driver's lookup sees first;
-# here every statement's properties count and the last one wins.
+# Which statement's property the driver sees (lookup, below), from the
+# source of the last illumos-gate with SVM (5f10ef697f^, before "6396
+# remove SVM"):
+#
+# * a node statement's properties become the node's system properties:
+#   get_hwc_spec keeps them in hwc_devi_sys_prop_ptr (modsysfile.c 1946),
+#   init_spec_child makes the node with them (devcfg.c 4531-4532), and
+#   i_ddi_alloc_node stores them as devi_sys_prop_ptr (devcfg.c 287-288); the
+#   shipped ramdisk.conf's pseudo node statement is the node rd_attach
+#   keeps as rd_dip (ramdisk.c 811-813);
+# * a global statement's properties go on the driver's global list,
+#   appended "in original order" (modsysfile.c 2106-2107, add_props
+#   3231-3247), which every node of the driver references
+#   (devcfg.c add_global_props 3097-3117);
+# * ddi_prop_search_common searches the driver's own properties, then
+#   the system (node) properties, then the global list, then the
+#   hardware properties (sunddi.c 1238-1260), each list from its head,
+#   and i_ddi_prop_search takes the first property of that name whose
+#   type matches the lookup's (sunddi.c 1094-1123): a string
+#   percent_physmem on the node statement wins over any global one,
+#   wherever the lines are; among global statements the first string one
+#   wins; a number is passed over and the search goes on.
+#
+# Not modelled: the token length limit (MAX_HWC_LINESIZE); a second node
+# statement (another node: which one is rd_dip is not traced; here the
+# node statements' properties are merged, the last winning).
 
 _ONE = {"=": "EQUALS", "&": "AMPERSAND", "|": "BIT_OR", "*": "STAR",
         "#": "POUND", ":": "COLON", ";": "SEMICOLON", ",": "COMMA",
@@ -346,6 +369,33 @@ def properties(text):
     return parse(text)[0]
 
 
+def lookup(text, name):
+    """What ddi_prop_lookup_string(DDI_DEV_T_ANY, rd_dip, 0, NAME) finds
+    in a driver.conf (the comment above the lexer): (value, True) of the
+    node statement's string property, else of the first global string
+    one; else (value, quoted) of the last assignment, which the lookup
+    passes over (a number or a boolean); None without any."""
+    f, node, first_global, other = _File(text), None, None, None
+    while True:
+        token, value = f.lex()
+        if token == "EOF":
+            break
+        if token == "POUND":
+            f.find_eol()
+        elif token == "NAME":
+            spec = _spec(f, value)
+            if spec is None or name not in spec[0]:
+                continue
+            found, is_node = spec[0][name], spec[1]
+            if not found[1]:
+                other = found
+            elif is_node:
+                node = found
+            elif first_global is None:
+                first_global = found
+    return node or first_global or other
+
+
 def stoi(text):
     """The kernel's stoi: the leading decimal digits, 0 without any."""
     n = 0
@@ -365,20 +415,27 @@ def conf_files(st):
 
 def read_percent(st, root):
     """(percent the driver takes, console warnings or None) from the conf
-    files: the parser's (kobj_file_err: "MESSAGE on line N of FILE";
-    GUESS: FILE as the path here), then the driver's."""
+    files: the parser's, then the driver's.  kobj_file_err writes
+    "MESSAGE on line N of FILE" (modsysfile.c 162-163), FILE being
+    kobj_filename, the name kobj_open_file was given (kobj.c 3735-3739):
+    the full path kobj_open_path made of a module directory and
+    "drv/ramdisk.conf" (modsubr.c 392-393, kobj.c 3439-3506), i.e.
+    /kernel/drv/ramdisk.conf as here unless a /platform/.../kernel/drv
+    copy comes first on the module path."""
     found, console = None, []
     for path in conf_files(st):
         try:
             with open(devices.host_path(root, path)) as f:
-                props, warnings = parse(f.read())
+                text = f.read()
+            warnings = parse(text)[1]
         except FileNotFoundError:
             continue
         console += ["WARNING: %s%s" % (message, "" if line is None else
                                        " on line %d of %s" % (line, path))
                     for line, message in warnings]
-        if "percent_physmem" in props:
-            found = props["percent_physmem"]
+        here = lookup(text, "percent_physmem")
+        if here is not None:
+            found = here
     value = DEFAULT_PERCENT
     if found is not None and found[1]:
         value = stoi(found[0])

@@ -14,6 +14,18 @@ from faultmatrix import dev_links
 
 JOURNAL = "var/svmram/selftest.json"
 PASSED = "Verdict: svmram works on this host\n"
+# The report's plain word that the copy method was not tried, and why
+# (issue 27: no lofi mode of the SVM releases the emulator follows gives
+# an unlabeled layout selftest could make; h-self2 item 4).
+COPY_NOT_RUN = (
+    "the copy method was not tried: it needs a mirror that is not "
+    "labeled, and every stripe of lofi devices is labeled (a lofi device "
+    "fakes one slice that starts at sector 0, lofi.c fake_disk_vtoc); "
+    "selftest would need a labeled lofi device (lofiadm -l, illumos from "
+    "June 2016 only) with a label it writes itself, or a state database "
+    "replica on the scratch device, and it makes neither; to try the copy "
+    "method, follow \"The copy method\" in docs/testing-on-a-real-host.md "
+    "(two spare slices that do not start at sector 0)")
 EXIT_SELFTEST_FAILED = 8
 
 
@@ -58,12 +70,7 @@ def test_selftest_passes_and_leaves_the_host_as_it_was(host):
                  "the file on the mounted UFS reads back the same after "
                  "teardown", "umount of the scratch UFS"):
         assert "PASS  %s\n" % name in result.stdout
-    assert "NOT RUN  the copy method: it needs an unlabeled mirror, and " \
-        "a lofi device fakes one slice that starts at sector 0 (lofi.c " \
-        "fake_disk_vtoc), so every stripe of lofi devices is labeled; an " \
-        "unlabeled one would need a labeled lofi device (lofiadm -l) " \
-        "with a slice that starts later, or a state database replica on " \
-        "it, and selftest makes neither\n" in result.stdout
+    assert "NOT RUN  " + COPY_NOT_RUN + "\n" in result.stdout
     assert "PASS  setup --method rotate\n      note: run on a UFS mounted " \
         "on the scratch mirror (newfs, mount -F ufs): a file written " \
         "before setup must read back the same after setup, after status " \
@@ -82,6 +89,8 @@ def test_selftest_json_report(host):
     assert report["release"]
     assert all(c["command"] and c["expected"] and c["observed"]
                for c in report["checks"])
+    assert report["not_run"] == [COPY_NOT_RUN]
+    assert not any("copy" in name for name in checks)
 
 
 @pytest.mark.emulator_only("deletes the state database replicas")
@@ -355,3 +364,89 @@ def test_a_second_selftest_is_refused_while_one_runs(host):
         "svmram: Wait for it to finish, then run this command again.\n"
         % path)
     assert digest(host) == before
+
+
+@pytest.mark.emulator_only("runs newfs as the old emulator had it")
+def test_a_newfs_that_writes_on_stdout_fails_its_check(host):
+    """newfs without a terminal writes nothing on stdout (newfs.c; mkfs.c
+    writes its summary on stderr); the old emulator printed the summary
+    on stdout, which the selftest now reports as a FAIL, rotate not
+    run."""
+    from hosts import wrapping_bindir
+    before = digest(host)
+    bindir = wrapping_bindir(host, "stdoutbin", "newfs", lambda real, _: (
+        "#!/bin/sh\n%s \"$@\" 2>&1\n" % real))
+    result = host.svmram("selftest", "--json",
+                         env={"SVMRAM_BINDIR": bindir})
+    assert result.returncode == EXIT_SELFTEST_FAILED, result.stderr
+    checks, report = checks_of(result)
+    assert [name for name, verdict in checks.items()
+            if verdict == "FAIL"] == ["newfs on the scratch mirror"]
+    assert "setup --method rotate: the scratch mirror's UFS could not be " \
+        "mounted (its check says why)" in report["not_run"]
+    assert digest(host) == before
+
+
+def _journal(host):
+    with open(os.path.join(host.root, JOURNAL), encoding="utf-8") as stream:
+        return json.load(stream)
+
+
+@pytest.mark.emulator_only("kills svmram and holds a file open")
+def test_leftovers_in_a_busy_file_system_are_refused_then_removed(host):
+    """A kill -9 with the scratch UFS mounted, and a process holding a
+    file in it: umount fails with EBUSY (umount.c rpterr "busy"), the
+    rerun says so and removes nothing it cannot; once the process lets
+    go, the next run removes everything."""
+    before = digest(host)
+    killed = host.svmram("selftest", env={
+        "SVMRAM_BINDIR": killing_bindir(host, "mount", 1)})
+    assert killed.returncode == -9, (killed.stdout, killed.stderr)
+    point = _journal(host)["mount_points"][0]
+    assert host.sim("hold", point + "/lost+found").returncode == 0
+    refused = host.svmram("selftest")
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    message = refused.stderr.splitlines()[0]
+    assert message.startswith(
+        "svmram: an earlier svmram selftest left things it cannot remove "
+        "now: umount %s (umount: %s busy); metaclear d127 (metaclear: "
+        "myhost: d127: metadevice is open); " % (point, point)), message
+    assert host.sim("release", point + "/lost+found").returncode == 0
+    rerun = host.svmram("selftest")
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert "Note: removed what an earlier svmram selftest left" in \
+        rerun.stdout
+    assert digest(host) == before
+    assert host.violations() == []
+
+
+@pytest.mark.emulator_only("kills svmram and holds a resync")
+def test_the_rerun_waits_for_a_resync_before_clearing_the_mirror(host):
+    """A kill -9 right after metattach leaves the scratch mirror
+    resyncing; SVM refuses metaclear while the resync thread holds the
+    mirror open.  The rerun's removal waits while metastat shows the
+    resync (Selftest.wait_resync_end): here the resync is held (freeze)
+    until the rerun has looked at it twice, then let go, and the rerun
+    removes everything.  Without the wait its metaclear would be refused
+    and the rerun would refuse to start."""
+    before = digest(host)
+    killed = host.svmram("selftest", env={
+        "SVMRAM_BINDIR": killing_bindir(host, "metattach", 1)})
+    assert killed.returncode == -9, (killed.stdout, killed.stderr)
+    assert "Resync in progress" in host.cmd("metastat", "d127").stdout
+    assert host.sim("freeze").returncode == 0
+    looks = []
+
+    def after(argv):
+        if os.path.basename(argv[0]) == "metastat" and argv[1:] == ["d127"]:
+            looks.append(argv)
+            if len(looks) == 2:
+                assert host.sim("thaw").returncode == 0
+                assert host.sim("tick").returncode == 0
+    rerun = host.svmram("selftest", after=after)
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert len(looks) >= 2
+    assert "Note: removed what an earlier svmram selftest left" in \
+        rerun.stdout
+    assert digest(host) == before
+    assert host.violations() == []

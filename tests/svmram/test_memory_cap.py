@@ -33,7 +33,10 @@ def test_driver_conf_syntax():
 @pytest.mark.parametrize("conf, percent", [
     ("", 25),
     ('percent_physmem="50";', 50),
-    ('percent_physmem="50";\npercent_physmem="40";', 40),
+    # Global properties are searched in file order (issue 27 h-self2):
+    # the first string one wins.
+    ('percent_physmem="50";\npercent_physmem="40";', 50),
+    ('percent_physmem=50;\npercent_physmem="40";', 40),
     ('percent_physmem="99";', 99),
     ('percent_physmem="100";', 25),       # ignored: 100 or more
     ('percent_physmem="500";', 25),
@@ -134,3 +137,19 @@ def test_a_conf_the_kernel_warns_about_is_not_counted_on(conf, percent,
     assert cap.sureness().endswith(
         "so svmram cannot be sure what the driver took from it; it counts "
         "with %d%%, the smallest it may have taken" % percent)
+
+
+@pytest.mark.parametrize("conf, percent", [
+    # The node statement's property is a system property of rd_dip,
+    # searched before the driver's global list (sunddi.c
+    # ddi_prop_search_common), wherever the lines are.
+    ('percent_physmem="50";\nname="ramdisk" parent="pseudo" '
+     'percent_physmem="30";', 30),
+    ('name="ramdisk" parent="pseudo" percent_physmem="30";\n'
+     'percent_physmem="50";', 30),
+    # A number on the node is passed over; the global string is found.
+    ('name="ramdisk" parent="pseudo" percent_physmem=30;\n'
+     'percent_physmem="50";', 50),
+])
+def test_a_node_property_wins_over_a_global_one(conf, percent):
+    assert conf_setting(((KCONF, conf, 1.0),))[0] == percent

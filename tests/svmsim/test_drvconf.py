@@ -6,7 +6,7 @@ each case (issue 27, the ramdisk memory cap)."""
 
 import pytest
 
-from svmsim.drvconf import parse, properties
+from svmsim.drvconf import lookup, parse, properties
 
 P = "percent_physmem"
 
@@ -89,3 +89,23 @@ def test_an_invalid_property_name_is_warned_without_a_line():
     # make_prop's cmn_err has no "on line N of FILE" (kobj_file_err has).
     assert parse('a\\/b="1";') == ({}, [(None, "invalid property name "
                                               "'a/b'")])
+
+
+@pytest.mark.parametrize("text, found", [
+    # ddi_prop_search_common: the node's system properties first, then
+    # the global list in file order (modsysfile.c add_props), the first
+    # property of the lookup's type (sunddi.c i_ddi_prop_search).
+    ('percent_physmem="50";\nname="ramdisk" parent="pseudo" '
+     'percent_physmem="30";', ("30", True)),
+    ('name="ramdisk" parent="pseudo" percent_physmem="30";\n'
+     'percent_physmem="50";', ("30", True)),
+    ('percent_physmem="50";\npercent_physmem="40";', ("50", True)),
+    ('percent_physmem=50;\npercent_physmem="40";', ("40", True)),
+    ('name="ramdisk" parent="pseudo" percent_physmem=30;\n'
+     'percent_physmem="50";', ("50", True)),
+    # Nothing the string lookup takes: the last value passed over.
+    ('percent_physmem=50; percent_physmem;', (None, False)),
+    ('a="1";', None),
+])
+def test_which_assignment_the_driver_finds(text, found):
+    assert lookup(text, P) == found

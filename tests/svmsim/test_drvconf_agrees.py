@@ -54,3 +54,12 @@ def test_svmram_and_the_emulator_read_statements_alike(text):
 @given(st.text(alphabet="0123456789-+ x", max_size=12))
 def test_svmram_and_the_emulator_convert_numbers_alike(text):
     assert sizing.stoi(text) == drvconf.stoi(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(WORDS)
+def test_svmram_and_the_emulator_find_the_same_assignment(text):
+    """Which assignment the driver's string lookup finds (a node
+    statement's before the first global one)."""
+    assert sizing.conf_lookup(text, "percent_physmem") == \
+        drvconf.lookup(text, "percent_physmem")

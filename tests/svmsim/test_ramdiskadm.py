@@ -154,10 +154,15 @@ def test_percent_physmem_as_the_driver_reads_it(make_sim):
     write_conf(sim, "percent_physmem=50;")
     sim.sim("reboot")
     assert sim.state()["ramdisk_percent"] == 25
-    # stoi: the leading digits; the last assignment wins; comments ignored.
+    # stoi: the leading digits; comments ignored; the lookup passes over
+    # the integer and finds the first global string (drvconf.lookup).
     write_conf(sim, 'percent_physmem="30x"; # percent_physmem="90";')
     sim.sim("reboot")
     assert sim.state()["ramdisk_percent"] == 30
+    write_conf(sim, 'percent_physmem="none";')
+    sim.sim("reboot")
+    assert sim.state()["ramdisk_percent"] == 30
+    os.unlink(os.path.join(sim.root, "kernel/drv/ramdisk.conf"))
     write_conf(sim, 'percent_physmem="none";')
     sim.sim("reboot")
     assert sim.state()["ramdisk_percent"] == 0
@@ -199,3 +204,17 @@ def test_kstat_shows_the_boot_time_and_free_memory(make_sim):
                    "unix:0:system_pages:freemem\t%d\n" % (before, 300 * 256))
     sim.sim("reboot")
     assert sim.state()["boot_time"] >= before
+
+
+def test_the_kernel_names_the_conf_file_by_the_path_it_opened(make_sim):
+    """kobj_file_err's "on line N of FILE": FILE is the full path
+    kobj_open_path made of the module directory and drv/ramdisk.conf
+    (modsysfile.c 162-163, kobj.c 3735-3739, modsubr.c 392-393)."""
+    sim = make_sim()
+    write_conf(sim, 'percent_physmem="50"')
+    reboot = sim.sim("reboot")
+    lines = sum(1 for _ in open(os.path.join(
+        sim.root, "kernel/drv/ramdisk.conf")))
+    assert "WARNING: Unexpected EOF on line %d of /kernel/drv/ramdisk.conf" \
+        "\n" % (lines + 1) in reboot.stderr
+    assert sim.state()["ramdisk_percent"] == 25

@@ -77,16 +77,23 @@ METHOD_NOTES = MappingProxyType({
 # Why the copy method is not run: it needs an unlabeled mirror, whose
 # first stripe's first slice starts past sector 0 or holds a replica
 # (svm/labels.py).  lofi without -l answers DKIOCGVTOC with one slice
-# from sector 0 (lofi.c fake_disk_vtoc, p_start 0); a labeled lofi
-# (-l, cmlb) could carry a VTOC whose slice 0 starts later, but the
-# releases the emulator follows have no -l, and a replica on a scratch
-# device would be a replica the selftest made.
+# from sector 0 (lofi.c fake_disk_vtoc; line 2266 in the last
+# illumos-gate with SVM, 5f10ef697f^), so every stripe of lofi devices is
+# labeled.  A labeled lofi device (lofiadm -l: illumos 6602, June 2016,
+# four months before SVM left illumos-gate with 6396; lofi.c cmlb_attach)
+# is a disk whose VTOC could start s0 later, but selftest writes no
+# labels and the emulator does not model cmlb; Solaris 10's lofi has no
+# -l, and Solaris 11.4's was not traced.  A replica on a scratch device
+# would be a replica the selftest made, which it never does.
 COPY_NOT_RUN = (
-    "the copy method: it needs an unlabeled mirror, and a lofi device "
-    "fakes one slice that starts at sector 0 (lofi.c fake_disk_vtoc), so "
-    "every stripe of lofi devices is labeled; an unlabeled one would need "
-    "a labeled lofi device (lofiadm -l) with a slice that starts later, "
-    "or a state database replica on it, and selftest makes neither")
+    "the copy method was not tried: it needs a mirror that is not "
+    "labeled, and every stripe of lofi devices is labeled (a lofi device "
+    "fakes one slice that starts at sector 0, lofi.c fake_disk_vtoc); "
+    "selftest would need a labeled lofi device (lofiadm -l, illumos from "
+    "June 2016 only) with a label it writes itself, or a state database "
+    "replica on the scratch device, and it makes neither; to try the copy "
+    "method, follow \"The copy method\" in docs/testing-on-a-real-host.md "
+    "(two spare slices that do not start at sector 0)")
 
 BOOT_DIFFERENCE = (
     "the ramdisk was deleted with the mirror closed instead of lost in a "
@@ -635,8 +642,10 @@ class Selftest:
         mirror = layout.mirror
         if not self.check(
                 "newfs on the scratch mirror", ["/dev/md/rdsk/" + mirror],
-                "exit status 0 (newfs.c: no question without a terminal)",
-                lambda c, o, e: c == 0, program="newfs")[0]:
+                "exit status 0, nothing on stdout (newfs.c: no question "
+                "without a terminal, the mkfs command line only with -v; "
+                "mkfs.c writes its summary on stderr)",
+                lambda c, o, e: c == 0 and not o, program="newfs")[0]:
             return False
         self.journal.note("mount_points", layout.mount_point)
         os.makedirs(run.under(layout.mount_point), exist_ok=True)

@@ -138,7 +138,7 @@ T_MINARMEM = 25                  # pages page_resv keeps back (param.c)
 # * A property's value here: (first string, True) for strings (what
 #   ddi_prop_lookup_string gives), (numbers as written joined by ',',
 #   False) for numbers, (None, False) for a key alone (a boolean, an
-#   integer 0).  The last assignment of a key in the files wins.
+#   integer 0).  Which assignment the driver sees: conf_lookup.
 
 _CONF_NAMECHARS = frozenset(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -247,7 +247,7 @@ def _conf_value(values):
 
 def _conf_statement(tokens, k, problems):
     """get_hwc_spec from tokens[k], a name: (index after the statement,
-    {key: value} it sets)."""
+    {key: value} it sets, whether it is a node statement)."""
     props, node, key, values, state = {}, {}, None, [], "start"
 
     def finish():
@@ -263,11 +263,11 @@ def _conf_statement(tokens, k, problems):
         kind, word, line = tokens[k]
         if kind == "eof":
             problems.append((line, "the file ends before the ';'"))
-            return k, {}
+            return k, {}, False
         k += 1
         if kind == "other":
             problems.append((line, "%r drops the statement" % word))
-            return k, {}
+            return k, {}, False
         if kind == "name":
             if state in ("start", "key", "str", "int"):
                 if state != "start":
@@ -289,7 +289,7 @@ def _conf_statement(tokens, k, problems):
                 if kw in node:
                     problems.append((line, "a second %s= drops the "
                                      "statement" % kw))
-                    return k, {}
+                    return k, {}, False
                 node[kw] = word
                 if kw == "class":
                     values, state = [("str", word)], "str"
@@ -320,11 +320,11 @@ def _conf_statement(tokens, k, problems):
     elif state != "start":
         problems.append((line, "the statement ends without a value"))
     if ("name" in node) == ("parent" in node or "class" in node):
-        return k, props
+        return k, props, "name" in node
     problems.append((line, "the statement has %s" % (
         "a name but no parent or class" if "name" in node else
         "a parent or class but no name")))
-    return k, {}
+    return k, {}, False
 
 
 def conf_read(text):
@@ -335,7 +335,7 @@ def conf_read(text):
     while tokens[k][0] != "eof":
         kind, word, line = tokens[k]
         if kind == "name":
-            k, got = _conf_statement(tokens, k, problems)
+            k, got, _ = _conf_statement(tokens, k, problems)
             props.update(got)
         else:
             if kind != "newline":
@@ -348,6 +348,33 @@ def conf_read(text):
 def conf_properties(text):
     """{key: (value, quoted)} of a driver.conf (conf_read)."""
     return conf_read(text)[0]
+
+
+def conf_lookup(text, key):
+    """What the driver's ddi_prop_lookup_string finds for `key`: the node
+    statement's string value (its system properties, searched before the
+    driver's global list: sunddi.c ddi_prop_search_common), else the
+    first global statement's string value (global properties are kept in
+    file order, modsysfile.c add_props), else the last value the lookup
+    passes over (a number or a boolean), for the note; None without any.
+    (svmsim/drvconf.py lookup is the emulator's reading of the same.)"""
+    tokens, problems = _conf_tokens(text)
+    node = first_global = other = None
+    k = 0
+    while tokens[k][0] != "eof":
+        if tokens[k][0] != "name":
+            k += 1
+            continue
+        k, got, is_node = _conf_statement(tokens, k, problems)
+        if key not in got:
+            continue
+        if not got[key][1]:
+            other = got[key]
+        elif is_node:
+            node = got[key]
+        elif first_global is None:
+            first_global = got[key]
+    return node or first_global or other
 
 
 def stoi(text):
@@ -365,9 +392,9 @@ def conf_setting(confs):
     where, note), where = (path, value, quoted) of the setting or None."""
     where = None
     for path, text, _ in confs:
-        props = conf_properties(text)
-        if "percent_physmem" in props:
-            where = (path,) + props["percent_physmem"]
+        found = conf_lookup(text, "percent_physmem")
+        if found is not None:
+            where = (path,) + found
     if where is None:
         return DEFAULT_PERCENT, None, (
             "the driver's default, as ramdisk.conf sets no percent_physmem")

@@ -1,13 +1,19 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """umount MOUNT-POINT (or SPECIAL): unmount a UFS that mount -F ufs
-mounted (illumos usr/src/cmd/fs.d/umount.c main, doexec and rpterr).
+mounted (illumos usr/src/cmd/fs.d/umount.c main, doexec and rpterr;
+UFS has no umount of its own under /usr/lib/fs/ufs, so the generic
+command calls umount2 itself).
 
 Not in the mnttab: "umount: warning: X not in mnttab" on stderr, then
-umount2 fails with EINVAL, "umount: X not mounted", exit 1.  Unmounting
-closes the metadevice (svmsim/ufs.py).
-GUESS: no process is ever busy in an emulated file system (EBUSY is not
-emulated); the vfstab's boot mounts are not unmounted by this command.
+umount2 fails with EINVAL, "umount: X not mounted", exit 1.  A process
+with a file open or its working directory in the file system (`svmsim
+hold PATH`): umount2 of the mount point fails with EBUSY, which doexec
+does not retry with the special, and rpterr names the mount point
+(ment->mnt_mountp, whichever name was given): "umount: POINT busy" on
+stderr, exit 1 (umount.c of 5f10ef697f^: doexec 437-452, rpterr
+476-478).  Unmounting closes the metadevice (svmsim/ufs.py).
+GUESS: the vfstab's boot mounts are not unmounted by this command.
 """
 
 from svmsim import devices, svm, ufs
@@ -24,6 +30,9 @@ def run(ctx, argv):
     what = argv[0]
     for name, point in sorted(ufs.mounts(ctx.st).items()):
         if what in (point, "/dev/md/dsk/%s" % name):
+            if ufs.busy(ctx.st, point):
+                ctx.err("umount: %s busy\n" % point)
+                return 1
             ufs.umount(ctx.st, ctx.simdir, name,
                        devices.host_path(ctx.root, point))
             if name in ctx.st["units"]:
