@@ -50,6 +50,15 @@ def write_conf(host, text, after_boot=False, path="kernel/drv/ramdisk.conf"):
         os.utime(full, (when, when))
 
 
+KERNEL_CONF = "kernel/drv/ramdisk.conf"
+
+
+def conf_lines(host):
+    """The lines of the emulated /kernel/drv/ramdisk.conf."""
+    with open(os.path.join(host.root, KERNEL_CONF)) as stream:
+        return stream.read().splitlines()
+
+
 def verdict(host):
     result = host.svmram("check", "--json", "d10")
     assert "Traceback" not in result.stderr, result.stderr
@@ -113,8 +122,14 @@ def test_percent_physmem_of_100_or_more_is_ignored(host, value):
     assert "ignores 100 or more" in predicted["detail"]
     outcome, text = setup_outcome(host)
     assert outcome == "refused"
-    # 248 MiB of 960 MiB: 26 %.
-    assert 'percent_physmem="26";' in text
+    # 248 MiB of 960 MiB: 26 %, in the file the driver reads last; on
+    # the line it reads there, if that file holds it.
+    if host.release() == "solaris11":
+        assert advised_percent(text) == (26, "/etc/driver/drv/ramdisk.conf")
+    else:
+        assert ('percent_physmem="26" on line %d of /kernel/drv/ramdisk.conf,'
+                ' in place of percent_physmem="%s"' % (
+                    len(conf_lines(host)), value)) in text
 
 
 def advised_percent(text):
@@ -143,6 +158,40 @@ def test_the_advised_value_works_when_followed(host):
     assert "reboot" in text
     assert host.reboot("--boot-ramdisk", "other=%d" % (50 * MIB)) \
         .returncode == 0
+    assert verdict(host)["verdict"] == "ready"
+    assert setup_outcome(host)[0] == "ready"
+
+
+def test_the_advice_names_the_line_the_driver_reads(host):
+    """A percent_physmem line added after a global one the driver reads
+    is never read (the first global string wins, sunddi.c); the advice
+    names the line to change, and following it works."""
+    write_conf(host, "# local settings\npercent_physmem=\"20\";")
+    assert host.reboot().returncode == 0
+    outcome, text = setup_outcome(host)
+    assert outcome == "refused"
+    conf = ("/etc/driver/drv/ramdisk.conf" if host.release() == "solaris11"
+            else "/kernel/drv/ramdisk.conf")
+    if conf != "/kernel/drv/ramdisk.conf":
+        # The local file comes later and wins: a line there is read.
+        percent, path = advised_percent(text)
+        assert path == conf
+        write_conf(host, 'percent_physmem="%d";' % percent, path=conf[1:])
+    else:
+        lines = conf_lines(host)
+        found = re.findall(r'percent_physmem="(\d+)" on line %d of '
+                           r'/kernel/drv/ramdisk.conf, in place of '
+                           r'percent_physmem="20"' % len(lines), text)
+        assert found, text
+        # Appending the advised value, as the old advice said, is not read.
+        write_conf(host, 'percent_physmem="%s";' % found[0])
+        assert host.reboot().returncode == 0
+        assert setup_outcome(host)[0] == "refused"
+        assert lines[-1] == 'percent_physmem="20";'
+        lines[-1] = 'percent_physmem="%s";' % found[0]
+        with open(os.path.join(host.root, KERNEL_CONF), "w") as stream:
+            stream.write("\n".join(lines) + "\n")
+    assert host.reboot().returncode == 0
     assert verdict(host)["verdict"] == "ready"
     assert setup_outcome(host)[0] == "ready"
 

@@ -5,7 +5,7 @@ from kstat and ramdisk.conf (pure; issue 20 §2)."""
 
 import pytest
 
-from svmram.svm.sizing import (MemoryCap, conf_properties, conf_read,
+from svmram.svm.sizing import (MemoryCap, conf_found, conf_properties, conf_read,
                                conf_setting, stoi)
 from svmram.svm.snapshot import Snapshot
 
@@ -99,7 +99,7 @@ def test_blanks_and_newlines_around_the_equals_sign():
     percent, where, note = conf_setting(((KCONF, 'percent_physmem = "50";',
                                           1.0),))
     assert (percent, where, note) == (
-        50, (KCONF, "50", True), 'percent_physmem="50" in ' + KCONF)
+        50, (KCONF, "50", True, 1), 'percent_physmem="50" in ' + KCONF)
 
 
 def test_several_entries_in_one_statement_and_what_the_kernel_drops():
@@ -153,3 +153,16 @@ def test_a_conf_the_kernel_warns_about_is_not_counted_on(conf, percent,
 ])
 def test_a_node_property_wins_over_a_global_one(conf, percent):
     assert conf_setting(((KCONF, conf, 1.0),))[0] == percent
+
+
+def test_the_setting_found_is_where_its_key_is():
+    """conf_found's line is the line of the key the driver reads, the
+    one the cap refusal tells the admin to change."""
+    text = ('# a comment\npercent_physmem="20";\npercent_physmem="30";\n'
+            'name="ramdisk" parent="pseudo"\n  percent_physmem="40";\n')
+    assert conf_found(text, "percent_physmem") == ("40", True, 5)
+    assert conf_found(text.rsplit("name=", 1)[0], "percent_physmem") == (
+        "20", True, 2)
+    assert conf_found("percent_physmem=50;", "percent_physmem") == (
+        "50", False, 1)
+    assert conf_found("", "percent_physmem") is None

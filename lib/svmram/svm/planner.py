@@ -265,10 +265,19 @@ def _cap_refusal(cap, size, need, keeps, then, until):
         lead = "Set" if not cap.problems else (
             "Correct line %d of %s (the kernel warns: %s), then set" % (
                 cap.problems[0][1], cap.problems[0][0], cap.problems[0][2]))
+        where = cap.where
+        if where is not None and where[2] and where[0] == cap.conf:
+            # The driver takes this setting before any line added after
+            # it (a node statement's, or the first global one): change it.
+            setting = "%s percent_physmem=\"%d\" on line %d of %s, in " \
+                "place of percent_physmem=\"%s\"" % (
+                    lead, percent, where[3], where[0], where[1])
+        else:
+            setting = "%s percent_physmem=\"%d\"; in %s" % (
+                lead, percent, cap.conf)
         ways.append(
-            "%s percent_physmem=\"%d\"; in %s (the driver reads it as a "
-            "string when it initialises at boot) and reboot, %s" % (
-                lead, percent, cap.conf, then))
+            "%s (the driver reads it as a string when it initialises at "
+            "boot) and reboot, %s" % (setting, then))
     else:
         ways.append(
             "Delete other ramdisks: even percent_physmem=\"%d\" lets "

@@ -358,6 +358,13 @@ def conf_lookup(text, key):
     file order, modsysfile.c add_props), else the last value the lookup
     passes over (a number or a boolean), for the note; None without any.
     (svmsim/drvconf.py lookup is the emulator's reading of the same.)"""
+    found = conf_found(text, key)
+    return found[:2] if found else None
+
+
+def conf_found(text, key):
+    """conf_lookup's (value, quoted), and the line where that value is
+    set, the one to edit; None without any."""
     tokens, problems = _conf_tokens(text)
     node = first_global = other = None
     k = 0
@@ -365,15 +372,18 @@ def conf_lookup(text, key):
         if tokens[k][0] != "name":
             k += 1
             continue
+        start = k
         k, got, is_node = _conf_statement(tokens, k, problems)
         if key not in got:
             continue
+        line = [t[2] for t in tokens[start:k] if t[:2] == ("name", key)][-1]
+        found = got[key] + (line,)
         if not got[key][1]:
-            other = got[key]
+            other = found
         elif is_node:
-            node = got[key]
+            node = found
         elif first_global is None:
-            first_global = got[key]
+            first_global = found
     return node or first_global or other
 
 
@@ -389,16 +399,17 @@ def stoi(text):
 def conf_setting(confs):
     """What the driver takes from the conf files `confs` ((path, text,
     mtime), in the order they are read, the later winning): (percent,
-    where, note), where = (path, value, quoted) of the setting or None."""
+    where, note), where = (path, value, quoted, line) of the setting or
+    None."""
     where = None
     for path, text, _ in confs:
-        found = conf_lookup(text, "percent_physmem")
+        found = conf_found(text, "percent_physmem")
         if found is not None:
             where = (path,) + found
     if where is None:
         return DEFAULT_PERCENT, None, (
             "the driver's default, as ramdisk.conf sets no percent_physmem")
-    path, value, quoted = where
+    path, value, quoted, _ = where
     if value is None:
         return DEFAULT_PERCENT, where, (
             "%s names percent_physmem without a value, which the driver "
