@@ -71,7 +71,14 @@ def build_parser(argv=()):
                         version="%s %s" % (PROG, __version__))
     subparsers = parser.add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
     chosen = _chosen(argv)
+    # `svmram SUBCOMMAND ...` (the boot unit's restore among them) gets
+    # that subcommand's parser alone: the others would only be built to
+    # be thrown away (issue 28, section 6).  Anything else (no subcommand,
+    # an option before it such as -h) gets all, for the usage and help.
+    alone = chosen is not None and list(argv[:1]) == [chosen]
     for name, (module, summary) in SUBCOMMANDS.items():
+        if alone and name != chosen:
+            continue
         sub = subparsers.add_parser(name, help=summary, description=summary)
         if name == chosen:
             # The subcommand's own arguments: the backend whose options it
