@@ -67,9 +67,9 @@ def _columns():
 
 class _Formatter(argparse.HelpFormatter):
     def __init__(self, prog, indent_increment=2, max_help_position=24,
-                 width=None):
+                 width=None, **more):
         super().__init__(prog, indent_increment, max_help_position,
-                         _columns() - 2 if width is None else width)
+                         _columns() - 2 if width is None else width, **more)
 
 
 class _Parser(argparse.ArgumentParser):
