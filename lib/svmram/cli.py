@@ -46,7 +46,37 @@ SUBCOMMANDS = MappingProxyType({
 })
 
 
+def _columns():
+    """shutil.get_terminal_size().columns (COLUMNS, else the terminal on
+    stdout, else 80), which argparse asks for whenever it makes a
+    formatter -- once per argument added, in every run -- importing shutil
+    and with it zlib, bz2 and lzma: 7 modules and about 3 % of the boot
+    unit's restore (issue 28, section 6)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    def __init__(self, prog, indent_increment=2, max_help_position=24,
+                 width=None, **more):
+        super().__init__(prog, indent_increment, max_help_position,
+                         _columns() - 2 if width is None else width, **more)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        # the subcommands' parsers are _Parsers too (add_subparsers)
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):
         self.print_usage(sys.stderr)
         sys.stderr.write("%s: %s\n" % (PROG, message))
@@ -78,7 +108,14 @@ def build_parser(argv=()):
                         version="%s %s" % (PROG, __version__))
     subparsers = parser.add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
     chosen = _chosen(argv)
+    # `svmram SUBCOMMAND ...` (the boot unit's restore among them) gets
+    # that subcommand's parser alone: the others would only be built to
+    # be thrown away (issue 28, section 6).  Anything else (no subcommand,
+    # an option before it such as -h) gets all, for the usage and help.
+    alone = chosen is not None and list(argv[:1]) == [chosen]
     for name, (module, summary) in SUBCOMMANDS.items():
+        if alone and name != chosen:
+            continue
         summary = summary.format(target=target)
         sub = subparsers.add_parser(name, help=summary, description=summary)
         if name == chosen:
