@@ -123,6 +123,7 @@ def build_parser(argv=()):
             # takes is that of the target named in them.
             importlib.import_module(module).add_arguments(
                 sub, list(argv)[list(argv).index(name) + 1:])
+    parser.subcommands = subparsers.choices
     return parser
 
 
@@ -140,7 +141,12 @@ def report(error):
 
 def main(argv):
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # An option the subcommand does not take: its own usage, not the
+        # top level's, says what it does take.
+        parser.subcommands.get(args.subcommand, parser).error(
+            "unrecognized arguments: %s" % " ".join(extra))
     if not args.subcommand:
         parser.print_usage(sys.stderr)
         return EXIT_USAGE
