@@ -5,7 +5,7 @@ from kstat and ramdisk.conf (pure; issue 20 §2)."""
 
 import pytest
 
-from svmram.svm.sizing import (MemoryCap, conf_found, conf_properties, conf_read,
+from svmram.svm.sizing import (MemoryCap, conf_found, conf_read,
                                conf_setting, stoi)
 from svmram.svm.snapshot import Snapshot
 
@@ -25,7 +25,7 @@ def snap(conf="", mtime=100.0, boot=200, ramdisks=None, availrmem=None):
 
 
 def test_driver_conf_syntax():
-    assert conf_properties('a="1"; b=2 c="x y";# d="3"\n') == {
+    assert conf_read('a="1"; b=2 c="x y";# d="3"\n')[0] == {
         "a": ("1", True), "b": ("2", False), "c": ("x y", True)}
     assert (stoi("30x"), stoi("none"), stoi("-5")) == (30, 0, 0)
 

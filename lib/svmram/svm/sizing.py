@@ -138,7 +138,7 @@ T_MINARMEM = 25                  # pages page_resv keeps back (param.c)
 # * A property's value here: (first string, True) for strings (what
 #   ddi_prop_lookup_string gives), (numbers as written joined by ',',
 #   False) for numbers, (None, False) for a key alone (a boolean, an
-#   integer 0).  Which assignment the driver sees: conf_lookup.
+#   integer 0).  Which assignment the driver sees: conf_found.
 
 _CONF_NAMECHARS = frozenset(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -345,26 +345,15 @@ def conf_read(text):
     return props, problems
 
 
-def conf_properties(text):
-    """{key: (value, quoted)} of a driver.conf (conf_read)."""
-    return conf_read(text)[0]
-
-
-def conf_lookup(text, key):
-    """What the driver's ddi_prop_lookup_string finds for `key`: the node
-    statement's string value (its system properties, searched before the
-    driver's global list: sunddi.c ddi_prop_search_common), else the
-    first global statement's string value (global properties are kept in
-    file order, modsysfile.c add_props), else the last value the lookup
-    passes over (a number or a boolean), for the note; None without any.
-    (svmsim/drvconf.py lookup is the emulator's reading of the same.)"""
-    found = conf_found(text, key)
-    return found[:2] if found else None
-
-
 def conf_found(text, key):
-    """conf_lookup's (value, quoted), and the line where that value is
-    set, the one to edit; None without any."""
+    """What the driver's ddi_prop_lookup_string finds for `key`, as
+    (value, quoted, line of the key): the node statement's string value
+    (its system properties, searched before the driver's global list:
+    sunddi.c ddi_prop_search_common), else the first global statement's
+    string value (global properties are kept in file order, modsysfile.c
+    add_props), else the last value the lookup passes over (a number or
+    a boolean), for the note; None without any.  (svmsim/drvconf.py
+    lookup is the emulator's reading of the same.)"""
     tokens, problems = _conf_tokens(text)
     node = first_global = other = None
     k = 0
