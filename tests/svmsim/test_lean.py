@@ -75,6 +75,17 @@ def test_errors_are_the_json_modules():
         assert "not JSON serializable" in str(e)
     else:
         raise AssertionError("a set was serialised")
+    # dumps does not look for cycles as it goes (json.dumps's
+    # check_circular=False): json.dumps still reports one.
+    loop = {"a": [1]}
+    loop["a"].append(loop)
+    for obj in (loop, loop["a"]):
+        try:
+            lean.dumps(obj)
+        except ValueError as e:
+            assert str(e) == "Circular reference detected"
+        else:
+            raise AssertionError("a cycle was serialised")
 
 
 PATTERN = st.text(alphabet="ab*?[]!-:/\n.", max_size=8)
