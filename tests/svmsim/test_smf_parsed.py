@@ -19,6 +19,7 @@ def simdir(make_sim):
     sim = make_sim()
     sim.ok("svcs")               # writes smf.json
     store._parsed.clear()
+    read(sim.dir)                # a process keeps from its second read on
     yield sim.dir
     store._parsed.clear()
 
