@@ -22,6 +22,7 @@ close are the callers': svm.write_tab_files reads the mnttab lines here,
 so this module does not import svm.)"""
 
 import os
+import shutil
 
 MOUNT_OPTIONS = "rw,intr,largefiles,logging,xattr,onerror=panic"
 
@@ -40,7 +41,6 @@ def _stash(simdir, kind, name):
 
 
 def _move_entries(source, target):
-    import shutil      # not at every command (svm.write_tab_files): re
     os.makedirs(target, exist_ok=True)
     if not os.path.isdir(source):
         return
@@ -52,7 +52,6 @@ def make(st, simdir, name):
     """newfs: a new, empty file system (mkfs makes lost+found)."""
     if not has_ufs(st, name):
         st["ufs"].append(name)
-    import shutil
     stash = _stash(simdir, "ufs", name)
     shutil.rmtree(stash, ignore_errors=True)
     os.makedirs(os.path.join(stash, "lost+found"))
