@@ -54,7 +54,20 @@ install_start_hook()
 """
 
 
+_PARSER = []
+
+
 def parser():
+    """The command line's parser, built once per process: building it
+    (argparse looks up message catalogues for each of its twenty parsers)
+    cost each `svmsim reboot` or `tick` the tests run in their own process
+    tens of milliseconds.  Nothing in it depends on the call."""
+    if not _PARSER:
+        _PARSER.append(_build_parser())
+    return _PARSER[0]
+
+
+def _build_parser():
     p = argparse.ArgumentParser(prog="svmsim", description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)

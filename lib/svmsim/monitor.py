@@ -76,19 +76,35 @@ class _Regions:
         self._comps = {}          # id(stripe) -> component of each region
         self._data = {}           # dev -> regions.device_data()
 
-    def comp(self, stripe, r):
+    def comps(self, stripe):
+        """The component of each region of the stripe."""
         comps = self._comps.get(id(stripe))
         if comps is None:
-            comps = self._comps[id(stripe)] = [
-                regions.comp_for_region(stripe, n) for n in range(REGIONS)]
-        return comps[r]
+            rows = stripe["rows"]
+            if len(rows) == 1 and len(rows[0]["comps"]) == 1:
+                # comp_for_region's answer for every region
+                comps = [rows[0]["comps"][0]] * REGIONS
+            else:
+                comps = [regions.comp_for_region(stripe, n)
+                         for n in range(REGIONS)]
+            self._comps[id(stripe)] = comps
+        return comps
+
+    def comp(self, stripe, r):
+        return self.comps(stripe)[r]
+
+    def data(self, dev):
+        """regions.device_data(st, dev), looked up once per device (which
+        gives a present device without data its blank regions)."""
+        key = tuple(dev)
+        try:
+            return self._data[key]
+        except KeyError:
+            data = self._data[key] = regions.device_data(self.st, dev)
+            return data
 
     def read(self, stripe, r):
-        dev = self.comp(stripe, r)["dev"]
-        key = tuple(dev)
-        if key not in self._data:
-            self._data[key] = regions.device_data(self.st, dev)
-        data = self._data[key]
+        data = self.data(self.comp(stripe, r)["dev"])
         return None if data is None else data[r]
 
 
@@ -111,6 +127,27 @@ def valid_copy(st, m, sub, r, looks):
     return False
 
 
+def valid_copies(st, m, sub, looks):
+    """[valid_copy(st, m, sub, r, looks) for r in range(REGIONS)], with
+    what does not depend on the region looked up once."""
+    comps = looks.comps(st["units"][sub["name"]])
+    state = sub["state"]
+    job = m.get("resync")
+    # valid_copy's `done` is r < pct
+    pct = job["pct"] if job is not None and sub["name"] in job["targets"] \
+        else 0
+    if state in ("RUNNING", "COMP_ERRED", "COMP_RESYNC"):
+        return [c["state"] in ("Okay", "Last Erred")
+                or (c["state"] == "Resyncing" and r < pct)
+                for r, c in enumerate(comps)]
+    if state == "ATTACHED_RESYNC":
+        return [r < pct for r in range(REGIONS)]
+    if state in ("OFFLINE", "OFFLINE_RESYNC"):
+        dirty = sub["dirty"]
+        return [r not in dirty for r in range(REGIONS)]
+    return [False] * REGIONS
+
+
 def read_candidates(st, m, r, looks):
     """Submirrors that could serve a read of region r (reference 4.1)."""
     running = [s for s in m["subs"] if s["state"] == "RUNNING"]
@@ -126,6 +163,33 @@ def read_candidates(st, m, r, looks):
                     st["units"][s["name"]], r)["state"] == wanted:
                 return [s]
     return []
+
+
+def all_read_candidates(st, m, looks):
+    """[read_candidates(st, m, r, looks) for r in range(REGIONS)], with
+    the running submirrors found once."""
+    running = [s for s in m["subs"] if s["state"] == "RUNNING"]
+    if running:
+        if m["read"] == "first":
+            return [[running[0]]] * REGIONS
+        if m["read"] == "geometric":
+            return [[running[r * len(running) // REGIONS]]
+                    for r in range(REGIONS)]
+        return [running] * REGIONS
+    readable = [(s, looks.comps(st["units"][s["name"]]))
+                for s in m["subs"] if s["state"] in units.READABLE]
+    out = []
+    for r in range(REGIONS):
+        found = []
+        for wanted in ("Okay", "Last Erred"):
+            for s, comps in readable:
+                if comps[r]["state"] == wanted:
+                    found = [s]
+                    break
+            if found:
+                break
+        out.append(found)
+    return out
 
 
 # --- checking ----------------------------------------------------------------
@@ -169,15 +233,26 @@ def _findings(st):
     looks = _Regions(st)
     for m in units.mirrors(st):
         truth = m["truth"]
+        written = [r for r in range(REGIONS) if truth[r] != 0]
+        # (a) per submirror: whether each region is a valid copy on a
+        # disk, and the component's device of each region (its data is
+        # looked up, in this order, only where the copy is valid on a
+        # disk, as regions.device_data gives a device blank regions).
+        copies = []
+        for s in m["subs"]:
+            comps = looks.comps(st["units"][s["name"]])
+            valid = valid_copies(st, m, s, looks)
+            copies.append((
+                [valid[r] and not devices.is_ramdisk_dev(comps[r]["dev"])
+                 for r in range(REGIONS)], comps))
         lost = []
-        for r in range(REGIONS):
-            if truth[r] == 0:
-                continue
-            if not any(valid_copy(st, m, s, r, looks)
-                       and not devices.is_ramdisk_dev(looks.comp(
-                           st["units"][s["name"]], r)["dev"])
-                       and looks.read(st["units"][s["name"]], r)
-                       == truth[r] for s in m["subs"]):
+        for r in written:
+            for on_disk, comps in copies:
+                if on_disk[r]:
+                    data = looks.data(comps[r]["dev"])
+                    if (None if data is None else data[r]) == truth[r]:
+                        break
+            else:
                 lost.append(r)
         if lost:
             found[(m["name"], "-", "no-disk-copy")] = (
@@ -194,19 +269,24 @@ def _findings(st):
                 "blocks (0..DK_LABEL_LOC)")
         seen, sm = _as_if_opened(st, m)
         seen_looks = looks if seen is st else _Regions(seen)
+        candidates = all_read_candidates(seen, sm, seen_looks)
+        comps_of = {}           # submirror -> its component of each region
         bad = {}
-        for r in range(REGIONS):
-            if truth[r] == 0:
-                continue        # never written: no read can be wrong
-            for s in read_candidates(seen, sm, r, seen_looks):
-                v = seen_looks.read(seen["units"][s["name"]], r)
+        for r in written:       # never written: no read can be wrong
+            for s in candidates[r]:
+                comps = comps_of.get(s["name"])
+                if comps is None:
+                    comps = comps_of[s["name"]] = seen_looks.comps(
+                        seen["units"][s["name"]])
+                data = seen_looks.data(comps[r]["dev"])
+                v = None if data is None else data[r]
                 if v != truth[r]:
                     bad.setdefault(s["name"], []).append((r, v))
         # A hazard found in a closed mirror is recorded where it was made;
         # the open that makes it live is recorded again, so that a tool
         # opening a mirror onto another program's ramdisk is charged too.
         live = "open" if m["name"] in st["opened_since_boot"] else "closed"
-        for s in read_candidates(seen, sm, 0, seen_looks) if head else ():
+        for s in candidates[0] if head else ():
             v = regions.head_read(seen, seen["units"][s["name"]])
             if v != head:
                 found[(m["name"], s["name"], "bad-label-read", live)] = (

@@ -250,8 +250,12 @@ def write_tab_files(st, root):
         if name in st["units"] and st["opens"].get(name, 0) > 0:
             mnttab += "/dev/md/dsk/%s\t%s\tufs\trw,intr,largefiles," \
                 "logging,xattr,onerror=panic\t1226400000\n" % (name, mnt)
-    from svmsim import ufs             # mount(1M)'s mounts (ufs imports svm)
-    mnttab += ufs.mnttab_lines(st)
+    # mount(1M)'s mounts (ufs.mounts: its record is st["md_mounts"]); ufs,
+    # which imports shutil and with it re, only when there are some: this
+    # runs at every emulated command, most of them processes of their own.
+    if st.setdefault("md_mounts", {}):
+        from svmsim import ufs
+        mnttab += ufs.mnttab_lines(st)
     for fname, text in (("vfstab", vfstab), ("mnttab", mnttab)):
         _write_if_changed(devices.host_path(root, "/etc/" + fname), text)
 
