@@ -3,6 +3,7 @@
 """Shared test setup: make lib/ importable without installing anything."""
 
 import os
+import signal
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -132,3 +133,10 @@ class _XdistGroups:
 
 def pytest_configure(config):
     config.pluginmanager.register(_XdistGroups(), "svmram-xdist-groups")
+    # A shell without job control starts its background commands with
+    # SIGINT ignored (nohup, `cmd &` in a script), and svmram rightly
+    # leaves an ignored signal ignored: the tests of Ctrl-C, in this
+    # process and in the svmram and sh processes it starts, need SIGINT
+    # as a terminal's start has it, or they fail or wait for ever.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
