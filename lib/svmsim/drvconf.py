@@ -343,24 +343,32 @@ def _spec(f, first):
     return props, "name" in node
 
 
+def _specs(f):
+    """hwc_parse_now's loop over a driver.conf: each statement's spec,
+    ({name: (value, quoted)}, whether it is a node statement), in file
+    order; the kernel's warnings go to f.warnings."""
+    while True:
+        token, value = f.lex()
+        if token == "EOF":
+            return
+        if token == "POUND":
+            f.find_eol()
+        elif token == "NAME":
+            spec = _spec(f, value)
+            if spec is not None:
+                yield spec
+        elif token != "NEWLINE":
+            f.warn("Unexpected token '%s'" % value)
+
+
 def parse(text):
     """hwc_parse_now over a driver.conf: ({name: (value, quoted)}, the
     last assignment of a name winning; [(line, kernel warning)]).  value
     is the first string of a string property (quoted True), the integers
     as written, joined by ',', of an integer one, None for a boolean."""
     f, props = _File(text), {}
-    while True:
-        token, value = f.lex()
-        if token == "EOF":
-            break
-        if token == "POUND":
-            f.find_eol()
-        elif token == "NAME":
-            spec = _spec(f, value)
-            if spec is not None:
-                props.update(spec[0])
-        elif token != "NEWLINE":
-            f.warn("Unexpected token '%s'" % value)
+    for spec_props, _ in _specs(f):
+        props.update(spec_props)
     return props, f.warnings
 
 
@@ -375,24 +383,17 @@ def lookup(text, name):
     node statement's string property, else of the first global string
     one; else (value, quoted) of the last assignment, which the lookup
     passes over (a number or a boolean); None without any."""
-    f, node, first_global, other = _File(text), None, None, None
-    while True:
-        token, value = f.lex()
-        if token == "EOF":
-            break
-        if token == "POUND":
-            f.find_eol()
-        elif token == "NAME":
-            spec = _spec(f, value)
-            if spec is None or name not in spec[0]:
-                continue
-            found, is_node = spec[0][name], spec[1]
-            if not found[1]:
-                other = found
-            elif is_node:
-                node = found
-            elif first_global is None:
-                first_global = found
+    node = first_global = other = None
+    for spec_props, is_node in _specs(_File(text)):
+        if name not in spec_props:
+            continue
+        found = spec_props[name]
+        if not found[1]:
+            other = found
+        elif is_node:
+            node = found
+        elif first_global is None:
+            first_global = found
     return node or first_global or other
 
 

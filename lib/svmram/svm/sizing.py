@@ -327,20 +327,31 @@ def _conf_statement(tokens, k, problems):
     return k, {}, False
 
 
-def conf_read(text):
-    """A driver.conf as the kernel reads it: ({key: (value, quoted)},
-    [(line, problem)]), the problems being where the kernel warns."""
-    tokens, problems = _conf_tokens(text)
-    props, k = {}, 0
+def _conf_statements(text, problems):
+    """The statements of a driver.conf as the kernel reads them, in file
+    order: (their tokens, {key: value} each sets, whether it is a node
+    statement); what the kernel warns of goes into `problems`."""
+    tokens, found = _conf_tokens(text)
+    problems.extend(found)
+    k = 0
     while tokens[k][0] != "eof":
         kind, word, line = tokens[k]
         if kind == "name":
-            k, got, _ = _conf_statement(tokens, k, problems)
-            props.update(got)
+            start = k
+            k, got, is_node = _conf_statement(tokens, k, problems)
+            yield tokens[start:k], got, is_node
         else:
             if kind != "newline":
                 problems.append((line, "%r is out of place" % word))
             k += 1
+
+
+def conf_read(text):
+    """A driver.conf as the kernel reads it: ({key: (value, quoted)},
+    [(line, problem)]), the problems being where the kernel warns."""
+    props, problems = {}, []
+    for _, got, _ in _conf_statements(text, problems):
+        props.update(got)
     problems.sort(key=lambda p: p[0])
     return props, problems
 
@@ -354,18 +365,11 @@ def conf_found(text, key):
     add_props), else the last value the lookup passes over (a number or
     a boolean), for the note; None without any.  (svmsim/drvconf.py
     lookup is the emulator's reading of the same.)"""
-    tokens, problems = _conf_tokens(text)
     node = first_global = other = None
-    k = 0
-    while tokens[k][0] != "eof":
-        if tokens[k][0] != "name":
-            k += 1
-            continue
-        start = k
-        k, got, is_node = _conf_statement(tokens, k, problems)
+    for tokens, got, is_node in _conf_statements(text, []):
         if key not in got:
             continue
-        line = [t[2] for t in tokens[start:k] if t[:2] == ("name", key)][-1]
+        line = [t[2] for t in tokens if t[:2] == ("name", key)][-1]
         found = got[key] + (line,)
         if not got[key][1]:
             other = found
