@@ -136,6 +136,7 @@ class Words:
     ram_copy: str           # "RAM submirror", "RAM member"
     disk_copy: str          # "disk submirror", "disk"
     disk_copies: str        # "disk submirrors", "disks"
+    ram_device: str         # what holds the RAM copy: "ramdisk", "RAM disk"
     current: str            # the state of a current copy: "Okay", "in sync"
     current_state: str      # that state in Status.copies: "Okay", "in_sync"
     sync: str               # the copy onto a new one: "resync", "recovery"

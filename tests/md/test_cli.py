@@ -76,7 +76,7 @@ def test_status_and_status_json(host):
         "md0: serving reads from RAM (/dev/ram0 in sync, the disks "
         "write-mostly)\n"
         "    members:    vda in_sync, vdb in_sync, ram0 in_sync (RAM)\n"
-        "    ramdisk:    ram0, present\n"
+        "    RAM disk:   ram0, present\n"
         "    service:    svmram@md0.service active\n"))
     rc, out, err, argvs = host.svmram("status", "--json")
     assert rc == 0, err

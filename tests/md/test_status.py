@@ -258,6 +258,14 @@ def test_nagios_both_disks_failed_is_data_at_risk(tmp_path):
         "SVMRAM CRITICAL - md0: DATA AT RISK: ram0 holds the only current "
         "copy (vda is faulty, vdb is faulty) | serving=1;;;0;1 "
         "md0_disks_current=0;;;0;2\n")
+    # the text says so in md's words: a RAM disk, no ramdisk
+    rc, out, err, _ = host.svmram("status")
+    assert rc == 6 and err == ""
+    assert out.splitlines()[0] == (
+        "md0: DATA AT RISK: the RAM disk ram0 holds the only current copy "
+        "of md0; no disk is current (vda is faulty; vdb is faulty).  A "
+        "power loss or reboot now loses data.")
+    assert "    RAM disk:   ram0, present" in out.splitlines()
 
 
 # --- issue 28, 4: what status cannot read is never a state -----------------

@@ -325,10 +325,11 @@ def redundancy_lines(status, words):
     name, redundancy = status.target, status.disk_redundancy
     if status.verdict == "only_copy_in_ram":
         return [
-            "%s: DATA AT RISK: the ramdisk %s holds the only current copy "
+            "%s: DATA AT RISK: the %s %s holds the only current copy "
             "of %s; no %s is current (%s).  A power loss or reboot now "
             "loses data." % (
-                name, status.ramdisk["name"], name, words.disk_copy,
+                name, words.ram_device, status.ramdisk["name"], name,
+                words.disk_copy,
                 "; ".join(redundancy["reasons"])),
             "%s: do not reboot or power off; bring a %s back now: %s." % (
                 name, words.disk_copy, "; ".join(redundancy["fixes"]))]
@@ -363,8 +364,8 @@ def render_text(status, backend):
         lines.append("    %-11s %d %% done" % (backend.words.sync + ":",
                                              status.sync_percent))
     disk = status.ramdisk
-    lines.append("    ramdisk:    %s, %s%s" % (
-        disk["name"], "present" if disk["present"] else "missing",
+    lines.append("    %-11s %s, %s%s" % (
+        backend.words.ram_device + ":", disk["name"], "present" if disk["present"] else "missing",
         ", device %s" % disk["device"] if disk["device"] else ""))
     service = status.boot_service
     lines.append("    service:    %s %s" % (service["name"],

@@ -42,7 +42,8 @@ from .script import PRELUDE
 WORDS = Words(
     system="md arrays", target=names.NOUN, example="/dev/md0",
     copies="members", ram_copy="RAM member", disk_copy="disk",
-    disk_copies="disks", current="in sync", current_state="in_sync",
+    disk_copies="disks", ram_device="RAM disk", current="in sync",
+    current_state="in_sync",
     sync="recovery",
     service_failed="has failed",
     service_running="active",
