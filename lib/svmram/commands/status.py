@@ -365,7 +365,8 @@ def render_text(status, backend):
                                              status.sync_percent))
     disk = status.ramdisk
     lines.append("    %-11s %s, %s%s" % (
-        backend.words.ram_device + ":", disk["name"], "present" if disk["present"] else "missing",
+        backend.words.ram_device + ":", disk["name"],
+        "present" if disk["present"] else "missing",
         ", device %s" % disk["device"] if disk["device"] else ""))
     service = status.boot_service
     lines.append("    service:    %s %s" % (service["name"],

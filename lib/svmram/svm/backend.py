@@ -35,7 +35,8 @@ DRY_RUN_PROBE = (
 WORDS = Words(
     system="SVM", target=names.NOUN, example="d10", copies="submirrors",
     ram_copy="RAM submirror", disk_copy="disk submirror",
-    disk_copies="disk submirrors", ram_device="ramdisk", current="Okay", current_state="Okay",
+    disk_copies="disk submirrors", ram_device="ramdisk", current="Okay",
+    current_state="Okay",
     sync="resync",
     service_failed="is in maintenance",
     service_running="online",
