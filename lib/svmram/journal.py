@@ -22,6 +22,7 @@ import json
 import os
 
 from . import interrupt, testcut
+from .atomic import write_atomically
 from .errors import RefusedError
 
 FORMAT = 1
@@ -140,31 +141,5 @@ class Journal:
         testcut.journal("after", event)
 
     def _write(self):
-        directory = os.path.dirname(self.path)
-        if not os.path.isdir(directory):
-            os.makedirs(directory, exist_ok=True)
-            _fsync_directory(os.path.dirname(directory))
-        new = not os.path.exists(self.path)
-        temp = self.path + ".new"
-        with open(temp, "w", encoding="utf-8") as stream:
-            json.dump(self.data, stream, indent=1, sort_keys=True)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, self.path)
-        if new:
-            _fsync_directory(directory)
-
-
-def _fsync_directory(path):
-    """Make a new entry in `path` durable (POSIX leaves it to the
-    application); a file system that cannot fsync a directory is let be."""
-    try:
-        fd = os.open(path or ".", os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        write_atomically(self.path, json.dumps(
+            self.data, indent=1, sort_keys=True))

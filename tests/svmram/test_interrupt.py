@@ -12,6 +12,7 @@ import signal
 import pytest
 
 from svmram import interrupt
+from svmram import journal as journal_module
 from svmram.actions import Run
 from svmram.execute import (DeadlinePassed, Polling, ResyncStatus,
                             StepFailed, execute, wait_for_resync)
@@ -110,12 +111,13 @@ def test_a_second_signal_in_a_critical_section_changes_nothing(capsys):
 def test_a_signal_during_a_journal_write_leaves_a_whole_journal(
         tmp_path, monkeypatch):
     made = journal(tmp_path)
-    real_dump = json.dump
+    real_write = journal_module.write_atomically
 
-    def dump_with_a_signal(data, stream, **options):
+    def write_with_a_signal(path, text, **options):
         sigint()
-        real_dump(data, stream, **options)
-    monkeypatch.setattr(json, "dump", dump_with_a_signal)
+        real_write(path, text, **options)
+    monkeypatch.setattr(journal_module, "write_atomically",
+                        write_with_a_signal)
     with pytest.raises(interrupt.Interrupted) as raised:
         execute(plan(Step("metainit d13", "Make d13.",
                           do=(Run(("metainit", "d13")),))), Backend(), made,
