@@ -6,6 +6,8 @@
 import json
 from dataclasses import replace
 
+import pytest
+
 from svmram.md import status
 from svmram.md.host import MdHost
 from svmram.md.intent import Intent
@@ -270,9 +272,11 @@ def test_nagios_both_disks_failed_is_data_at_risk(tmp_path):
 
 # --- issue 28, 4: what status cannot read is never a state -----------------
 
-def test_a_systemctl_that_fails_is_no_missing_unit(tmp_path):
+@pytest.mark.parametrize("verb", ["is-enabled", "is-active"])
+def test_a_systemctl_that_fails_is_no_missing_unit(tmp_path, verb):
     """systemctl that cannot answer (no bus) is not "the unit is
-    missing": every format fails, --prometheus after svmram_up 0."""
+    missing", nor "enabled" (issue 37, 4: only is-enabled was checked):
+    every format fails, --prometheus after svmram_up 0."""
     from mdcli import Host, set_up
     host = Host(tmp_path)
     set_up(host)
@@ -282,9 +286,9 @@ def test_a_systemctl_that_fails_is_no_missing_unit(tmp_path):
              "is-active to answer; it works again once "
              "'systemctl status svmram@md0.service' does.\n")
     for options, code in (((), 1), (("--json",), 1), (("-H",), 1),
-                          (("--prometheus",), 1)):
+                          (("-q",), 1), (("--prometheus",), 1)):
         faketree.write(host.root, "/" + fakekernel.FAIL,
-                       "systemctl is-enabled")
+                       "systemctl " + verb)
         rc, out, err, _ = host.svmram("status", *options)
         assert (rc, err) == (code, error), options
         if options == ("--prometheus",):
@@ -302,7 +306,7 @@ def test_a_systemctl_that_fails_is_no_missing_unit(tmp_path):
                 "exit_status": 1}}
         else:
             assert out == ""
-    faketree.write(host.root, "/" + fakekernel.FAIL, "systemctl is-enabled")
+    faketree.write(host.root, "/" + fakekernel.FAIL, "systemctl " + verb)
     rc, out, err, _ = host.svmram("status", "--nagios")
     assert (rc, out, err) == (
         3, "SVMRAM UNKNOWN - cannot read the state of svmram@md0.service "
