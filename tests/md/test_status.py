@@ -4,6 +4,7 @@
 (fixtures/vm-*) and from the failures a status must name."""
 
 import json
+import os
 from dataclasses import replace
 
 import pytest
@@ -326,3 +327,69 @@ def test_an_inactive_array_after_a_power_cut_is_critical(tmp_path):
     assert (grade, found.verdict) == (2, "degraded")
     assert words.startswith("md0: md0 is inactive, ram0 is not in md0")
     assert found.disk_redundancy["fixes"] == ["mdadm --run /dev/md0"]
+
+
+# --- issue 38, 2: --output publishes what status knows, failure included ----
+
+def test_prometheus_output_replaces_the_file_atomically(tmp_path):
+    """--output FILE holds what --prometheus prints; when systemd does not
+    answer, svmram_up 0 replaces the old file (the cron line of svmram(8)
+    kept the old one and left svmram.prom.PID behind), and the exit
+    status and stderr are --prometheus's."""
+    from mdcli import Host, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    textfile = tmp_path / "textfile"
+    textfile.mkdir()
+    prom = str(textfile / "svmram.prom")
+    rc, printed, err, _ = host.svmram("status", "--prometheus")
+    assert (rc, err) == (0, "")
+    rc, out, err, _ = host.svmram("status", "--prometheus", "--output", prom)
+    assert (rc, out, err) == (0, "", "")
+    with open(prom) as stream:
+        assert stream.read() == printed
+    assert "svmram_up 1\n" in printed
+    assert os.stat(prom).st_mode & 0o777 == 0o644
+    faketree.write(host.root, "/" + fakekernel.FAIL, "systemctl is-active")
+    rc, failed, err, _ = host.svmram("status", "--prometheus")
+    for _ in range(2):
+        faketree.write(host.root, "/" + fakekernel.FAIL,
+                       "systemctl is-active")
+        rc2, out, err2, _ = host.svmram("status", "--prometheus", "--output",
+                                        prom)
+        assert (rc2, out, err2) == (rc, "", err)
+        assert rc == 1 and err.startswith("svmram: cannot read the state")
+        with open(prom) as stream:
+            assert stream.read() == failed
+        assert "svmram_up 0\n" in failed
+        assert sorted(os.listdir(textfile)) == ["svmram.prom"]
+
+
+def test_prometheus_output_refusals(tmp_path):
+    from mdcli import Host, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    missing = str(tmp_path / "none" / "svmram.prom")
+    rc, out, err, argvs = host.svmram("status", "--prometheus", "--output",
+                                      missing)
+    assert (rc, out, argvs) == (1, "", [])
+    assert err == (
+        "svmram: cannot write the metrics to %s: there is no directory "
+        "%s\nsvmram: Name a file ending in .prom in node_exporter's "
+        "textfile directory (its --collector.textfile.directory).\n" % (
+            missing, os.path.dirname(missing)))
+    assert not os.path.exists(os.path.dirname(missing))
+    rc, out, err, _ = host.svmram("status", "--output", missing)
+    assert (rc, out) == (2, "")
+    assert "--output names the file for --prometheus's metrics; give " \
+        "--prometheus too" in err
+    # a file svmram cannot create beside FILE: the error, nothing left
+    textfile = tmp_path / "textfile"
+    textfile.mkdir()
+    (textfile / "svmram.prom.new").mkdir()
+    rc, out, err, _ = host.svmram("status", "--prometheus", "--output",
+                                  str(textfile / "svmram.prom"))
+    assert (rc, out) == (1, "")
+    assert err.startswith("svmram: cannot write the metrics to %s: " % (
+        textfile / "svmram.prom"))
+    assert sorted(os.listdir(textfile)) == ["svmram.prom.new"]

@@ -12,7 +12,9 @@ ramdisk holds the only current copy.  --json prints the documented schema
 only the mirrors that are not serving; -q nothing.
 
 --prometheus prints the metrics for node_exporter's textfile collector
-(prometheus_lines(), the names in svmram(8)) and exits 0 once it has.
+(prometheus_lines(), the names in svmram(8)) and exits 0 once it has;
+with --output FILE it replaces FILE with them atomically instead, the
+svmram_up 0 of a host it cannot read included.
 
 Status never fails open: what it cannot read (SMF, metastat, sysfs) is
 an error, never "nothing set up": exit 1 (3, UNKNOWN, for --nagios), and
@@ -42,7 +44,8 @@ from .status_fields import (DEFAULT_FIELDS, FIELDS, chosen_fields,
                             render_fields)
 from .status_grade import OK, UNKNOWN, VERDICT_EXIT, health
 from .status_nagios import NAGIOS_NAME, nagios_line
-from .status_prometheus import prometheus_lines, prometheus_up_lines
+from .status_prometheus import (check_output, prometheus_lines,
+                                prometheus_up_lines, publish)
 from .status_text import all_serving_line, nothing_set_up, render_text
 
 JSON_FORMAT = 2
@@ -74,6 +77,11 @@ def add_arguments(parser, argv=()):
                         help="metrics for node_exporter's textfile "
                              "collector; exit 0 once printed, not 0 (after "
                              "svmram_up 0) when the host cannot be read")
+    parser.add_argument("--output", metavar="FILE",
+                        help="with --prometheus: replace FILE with the "
+                             "metrics (atomically, through a temporary "
+                             "file beside it), svmram_up 0 too, instead of "
+                             "printing them")
 
 
 def read_statuses(target=None):
@@ -120,10 +128,13 @@ def run_nagios(args):
 
 
 def run_prometheus(args):
-    """--prometheus: exit 0 once the metrics are printed, so that
-    `svmram status --prometheus > F.$$ && mv F.$$ F` replaces the file;
-    when the host cannot be read, svmram_up 0 and the error (exit 1), so
-    that it keeps the old one."""
+    """--prometheus: exit 0 once the metrics are out; when the host cannot
+    be read, svmram_up 0 and the error (exit 1).  To standard output, or
+    with --output into FILE, replaced atomically either way, so that
+    node_exporter reads svmram_up 0 too."""
+    output = getattr(args, "output", None)
+    if output is not None:
+        check_output(output)
     try:
         groups = read_statuses(args.target)
     except UsageError:
@@ -131,15 +142,14 @@ def run_prometheus(args):
     except Exception as error:
         # A comment line (the text format ignores it) says what could not
         # be read, for whoever reads the output.
-        sys.stdout.write("\n".join(prometheus_up_lines(0) + [
+        publish(output, prometheus_up_lines(0) + [
             "# svmram: %s" % " ".join(json_error(error)["error"][
-                "message"].split())]) + "\n")
+                "message"].split())])
         raise
-    sys.stdout.write("\n".join(prometheus_lines(
+    publish(output, prometheus_lines(
         [(backend.words, sorted(pairs, key=lambda pair: pair[0].target))
-         for backend, pairs in groups])) + "\n")
+         for backend, pairs in groups]))
     return EXIT_OK
-
 
 
 def check_options(args):
@@ -152,6 +162,9 @@ def check_options(args):
         raise UsageError("--prometheus prints every target's metrics; it "
                          "takes none of -H, -o, -p, -j (--json), -x, -q or "
                          "--nagios")
+    if getattr(args, "output", None) is not None and not args.prometheus:
+        raise UsageError("--output names the file for --prometheus's "
+                         "metrics; give --prometheus too")
     if args.json and columns:
         raise UsageError("-j (--json) prints every field; it takes none of "
                          "-H, -o or -p")

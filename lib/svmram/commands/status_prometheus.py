@@ -1,9 +1,15 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """svmram status --prometheus: the text exposition format (0.0.4) for
-node_exporter's textfile collector; svmram(8) names the metrics."""
+node_exporter's textfile collector (svmram(8) names the metrics), on
+standard output or, with --output, in a file replaced atomically."""
+
+import os
+import sys
 
 from .. import __version__
+from ..atomic import write_atomically
+from ..errors import SvmramError
 
 # name -> (help, value of a configured Status, its Problems and the
 # backend's Words); svmram(8) lists them.  Every metric is a gauge with
@@ -83,3 +89,38 @@ def prometheus_lines(groups):
                 name, label, label, _number(value)))
     return lines
 
+
+
+def check_output(path):
+    """--output FILE: its directory must exist (svmram makes none); FILE
+    must not be a directory."""
+    directory = os.path.dirname(path) or "."
+    if not os.path.isdir(directory) or os.path.isdir(path):
+        raise SvmramError(
+            "cannot write the metrics to %s: %s" % (
+                path, "it is a directory" if os.path.isdir(path) else
+                "there is no directory %s" % directory),
+            advice="Name a file ending in .prom in node_exporter's textfile "
+                   "directory (its --collector.textfile.directory).")
+
+
+def publish(path, lines):
+    """The exposition on standard output (`path` None), or replacing
+    `path` through a temporary file beside it (atomic.py), so that the
+    collector reads the old file or the new one, never a part, and
+    nothing is left behind."""
+    text = "\n".join(lines) + "\n"
+    if path is None:
+        sys.stdout.write(text)
+        return
+    try:
+        write_atomically(path, text)
+    except OSError as error:
+        raise SvmramError(
+            "cannot write the metrics to %s: %s" % (
+                path, error.strerror or error),
+            advice="It writes %s.new and renames it over %s: run it as "
+                   "root, as svmram(8)'s cron line does, or as a user who "
+                   "may write in %s." % (
+                       os.path.basename(path), os.path.basename(path),
+                       os.path.dirname(path) or ".")) from error
