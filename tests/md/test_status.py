@@ -393,3 +393,36 @@ def test_prometheus_output_refusals(tmp_path):
     assert err.startswith("svmram: cannot write the metrics to %s: " % (
         textfile / "svmram.prom"))
     assert sorted(os.listdir(textfile)) == ["svmram.prom.new"]
+
+
+# --- issue 38, 2: the boot window is WARNING on md as on SVM ----------------
+
+def test_nagios_the_boot_window_is_warning_and_what_stays_is_critical(
+        tmp_path):
+    """Between boot and the restore's --add (the unit activating) the RAM
+    member is missing, as at every boot: WARNING, as SVM's offline
+    instance.  systemd ends the window (TimeoutStartSec): a failed unit,
+    or an enabled one that does not run, leaves it missing: CRITICAL."""
+    from mdcli import Host, stopped_by_the_unit
+    host = Host(tmp_path)
+    stopped_by_the_unit(host)
+    perf = " | serving=0;;;0;1 md0_disks_current=2;;;0;2\n"
+    for active, grade in (("activating", "WARNING"),
+                          ("inactive", "CRITICAL"), ("failed", "CRITICAL")):
+        host.set_unit("enabled", active)
+        rc, out, err, _ = host.svmram("status", "--nagios")
+        unit = {"activating": "is activating",
+                "inactive": "is enabled",
+                "failed": "is failed (journalctl -b -u svmram@md0.service "
+                          "says why and what to do)"}[active]
+        assert (rc, err) == (("OK", "WARNING", "CRITICAL").index(grade), "")
+        assert out == (
+            "SVMRAM %s - md0: ram0 is not in md0, brd is not loaded, its "
+            "boot unit svmram@md0.service %s%s" % (grade, unit, perf)), out
+    # a disk that fails during the window is CRITICAL all the same
+    host.set_unit("enabled", "activating")
+    host.command(["mdadm", "/dev/md0", "--fail", "/dev/vdb"])
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert rc == 2 and out.startswith(
+        "SVMRAM CRITICAL - md0: disk redundancy degraded (vdb is faulty), "
+        "ram0 is not in md0"), out
