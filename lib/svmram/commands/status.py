@@ -101,7 +101,6 @@ def read_statuses(target=None):
     return groups
 
 
-
 def run_nagios(args):
     try:
         graded = []
@@ -124,7 +123,6 @@ def run_nagios(args):
     if not args.quiet:
         sys.stdout.write(line + "\n")
     return grade
-
 
 
 def run_prometheus(args):

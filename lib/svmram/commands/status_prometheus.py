@@ -90,7 +90,6 @@ def prometheus_lines(groups):
     return lines
 
 
-
 def check_output(path):
     """--output FILE: its directory must exist (svmram makes none); FILE
     must not be a directory."""

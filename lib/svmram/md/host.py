@@ -355,9 +355,10 @@ class MdHost(Host):
 
     def boot_service_state(self):
         """The boot unit svmram@ARRAY.service as one word: "active"
-        (enabled and active, as systemctl says), "disabled", "enabled" (not started),
-        "failed" or "activating" (enabled, its ExecStart failed or runs),
-        None when systemd does not know the unit (not installed)."""
+        (enabled and active, as systemctl says), "disabled", "enabled"
+        (not started), "failed" or "activating" (enabled, its ExecStart
+        failed or runs), None when systemd does not know the unit (not
+        installed); SvmramError when systemd does not answer."""
         unit = unit_name(self.array)
         result = self._run("systemctl", ["is-enabled", unit], check=False)
         enabled = result.stdout.strip()
