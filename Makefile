@@ -63,9 +63,13 @@ BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 # package's installer (the Debian package: dh_python3's py3compile at
 # postinst, since a .deb must not ship .pyc files).
 COMPILE = yes
-# The documents installed beside the man page (the Debian package puts
-# the licence into /usr/share/doc/svmram/copyright instead).
-DOCFILES = docs/status-json.md LICENSE
+# The documents installed beside the man page, where svmram(8) points:
+# the status --json schema, the example alert rules and the check_raid
+# patch (MONITORING).  The Debian package puts the licence into
+# /usr/share/doc/svmram/copyright instead.
+MONITORINGDOCS = docs/prometheus-alerts.yml \
+	docs/check_raid-mdstat-write-mostly.patch
+DOCFILES = docs/status-json.md $(MONITORINGDOCS) LICENSE
 # Where `make deb` writes the package, and where it builds it.
 DISTDIR = dist
 DEBBUILDDIR = build/deb

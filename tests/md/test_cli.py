@@ -248,7 +248,7 @@ def test_setup_of_a_new_array_from_disks_then_teardown(tmp_path):
 
 def test_check(host):
     rc, out, err, argvs = host.svmram("check")
-    assert (rc, argvs) == (0, [])
+    assert (rc, argvs) == (0, [IS_ENABLED])
     assert out.splitlines() == [
         "ok       kernel    Linux 6.1.0-56-cloud-amd64",
         "md0: ready: existing array: md0 grows from 2 to 3 raid devices, "
@@ -282,6 +282,40 @@ def test_setup_without_the_boot_unit_installed_is_refused(host):
             "./svmram_VERSION_all.deb), or from its source tree run 'make "
             "install-linux', then run setup again."]
     assert host.sysfs() == before and not os.path.exists(host.path(RECORD))
+    # check gives setup's verdict (issue 37, 4: it said "ready", exit 0)
+    rc, out, err, argvs = host.svmram("check", "/dev/md0")
+    assert (rc, err, argvs) == (3, "", [IS_ENABLED])
+    assert out.splitlines()[1:] == [
+        "md0: refused: the boot unit %s is not installed, so nothing would "
+        "bring back the RAM member of md0 after a boot" % UNIT,
+        "    Reinstall svmram's package (apt install "
+        "./svmram_VERSION_all.deb), or from its source tree run 'make "
+        "install-linux', then run setup again."]
+
+
+def test_check_refuses_what_setup_refuses_and_readies_what_it_does(host):
+    """One verdict (backend.setup_verdict): an array that is not there,
+    and a systemd that does not answer, refuse both; a ready array is
+    what setup -n then plans."""
+    for array in ("/dev/md5", "/dev/md0"):
+        if array == "/dev/md0":
+            faketree.write(host.root, "/" + fakekernel.FAIL,
+                           "systemctl is-enabled")
+        rc, out, err, _ = host.svmram("check", array)
+        checked = out.splitlines()[1]
+        if array == "/dev/md0":
+            faketree.write(host.root, "/" + fakekernel.FAIL,
+                           "systemctl is-enabled")
+        rc2, out2, err2, _ = host.svmram("setup", "-n", array)
+        assert (rc, rc2, out2) == (3, 3 if array == "/dev/md5" else 1, "")
+        assert checked == "%s: refused: %s" % (
+            array[5:], err2.splitlines()[0][len("svmram: "):])
+    rc, out, err, argvs = host.svmram("check", "/dev/md0")
+    assert (rc, argvs) == (0, [IS_ENABLED])
+    rc2, out2, err2, _ = host.svmram("setup", "-n", "/dev/md0")
+    assert rc2 == 0
+    assert "# " + out.splitlines()[1][len("md0: ready: "):] in \
+        out2.splitlines()
 
 
 def test_stop_takes_the_ram_member_out_then_restore_brings_it_back(host):

@@ -4,7 +4,10 @@
 (fixtures/vm-*) and from the failures a status must name."""
 
 import json
+import os
 from dataclasses import replace
+
+import pytest
 
 from svmram.md import status
 from svmram.md.host import MdHost
@@ -270,9 +273,11 @@ def test_nagios_both_disks_failed_is_data_at_risk(tmp_path):
 
 # --- issue 28, 4: what status cannot read is never a state -----------------
 
-def test_a_systemctl_that_fails_is_no_missing_unit(tmp_path):
+@pytest.mark.parametrize("verb", ["is-enabled", "is-active"])
+def test_a_systemctl_that_fails_is_no_missing_unit(tmp_path, verb):
     """systemctl that cannot answer (no bus) is not "the unit is
-    missing": every format fails, --prometheus after svmram_up 0."""
+    missing", nor "enabled" (issue 37, 4: only is-enabled was checked):
+    every format fails, --prometheus after svmram_up 0."""
     from mdcli import Host, set_up
     host = Host(tmp_path)
     set_up(host)
@@ -282,9 +287,9 @@ def test_a_systemctl_that_fails_is_no_missing_unit(tmp_path):
              "is-active to answer; it works again once "
              "'systemctl status svmram@md0.service' does.\n")
     for options, code in (((), 1), (("--json",), 1), (("-H",), 1),
-                          (("--prometheus",), 1)):
+                          (("-q",), 1), (("--prometheus",), 1)):
         faketree.write(host.root, "/" + fakekernel.FAIL,
-                       "systemctl is-enabled")
+                       "systemctl " + verb)
         rc, out, err, _ = host.svmram("status", *options)
         assert (rc, err) == (code, error), options
         if options == ("--prometheus",):
@@ -302,7 +307,7 @@ def test_a_systemctl_that_fails_is_no_missing_unit(tmp_path):
                 "exit_status": 1}}
         else:
             assert out == ""
-    faketree.write(host.root, "/" + fakekernel.FAIL, "systemctl is-enabled")
+    faketree.write(host.root, "/" + fakekernel.FAIL, "systemctl " + verb)
     rc, out, err, _ = host.svmram("status", "--nagios")
     assert (rc, out, err) == (
         3, "SVMRAM UNKNOWN - cannot read the state of svmram@md0.service "
@@ -322,3 +327,102 @@ def test_an_inactive_array_after_a_power_cut_is_critical(tmp_path):
     assert (grade, found.verdict) == (2, "degraded")
     assert words.startswith("md0: md0 is inactive, ram0 is not in md0")
     assert found.disk_redundancy["fixes"] == ["mdadm --run /dev/md0"]
+
+
+# --- issue 38, 2: --output publishes what status knows, failure included ----
+
+def test_prometheus_output_replaces_the_file_atomically(tmp_path):
+    """--output FILE holds what --prometheus prints; when systemd does not
+    answer, svmram_up 0 replaces the old file (the cron line of svmram(8)
+    kept the old one and left svmram.prom.PID behind), and the exit
+    status and stderr are --prometheus's."""
+    from mdcli import Host, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    textfile = tmp_path / "textfile"
+    textfile.mkdir()
+    prom = str(textfile / "svmram.prom")
+    rc, printed, err, _ = host.svmram("status", "--prometheus")
+    assert (rc, err) == (0, "")
+    rc, out, err, _ = host.svmram("status", "--prometheus", "--output", prom)
+    assert (rc, out, err) == (0, "", "")
+    with open(prom) as stream:
+        assert stream.read() == printed
+    assert "svmram_up 1\n" in printed
+    assert os.stat(prom).st_mode & 0o777 == 0o644
+    faketree.write(host.root, "/" + fakekernel.FAIL, "systemctl is-active")
+    rc, failed, err, _ = host.svmram("status", "--prometheus")
+    for _ in range(2):
+        faketree.write(host.root, "/" + fakekernel.FAIL,
+                       "systemctl is-active")
+        rc2, out, err2, _ = host.svmram("status", "--prometheus", "--output",
+                                        prom)
+        assert (rc2, out, err2) == (rc, "", err)
+        assert rc == 1 and err.startswith("svmram: cannot read the state")
+        with open(prom) as stream:
+            assert stream.read() == failed
+        assert "svmram_up 0\n" in failed
+        assert sorted(os.listdir(textfile)) == ["svmram.prom"]
+
+
+def test_prometheus_output_refusals(tmp_path):
+    from mdcli import Host, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    missing = str(tmp_path / "none" / "svmram.prom")
+    rc, out, err, argvs = host.svmram("status", "--prometheus", "--output",
+                                      missing)
+    assert (rc, out, argvs) == (1, "", [])
+    assert err == (
+        "svmram: cannot write the metrics to %s: there is no directory "
+        "%s\nsvmram: Name a file ending in .prom in node_exporter's "
+        "textfile directory (its --collector.textfile.directory).\n" % (
+            missing, os.path.dirname(missing)))
+    assert not os.path.exists(os.path.dirname(missing))
+    rc, out, err, _ = host.svmram("status", "--output", missing)
+    assert (rc, out) == (2, "")
+    assert "--output names the file for --prometheus's metrics; give " \
+        "--prometheus too" in err
+    # a file svmram cannot create beside FILE: the error, nothing left
+    textfile = tmp_path / "textfile"
+    textfile.mkdir()
+    (textfile / "svmram.prom.new").mkdir()
+    rc, out, err, _ = host.svmram("status", "--prometheus", "--output",
+                                  str(textfile / "svmram.prom"))
+    assert (rc, out) == (1, "")
+    assert err.startswith("svmram: cannot write the metrics to %s: " % (
+        textfile / "svmram.prom"))
+    assert sorted(os.listdir(textfile)) == ["svmram.prom.new"]
+
+
+# --- issue 38, 2: the boot window is WARNING on md as on SVM ----------------
+
+def test_nagios_the_boot_window_is_warning_and_what_stays_is_critical(
+        tmp_path):
+    """Between boot and the restore's --add (the unit activating) the RAM
+    member is missing, as at every boot: WARNING, as SVM's offline
+    instance.  systemd ends the window (TimeoutStartSec): a failed unit,
+    or an enabled one that does not run, leaves it missing: CRITICAL."""
+    from mdcli import Host, stopped_by_the_unit
+    host = Host(tmp_path)
+    stopped_by_the_unit(host)
+    perf = " | serving=0;;;0;1 md0_disks_current=2;;;0;2\n"
+    for active, grade in (("activating", "WARNING"),
+                          ("inactive", "CRITICAL"), ("failed", "CRITICAL")):
+        host.set_unit("enabled", active)
+        rc, out, err, _ = host.svmram("status", "--nagios")
+        unit = {"activating": "is activating",
+                "inactive": "is enabled",
+                "failed": "is failed (journalctl -b -u svmram@md0.service "
+                          "says why and what to do)"}[active]
+        assert (rc, err) == (("OK", "WARNING", "CRITICAL").index(grade), "")
+        assert out == (
+            "SVMRAM %s - md0: ram0 is not in md0, brd is not loaded, its "
+            "boot unit svmram@md0.service %s%s" % (grade, unit, perf)), out
+    # a disk that fails during the window is CRITICAL all the same
+    host.set_unit("enabled", "activating")
+    host.command(["mdadm", "/dev/md0", "--fail", "/dev/vdb"])
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert rc == 2 and out.startswith(
+        "SVMRAM CRITICAL - md0: disk redundancy degraded (vdb is faulty), "
+        "ram0 is not in md0"), out

@@ -107,6 +107,12 @@ def test_it_installs_the_command_library_units_man_page_and_completion(
                  "usr/share/bash-completion/completions/svmram",
                  "usr/share/doc/svmram/copyright"):
         assert want in files, want
+    # Where svmram(8) MONITORING points, uncompressed and as in docs/.
+    for name in ("prometheus-alerts.yml",
+                 "check_raid-mdstat-write-mostly.patch"):
+        with open(root / "usr/share/doc/svmram" / name, "rb") as shipped, \
+                open(os.path.join(REPO, "docs", name), "rb") as source:
+            assert shipped.read() == source.read(), name
     mode = [line.split()[0] for line in listing.splitlines()
             if line.endswith("./usr/sbin/svmram")]
     assert mode == ["-rwxr-xr-x"]

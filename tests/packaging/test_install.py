@@ -80,6 +80,8 @@ EXPECTED_TREE = sorted([
     "lib/svc/method/svmram",
     "usr/sbin/svmram",
     "usr/share/doc/svmram/LICENSE",
+    "usr/share/doc/svmram/check_raid-mdstat-write-mostly.patch",
+    "usr/share/doc/svmram/prometheus-alerts.yml",
     "usr/share/doc/svmram/status-json.md",
     "usr/share/man/man8/svmram.8",
 ] + ["usr/lib/svmram/" + m for m in LIB_MODULES])

@@ -293,6 +293,10 @@ def test_the_package_delivers_exactly_what_make_install_does(native):
     assert files["lib/svc/method/svmram"]["disable_fmri"] == \
         "svc:/system/svmram:*"
     assert files["usr/share/man/man8/svmram.8"]["facet.doc.man"] == "all"
+    # Where svmram(8) MONITORING points.
+    for name in ("prometheus-alerts.yml",
+                 "check_raid-mdstat-write-mostly.patch"):
+        assert files["usr/share/doc/svmram/" + name]["facet.doc"] == "all"
     values = set_values(text)
     assert values["pkg.fmri"] == ["pkg:/system/storage/svmram@0.1.0,5.11"]
     assert values["variant.opensolaris.zone"] == ["global"]

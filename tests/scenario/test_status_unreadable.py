@@ -8,6 +8,7 @@ database replicas, status says so, and still sees the ramdisk that
 ramdiskadm lists."""
 
 import json
+import os
 
 import pytest
 
@@ -113,8 +114,7 @@ def test_nagios_is_unknown_when_svcs_cannot_bind(set_up):
 
 def test_prometheus_says_svmram_up_0_and_fails_when_svcs_cannot_bind(
         set_up):
-    """The documented cron job (`> F.$$ && mv F.$$ F`) keeps the old file;
-    a reader of the output sees svmram_up 0 and no target."""
+    """A reader of the output sees svmram_up 0 and no target."""
     host = set_up
     assert host.sim("smf", "down").returncode == 0
     result = host.svmram("status", "--prometheus")
@@ -128,6 +128,27 @@ def test_prometheus_says_svmram_up_0_and_fails_when_svcs_cannot_bind(
     assert result.stdout.splitlines()[-1] == (
         "# svmram: cannot read the svmram service's instances and records "
         "from SMF: %s" % " ".join(SVCS_DOWN.split()))
+
+
+def test_prometheus_output_publishes_svmram_up_0_when_svcs_cannot_bind(
+        set_up, tmp_path):
+    """--output FILE (issue 38, 2): the good metrics, then svmram_up 0
+    when SMF is out of reach, each replacing FILE whole (the cron line
+    svmram(8) gave kept the old file and left svmram.prom.PID behind)."""
+    host = set_up
+    textfile = tmp_path / "textfile"
+    textfile.mkdir()
+    prom = textfile / "svmram.prom"
+    printed = host.svmram("status", "--prometheus").stdout
+    result = host.svmram("status", "--prometheus", "--output", str(prom))
+    assert triple(result) == (0, "", "")
+    assert prom.read_text() == printed and "svmram_up 1\n" in printed
+    assert host.sim("smf", "down").returncode == 0
+    printed = host.svmram("status", "--prometheus").stdout
+    result = host.svmram("status", "--prometheus", "--output", str(prom))
+    assert triple(result) == (EXIT_FAILED, "", smf_error(SVCS_DOWN))
+    assert prom.read_text() == printed and "svmram_up 0\n" in printed
+    assert sorted(os.listdir(textfile)) == ["svmram.prom"]
 
 
 def test_a_failing_svcprop_is_no_unfinished_record(set_up):

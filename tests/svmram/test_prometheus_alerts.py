@@ -4,9 +4,10 @@
 (issue 28, 4): every svmram_ metric a rule names is one svmram writes,
 with the labels the rules join on, in a valid text exposition.
 
-promtool is not installed by tests/install-deps (Debian ships it only in
-the prometheus server package); when it is there, `promtool check rules`
-runs as well."""
+With promtool (tests/install-deps takes it from Debian's prometheus
+package), `promtool check rules` checks the file and `promtool test
+rules` runs prometheus-alerts-test.yml: the rules on a fleet of hosts
+(issue 38, 2)."""
 
 import os
 import re
@@ -25,6 +26,10 @@ yaml = pytest.importorskip("yaml", reason="PyYAML comes with yamllint "
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
 RULES = os.path.join(TOP, "docs", "prometheus-alerts.yml")
+RULE_TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          "prometheus-alerts-test.yml")
+PROMTOOL = shutil.which("promtool")
+NO_PROMTOOL = "promtool is not installed (tests/install-deps installs it)"
 # The text format 0.0.4: a sample is NAME{LABELS} VALUE.
 SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)'
                     r'(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*"'
@@ -95,7 +100,10 @@ def test_the_example_alerts_name_only_metrics_svmram_writes():
     exprs = " ".join(rule["expr"] for rule in rules())
     assert "absent(svmram_up)" in exprs
     assert "node_textfile_mtime_seconds" in exprs
-    assert "on(device)" in exprs
+    # node_md_* and svmram_* of the same host: on(device) alone joins
+    # md0 of every host (issue 38, 2); one host's file that goes.
+    assert "on(instance, device)" in exprs and "on(device)" not in exprs
+    assert "unless on(instance, job) svmram_build_info" in exprs
 
 
 def test_the_example_alerts_fire_on_a_failed_disk():
@@ -107,9 +115,19 @@ def test_the_example_alerts_fire_on_a_failed_disk():
     assert found["svmram_disks_current"][0][1] < found["svmram_disks"][0][1]
 
 
-@pytest.mark.skipif(shutil.which("promtool") is None,
-                    reason="promtool is not installed")
+@pytest.mark.skipif(PROMTOOL is None, reason=NO_PROMTOOL)
 def test_promtool_checks_the_rules():
-    result = subprocess.run(["promtool", "check", "rules", RULES],
+    result = subprocess.run([PROMTOOL, "check", "rules", RULES],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.skipif(PROMTOOL is None, reason=NO_PROMTOOL)
+def test_the_rules_fire_for_the_host_at_fault_only():
+    """prometheus-alerts-test.yml: the join, a host whose file goes and
+    svmram_up 0, each on several hosts."""
+    result = subprocess.run([PROMTOOL, "test", "rules", RULE_TESTS],
+                            capture_output=True, text=True, check=False,
+                            timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "SUCCESS" in result.stdout

@@ -144,21 +144,8 @@ class MdBackend(Backend):
                 array, " ".join(it.disks)),
                 advice="Run setup without --disks to finish it, or "
                        "'svmram teardown /dev/%s'." % array)
-        # As on SVM: no setup that nothing would restore after a boot.
-        state = host.boot_service_state()
-        if state is None:
-            raise RefusedError(
-                "the boot unit %s is not installed, so nothing would bring "
-                "back the RAM member of %s after a boot" % (
-                    unit_name(array), array),
-                advice="Reinstall svmram's package (apt install "
-                       "./svmram_VERSION_all.deb), or from its source "
-                       "tree run 'make install-linux', then run setup "
-                       "again.")
-        snap = host.observe(it, disks=disks)
-        if it is None:
-            it, chosen = planner.choose_setup(snap, array, disks)
-            notes += chosen
+        state, snap, it, chosen = self.setup_verdict(host, it, disks)
+        notes += chosen
         plan = planner.plan_setup(snap, it)
         if resumed is None and recorded is not None and not plan.steps:
             if state == WORDS.service_running:
@@ -182,6 +169,30 @@ class MdBackend(Backend):
         plan.afterwards = [steps.start_unit_argv(array, enable)]
         plan.intent = it
         return plan
+
+    def setup_verdict(self, host, it=None, disks=()):
+        """(the boot unit's state, the Snapshot, the Intent, notes) of a
+        setup of host.array, or RefusedError with the reason: the one
+        verdict that setup acts on and check reports (issue 37, 4).  `it`:
+        the recorded or resumed Intent (no choice is made, no notes);
+        `disks`: the disks to create a new array from."""
+        array = host.array
+        # As on SVM: no setup that nothing would restore after a boot.
+        state = host.boot_service_state()
+        if state is None:
+            raise RefusedError(
+                "the boot unit %s is not installed, so nothing would bring "
+                "back the RAM member of %s after a boot" % (
+                    unit_name(array), array),
+                advice="Reinstall svmram's package (apt install "
+                       "./svmram_VERSION_all.deb), or from its source "
+                       "tree run 'make install-linux', then run setup "
+                       "again.")
+        snap = host.observe(it, disks=disks)
+        notes = []
+        if it is None:
+            it, notes = planner.choose_setup(snap, array, disks)
+        return state, snap, it, notes
 
     def plan_rollback(self, observed, intent):
         # The setup may have enabled its unit: disable it (systemctl

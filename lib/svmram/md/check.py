@@ -2,12 +2,12 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """`svmram check` on md: whether the kernel is one svmram runs on, then a
 verdict per array (set up, ready with what setup would choose, refused
-and why), changing nothing."""
+and why: setup's own verdict, backend.setup_verdict), changing nothing."""
 
 import os
 
 from ..actions import under
-from ..errors import RefusedError, SvmramError
+from ..errors import SvmramError
 from . import names, planner, record
 from .host import MdHost
 
@@ -37,11 +37,8 @@ def run_check(backend, target):
                                  "detail": "recorded in %s" %
                                  record.record_path(array)})
                 continue
-            snap = host.observe()
-            if snap.array is None:
-                raise RefusedError("there is no array %s" % array,
-                                   advice="cat /proc/mdstat lists them.")
-            _, notes = planner.choose_setup(snap, array)
+            # setup's own verdict: what it would refuse, check refuses.
+            _, _, _, notes = backend.setup_verdict(host)
             verdicts.append({"mirror": array, "verdict": "ready",
                              "detail": " ".join(notes)})
         except SvmramError as error:

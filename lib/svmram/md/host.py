@@ -65,6 +65,19 @@ _NO_UNIT_FILE = "Failed to get unit file state for %s: No such file or " \
     "directory"
 
 
+def _no_answer(unit, verb, result):
+    """systemctl that printed no state: systemd did not answer (no bus,
+    no PID 1), which is never a state of the unit, "missing" least."""
+    text = result.stderr.strip().splitlines()
+    return SvmramError(
+        "cannot read the state of %s from systemd: %s" % (
+            unit, text[0] if text else "systemctl %s exit status %d" % (
+                verb, result.returncode)),
+        advice="svmram status needs systemctl is-enabled and is-active to "
+               "answer; it works again once 'systemctl status %s' does."
+               % unit)
+
+
 class MdHost(Host):
     """One array on the host (backend.Host), as execute.py drives it."""
 
@@ -342,28 +355,25 @@ class MdHost(Host):
 
     def boot_service_state(self):
         """The boot unit svmram@ARRAY.service as one word: "active"
-        (enabled and active, as systemctl says), "disabled", "enabled" (not started),
-        "failed" or "activating" (enabled, its ExecStart failed or runs),
-        None when systemd does not know the unit (not installed)."""
+        (enabled and active, as systemctl says), "disabled", "enabled"
+        (not started), "failed" or "activating" (enabled, its ExecStart
+        failed or runs), None when systemd does not know the unit (not
+        installed); SvmramError when systemd does not answer."""
         unit = unit_name(self.array)
         result = self._run("systemctl", ["is-enabled", unit], check=False)
         enabled = result.stdout.strip()
         if enabled == "" and result.stderr.strip() != _NO_UNIT_FILE % unit:
-            # systemd did not answer (no bus, no PID 1): never "missing".
-            text = result.stderr.strip().splitlines()
-            raise SvmramError(
-                "cannot read the state of %s from systemd: %s" % (
-                    unit, text[0] if text else "systemctl is-enabled exit "
-                    "status %d" % result.returncode),
-                advice="svmram status needs systemctl is-enabled and "
-                       "is-active to answer; it works again once "
-                       "'systemctl status %s' does." % unit)
+            raise _no_answer(unit, "is-enabled", result)
         if enabled in ("", "not-found"):
             return None
         if enabled not in ("enabled", "enabled-runtime"):
             return "disabled"
-        active = self._run("systemctl", ["is-active", unit],
-                           check=False).stdout.strip()
+        result = self._run("systemctl", ["is-active", unit], check=False)
+        active = result.stdout.strip()
+        if active == "":
+            # is-active prints a state whatever it is (systemctl(1)); none
+            # means systemd did not answer ("Failed to connect to bus").
+            raise _no_answer(unit, "is-active", result)
         if active == "active":
             return "active"
         return active if active in ("failed", "activating",

@@ -159,12 +159,23 @@ def array_status(snap, it, service_state):
                  "device_matches": brd.loaded and
                  brd.rd_size_kib == it.rd_size_kib},
         boot_service={"name": unit, "state": service_state})
-    problems = Problems(booting=service_state in ("activating", "enabled"),
+    # The boot window, as on SVM (svm/status.py booting): the unit's
+    # restore runs, and a RAM member that is not back yet is what every
+    # boot looks like.  systemd bounds it (TimeoutStartSec, then the unit
+    # is failed: CRITICAL); an enabled unit that is not running is no
+    # boot: it starts in sysinit.target, before any monitor runs.
+    problems = Problems(booting=service_state == "activating",
                         disks=tuple(it.disks))
+    not_back_yet = ("%s is not in %s" % (it.ram, it.array),
+                    "brd is not loaded",
+                    "its boot unit %s is activating" % unit)
     for words in reasons:
         recovering = ram is not None and ram.role in (RECOVERING, SPARE) \
             and words.startswith(it.ram)
-        problems.add(words, passing=recovering)
+        if words in not_back_yet:
+            problems.unless_booting(words)
+        else:
+            problems.add(words, passing=recovering)
     add_redundancy_problems(problems, it, redundancy)
     return found, problems
 
