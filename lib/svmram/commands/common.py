@@ -352,6 +352,15 @@ def _as_now(context, plan):
     return context.backend.rolled_back_text(snap, plan.target, plan.intent)
 
 
+def say_done(*lines):
+    """The last lines of a run that did its job, on stdout.  The job is
+    done: a signal that comes now, or a reader that has gone (a closed
+    pipe, which makes the exit status 141: cli.main), stops nothing and
+    is not said."""
+    with interrupt.deferred(raise_pending=False):
+        sys.stdout.write("".join(line + "\n" for line in lines))
+
+
 def tidy(context):
     """Remove what an interrupted run of svmram's own left (Backend.tidy),
     and say so."""

@@ -61,5 +61,5 @@ def run(args):
                          lambda observed: backend.plan_rollback(observed,
                                                                 intent))
     common.run_afterwards(context, plan)
-    sys.stdout.write(backend.setup_done(intent) + "\n")
+    common.say_done(backend.setup_done(intent))
     return EXIT_OK
