@@ -10,6 +10,7 @@ imported only when used, so `svmram status` stays fast.
 import argparse
 import importlib
 import os
+import shlex
 import signal
 import sys
 import traceback
@@ -176,6 +177,8 @@ def _run(argv):
             parser.print_usage(sys.stderr)
             return EXIT_USAGE
         module = importlib.import_module(SUBCOMMANDS[args.subcommand][0])
+        # What the host lock's record names this run by (lock.py).
+        args.command_line = shlex.join([PROG] + list(argv))
         testcut.configure()
         status = module.run(args)
         testcut.end(status)

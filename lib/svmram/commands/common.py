@@ -99,9 +99,12 @@ def require_root(backend):
                            advice="Run it with pfexec or sudo.")
 
 
-def host_lock(wait=0, dry_run=False):
-    """The host lock; shared for a dry run, which changes nothing."""
-    return HostLock(under_root(LOCK), wait, shared=dry_run)
+def host_lock(wait=0, dry_run=False, args=None):
+    """The host lock; shared for a dry run, which changes nothing.  The
+    subcommand's `args` give the command line the lock's record names
+    (cli.main sets args.command_line)."""
+    return HostLock(under_root(LOCK), wait, shared=dry_run,
+                    command=getattr(args, "command_line", None))
 
 
 def journal_for(backend, target):

@@ -67,7 +67,7 @@ def run(args):
     # by hand, refuse.
     with common.host_lock(max(0, deadline - GRACE)
                           if backend.run_by_boot_service() else 0,
-                          dry_run=args.dry_run):
+                          dry_run=args.dry_run, args=args):
         journal = common.journal_for(backend, context.target)
         unfinished = journal.load()
         aside = None

@@ -46,7 +46,7 @@ def run(args):
     if why:
         return _aside(why, target)
     with common.host_lock(LOCK_WAIT if backend.run_by_boot_service()
-                          else 0, dry_run=args.dry_run):
+                          else 0, dry_run=args.dry_run, args=args):
         why = _why_aside(backend, journal, target)
         if why:
             return _aside(why, target)

@@ -22,7 +22,7 @@ def run(args):
     options = backend.teardown_options(args)
     if not args.dry_run:
         common.require_root(backend)
-    with common.host_lock(dry_run=args.dry_run):
+    with common.host_lock(dry_run=args.dry_run, args=args):
         host = context.host = backend.host(target)
         if not args.dry_run:
             common.tidy(context)
