@@ -98,8 +98,8 @@ def signal_name(signum):
 
 
 def install():
-    """Catch SIGINT, SIGTERM and SIGHUP; returns a function that puts the previous
-    handlers back."""
+    """Catch SIGINT, SIGTERM and SIGHUP; returns a function that puts the
+    previous handlers back."""
     previous = {}
     for signum in SIGNALS:
         current = signal.getsignal(signum)
