@@ -17,8 +17,8 @@ import traceback
 from types import MappingProxyType
 
 from . import __version__, interrupt, registry, streams, testcut
-from .errors import (EXIT_FAILED, EXIT_SIGNAL_BASE, EXIT_USAGE, SvmramError,
-                     bug_advice, bug_text)
+from .errors import (EXIT_FAILED, EXIT_OK, EXIT_SIGNAL_BASE, EXIT_USAGE,
+                     SvmramError, bug_advice, bug_text)
 
 PROG = "svmram"
 
@@ -172,7 +172,7 @@ def _run(argv):
                 parser.subcommands.get(args.subcommand, parser).error(
                     "unrecognized arguments: %s" % " ".join(extra))
         except SystemExit as done:      # --help, --version, a usage error
-            return done.code
+            return EXIT_OK if done.code is None else done.code
         if not args.subcommand:
             parser.print_usage(sys.stderr)
             return EXIT_USAGE

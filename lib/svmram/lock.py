@@ -23,7 +23,7 @@ import os
 import time
 
 from . import testcut
-from .errors import RefusedError
+from .errors import RefusedError, SvmramError
 
 # How long a refused run waits for a record being written to be whole.
 SETTLE_SECONDS = 0.2
@@ -63,12 +63,13 @@ class HostLock:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             self._take(fd)
+            if not self.shared:
+                self._record(fd)
         except BaseException:
-            os.close(fd)
+            os.close(fd)            # and with it the lock
             raise
         self._fd = fd
         if not self.shared:
-            write_record(fd, record(os.getpid(), self.command, time.time()))
             testcut.locked()
         return self
 
@@ -101,6 +102,18 @@ class HostLock:
                     % self.path,
                     advice="Wait for %s to finish, then run this command "
                            "again." % describe(holder)) from exc
+
+    def _record(self, fd):
+        try:
+            write_record(fd, record(os.getpid(), self.command, time.time()))
+        except OSError as exc:
+            directory = os.path.dirname(self.path)
+            raise SvmramError(
+                "cannot write svmram's lock file %s: %s" % (
+                    self.path, exc.strerror or exc),
+                advice="Check that %s can be written (df %s shows its free "
+                       "space), then run this command again." % (
+                           directory, directory)) from exc
 
     def __exit__(self, *exc_info):
         if self._fd is not None:

@@ -223,3 +223,27 @@ def test_a_record_a_killed_run_left_names_no_holder(lockdir):
         assert refusal(path)[1] == GENERIC
     finally:
         release(proc)
+
+
+def test_a_record_that_cannot_be_written_is_an_error_and_frees_the_lock(
+        lockdir, monkeypatch):
+    path = os.path.join(lockdir, "svmram.lock")
+
+    def full(*_):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(lock.os, "pwrite", full)
+    with pytest.raises(lock.SvmramError) as failed:
+        with HostLock(path, command="svmram setup -y d10"):
+            pass
+    assert (failed.value.message, failed.value.advice) == (
+        "cannot write svmram's lock file %s: No space left on device" % path,
+        "Check that %s can be written (df %s shows its free space), then "
+        "run this command again." % (lockdir, lockdir))
+    # The lock was let go: another process takes it.
+    child = subprocess.run([sys.executable, "-c", (
+        "import sys; sys.path.insert(0, %r)\n"
+        "from svmram.lock import HostLock\n"
+        "with HostLock(%r): print('locked')\n") % (
+            os.path.join(REPO, "lib"), path)],
+        capture_output=True, text=True)
+    assert (child.stdout, child.stderr) == ("locked\n", "")
