@@ -10,14 +10,15 @@ imported only when used, so `svmram status` stays fast.
 import argparse
 import importlib
 import os
+import shlex
 import signal
 import sys
 import traceback
 from types import MappingProxyType
 
-from . import __version__, interrupt, registry, testcut
-from .errors import (EXIT_FAILED, EXIT_SIGNAL_BASE, EXIT_USAGE, SvmramError,
-                     bug_advice, bug_text)
+from . import __version__, interrupt, registry, streams, testcut
+from .errors import (EXIT_FAILED, EXIT_OK, EXIT_SIGNAL_BASE, EXIT_USAGE,
+                     SvmramError, bug_advice, bug_text)
 
 PROG = "svmram"
 
@@ -140,19 +141,44 @@ def report(error):
 
 
 def main(argv):
-    parser = build_parser(argv)
-    args, extra = parser.parse_known_args(argv)
-    if extra:
-        # An option the subcommand does not take: its own usage, not the
-        # top level's, says what it does take.
-        parser.subcommands.get(args.subcommand, parser).error(
-            "unrecognized arguments: %s" % " ".join(extra))
-    if not args.subcommand:
-        parser.print_usage(sys.stderr)
-        return EXIT_USAGE
-    module = importlib.import_module(SUBCOMMANDS[args.subcommand][0])
-    uninstall = interrupt.install()
+    """Run svmram with `argv` (the arguments after the program's name);
+    returns the exit status.  stdout and stderr are guarded (streams.py):
+    output into a closed pipe never raises; it stops the run at the next
+    safe point, as SIGPIPE, and the exit status is 141 (128 + 13)."""
+    with streams.guarded() as pair:
+        uninstall = interrupt.install()
+        try:
+            status = _run(argv)
+            with interrupt.deferred(raise_pending=False):
+                for stream in pair:
+                    stream.flush()
+        finally:
+            uninstall()
+        if status < EXIT_SIGNAL_BASE and any(stream.closed_pipe
+                                             for stream in pair):
+            return EXIT_SIGNAL_BASE + signal.SIGPIPE
+        return status
+
+
+def _run(argv):
+    args = None
     try:
+        try:
+            parser = build_parser(argv)
+            args, extra = parser.parse_known_args(argv)
+            if extra:
+                # An option the subcommand does not take: its own usage,
+                # not the top level's, says what it does take.
+                parser.subcommands.get(args.subcommand, parser).error(
+                    "unrecognized arguments: %s" % " ".join(extra))
+        except SystemExit as done:      # --help, --version, a usage error
+            return EXIT_OK if done.code is None else done.code
+        if not args.subcommand:
+            parser.print_usage(sys.stderr)
+            return EXIT_USAGE
+        module = importlib.import_module(SUBCOMMANDS[args.subcommand][0])
+        # What the host lock's record names this run by (lock.py).
+        args.command_line = shlex.join([PROG] + list(argv))
         testcut.configure()
         status = module.run(args)
         testcut.end(status)
@@ -165,27 +191,30 @@ def main(argv):
         # A signal the subcommand did not report itself, with the state it
         # left: most often one that came before anything was changed.
         signum = getattr(stop, "signum", signal.SIGINT)
-        if interrupt.changed():
-            sys.stderr.write(
-                "%s: stopped by %s\n%s: 'svmram status' shows the state of "
-                "the %s; run the same command again to finish it.\n" % (
-                    PROG, interrupt.signal_name(signum), PROG,
-                    targets(args)))
-        else:
-            sys.stderr.write("%s: stopped by %s before anything was "
-                             "changed\n" % (PROG,
-                                            interrupt.signal_name(signum)))
+        with interrupt.deferred(raise_pending=False):
+            _stopped(signum, args)
         return EXIT_SIGNAL_BASE + signum
-    except BrokenPipeError:
-        # The reader went away (| head): nothing more to say.
-        sys.stderr.close()
-        return EXIT_FAILED
     except Exception as bug:            # pylint: disable=broad-except
-        report_bug(bug, targets(args))
+        with interrupt.deferred(raise_pending=False):
+            report_bug(bug, targets(args))
         return EXIT_FAILED
     finally:
-        testcut.never_reached()
-        uninstall()
+        if args is not None and args.subcommand:
+            testcut.never_reached()
+
+
+def _stopped(signum, args):
+    """Say how a signal the subcommand did not report left the host.  A
+    closed pipe (SIGPIPE) before any change is not said: the reader went
+    away, as from any command whose output it no longer wants."""
+    if interrupt.changed():
+        sys.stderr.write(
+            "%s: stopped by %s\n%s: 'svmram status' shows the state of the "
+            "%s; run the same command again to finish it.\n" % (
+                PROG, interrupt.signal_name(signum), PROG, targets(args)))
+    elif signum != signal.SIGPIPE:
+        sys.stderr.write("%s: stopped by %s before anything was changed\n"
+                         % (PROG, interrupt.signal_name(signum)))
 
 
 def targets(args):

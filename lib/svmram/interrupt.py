@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""SIGINT (Ctrl-C) and SIGTERM (a shutdown, a kill): stop at a safe point.
+"""SIGINT (Ctrl-C), SIGTERM (a shutdown, a kill), SIGHUP (the terminal or
+the ssh session went away) and a closed pipe on svmram's output (SIGPIPE):
+stop at a safe point.
 
 cli.main installs the handler for every subcommand.  Outside a critical
 section a signal raises Interrupted at once: while svmram reads the host,
@@ -16,6 +18,11 @@ otherwise ignored, so it cannot interrupt the report itself.
 A signal that was ignored when svmram started (nohup, a background job
 of a non-interactive shell) stays ignored.
 
+Python ignores SIGPIPE itself: a write to a pipe whose reader has gone
+fails instead (EPIPE).  streams.py catches that failure on stdout and
+stderr and calls output_lost(), which acts as a SIGPIPE would: held back
+inside a critical section, raised outside one, exit 128 + 13.
+
 What the handler and the critical sections share is PROCESS, this
 module's one piece of state: process-wide by nature, as a signal's
 disposition is (a handler cannot be handed a run context), and reset by
@@ -30,9 +37,11 @@ from types import MappingProxyType
 
 from .errors import EXIT_SIGNAL_BASE
 
-SIGNALS = (signal.SIGINT, signal.SIGTERM)
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _NAMES = MappingProxyType({signal.SIGINT: "SIGINT",
-                           signal.SIGTERM: "SIGTERM"})
+                           signal.SIGTERM: "SIGTERM",
+                           signal.SIGHUP: "SIGHUP",
+                           signal.SIGPIPE: "SIGPIPE"})
 
 
 class ProcessSignals:
@@ -89,8 +98,8 @@ def signal_name(signum):
 
 
 def install():
-    """Catch SIGINT and SIGTERM; returns a function that puts the previous
-    handlers back."""
+    """Catch SIGINT, SIGTERM and SIGHUP; returns a function that puts the
+    previous handlers back."""
     previous = {}
     for signum in SIGNALS:
         current = signal.getsignal(signum)
@@ -107,6 +116,20 @@ def install():
 
 
 def _handler(signum, frame):       # pylint: disable=unused-argument
+    _act_on(signum, say=True)
+
+
+def output_lost():
+    """streams.py: stdout or stderr went to a closed pipe.  Acted on as
+    a SIGPIPE: a step's commands and a journal write still finish, and
+    svmram stops at the next safe point.  Nothing is said: the reader is
+    gone, and a note would only go into the same pipe.  Once svmram is
+    stopping, the rest of its report is let go, never cut short."""
+    if not PROCESS.stopping:
+        _act_on(signal.SIGPIPE, say=False)
+
+
+def _act_on(signum, say):
     if PROCESS.stopping:
         if PROCESS.cuttable:
             raise Interrupted(signum)
@@ -114,6 +137,8 @@ def _handler(signum, frame):       # pylint: disable=unused-argument
     if PROCESS.depth:
         if PROCESS.pending is None:
             PROCESS.pending = signum
+            if not say:
+                return
             sys.stderr.write("%ssvmram: %s: stopping as soon as this step's "
                              "commands have finished\n" % (
                                  "\n" if sys.stderr.isatty() else "",

@@ -46,7 +46,7 @@ SHIPPED = ("#\n# Copyright 1992, 2003 Sun Microsystems, Inc.  All rights "
 #
 # illumos-gate usr/src/uts/common/os/modsysfile.c (commit 15c5e8a) and
 # usr/src/uts/common/sys/kobj_lex.h, written again here from the C, not
-# from svmram's copy (svm/sizing.py):
+# from svmram's copy (svm/driverconf.py):
 #
 # * kobj_lex skips ' ' and '\t' before every token; '=', ';', ',', '#',
 #   '&', '|', '*', ':', '/' are one-character tokens; '\n' and '\r' are

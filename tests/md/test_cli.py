@@ -11,6 +11,7 @@ and messages."""
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -661,3 +662,41 @@ def test_restore_refused_for_the_disks_bad_block_logs_says_why(host):
     rc, out, err, argvs = host.svmram("teardown", "-y", "/dev/md0")
     assert rc == 0, err
     assert not os.path.exists(host.path(RECORD))
+
+
+def into_a_closed_pipe(host, *args):
+    """sbin/svmram ARGS (fake_svmram.py) with stdout a pipe whose reader
+    has exited (`svmram ARGS | true`): (exit status, stderr)."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        proc = subprocess.run(
+            [sys.executable, os.path.join(os.path.dirname(__file__),
+                                          "fake_svmram.py")] + list(args),
+            stdin=subprocess.DEVNULL, stdout=writer, stderr=subprocess.PIPE,
+            text=True, env=host.environment(), timeout=120, check=False)
+    finally:
+        os.close(writer)
+    return proc.returncode, proc.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ("--help",), ("status", "--help"), ("status",), ("status", "--json"),
+    ("setup", "-n", "/dev/md0"), ("check",), ("check", "--json")])
+def test_output_into_a_closed_pipe_exits_141_and_says_nothing(host, args):
+    """Issue 36 section 3.7: `svmram status --help | true` printed a
+    BrokenPipeError traceback.  Output into a closed pipe is SIGPIPE's
+    exit status and nothing on stderr, as any command's."""
+    assert into_a_closed_pipe(host, *args) == (141, "")
+
+
+def test_a_setup_whose_output_goes_into_a_closed_pipe_still_finishes(host):
+    """Setup's last line goes into the closed pipe after its last step:
+    the array is set up, and the exit status says the output was lost."""
+    rc, err = into_a_closed_pipe(host, "setup", "-y", "/dev/md0")
+    assert (rc, err.splitlines()[-1]) == (
+        141, "setup md0: step 8 of 8: Put the recovery speed limit of md0 "
+             "back to the system's."), err
+    rc, out, err, _ = host.svmram("status", "/dev/md0")
+    assert rc == 0, out + err
+    assert host.record() == GROWN

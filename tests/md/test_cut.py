@@ -173,9 +173,18 @@ def test_the_lock_stays_held_while_a_run_stands_at_a_point(host):
     try:
         assert proc.stderr.readline() == b"\n"
         assert proc.stderr.readline() == b"LAB-MARK cut lock\n"
-        rc, _, err, argvs = host.svmram("teardown", "-y", "/dev/md0")
-        assert (rc, argvs) == (3, [])
-        assert err.startswith("svmram: another svmram command is running")
+        with open(host.path("/var/run/svmram.lock")) as stream:
+            since = json.load(stream)["since"]
+        refusal = [
+            "svmram: another svmram command is running (lock %s is held)"
+            % host.path("/var/run/svmram.lock"),
+            "svmram: Wait for svmram setup -y /dev/md0 (pid %d, running "
+            "since %s) to finish, then run this command again." % (
+                proc.pid, time.strftime("%H:%M:%S", time.localtime(since)))]
+        for args in (("teardown", "-y", "/dev/md0"),
+                     ("setup", "-n", "/dev/md0")):     # a dry run too
+            rc, _, err, argvs = host.svmram(*args)
+            assert (rc, argvs, err.splitlines()) == (3, [], refusal)
     finally:
         proc.kill()
         proc.wait()

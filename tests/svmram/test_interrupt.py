@@ -5,13 +5,14 @@ a signal never cuts a step's commands or a journal write, a second one
 changes nothing, any exception becomes StepFailed and is journaled, and
 the deadline stops a resync wait."""
 
+import errno
 import json
 import os
 import signal
 
 import pytest
 
-from svmram import interrupt
+from svmram import interrupt, streams
 from svmram import journal as journal_module
 from svmram.actions import Run
 from svmram.execute import (DeadlinePassed, Polling, ResyncStatus,
@@ -80,18 +81,89 @@ def stored(made):
         return json.load(stream)
 
 
-def test_a_signal_between_a_steps_commands_lets_them_finish(tmp_path):
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM,
+                                    signal.SIGHUP])
+def test_a_signal_between_a_steps_commands_lets_them_finish(tmp_path,
+                                                            signum):
     made = journal(tmp_path)
-    backend = Backend(during=sigint)
+    backend = Backend(during=lambda _: os.kill(os.getpid(), signum))
     with pytest.raises(interrupt.Interrupted) as raised:
         execute(plan(SWAP, ATTACH), backend, made, Progress())
     assert backend.ran == [("metaclear", "d10"), ("metainit", "d10", "-m",
                                                   "d13")]
     assert (raised.value.signum, raised.value.number, raised.value.step,
-            raised.value.waiting) == (signal.SIGINT, 1, SWAP, None)
-    assert raised.value.exit_code == 130
+            raised.value.waiting) == (signum, 1, SWAP, None)
+    assert raised.value.exit_code == 128 + signum
+    assert stored(made)["failed"] == {
+        "step": "swap d10",
+        "message": "interrupted by %s" % interrupt.signal_name(signum)}
+
+
+class ClosedPipe:
+    """A stream whose reader has gone: every write fails with EPIPE."""
+
+    def __init__(self):
+        self.tried = []
+
+    def write(self, text):
+        self.tried.append(text)
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+
+def test_output_into_a_closed_pipe_between_a_steps_commands_lets_them_finish(
+        tmp_path):
+    """A step's line written into a closed pipe (SIGPIPE, as Python
+    reports it) is acted on as a signal: the step's commands finish,
+    nothing more is written, and the run stops after the step."""
+    made = journal(tmp_path)
+    pipe = ClosedPipe()
+    out = streams.Guarded(pipe)
+    backend = Backend(during=lambda _: out.write("step 1 of 2\n"))
+    with pytest.raises(interrupt.Interrupted) as raised:
+        execute(plan(SWAP, ATTACH), backend, made, Progress())
+    assert backend.ran == [("metaclear", "d10"), ("metainit", "d10", "-m",
+                                                  "d13")]
+    assert (raised.value.signum, raised.value.number, raised.value.step,
+            raised.value.exit_code) == (signal.SIGPIPE, 1, SWAP, 141)
+    assert pipe.tried == ["step 1 of 2\n"]     # then nothing more is tried
+    assert (out.lost, out.closed_pipe) == (True, True)
     assert stored(made)["failed"] == {"step": "swap d10",
-                                      "message": "interrupted by SIGINT"}
+                                      "message": "interrupted by SIGPIPE"}
+
+
+def test_output_into_a_closed_pipe_outside_a_step_stops_at_once():
+    out = streams.Guarded(ClosedPipe())
+    with pytest.raises(interrupt.Interrupted) as raised:
+        out.write("d10: serving reads from RAM\n")
+    assert raised.value.signum == signal.SIGPIPE
+    out.write("more\n")                # svmram is stopping: let go
+    out.flush()
+
+
+def test_a_terminal_that_hung_up_is_let_go_without_a_signal_of_its_own():
+    """EIO: the terminal went away; its SIGHUP stops the run, not the
+    write."""
+    class HungUp(ClosedPipe):
+        def write(self, text):
+            raise OSError(errno.EIO, "Input/output error")
+    out = streams.Guarded(HungUp())
+    assert out.write("step 1 of 2\n") == len("step 1 of 2\n")
+    assert (out.lost, out.closed_pipe) == (True, False)
+    interrupt.check()                   # nothing pending
+
+
+def test_any_other_write_error_is_raised():
+    class Full(ClosedPipe):
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+    with pytest.raises(OSError):
+        streams.Guarded(Full()).write("x")
 
 
 def test_a_second_signal_in_a_critical_section_changes_nothing(capsys):

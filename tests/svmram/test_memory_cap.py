@@ -5,8 +5,10 @@ from kstat and ramdisk.conf (pure; issue 20 §2)."""
 
 import pytest
 
-from svmram.svm.sizing import (MemoryCap, conf_found, conf_read,
-                               conf_setting, stoi)
+from svmram.svm.driverconf import found as conf_found
+from svmram.svm.driverconf import read as conf_read
+from svmram.svm.driverconf import stoi
+from svmram.svm.sizing import MemoryCap, conf_setting
 from svmram.svm.snapshot import Snapshot
 
 MIB = 1 << 20

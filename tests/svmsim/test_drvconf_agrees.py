@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""ramdisk.conf is read twice, on purpose: by svmram (svm/sizing.py, to
-predict the ramdisk memory cap) and by the emulator (svmsim/drvconf.py,
-to be the driver).  Neither imports the other, so that a mistake in one
+"""ramdisk.conf is read twice, on purpose: by svmram (svm/driverconf.py,
+for svm/sizing.py to predict the ramdisk memory cap) and by the emulator
+(svmsim/drvconf.py, to be the driver).  Neither imports the other, so that a mistake in one
 is not the other's too; this test holds them to the same reading."""
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from svmram.svm import sizing
+from svmram.svm import driverconf
 from svmsim import drvconf
 
 # The characters driver.conf parsing treats specially, and a few others.
@@ -25,7 +25,7 @@ WORDS = st.lists(st.sampled_from([
 def agree(text):
     """The same properties, and a warning from both or from neither (a
     warning is what makes svmram unsure of the cap)."""
-    props, problems = sizing.conf_read(text)
+    props, problems = driverconf.read(text)
     emulated, warnings = drvconf.parse(text)
     assert props == emulated
     assert len(problems) == len(warnings)
@@ -53,7 +53,7 @@ def test_svmram_and_the_emulator_read_statements_alike(text):
 
 @given(st.text(alphabet="0123456789-+ x", max_size=12))
 def test_svmram_and_the_emulator_convert_numbers_alike(text):
-    assert sizing.stoi(text) == drvconf.stoi(text)
+    assert driverconf.stoi(text) == drvconf.stoi(text)
 
 
 @settings(max_examples=300, deadline=None)
@@ -61,5 +61,5 @@ def test_svmram_and_the_emulator_convert_numbers_alike(text):
 def test_svmram_and_the_emulator_find_the_same_assignment(text):
     """Which assignment the driver's string lookup finds (a node
     statement's before the first global one)."""
-    found = sizing.conf_found(text, "percent_physmem")
+    found = driverconf.found(text, "percent_physmem")
     assert (found and found[:2]) == drvconf.lookup(text, "percent_physmem")

@@ -99,9 +99,12 @@ def require_root(backend):
                            advice="Run it with pfexec or sudo.")
 
 
-def host_lock(wait=0, dry_run=False):
-    """The host lock; shared for a dry run, which changes nothing."""
-    return HostLock(under_root(LOCK), wait, shared=dry_run)
+def host_lock(wait=0, dry_run=False, args=None):
+    """The host lock; shared for a dry run, which changes nothing.  The
+    subcommand's `args` give the command line the lock's record names
+    (cli.main sets args.command_line)."""
+    return HostLock(under_root(LOCK), wait, shared=dry_run,
+                    command=getattr(args, "command_line", None))
 
 
 def journal_for(backend, target):
@@ -350,6 +353,15 @@ def _as_now(context, plan):
         return "the state of %s cannot be read (%s)." % (plan.target,
                                                           reason_of(error))
     return context.backend.rolled_back_text(snap, plan.target, plan.intent)
+
+
+def say_done(*lines):
+    """The last lines of a run that did its job, on stdout.  The job is
+    done: a signal that comes now, or a reader that has gone (a closed
+    pipe, which makes the exit status 141: cli.main), stops nothing and
+    is not said."""
+    with interrupt.deferred(raise_pending=False):
+        sys.stdout.write("".join(line + "\n" for line in lines))
 
 
 def tidy(context):

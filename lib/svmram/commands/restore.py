@@ -11,7 +11,6 @@ Backend-neutral: the backend reads its record, plans each next step from
 the state found, and words its advice; this module keeps the deadline.
 """
 
-import sys
 import time
 
 from ..errors import (EXIT_OK, RefusedError, SvmramError, bug_advice,
@@ -68,7 +67,7 @@ def run(args):
     # by hand, refuse.
     with common.host_lock(max(0, deadline - GRACE)
                           if backend.run_by_boot_service() else 0,
-                          dry_run=args.dry_run):
+                          dry_run=args.dry_run, args=args):
         journal = common.journal_for(backend, context.target)
         unfinished = journal.load()
         aside = None
@@ -106,7 +105,7 @@ def run(args):
             plan.steps[:0] = [other.steps[0] for _, other in first]
             return common.print_plan(context, plan)
         if not plan.steps:
-            sys.stdout.write(backend.nothing_to_restore(snap, intent) + "\n")
+            common.say_done(backend.nothing_to_restore(snap, intent))
             return EXIT_OK
         context.deadline.at = started + deadline
         try:
@@ -141,7 +140,7 @@ def run(args):
                    bug_advice(words.target + "s"))) from bug
         finally:
             context.deadline.at = None
-    sys.stdout.write(backend.restore_done(intent) + "\n")
+    common.say_done(backend.restore_done(intent))
     return EXIT_OK
 
 

@@ -27,7 +27,7 @@ def run(args):
         hint = backend.setup_hint()
         if hint:
             sys.stderr.write("svmram: %s\n" % hint)
-    with common.host_lock(dry_run=args.dry_run):
+    with common.host_lock(dry_run=args.dry_run, args=args):
         host = context.host = backend.host(target)
         if not args.dry_run:
             common.tidy(context)
@@ -61,5 +61,5 @@ def run(args):
                          lambda observed: backend.plan_rollback(observed,
                                                                 intent))
     common.run_afterwards(context, plan)
-    sys.stdout.write(backend.setup_done(intent) + "\n")
+    common.say_done(backend.setup_done(intent))
     return EXIT_OK

@@ -15,7 +15,6 @@ holds the lock and carries the plan out.  Nothing is rolled back: every
 step is planned from what the host shows, so a rerun continues.
 """
 
-import sys
 
 from ..errors import EXIT_OK, SvmramError
 from ..execute import StepFailed, execute
@@ -47,7 +46,7 @@ def run(args):
     if why:
         return _aside(why, target)
     with common.host_lock(LOCK_WAIT if backend.run_by_boot_service()
-                          else 0, dry_run=args.dry_run):
+                          else 0, dry_run=args.dry_run, args=args):
         why = _why_aside(backend, journal, target)
         if why:
             return _aside(why, target)
@@ -73,7 +72,7 @@ def run(args):
                        "'svmram stop %s' again to continue, or let the "
                        "next boot's restore handle the %s as it is."
                 % (target, backend.words.target)) from failure
-    sys.stdout.write(backend.stop_done(target) + "\n")
+    common.say_done(backend.stop_done(target))
     return EXIT_OK
 
 
@@ -86,5 +85,5 @@ def _why_aside(backend, journal, target):
 
 
 def _aside(why, target):
-    sys.stdout.write("%s: %s; nothing to stop.\n" % (target, why))
+    common.say_done("%s: %s; nothing to stop." % (target, why))
     return EXIT_OK

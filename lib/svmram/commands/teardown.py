@@ -5,7 +5,6 @@
 Backend-neutral: the intent comes from the journal of an unfinished
 operation or from the backend's record; the backend plans."""
 
-import sys
 
 from ..errors import EXIT_OK, RefusedError
 from . import common
@@ -23,7 +22,7 @@ def run(args):
     options = backend.teardown_options(args)
     if not args.dry_run:
         common.require_root(backend)
-    with common.host_lock(dry_run=args.dry_run):
+    with common.host_lock(dry_run=args.dry_run, args=args):
         host = context.host = backend.host(target)
         if not args.dry_run:
             common.tidy(context)
@@ -60,7 +59,6 @@ def run(args):
         # has now (SVM: the copy method's mirror's options).
         journal.start("teardown", plan.intent.to_json())
         common.carry_out(context, plan, None)
-    sys.stdout.write((plan.done or backend.teardown_done(intent)) + "\n")
-    for sentence in plan.left:
-        sys.stdout.write("%s: %s\n" % (target, sentence))
+    common.say_done(plan.done or backend.teardown_done(intent),
+                    *("%s: %s" % (target, sentence) for sentence in plan.left))
     return EXIT_OK

@@ -7,10 +7,10 @@ name, so md0's record is md0.json, which svmram@md0's
 ConditionPathExists= names).  The svmram command uses it (md/backend.py), and so does the boot
 unit svmram@.service, which runs the command.
 
-Every write is atomic and synced: a power cut leaves the old record or
-the new one.  A teardown leaves a marker (the record's name +
-".teardown") until it is done; the boot unit's restore and stop stand
-aside while it is there.
+Every write is atomic and synced (atomic.write_atomically): a power cut
+leaves the old record or the new one.  A teardown leaves a marker (the
+record's name + ".teardown") until it is done; the boot unit's restore
+and stop stand aside while it is there.
 
 The record is written and removed by steps (WriteRecord, RemoveRecord,
 MarkTeardown: actions in the sense of actions.py), so that the run and
@@ -23,6 +23,7 @@ import shlex
 from dataclasses import dataclass
 
 from ..actions import under
+from ..atomic import fsync_directory, write_atomically
 from ..errors import RefusedError, SvmramError
 from ..target import slug, unslug
 from .intent import Intent
@@ -97,19 +98,7 @@ def record_text(it):
 
 def write_record(path, it):
     """Atomically, synced: a power cut leaves the old record or the new."""
-    _write(path, record_text(it))
-
-
-def _write(path, text):
-    directory = os.path.dirname(path) or "."
-    os.makedirs(directory, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as stream:
-        stream.write(text)
-        stream.flush()
-        os.fsync(stream.fileno())
-    os.replace(tmp, path)
-    _sync_dir(directory)
+    write_atomically(path, record_text(it))
 
 
 def remove_record(path):
@@ -117,21 +106,13 @@ def remove_record(path):
         os.unlink(path)
     except FileNotFoundError:
         return
-    _sync_dir(os.path.dirname(path) or ".")
+    fsync_directory(os.path.dirname(path) or ".")
 
 
 def mark_teardown(path):
     """The marker restore and stop stand aside for, written (synced)
     before teardown's first step, once its plan holds."""
-    _write(marker_path(path), "")
-
-
-def _sync_dir(directory):
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    write_atomically(marker_path(path), "")
 
 
 # --- the record as step actions (actions.py's perform/script_line) ----------
@@ -143,7 +124,7 @@ class WriteRecord:
     text: str
 
     def perform(self, context):
-        _write(under(context.root, self.path), self.text)
+        write_atomically(under(context.root, self.path), self.text)
 
     def script_line(self, host_path, program_path):
         path = host_path(self.path)

@@ -6,9 +6,9 @@
 none has passed, that the selftest exists (a hint, never a refusal)."""
 
 import json
-import os
 
 from .. import actions
+from ..atomic import write_atomically
 
 RECORD = "/etc/svmram/selftest.json"
 HINT = ("no 'svmram selftest' has passed on this release (%s); it checks "
@@ -36,14 +36,9 @@ def _read(root):
 
 
 def write(root, passed):
-    """Record the outcome for this release (atomically)."""
-    path = actions.under(root, RECORD)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    temporary = path + ".new"
-    with open(temporary, "w", encoding="utf-8") as stream:
-        json.dump({"release": release_line(root), "passed": passed}, stream)
-        stream.write("\n")
-    os.rename(temporary, path)
+    """Record the outcome for this release (atomically and durably)."""
+    write_atomically(actions.under(root, RECORD), json.dumps(
+        {"release": release_line(root), "passed": passed}) + "\n")
 
 
 def hint(root):
