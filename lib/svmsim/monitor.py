@@ -9,8 +9,10 @@ a violation when
 
   (a) for some region no disk-backed submirror holds the current data as a
       valid copy (RUNNING, or already resynced, or clean while offline), or
-  (b) the mirror has been opened since boot and a read could be served (per
-      the read option, reference 4.1) by a submirror holding other data, or
+  (b) a read could be served (per the read option, reference 4.1) by a
+      submirror holding other data; a closed mirror is judged as its next
+      open would find it (recorded as "live" once the mirror has been
+      opened since boot), or
   (c) a resync overwrote newer data with older data (recorded as it happens).
 
 A violation is recorded once when its condition appears and stays in the
@@ -209,13 +211,13 @@ def ranges(rs):
 
 
 def _as_if_opened(st, m):
-    """(state, mirror) as the next read would find them.  A mirror not
-    opened since boot is judged as if it were opened now: the first-open
-    rule (reference 9.1) fails components whose device is absent, while a
+    """(state, mirror) as the next read would find them.  A closed mirror
+    is judged as if it were opened now: the open rule (reference 9.1,
+    units.first_open) fails components whose device is absent, while a
     present but blank ramdisk stays Okay and would serve reads.  So the
     hazard is caught at the command that creates it, not at a later
     mount."""
-    if m["name"] in st["opened_since_boot"] or not any(
+    if st["opens"].get(m["name"], 0) > 0 or not any(
             c["state"] not in ("Maintenance", "Last Erred")
             and devices.kernel_device(st, c["dev"]) is None
             for s in m["subs"]

@@ -3,7 +3,8 @@
 """dd, just enough to read from a metadevice: `dd if=/dev/md/rdsk/d10
 of=/dev/null count=1 [bs=N]`.  Reading opens the metadevice, which is
 what svmram uses to force a mirror's first open after boot (reference
-9.1); the open applies the emulator's first-open rule.  Other files are
+9.1); the open of a closed mirror applies the emulator's open rule
+(units.first_open).  Other files are
 refused, so nothing outside the emulator is ever read.
 
 And to write zeros to one: `dd if=/dev/zero of=/dev/md/rdsk/d10 count=N
