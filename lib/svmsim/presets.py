@@ -64,6 +64,9 @@ EFI_FIRST_SECTOR = 256
 # cmp_program: which /usr/bin/cmp the host has (programs/cmp.py).
 CMP_PROGRAMS = ("libcmd", "cmd-cmp", "cmd-cmp-ferror")
 
+# lofi_nodes: how lofi names its devices' nodes (devices.lofi_node).
+LOFI_NODES = ("instance", "lofi0-minor")
+
 _ILLUMOS = {
     # mirror_ioctl.c mirror_detach "Reshuffle the submirror devices"
     "detach_compacts": True,
@@ -90,6 +93,11 @@ _ILLUMOS = {
     # /usr/bin/cmp: illumos's is the ksh93 builtin of libcmd (illumos-gate
     # 34f9b3eef6 replaced usr/src/cmd/cmp; programs/cmp.py).
     "cmp_program": "libcmd",
+    # lofi's nodes: after illumos 6602 (406fc5100d, 2016-06-21) each lofi
+    # device is an instance, lofi@N:disk[,raw], minor N << 6 ("instance");
+    # before, minors N of lofi@0, lofi@0:N[,raw] ("lofi0-minor": the
+    # Solaris 11 snapshot; devices.lofi_node).
+    "lofi_nodes": "instance",
 }
 PROFILES = {
     # The last illumos-gate SVM (removed by illumos 6396, late 2016): the
@@ -102,16 +110,19 @@ PROFILES = {
     # (Oracle's smf_method(7); methods such as check-bind use it).
     # Its cmd/cmp/cmp.c reports a failed read (the Solaris 11 snapshot,
     # Arquivotheca/solaris11 rearg; 11.4's is not public).
+    # GUESS: its lofi names nodes as the Solaris 11 snapshot does (11.4's
+    # lofi.c is not public; settled by `ls -l /dev/rlofi/1` on a host).
     "solaris11": dict(_ILLUMOS, smf_exit_degraded=True,
                       driver_conf_local=True,
-                      cmp_program="cmd-cmp-ferror"),
+                      cmp_program="cmd-cmp-ferror",
+                      lofi_nodes="lofi0-minor"),
     # GUESS: Solaris 10 is taken to keep the 2006 OpenSolaris
     # mirror_detach, which leaves a hole in the slots (andreiw/polaris
     # mirror_ioctl.c); which update changed it, if any, is unknown.
     # Its cmd/cmp/cmp.c takes a failed read for EOF (illumos-gate before
     # 34f9b3eef6).
     "solaris10": dict(_ILLUMOS, detach_compacts=False,
-                      cmp_program="cmd-cmp"),
+                      cmp_program="cmd-cmp", lofi_nodes="lofi0-minor"),
 }
 DEFAULT_RELEASE = "illumos-2016"
 
@@ -195,7 +206,8 @@ def host_switches(desc, release=None):
                              % (name, ", ".join(sorted(switches))))
         switches[name] = value
     for name, known in (("disk_label", DISK_LABELS),
-                        ("cmp_program", CMP_PROGRAMS)):
+                        ("cmp_program", CMP_PROGRAMS),
+                        ("lofi_nodes", LOFI_NODES)):
         if switches[name] not in known:
             raise SystemExit("svmsim: %s must be one of %s"
                              % (name, ", ".join(known)))

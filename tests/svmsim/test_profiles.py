@@ -19,7 +19,8 @@ def test_profiles_are_full_sets_of_switches():
                                      "illumos-2016"}
     assert names == {"detach_compacts", "disk_label", "metastat_services",
                      "late_services", "ramdisk_cap_basis", "driver_conf_local",
-                     "smf_exit_degraded", "label_blocks", "cmp_program"}
+                     "smf_exit_degraded", "label_blocks", "cmp_program",
+                     "lofi_nodes"}
     for profile in presets.PROFILES.values():
         assert set(profile) == names
 

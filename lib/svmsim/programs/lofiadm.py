@@ -199,12 +199,12 @@ def _add(ctx, lofis, filename, device):
             minor += 1
     size = os.path.getsize(devices.host_path(ctx.root, filename))
     lofis[str(minor)] = {"file": filename, "size": size}
-    dev = [devices.LOFI_MAJOR, minor]
+    dev = [devices.LOFI_MAJOR, devices.lofi_minor(ctx.st, minor)]
     regions.forget_device(ctx.st, dev)
     kept = ctx.st.setdefault("lofi_files", {}).pop(filename, None)
     if kept is not None:
         ctx.st["devdata"][devices.devkey(dev)] = kept
-    devices.add_lofi_nodes(ctx.root, minor)
+    devices.add_lofi_nodes(ctx.root, ctx.st, minor)
     if device is None:
         ctx.out("/dev/lofi/%d\n" % minor)
     return 0
@@ -219,7 +219,7 @@ def _delete(ctx, lofis, filename, device):
         minor = _by_file(lofis, filename)
         if minor is None:
             _die(ctx, "could not unmap file %s" % filename, errno.ENOENT)
-    dev = [devices.LOFI_MAJOR, minor]
+    dev = [devices.LOFI_MAJOR, devices.lofi_minor(ctx.st, minor)]
     if ramdiskadm.held_by_svm(ctx.st, dev):
         what = ("device %s" % device) if device is not None else \
             ("file %s" % filename)
@@ -228,7 +228,7 @@ def _delete(ctx, lofis, filename, device):
     data = ctx.st["devdata"].pop(devices.devkey(dev), None)
     if data is not None:
         ctx.st.setdefault("lofi_files", {})[lofi["file"]] = data
-    devices.remove_lofi_nodes(ctx.root, minor)
+    devices.remove_lofi_nodes(ctx.root, ctx.st, minor)
     return 0
 
 
