@@ -98,6 +98,10 @@ _ILLUMOS = {
     # before, minors N of lofi@0, lofi@0:N[,raw] ("lofi0-minor": the
     # Solaris 11 snapshot; devices.lofi_node).
     "lofi_nodes": "instance",
+    # lofiadm -l (labeled lofi): illumos from 6602 (lofiadm/main.c:72-84,
+    # :1938 @a593473611), Oracle Solaris 11.3/11.4 (lofiadm(1M)); not the
+    # Solaris 11 snapshot nor Solaris 10 (programs/lofiadm.py).
+    "lofi_labeled": True,
 }
 PROFILES = {
     # The last illumos-gate SVM (removed by illumos 6396, late 2016): the
@@ -122,7 +126,8 @@ PROFILES = {
     # Its cmd/cmp/cmp.c takes a failed read for EOF (illumos-gate before
     # 34f9b3eef6).
     "solaris10": dict(_ILLUMOS, detach_compacts=False,
-                      cmp_program="cmd-cmp", lofi_nodes="lofi0-minor"),
+                      cmp_program="cmd-cmp", lofi_nodes="lofi0-minor",
+                      lofi_labeled=False),
 }
 DEFAULT_RELEASE = "illumos-2016"
 

@@ -88,7 +88,31 @@ def test_lofiadm_refusals(sim):
     code, out, err = run(sim, "lofiadm -a")
     assert (code, out) == (2, "")
     assert err.startswith("lofiadm: option requires an argument -- a\n"
-                          "Usage: lofiadm [-r] -a file [ device ]\n")
+                          "Usage: lofiadm [-r] [-l] -a file [ device ]\n")
+
+
+@pytest.mark.parametrize("release, first_line", [
+    # illumos after 6602: main.c:72-84, getopt "a:c:Cd:efk:lrs:T:U" :1938
+    ("illumos-2016", "Usage: lofiadm [-r] [-l] -a file [ device ]\n"),
+    # Oracle Solaris 11.3/11.4 document -l (lofiadm(1M)); the text is a GUESS
+    ("solaris11", "Usage: lofiadm [-r] [-l] -a file [ device ]\n"),
+    # before 6602 (406fc5100d^ main.c:70-82, getopt :1875): no -l
+    ("solaris10", "Usage: lofiadm [-r] -a file [ device ]\n")])
+def test_lofiadm_l_per_profile(make_sim, release, first_line):
+    sim = make_sim(release=release)
+    sim.ok("mkfile 1m /var/tmp/a")
+    code, out, err = run(sim, "lofiadm -X")
+    assert (code, out) == (2, "")
+    assert err.startswith("lofiadm: illegal option -- X\n" + first_line)
+    code, out, err = run(sim, "lofiadm -l -a /var/tmp/a")
+    if "[-l]" in first_line:
+        # taken, but a labeled lofi device (cmlb) is not emulated
+        assert (code, out, err) == (
+            1, "", "lofiadm: -l is not emulated\n")
+    else:
+        assert (code, out) == (2, "")
+        assert err.startswith("lofiadm: illegal option -- l\n" + first_line)
+    assert run(sim, "lofiadm") == (0, HEADER, "")
 
 
 def test_svm_uses_a_lofi_device_through_a_ctd_link(sim):

@@ -20,7 +20,7 @@ def test_profiles_are_full_sets_of_switches():
     assert names == {"detach_compacts", "disk_label", "metastat_services",
                      "late_services", "ramdisk_cap_basis", "driver_conf_local",
                      "smf_exit_degraded", "label_blocks", "cmp_program",
-                     "lofi_nodes"}
+                     "lofi_nodes", "lofi_labeled"}
     for profile in presets.PROFILES.values():
         assert set(profile) == names
 
