@@ -7,7 +7,6 @@ description with a release profile and switches, and checks the exact
 commands, the final metastat -p and slot numbers, the blocks the resyncs
 copied, teardown back to the original, and the data-safety monitor."""
 
-import copy
 import json
 import os
 import subprocess
@@ -27,7 +26,7 @@ FMRI = "svc:/system/svmram:d10"
 
 
 def make_host(tmp_path, preset="article", release=None, **switches):
-    desc = copy.deepcopy(presets.PRESETS[preset])
+    desc = presets.preset(preset)
     if release:
         desc["release"] = release
     desc.setdefault("switches", {}).update(switches)

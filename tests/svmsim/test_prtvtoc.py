@@ -4,8 +4,6 @@
 findfree, warn), byte for byte, for the emulated disks; and /etc/release
 per release profile."""
 
-import copy
-
 from svmsim import presets
 
 SMI_CYL1 = (
@@ -52,7 +50,7 @@ def test_the_articles_disks_start_s0_at_sector_0(sim):
 
 
 def test_an_efi_disk(make_sim):
-    host = copy.deepcopy(presets.ARTICLE)
+    host = presets.preset("article")
     host["switches"] = {"disk_label": "efi"}
     for disk in host["disks"].values():
         disk.pop("starts", None)

@@ -22,8 +22,10 @@ import stat
 
 from svmsim import devices, monitor, regions, svm
 from svmsim.state import REGIONS
+from svmsim.lean import MappingProxyType
 
-_ERRNO = {"EROFS": "Read-only file system", "EINVAL": "Invalid argument"}
+_ERRNO = MappingProxyType({"EROFS": "Read-only file system",
+                           "EINVAL": "Invalid argument"})
 
 _MD = r"/dev/md/r?dsk/(d[0-9]+)\Z"     # re is imported where it is used
 USAGE = "usage: dd [operand...]\n"
@@ -185,13 +187,13 @@ def _ramdisk(ctx, path):
 def _reader(st, u):
     """(unit, region -> the stripe a read of that region is served from):
     a mirror's read option picks a submirror (the monitor's
-    read_candidates, reference 4.1), a stripe serves itself."""
+    all_read_candidates, reference 4.1), a stripe serves itself."""
     if u["type"] != "mirror":
         return u, lambda r: u
-    looks = monitor._Regions(st)
+    candidates = monitor.all_read_candidates(st, u, monitor._Regions(st))
 
     def stripe_of(r):
-        found = monitor.read_candidates(st, u, r, looks)
+        found = candidates[r]
         return st["units"][found[0]["name"]] if found else u
     return u, stripe_of
 
