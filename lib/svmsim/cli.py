@@ -42,15 +42,8 @@ SCRIPT = """#!%(python)s -S
 import sys
 sys.path.insert(0, %(lib)r)
 sys.dont_write_bytecode = False
-%(pycache)s%(startd)sfrom svmsim.dispatch import main
+%(pycache)sfrom svmsim.dispatch import main
 sys.exit(main(%(prog)r, sys.argv[1:], %(simdir)r))
-"""
-
-# svcadm and svccfg start instances: run start methods installed in the
-# emulated root the way svc.startd does (svmsim/startd.py, imported only
-# when an instance starts: see dispatch.install_start_hook).
-STARTD = """from svmsim.dispatch import install_start_hook
-install_start_hook()
 """
 
 
@@ -162,7 +155,7 @@ def cmd_init(args, simdir):
     import shutil
     from svmsim import startd
     desc = presets.load_host_file(args.host) if args.host \
-        else presets.PRESETS[args.preset]
+        else presets.preset(args.preset)
     if os.path.isdir(os.path.join(simdir, "root")):
         shutil.rmtree(os.path.join(simdir, "root"))
     os.makedirs(simdir, exist_ok=True)
@@ -180,9 +173,7 @@ def cmd_init(args, simdir):
         with open(path, "w") as f:
             f.write(SCRIPT % {"python": sys.executable, "lib": LIB,
                               "prog": prog, "simdir": simdir,
-                              "pycache": pycache,
-                              "startd": STARTD if prog in ("svcadm", "svccfg")
-                              else ""})
+                              "pycache": pycache})
         os.chmod(path, 0o755)
     return 0
 

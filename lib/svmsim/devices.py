@@ -184,26 +184,58 @@ def add_ramdisk_ctl(root):
 
 # --- lofi devices -------------------------------------------------------------
 
-def lofi_node(minor, raw):
-    return "/devices/pseudo/lofi@0:%d%s" % (minor, ",raw" if raw else "")
+# LOFI_CMLB_SHIFT is CMLBUNIT_FORCE_P0_SHIFT: 6 with x86's _SUNOS_VTOC_16
+# (cmlb.h:91-94, lofi.h:68 @a593473611); every profile's host is x86.
+LOFI_CMLB_SHIFT = 6
 
 
-def add_lofi_nodes(root, minor):
+def lofi_minor(st, number):
+    """The minor of lofi device N: N << LOFI_CMLB_SHIFT after illumos 6602
+    (switch lofi_nodes "instance": lofi.h:77-80 LOFI_ID2MINOR), N before."""
+    if st["switches"]["lofi_nodes"] == "instance":
+        return number << LOFI_CMLB_SHIFT
+    return number
+
+
+def lofi_number(st, minor):
+    """The lofi device N at `minor`, or None (a cmlb partition's minor)."""
+    if st["switches"]["lofi_nodes"] == "instance":
+        if minor & ((1 << LOFI_CMLB_SHIFT) - 1):
+            return None
+        return minor >> LOFI_CMLB_SHIFT
+    return minor
+
+
+def lofi_node(st, number, raw):
+    """After 6602 each device is an instance lofi@N with the minor nodes
+    "disk" and "disk,raw" (lofi.h:58-59, lofi.c:1822-1831,
+    devfsadm/lofi_link.c:73-76); before, all are minors of lofi@0, named
+    by the number (the Solaris 11 snapshot's lofi.c:2277-2288)."""
+    if st["switches"]["lofi_nodes"] == "instance":
+        return "/devices/pseudo/lofi@%d:disk%s" % (number,
+                                                   ",raw" if raw else "")
+    return "/devices/pseudo/lofi@0:%d%s" % (number, ",raw" if raw else "")
+
+
+def add_lofi_nodes(root, st, number):
     """The lofi instance's nodes and devfsadm's /dev/lofi/N, /dev/rlofi/N
     (lofiadm waits for them: main.c wait_until_dev_complete)."""
     for d in ("dev/lofi", "dev/rlofi"):
         os.makedirs(host_path(root, d), exist_ok=True)
-    mknod(root, lofi_node(minor, False), "b", LOFI_MAJOR, minor)
-    mknod(root, lofi_node(minor, True), "c", LOFI_MAJOR, minor)
-    symlink(root, "/dev/lofi/%d" % minor, "../.." + lofi_node(minor, False))
-    symlink(root, "/dev/rlofi/%d" % minor, "../.." + lofi_node(minor, True))
+    minor = lofi_minor(st, number)
+    mknod(root, lofi_node(st, number, False), "b", LOFI_MAJOR, minor)
+    mknod(root, lofi_node(st, number, True), "c", LOFI_MAJOR, minor)
+    symlink(root, "/dev/lofi/%d" % number,
+            "../.." + lofi_node(st, number, False))
+    symlink(root, "/dev/rlofi/%d" % number,
+            "../.." + lofi_node(st, number, True))
 
 
-def remove_lofi_nodes(root, minor):
+def remove_lofi_nodes(root, st, number):
     """The instance goes with its mapping; devfsadm removes lofi links
     (RM_ALWAYS, like the ramdisk's)."""
-    for p in (lofi_node(minor, False), lofi_node(minor, True),
-              "/dev/lofi/%d" % minor, "/dev/rlofi/%d" % minor):
+    for p in (lofi_node(st, number, False), lofi_node(st, number, True),
+              "/dev/lofi/%d" % number, "/dev/rlofi/%d" % number):
         remove(root, p)
 
 
@@ -244,13 +276,14 @@ def kernel_device(st, dev):
                         "start": 0}
         return None
     if major == LOFI_MAJOR:
-        lofi = st.get("lofis", {}).get(str(minor))
+        number = lofi_number(st, minor)
+        lofi = st.get("lofis", {}).get(str(number))
         if lofi is None:
             return None
         # lofi.c fake_disk_geometry and fake_disk_vtoc: the ramdisk
         # driver's rule, one big partition from sector 0 (p_start 0).
         _, nhead, nsect, blocks = ramdisk_geometry(lofi["size"])
-        return {"kind": "lofi", "name": "lofi%d" % minor, "blocks": blocks,
+        return {"kind": "lofi", "name": "lofi%d" % number, "blocks": blocks,
                 "nhead": nhead, "nsect": nsect, "devid": None, "start": 0}
     if major == DISK_MAJOR:
         index, slice_no = divmod(minor, 16)

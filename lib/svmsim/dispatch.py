@@ -7,8 +7,9 @@ import sys
 from svmsim import faults, monitor, state
 from svmsim.programs import Ctx, Exit
 from svmsim.messages import SvmError
+from svmsim.lean import MappingProxyType
 
-COMMANDS = {
+COMMANDS = MappingProxyType({
     "metadb": ("metadb", "run"),
     "metainit": ("metainit", "run"),
     "metattach": ("metattach", "run"),
@@ -31,24 +32,23 @@ COMMANDS = {
     "newfs": ("newfs", "run"),
     "mount": ("mount", "run"),
     "umount": ("umount", "run"),
-}
+})
 SMF_COMMANDS = ("svcadm", "svccfg", "svcprop", "svcs")
 PROGRAMS = tuple(COMMANDS) + SMF_COMMANDS
+# The SMF commands that start instances: they run the start methods
+# installed in the emulated root the way svc.startd does (startd.py).
+STARTING = ("svcadm", "svccfg")
 
 
-def install_start_hook():
-    """startd.install_hook(), for DIR/bin/svcadm and DIR/bin/svccfg, with
-    startd (and subprocess, signal, shlex, json...) imported only when an
-    instance starts: svccfg setprop, svmram's most frequent form, starts
-    none (bench/emulator)."""
-    from svmsim.smf import restarter
+def _startd_hook(*args, **kwargs):
+    """startd.start_hook, with startd (and subprocess, signal, shlex,
+    json...) imported only when an instance starts: svccfg setprop,
+    svmram's most frequent form, starts none (bench/emulator)."""
+    from svmsim import startd
+    return startd.start_hook(*args, **kwargs)
 
-    def start_hook(*args, **kwargs):
-        from svmsim import startd
-        return startd.start_hook(*args, **kwargs)
 
-    start_hook.wants_cause = True
-    restarter.set_start_hook(start_hook)
+_startd_hook.wants_cause = True
 
 
 def main(prog, argv, simdir):
@@ -68,6 +68,8 @@ def main(prog, argv, simdir):
             sys.stderr.write("%s: svmsim SMF emulation is not available\n"
                              % prog)
             return 1
+        from svmsim.smf import restarter
+        restarter.begin_process(_startd_hook if prog in STARTING else None)
         return smf.main(prog, argv, simdir)
     modname, funcname = COMMANDS[prog]
     __import__("svmsim.programs." + modname)

@@ -32,6 +32,7 @@ import os
 import time
 
 from svmsim import devices, svm
+from svmsim.lean import MappingProxyType
 
 DEFAULT_PERCENT = 25             # ramdisk.h RD_DEFAULT_PERCENT_PHYSMEM
 KERNEL_CONF = "/kernel/drv/ramdisk.conf"
@@ -106,9 +107,10 @@ SHIPPED = ("#\n# Copyright 1992, 2003 Sun Microsystems, Inc.  All rights "
 # statement (another node: which one is rd_dip is not traced; here the
 # node statements' properties are merged, the last winning).
 
-_ONE = {"=": "EQUALS", "&": "AMPERSAND", "|": "BIT_OR", "*": "STAR",
-        "#": "POUND", ":": "COLON", ";": "SEMICOLON", ",": "COMMA",
-        "/": "SLASH"}
+_ONE = MappingProxyType({
+    "=": "EQUALS", "&": "AMPERSAND", "|": "BIT_OR", "*": "STAR",
+    "#": "POUND", ":": "COLON", ";": "SEMICOLON", ",": "COMMA",
+    "/": "SLASH"})
 
 
 def _digit(c):

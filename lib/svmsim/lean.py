@@ -15,6 +15,11 @@ svmsim module is imported here, so the SMF stand-ins (svmsim.smf) can use
 it.
 """
 
+# types.MappingProxyType, without importing types: a read-only view of a
+# dict, for the emulator's tables (no module holds mutable state:
+# tests/svmram/test_module_state.py).
+MappingProxyType = type(type.__dict__)
+
 try:
     from _json import (encode_basestring_ascii as _c_string,
                        make_encoder as _c_make_encoder,
@@ -23,19 +28,18 @@ except ImportError:          # pragma: no cover (CPython has _json)
     _c_make_encoder = _c_make_scanner = None
 
 
-class _Decoder:
-    """The attributes _json.make_scanner reads: json.JSONDecoder's
-    defaults."""
-    strict = True
-    object_hook = None
-    object_pairs_hook = None
-    parse_float = float
-    parse_int = int
+def _parse_constant(name):
+    return {"-Infinity": float("-inf"), "Infinity": float("inf"),
+            "NaN": float("nan")}[name]
 
-    @staticmethod
-    def parse_constant(name):
-        return {"-Infinity": float("-inf"), "Infinity": float("inf"),
-                "NaN": float("nan")}[name]
+
+# What _json.make_scanner reads of its context, by attribute name:
+# json.JSONDecoder's defaults.  A class made from a table, so that the
+# names the C code reads are written where this module uses them.
+_Decoder = type("_Decoder", (), {
+    "strict": True, "object_hook": None, "object_pairs_hook": None,
+    "parse_float": float, "parse_int": int,
+    "parse_constant": staticmethod(_parse_constant)})
 
 
 def _default(obj):

@@ -9,8 +9,9 @@ followed by an empty line.
 
 import errno
 import os
+from svmsim.lean import MappingProxyType
 
-CATALOGUE = {
+CATALOGUE = MappingProxyType({
     "UNIT_NOT_SETUP": "unit not set up",
     "UNIT_ALREADY_SETUP": "unit already set up",
     "NOT_MM": "unit is not a mirror",
@@ -71,7 +72,7 @@ CATALOGUE = {
     "ABR_SET": "Invalid command for mirror with ABR set",
     "SMF_NO_SERVICE": "service(s) not online in SMF",
     "INVAL_HSP": "invalid hotspare pool",
-}
+})
 
 
 class SvmError(Exception):
@@ -89,7 +90,7 @@ class SvmError(Exception):
 
 
 # illumos strerror() texts (they differ from glibc's, e.g. EBUSY)
-STRERROR = {
+STRERROR = MappingProxyType({
     errno.ENOENT: "No such file or directory",
     errno.ENXIO: "No such device or address",
     errno.EBUSY: "Device busy",
@@ -98,7 +99,7 @@ STRERROR = {
     errno.EAGAIN: "Resource temporarily unavailable",
     errno.EPERM: "Not owner",
     errno.EACCES: "Permission denied",
-}
+})
 
 
 def strerror(err):

@@ -9,8 +9,10 @@ a violation when
 
   (a) for some region no disk-backed submirror holds the current data as a
       valid copy (RUNNING, or already resynced, or clean while offline), or
-  (b) the mirror has been opened since boot and a read could be served (per
-      the read option, reference 4.1) by a submirror holding other data, or
+  (b) a read could be served (per the read option, reference 4.1) by a
+      submirror holding other data; a closed mirror is judged as its next
+      open would find it (recorded as "live" once the mirror has been
+      opened since boot), or
   (c) a resync overwrote newer data with older data (recorded as it happens).
 
 A violation is recorded once when its condition appears and stays in the
@@ -66,8 +68,8 @@ def auto_writes(st):
 # --- validity ----------------------------------------------------------------
 
 class _Regions:
-    """regions.comp_for_region() and regions.read() for one check: each
-    stripe's components and each device's data are looked up once (the
+    """regions.comp_for_region() and regions.device_data() for one check:
+    each stripe's components and each device's data are looked up once (the
     state does not change during a check; a check looks at every region
     of every submirror after every emulated command)."""
 
@@ -90,9 +92,6 @@ class _Regions:
             self._comps[id(stripe)] = comps
         return comps
 
-    def comp(self, stripe, r):
-        return self.comps(stripe)[r]
-
     def data(self, dev):
         """regions.device_data(st, dev), looked up once per device (which
         gives a present device without data its blank regions)."""
@@ -103,37 +102,16 @@ class _Regions:
             data = self._data[key] = regions.device_data(self.st, dev)
             return data
 
-    def read(self, stripe, r):
-        data = self.data(self.comp(stripe, r)["dev"])
-        return None if data is None else data[r]
-
-
-def valid_copy(st, m, sub, r, looks):
-    """Is this submirror's region r a copy SVM would trust?"""
-    stripe = st["units"][sub["name"]]
-    comp = looks.comp(stripe, r)
-    state = sub["state"]
-    job = m.get("resync")
-    done = job is not None and sub["name"] in job["targets"] \
-        and r < job["pct"]
-    if state in ("RUNNING", "COMP_ERRED", "COMP_RESYNC"):
-        if comp["state"] in ("Okay", "Last Erred"):
-            return True
-        return comp["state"] == "Resyncing" and done
-    if state == "ATTACHED_RESYNC":
-        return done
-    if state in ("OFFLINE", "OFFLINE_RESYNC"):
-        return r not in sub["dirty"]
-    return False
-
 
 def valid_copies(st, m, sub, looks):
-    """[valid_copy(st, m, sub, r, looks) for r in range(REGIONS)], with
-    what does not depend on the region looked up once."""
+    """For each region, is this submirror's copy one SVM would trust?  A
+    readable submirror's Okay or Last Erred component, or a Resyncing one
+    the resync has passed; an attached one the resync has passed; an
+    offline one where it was not written since; nothing else."""
     comps = looks.comps(st["units"][sub["name"]])
     state = sub["state"]
     job = m.get("resync")
-    # valid_copy's `done` is r < pct
+    # the resync has passed region r when r < pct (for its targets)
     pct = job["pct"] if job is not None and sub["name"] in job["targets"] \
         else 0
     if state in ("RUNNING", "COMP_ERRED", "COMP_RESYNC"):
@@ -148,26 +126,11 @@ def valid_copies(st, m, sub, looks):
     return [False] * REGIONS
 
 
-def read_candidates(st, m, r, looks):
-    """Submirrors that could serve a read of region r (reference 4.1)."""
-    running = [s for s in m["subs"] if s["state"] == "RUNNING"]
-    if running:
-        if m["read"] == "first":
-            return [running[0]]
-        if m["read"] == "geometric":
-            return [running[r * len(running) // REGIONS]]
-        return running
-    for wanted in ("Okay", "Last Erred"):
-        for s in m["subs"]:
-            if s["state"] in units.READABLE and looks.comp(
-                    st["units"][s["name"]], r)["state"] == wanted:
-                return [s]
-    return []
-
-
 def all_read_candidates(st, m, looks):
-    """[read_candidates(st, m, r, looks) for r in range(REGIONS)], with
-    the running submirrors found once."""
+    """For each region, the submirrors that could serve a read of it
+    (reference 4.1): per the read option among the running ones, else
+    the first readable one whose component there is Okay, else Last
+    Erred, else none."""
     running = [s for s in m["subs"] if s["state"] == "RUNNING"]
     if running:
         if m["read"] == "first":
@@ -209,13 +172,13 @@ def ranges(rs):
 
 
 def _as_if_opened(st, m):
-    """(state, mirror) as the next read would find them.  A mirror not
-    opened since boot is judged as if it were opened now: the first-open
-    rule (reference 9.1) fails components whose device is absent, while a
+    """(state, mirror) as the next read would find them.  A closed mirror
+    is judged as if it were opened now: the open rule (reference 9.1,
+    units.first_open) fails components whose device is absent, while a
     present but blank ramdisk stays Okay and would serve reads.  So the
     hazard is caught at the command that creates it, not at a later
     mount."""
-    if m["name"] in st["opened_since_boot"] or not any(
+    if st["opens"].get(m["name"], 0) > 0 or not any(
             c["state"] not in ("Maintenance", "Last Erred")
             and devices.kernel_device(st, c["dev"]) is None
             for s in m["subs"]
@@ -239,12 +202,15 @@ def _findings(st):
         # looked up, in this order, only where the copy is valid on a
         # disk, as regions.device_data gives a device blank regions).
         copies = []
+        label_copies = []       # valid in region 0 (the label blocks)
         for s in m["subs"]:
             comps = looks.comps(st["units"][s["name"]])
             valid = valid_copies(st, m, s, looks)
             copies.append((
                 [valid[r] and not devices.is_ramdisk_dev(comps[r]["dev"])
                  for r in range(REGIONS)], comps))
+            if valid[0]:
+                label_copies.append(s)
         lost = []
         for r in written:
             for on_disk, comps in copies:
@@ -259,11 +225,10 @@ def _findings(st):
                 lost, "no disk-backed submirror holds the current data")
         head = m.get("head", 0)
         if head and not any(
-                valid_copy(st, m, s, 0, looks)
-                and not devices.is_ramdisk_dev(regions.head_device(
+                not devices.is_ramdisk_dev(regions.head_device(
                     st["units"][s["name"]]))
                 and regions.head_read(st, st["units"][s["name"]]) == head
-                for s in m["subs"]):
+                for s in label_copies):
             found[(m["name"], "-", "no-disk-label-copy")] = (
                 [0], "no disk-backed submirror holds the current label "
                 "blocks (0..DK_LABEL_LOC)")

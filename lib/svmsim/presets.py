@@ -30,12 +30,12 @@ the source leaves doubt, the emulator follows a switch.  A profile is a
 full set of switches; the host's ``switches`` override them one by one.
 """
 
-import copy
 import json
 import os
 
 from svmsim import devices, drvconf, svm
 from svmsim.programs import Ctx, Exit, metainit
+from svmsim.lean import MappingProxyType
 from svmsim.messages import SvmError
 from svmsim.state import REGIONS, new_state
 
@@ -43,13 +43,13 @@ GIB = 1024 ** 3
 
 # meta_smf.c svm_core_svcs[]: what metastat requires once a local replica
 # exists (meta_smf_getmask).
-CORE_SERVICES = ["system/metainit:default", "system/metasync:default",
-                 "system/mdmonitor:default", "network/rpc/meta:default"]
+CORE_SERVICES = ("system/metainit:default", "system/metasync:default",
+                 "system/mdmonitor:default", "network/rpc/meta:default")
 # rpc.metad/meta.xml: network/rpc/meta runs under svc:/network/inetd;
 # md_monitord/mdmonitor.xml: mdmonitor waits (optional_all) for it.  Both
 # come online once the network and inetd are up, after the boot services
 # that only need metasync and filesystem/local.
-LATE_SERVICES = ["network/rpc/meta:default", "system/mdmonitor:default"]
+LATE_SERVICES = ("network/rpc/meta:default", "system/mdmonitor:default")
 
 # disk_label: where a slice starts when the disk description gives no
 # "starts".  Slices follow one another in slice order from the first
@@ -64,7 +64,10 @@ EFI_FIRST_SECTOR = 256
 # cmp_program: which /usr/bin/cmp the host has (programs/cmp.py).
 CMP_PROGRAMS = ("libcmd", "cmd-cmp", "cmd-cmp-ferror")
 
-_ILLUMOS = {
+# lofi_nodes: how lofi names its devices' nodes (devices.lofi_node).
+LOFI_NODES = ("instance", "lofi0-minor")
+
+_ILLUMOS = MappingProxyType({
     # mirror_ioctl.c mirror_detach "Reshuffle the submirror devices"
     "detach_compacts": True,
     # GUESS: the layout of the article's host, whose metattach of a
@@ -90,8 +93,17 @@ _ILLUMOS = {
     # /usr/bin/cmp: illumos's is the ksh93 builtin of libcmd (illumos-gate
     # 34f9b3eef6 replaced usr/src/cmd/cmp; programs/cmp.py).
     "cmp_program": "libcmd",
-}
-PROFILES = {
+    # lofi's nodes: after illumos 6602 (406fc5100d, 2016-06-21) each lofi
+    # device is an instance, lofi@N:disk[,raw], minor N << 6 ("instance");
+    # before, minors N of lofi@0, lofi@0:N[,raw] ("lofi0-minor": the
+    # Solaris 11 snapshot; devices.lofi_node).
+    "lofi_nodes": "instance",
+    # lofiadm -l (labeled lofi): illumos from 6602 (lofiadm/main.c:72-84,
+    # :1938 @a593473611), Oracle Solaris 11.3/11.4 (lofiadm(1M)); not the
+    # Solaris 11 snapshot nor Solaris 10 (programs/lofiadm.py).
+    "lofi_labeled": True,
+})
+PROFILES = MappingProxyType({
     # The last illumos-gate SVM (removed by illumos 6396, late 2016): the
     # source the emulator follows.
     "illumos-2016": dict(_ILLUMOS),
@@ -102,23 +114,27 @@ PROFILES = {
     # (Oracle's smf_method(7); methods such as check-bind use it).
     # Its cmd/cmp/cmp.c reports a failed read (the Solaris 11 snapshot,
     # Arquivotheca/solaris11 rearg; 11.4's is not public).
+    # GUESS: its lofi names nodes as the Solaris 11 snapshot does (11.4's
+    # lofi.c is not public; settled by `ls -l /dev/rlofi/1` on a host).
     "solaris11": dict(_ILLUMOS, smf_exit_degraded=True,
                       driver_conf_local=True,
-                      cmp_program="cmd-cmp-ferror"),
+                      cmp_program="cmd-cmp-ferror",
+                      lofi_nodes="lofi0-minor"),
     # GUESS: Solaris 10 is taken to keep the 2006 OpenSolaris
     # mirror_detach, which leaves a hole in the slots (andreiw/polaris
     # mirror_ioctl.c); which update changed it, if any, is unknown.
     # Its cmd/cmp/cmp.c takes a failed read for EOF (illumos-gate before
     # 34f9b3eef6).
     "solaris10": dict(_ILLUMOS, detach_compacts=False,
-                      cmp_program="cmd-cmp"),
-}
+                      cmp_program="cmd-cmp", lofi_nodes="lofi0-minor",
+                      lofi_labeled=False),
+})
 DEFAULT_RELEASE = "illumos-2016"
 
 # /etc/release of each profile's host.  GUESS: the texts of OpenIndiana
 # Hipster 2016.10, Oracle Solaris 11.4 and Solaris 10 1/13 as their
 # release notes show them (leading blanks centre each line).
-RELEASE_FILES = {
+RELEASE_FILES = MappingProxyType({
     "illumos-2016": (
         "             OpenIndiana Hipster 2016.10 (powered by illumos)\n"
         "        OpenIndiana Project, part of The Illumos Foundation "
@@ -135,51 +151,73 @@ RELEASE_FILES = {
         "  Copyright (c) 1983, 2013, Oracle and/or its affiliates. All "
         "rights reserved.\n"
         "                            Assembled 17 January 2013\n"),
-}
+})
 
 _QEMU = "id1,cmdk@AQEMU_HARDDISK=QM0000%d"
 
-# The article's host: its disks carry an SMI label with s0 at cylinder 0
-# (as on SPARC), so s0 starts at sector 0 and its stripes are labeled.
-BARE = {
-    "nodename": "myhost",
-    "physmem": GIB,
-    "disks": {
-        "c0d0": {"nhead": 16, "nsect": 63, "devid": _QEMU % 1,
-                 "slices": {"0": 8388608, "1": 1048576, "7": 65520}},
-        "c0d1": {"nhead": 15, "nsect": 63, "devid": _QEMU % 2,
-                 "slices": {"0": 465885}, "starts": {"0": 0}},
-        "c1d0": {"nhead": 15, "nsect": 63, "devid": _QEMU % 3,
-                 "slices": {"0": 465885}, "starts": {"0": 0}},
-    },
-    "mounts": {"c0d0s0": "/"},
-    "replicas": [{"slice": "c0d0s7", "count": 3}],
-    "data": {},
-    "metadevices": [],
-    "vfstab": {},
-}
+# The presets: each call makes a new description, which its caller may
+# change as it likes.
 
-ARTICLE = dict(copy.deepcopy(BARE), **{
-    "data": {"c0d1s0": 1, "c1d0s0": 1},
-    "metadevices": ["d11 1 1 c0d1s0", "d12 1 1 c1d0s0", "d10 -m d11 d12"],
-    "vfstab": {"d10": "/mnt"},
-})
+def _bare():
+    """The article's host: its disks carry an SMI label with s0 at
+    cylinder 0 (as on SPARC), so s0 starts at sector 0 and its stripes
+    are labeled."""
+    return {
+        "nodename": "myhost",
+        "physmem": GIB,
+        "disks": {
+            "c0d0": {"nhead": 16, "nsect": 63, "devid": _QEMU % 1,
+                     "slices": {"0": 8388608, "1": 1048576, "7": 65520}},
+            "c0d1": {"nhead": 15, "nsect": 63, "devid": _QEMU % 2,
+                     "slices": {"0": 465885}, "starts": {"0": 0}},
+            "c1d0": {"nhead": 15, "nsect": 63, "devid": _QEMU % 3,
+                     "slices": {"0": 465885}, "starts": {"0": 0}},
+        },
+        "mounts": {"c0d0s0": "/"},
+        "replicas": [{"slice": "c0d0s7", "count": 3}],
+        "data": {},
+        "metadevices": [],
+        "vfstab": {},
+    }
 
-SPARE_DISKS = copy.deepcopy(ARTICLE)
-SPARE_DISKS["disks"]["c2d0"] = {"nhead": 15, "nsect": 63,
-                                "devid": _QEMU % 4, "slices": {"0": 465885}}
-SPARE_DISKS["disks"]["c3d0"] = {"nhead": 15, "nsect": 63,
-                                "devid": _QEMU % 5, "slices": {"0": 465885}}
 
-# The article's mirror on the usual x86 layout: SMI label with s0 at
-# cylinder 1, so no stripe of d10 is labeled (and neither is d10).
-ARTICLE_X86 = copy.deepcopy(ARTICLE)
-ARTICLE_X86["switches"] = {"disk_label": "smi-cyl1"}
-for _disk in ARTICLE_X86["disks"].values():
-    _disk.pop("starts", None)
+def _article():
+    """The article's mirror d10 of d11 and d12, mounted on /mnt."""
+    return dict(_bare(), **{
+        "data": {"c0d1s0": 1, "c1d0s0": 1},
+        "metadevices": ["d11 1 1 c0d1s0", "d12 1 1 c1d0s0",
+                        "d10 -m d11 d12"],
+        "vfstab": {"d10": "/mnt"},
+    })
 
-PRESETS = {"article": ARTICLE, "article-bare": BARE,
-           "article-x86": ARTICLE_X86, "spare-disks": SPARE_DISKS}
+
+def _spare_disks():
+    """The article's host with two more disks, c2d0 and c3d0."""
+    desc = _article()
+    for n, ctd in ((4, "c2d0"), (5, "c3d0")):
+        desc["disks"][ctd] = {"nhead": 15, "nsect": 63, "devid": _QEMU % n,
+                              "slices": {"0": 465885}}
+    return desc
+
+
+def _article_x86():
+    """The article's mirror on the usual x86 layout: SMI label with s0 at
+    cylinder 1, so no stripe of d10 is labeled (and neither is d10)."""
+    desc = _article()
+    desc["switches"] = {"disk_label": "smi-cyl1"}
+    for disk in desc["disks"].values():
+        disk.pop("starts", None)
+    return desc
+
+
+PRESETS = MappingProxyType({"article": _article, "article-bare": _bare,
+                            "article-x86": _article_x86,
+                            "spare-disks": _spare_disks})
+
+
+def preset(name):
+    """A new description of the preset `name` (one of PRESETS)."""
+    return PRESETS[name]()
 
 
 def host_switches(desc, release=None):
@@ -188,14 +226,15 @@ def host_switches(desc, release=None):
     if release not in PROFILES:
         raise SystemExit("svmsim: unknown release profile %r (known: %s)"
                          % (release, ", ".join(sorted(PROFILES))))
-    switches = copy.deepcopy(PROFILES[release])
+    switches = dict(PROFILES[release])
     for name, value in desc.get("switches", {}).items():
         if name not in switches:
             raise SystemExit("svmsim: unknown switch %r (known: %s)"
                              % (name, ", ".join(sorted(switches))))
         switches[name] = value
     for name, known in (("disk_label", DISK_LABELS),
-                        ("cmp_program", CMP_PROGRAMS)):
+                        ("cmp_program", CMP_PROGRAMS),
+                        ("lofi_nodes", LOFI_NODES)):
         if switches[name] not in known:
             raise SystemExit("svmsim: %s must be one of %s"
                              % (name, ", ".join(known)))

@@ -113,7 +113,3 @@ def forget_device(st, dev):
     key = devices.devkey(dev)
     st["devdata"].pop(key, None)
     st.setdefault("devhead", {}).pop(key, None)
-
-
-def comp_is_ramdisk(stripe, r):
-    return devices.is_ramdisk_dev(comp_for_region(stripe, r)["dev"])

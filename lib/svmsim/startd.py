@@ -11,10 +11,10 @@ startd.h).  Where the emulator had to choose, the code says ``# GUESS:``.
 
 Entry points:
 
-* ``install_hook()`` -- make the SMF stand-in (svcadm enable/clear/restart,
-  svccfg import) run start methods through ``start_hook``.  The
-  executables in DIR/bin call it for svcadm and svccfg.
-* ``start_hook(simdir, fmri, cause=..., prev_state=...)`` -- the hook.
+* ``start_hook(simdir, fmri, cause=..., prev_state=...)`` -- the hook
+  through which the SMF stand-in (svcadm enable/clear/restart, svccfg
+  import) runs start methods; dispatch.main installs it for svcadm and
+  svccfg.
 * ``boot(simdir, before_metasync=False, run_methods=True)`` -- what
   ``svmsim reboot`` does after SVM's own boot steps.
 * ``installed_start_method(simdir, fmri)`` -- does the instance have a
@@ -95,8 +95,6 @@ KSH_INTERPRETERS = ("/usr/bin/ksh93", "/bin/ksh93", "/usr/bin/ksh",
 # GUESS: illumos' /sbin/sh and /usr/bin/sh are ksh93, so sh scripts also run
 # with this machine's ksh (with /bin/sh as a fallback when there is none).
 SH_INTERPRETERS = ("/sbin/sh", "/bin/sh", "/usr/bin/sh", "/usr/xpg4/bin/sh")
-PYTHON_INTERPRETERS = ("/usr/bin/python3", "/usr/bin/python",
-                       "/usr/bin/python3 -S")
 
 STATE_FILE = "startd.json"
 LOCK_FILE = "startd.json.lock"
@@ -751,12 +749,6 @@ def start_hook(simdir, fmri, cause="enable", prev_state=None):
 start_hook.wants_cause = True
 
 
-def install_hook():
-    """Run start methods installed in the emulated root when svcadm or
-    svccfg start an instance (instead of going online at once)."""
-    _restarter.set_start_hook(start_hook)
-
-
 # ---------------------------------------------------------------------------
 # Boot
 
@@ -959,6 +951,6 @@ def boot(simdir, before_metasync=False, run_methods=True, console=None):
             _restarter.apply_result(repo, svc, inst, result)
 
 
-__all__ = ["install_hook", "start_hook", "boot", "installed_start_method",
+__all__ = ["start_hook", "boot", "installed_start_method",
            "install_root_files", "load_method", "method_environment",
            "log_instance", "log_time", "log_path", "forget"]

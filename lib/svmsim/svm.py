@@ -11,7 +11,7 @@ Every operation checks all its refusals before it changes anything.
 
 from svmsim import devices, regions, resync
 # The unit model resync.py and monitor.py share; svm.X keeps naming them.
-from svmsim.units import (READABLE, WRITABLE, all_comps,  # noqa: F401
+from svmsim.units import (READABLE, all_comps,  # noqa: F401
                           first_open, mirrors, open_kstats, recompute_sub)
 from svmsim.messages import SvmError
 from svmsim.state import REGIONS

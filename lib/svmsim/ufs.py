@@ -65,8 +65,8 @@ def _first_region_stripes(st, u):
     4.1; a stripe serves itself)."""
     if u["type"] != "mirror":
         return [u]
-    found = monitor.read_candidates(st, u, SUPERBLOCK_REGION,
-                                    monitor._Regions(st))
+    found = monitor.all_read_candidates(
+        st, u, monitor._Regions(st))[SUPERBLOCK_REGION]
     return [st["units"][s["name"]] for s in found]
 
 

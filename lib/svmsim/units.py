@@ -3,7 +3,7 @@
 """The unit model that svm.py, resync.py and monitor.py all read: the
 submirror states that serve reads and take writes, walking mirrors and
 components, a submirror's state derived from its components, the
-first-open rule (reference 9.1), and the I/O kstats an open makes.
+open rule of a closed mirror (reference 9.1), and the I/O kstats an open makes.
 
 It imports none of the three, so each of them imports it at module level
 (the import graph of lib/svmsim has no circle: tests/svmsim/test_imports.py).
@@ -44,14 +44,17 @@ def recompute_sub(st, sub):
 # --- the first-open rule (reference 9.1) -------------------------------------
 
 def first_open(st, m):
-    """mirror_open_all_devs at the first open after boot: components whose
+    """mirror_open_all_devs at an open of a closed mirror, which runs at
+    every open while the unit is not open (md_unit_isopen, mirror.c:2198-
+    2203 @a593473611), not only at the first since boot: components whose
     recorded dev_t is absent become Maintenance (Last Erred if no other
     source), everything present (even a blank ramdisk) stays Okay.
     Called at every open of the mirror, for its kstats."""
     open_kstats(st, m)
-    if m["name"] in st["opened_since_boot"]:
+    if st["opens"].get(m["name"], 0) > 0:
         return
-    st["opened_since_boot"].append(m["name"])
+    if m["name"] not in st["opened_since_boot"]:
+        st["opened_since_boot"].append(m["name"])   # monitor's "live"
     for sub in m["subs"]:
         stripe = st["units"][sub["name"]]
         for comp in all_comps(stripe):

@@ -39,12 +39,6 @@ import threading
 # svmram and svmsim (lib/) are imported when first used: hosts.py, which
 # imports this, also serves tests/illumos/reboot_check.py on a real host.
 
-# The commands whose process installs the SMF start hook (their scripts in
-# bin/ do, see svmsim/cli.py STARTD); the others run instances' methods
-# never.
-_STARTING = ("svcadm", "svccfg")
-
-
 def enabled():
     """False when SVMRAM_TEST_PROCESSES asks for processes throughout, and
     outside the main thread: svmram sets signal handlers, and the
@@ -127,8 +121,7 @@ def start(argv, env, timeout, after=None, simdir=None):
         result = run.start_process(argv, env, timeout)
     else:
         result = _as_process(
-            env, lambda: dispatch.main(prog, list(argv[1:]), simdir),
-            dispatch.install_start_hook if prog in _STARTING else None)
+            env, lambda: dispatch.main(prog, list(argv[1:]), simdir))
     if after is not None:
         after(argv)
     return result
@@ -156,15 +149,15 @@ def as_process(env, main):
         return status, out.value(), err.value()
 
 
-def _as_process(env, main, hook=None):
+def _as_process(env, main):
     """main() as the emulator's process would run it (as_process), with
-    the SMF stand-ins' per-process state as a new process has it."""
+    the SMF stand-ins' per-process state as a new process has it
+    (dispatch.main sets it again for an SMF command, with svc.startd's
+    start hook for svcadm and svccfg)."""
     from svmsim.smf import restarter
 
     def emulated():
-        restarter.new_process()
-        if hook is not None:
-            hook()
+        restarter.begin_process()
         try:
             return main()
         finally:

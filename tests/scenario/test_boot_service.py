@@ -51,7 +51,7 @@ def installed(host_after):
 def solaris11(tmp_path):
     """The article's host on the release profile solaris11, whose
     smf_include.sh defines SMF_EXIT_DEGRADED."""
-    description = dict(presets.ARTICLE, release="solaris11")
+    description = dict(presets.preset("article"), release="solaris11")
     path = tmp_path / "solaris11.json"
     path.write_text(json.dumps(description))
     return install_and_set_up(EmulatedHost(tmp_path / "host",
@@ -317,7 +317,7 @@ def test_solaris11_setup_whose_instance_is_degraded_advises_restart(tmp_path):
     setup's advice retries with 'svcadm restart', not 'svcadm clear',
     which would only mark it online with no RAM copy (issue 27 §4.4).
     Followed verbatim, it brings the instance online."""
-    description = dict(presets.ARTICLE, release="solaris11")
+    description = dict(presets.preset("article"), release="solaris11")
     path = tmp_path / "solaris11.json"
     path.write_text(json.dumps(description))
     host = EmulatedHost(tmp_path / "host", host_file=str(path))

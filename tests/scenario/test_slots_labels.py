@@ -7,7 +7,6 @@ description with a release profile and switches, and checks the exact
 commands, the final metastat -p and slot numbers, the blocks the resyncs
 copied, teardown back to the original, and the data-safety monitor."""
 
-import copy
 import json
 import os
 import subprocess
@@ -27,7 +26,7 @@ FMRI = "svc:/system/svmram:d10"
 
 
 def make_host(tmp_path, preset="article", release=None, **switches):
-    desc = copy.deepcopy(presets.PRESETS[preset])
+    desc = presets.preset(preset)
     if release:
         desc["release"] = release
     desc.setdefault("switches", {}).update(switches)
@@ -507,3 +506,29 @@ def test_check_shows_no_unlabeled_method_for_a_labeled_mirror(tmp_path):
     host = make_host(tmp_path, preset="article")
     check = host.svmram("check", "d10")
     assert "    unlabeled: " not in check.stdout
+
+
+def test_stripes_on_lofi_devices_are_labeled_by_their_fake_vtoc(tmp_path):
+    """A mirror of two lofi devices taken through ctd links (as svmram
+    selftest builds its scratch mirror): check reads each stripe's label
+    with prtvtoc as on a real host, where lofi answers with its fake VTOC,
+    slice 0 from sector 0 (lofi.c fake_disk_vtoc; audit 4 S14), so both
+    stripes are labeled, not unknown."""
+    host = make_host(tmp_path, preset="article-bare")
+    for n, ctd in ((1, "c91t0d0s0"), (2, "c92t0d0s0")):
+        assert host.cmd("mkfile", "8m", "/var/tmp/f%d" % n).returncode == 0
+        assert host.cmd("lofiadm", "-a", "/var/tmp/f%d" % n).stdout == \
+            "/dev/lofi/%d\n" % n
+        for kind, lofi in (("dsk", "lofi"), ("rdsk", "rlofi")):
+            os.symlink("/dev/%s/%d" % (lofi, n),
+                       os.path.join(host.root, "dev", kind, ctd))
+    for argv in (("metainit", "d51", "1", "1", "c91t0d0s0"),
+                 ("metainit", "d52", "1", "1", "c92t0d0s0"),
+                 ("metainit", "d50", "-m", "d51", "d52")):
+        assert host.cmd(*argv).returncode == 0, argv
+    result = host.svmram("check", "--json", "d50")
+    label = json.loads(result.stdout)["mirrors"][0]["label"]
+    assert label["submirrors"] == {
+        "d51": {"labeled": True, "evidence": "c91t0d0s0 starts at sector 0"},
+        "d52": {"labeled": True, "evidence": "c92t0d0s0 starts at sector 0"}}
+    assert label["mirror_labeled"] is True

@@ -5,7 +5,6 @@ the replicas good at boot, SVM refuses every change (MDE_DB_STALE), and
 metastat prints a warning banner first.  svmram refuses before it changes
 anything, instead of failing part-way at its first metainit."""
 
-import copy
 import json
 
 import pytest
@@ -27,7 +26,7 @@ STALE = ("svmram: the state database replicas are stale (fewer than a "
 def replicas_on_two_slices(tmp_path, second):
     """The article's host (three replicas on c0d0s7) with `second` more
     on c0d0s1."""
-    desc = copy.deepcopy(presets.PRESETS["article"])
+    desc = presets.preset("article")
     desc["replicas"].append({"slice": "c0d0s1", "count": second})
     path = tmp_path / "host.json"
     path.write_text(json.dumps(desc))

@@ -2,7 +2,9 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """No module-level mutable state in lib/svmram but the named seams (issue
 29 section 1): what one run works with is its run context
-(svmram/context.py), passed down, never a module's dict or list.
+(svmram/context.py), passed down, never a module's dict or list.  The
+emulator, lib/svmsim, is held to the same rule (review 4.2): what one
+emulated command works with is its host's state, loaded and saved by it.
 
 Every module of the package is imported and each of its attributes
 looked at: a dict, list, set, bytearray or deque (or a subclass) is
@@ -18,6 +20,7 @@ import os
 import pkgutil
 
 import svmram
+import svmsim
 
 MUTABLE = (dict, list, set, bytearray, collections.deque)
 
@@ -31,21 +34,38 @@ SEAMS = {
     # The test switch SVMRAM_TEST_CUT, read once from the environment
     # per run (testcut.py).
     "svmram.testcut._state",
+    # The emulator's, each per process by nature (an emulated command is a
+    # process of its own; tests/scenario/inprocess.py runs them in one):
+    # the start hook svcadm and svccfg run start methods with and the
+    # starts this process has begun (smf/restarter.py, set anew by
+    # begin_process at each SMF command);
+    "svmsim.smf.restarter._start_hook",
+    "svmsim.smf.restarter._pending_cause",
+    # the SMF repository texts this process parsed, and how many times it
+    # read one (smf/store.py: a cache checked against the file's text);
+    "svmsim.smf.store._parsed",
+    "svmsim.smf.store._reads",
+    # the clock a test injects (smf/_common.py set_clock);
+    "svmsim.smf._common._clock",
+    # the command line parser, built once per process (cli.py parser).
+    "svmsim.cli._PARSER",
 }
 
-def modules():
-    yield svmram
-    for info in pkgutil.walk_packages(svmram.__path__, "svmram."):
-        yield importlib.import_module(info.name)
+def modules(package=svmram):
+    yield package
+    for info in pkgutil.walk_packages(package.__path__,
+                                      package.__name__ + "."):
+        if info.name != "svmsim.__main__":      # it runs the emulator
+            yield importlib.import_module(info.name)
 
 
-def module_state():
+def module_state(package=svmram):
     """'module.name' of every mutable container a module binds, and
     'module.name.attribute' of every one a class of the module or an
-    object of svmram's that a module binds holds (a class's table, a
-    Programs' command table)."""
+    object of the package's that a module binds holds (a class's table,
+    a Programs' command table)."""
     found = set()
-    for module in modules():
+    for module in modules(package):
         for name, value in vars(module).items():
             if name.startswith("__"):
                 continue
@@ -57,7 +77,8 @@ def module_state():
             if inspect.isclass(value):
                 held = vars(value) if value.__module__ == module.__name__ \
                     else {}
-            elif type(value).__module__.startswith("svmram.") and \
+            elif type(value).__module__.startswith(
+                    package.__name__ + ".") and \
                     hasattr(value, "__dict__"):
                 held = vars(value)
             else:
@@ -69,13 +90,14 @@ def module_state():
     return found
 
 
-def run_time_bindings():
-    """'file:line' of every statement in lib/svmram that binds a module's
-    or a class's name while svmram runs: a `global` statement, or an
-    assignment to an attribute of `cls` (a class's cache) anywhere but in
-    __init_subclass__, which runs once, when a class is made."""
+def run_time_bindings(package=svmram):
+    """'file:line' of every statement in lib/PACKAGE that binds a module's
+    or a class's name while it runs: a `global` statement (but of a named
+    seam), or an assignment to an attribute of `cls` (a class's cache)
+    anywhere but in __init_subclass__, which runs once, when a class is
+    made."""
     found = []
-    top = os.path.dirname(svmram.__file__)
+    top = os.path.dirname(package.__file__)
     for directory, _, files in os.walk(top):
         for name in sorted(files):
             if not name.endswith(".py"):
@@ -84,8 +106,13 @@ def run_time_bindings():
             with open(path, encoding="utf-8") as stream:
                 tree = ast.parse(stream.read(), path)
             at = os.path.relpath(path, top)
+            module = ".".join([package.__name__] + [
+                part for part in os.path.splitext(at)[0].split(os.sep)
+                if part != "__init__"])
             for function in ast.walk(tree):
-                if isinstance(function, ast.Global):
+                if isinstance(function, ast.Global) and not all(
+                        "%s.%s" % (module, name) in SEAMS
+                        for name in function.names):
                     found.append("%s:%d" % (at, function.lineno))
                 if not isinstance(function, ast.FunctionDef) or \
                         function.name == "__init_subclass__":
@@ -107,6 +134,14 @@ def test_no_module_holds_mutable_state_but_the_named_seams():
 
 def test_no_module_or_class_name_is_bound_while_svmram_runs():
     assert run_time_bindings() == []
+
+
+def test_no_emulator_module_holds_mutable_state_but_the_named_seams():
+    assert sorted(module_state(svmsim) - SEAMS) == []
+
+
+def test_no_emulator_name_is_bound_while_it_runs_but_the_seams():
+    assert run_time_bindings(svmsim) == []
 
 
 def test_every_named_seam_exists():

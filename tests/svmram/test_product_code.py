@@ -2,22 +2,28 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """No product function only tests call (issue 29 section 4): every
 function, class, method and module-level name defined in lib/svmram is
-reached from the product, never from tests/ or bench/ alone.
+reached from the product, never from tests/ or bench/ alone.  The same
+walk holds the emulator, lib/svmsim, to it (issue 36, review 4.2): its
+entry points are its own modules' statements (``python3 -m svmsim``, the
+scripts cli.py writes into DIR/bin, which call dispatch.main).
 
 The product's entry points are sbin/svmram, what the units and scripts of
 smf/, systemd/, packaging/, debian/ and manifests/ name by a module path
 (python3 -m svmram.svm.tojson), and every statement of a module of
 lib/svmram that is not a definition (it runs on import: tables, an
-`if __name__ == "__main__"` block).  lib/svmsim, the emulator, imports
-nothing of svmram's and is not counted.
+`if __name__ == "__main__"` block).  An `__all__` list reaches nothing.
 
 A definition is reached when code already reached names it: a
 module-level name from its own module or from one that imports that
-module (an import, or a module path in a string, as registry.py and
-cli.py import backends and subcommands); a method or class attribute by
-its name alone, since dispatch is dynamic.  Names (NAME tokens, and the
-parts of identifier-like strings such as "svmram.md.backend:MdBackend"),
-never prose: comments and docstrings reach nothing.  This can keep too
+module (an import, or a module path or a module's name in a string, as
+registry.py and cli.py import backends and subcommands and svmsim's
+dispatch.py its programs; the names in a string of code a module writes,
+as svmsim/cli.py's scripts); a method or class attribute by its name
+alone, since dispatch is dynamic; a name beginning with a prefix a
+reached string ends in "_" with (svmsim/cli.py's "cmd_" + command).
+Names (NAME tokens, and the parts of identifier-like strings such as
+"svmram.md.backend:MdBackend"), never prose: comments and docstrings
+reach nothing.  This can keep too
 much alive (two methods of the same name), never too little."""
 
 import ast
@@ -31,7 +37,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 ENTRY_POINTS = ("sbin", "smf", "systemd", "packaging", "debian", "manifests",
                 "bash-completion", "Makefile")
-MODULE_PATH = re.compile(r"svmram(?:\.[A-Za-z_]\w*)+(?::\w+)?")
+PACKAGES = ("svmram", "svmsim")
+MODULE_PATH = re.compile(r"(?:svmram|svmsim)(?:\.[A-Za-z_]\w*)+(?::\w+)?")
+IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 def _read(path):
@@ -56,6 +64,8 @@ def _names(source):
                 continue
             if isinstance(value, str) and re.fullmatch(r"[\w.:]+", value):
                 found.update(re.split(r"[.:]", value))
+            elif isinstance(value, str) and "import " in value:
+                found.update(IDENTIFIER.findall(value))   # code it writes
     return found
 
 
@@ -80,14 +90,18 @@ def _segment(lines, node):
 
 
 def _module(path):
-    return os.path.splitext(os.path.basename(path))[0]
+    """A module's name; a package's __init__.py is named by its folder."""
+    name = os.path.splitext(os.path.basename(path))[0]
+    if name == "__init__":
+        return os.path.basename(os.path.dirname(path))
+    return name
 
 
-def definitions(root):
+def definitions(root, package="svmram"):
     """([(name, kind, file, line, names it uses)], names the modules'
     other statements use, {file: modules it can reach the names of})."""
     found, statements, sees = [], set(), collections.defaultdict(set)
-    for path in _files(os.path.join(root, "lib", "svmram")):
+    for path in _files(os.path.join(root, "lib", package)):
         if not path.endswith(".py"):
             continue
         where = os.path.relpath(path, root)
@@ -107,6 +121,8 @@ def definitions(root):
                 sees[where].update(
                     path.split(":")[0].split(".")[-1]
                     for path in MODULE_PATH.findall(node.value))
+                if IDENTIFIER.fullmatch(node.value):
+                    sees[where].add(node.value)   # a module by its name
         for node in tree.body:
             if isinstance(node, ast.FunctionDef):
                 found.append((node.name, "function", where, node.lineno,
@@ -124,7 +140,8 @@ def definitions(root):
                         found.append((inner.name, "method of " + node.name,
                                       where, inner.lineno, used))
                     elif isinstance(inner, (ast.Assign, ast.AnnAssign)) \
-                            and all(isinstance(t, ast.Name)
+                            and all(isinstance(t, ast.Name) and
+                                    not t.id.startswith("__")
                                     for t in _targets(inner)):
                         found += [(t.id, "attribute of " + node.name, where,
                                    inner.lineno, used)
@@ -138,9 +155,17 @@ def definitions(root):
                 used = _names(_segment(lines, node))
                 found += [(t.id, "name", where, node.lineno, used)
                           for t in _targets(node)]
-            elif not isinstance(node, (ast.Import, ast.ImportFrom)):
+            elif not isinstance(node, (ast.Import, ast.ImportFrom)) and \
+                    not _is_all(node):
                 statements |= _names(_segment(lines, node))
     return found, statements, sees
+
+
+def _is_all(node):
+    """`__all__ = [...]`: it lists names for `import *`, which reaches
+    nothing (an export only the list names is not used)."""
+    return isinstance(node, ast.Assign) and any(
+        isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
 
 
 def _targets(node):
@@ -160,17 +185,18 @@ def entry_names(root):
     return found
 
 
-def unreached(root=ROOT):
-    """'file:line name (kind)' of every definition of lib/svmram the
+def unreached(root=ROOT, package="svmram"):
+    """'file:line name (kind)' of every definition of lib/PACKAGE the
     product does not reach."""
-    nodes, statements, sees = definitions(root)
+    nodes, statements, sees = definitions(root, package)
     roots = statements | entry_names(root)
     used_by = collections.defaultdict(set)      # file -> names it uses
     by_name = set(roots)                        # names any reached code uses
     reached = [False] * len(nodes)
 
     def is_reached(name, kind, where):
-        if name in roots:
+        if name in roots or any(name.startswith(prefix)
+                                for prefix in prefixes):
             return True
         if kind.startswith(("method", "attribute")):
             return name in by_name
@@ -178,6 +204,9 @@ def unreached(root=ROOT):
                                      _module(where) in sees[user])
                    for user, used in used_by.items())
 
+    # A name built from a prefix, as svmsim/cli.py's
+    # globals()["cmd_" + command]: a reached string "cmd_" reaches them.
+    prefixes = set()
     changed = True
     while changed:
         changed = False
@@ -186,6 +215,9 @@ def unreached(root=ROOT):
                 reached[i] = changed = True
                 by_name.update(used)
                 used_by[where].update(used)
+                prefixes.update(word for word in used
+                                if word.endswith("_") and
+                                not word.startswith("_"))
     return ["%s:%d %s (%s)" % (where, line, name, kind)
             for (name, kind, where, line, _), done in zip(nodes, reached)
             if not done]
@@ -193,6 +225,12 @@ def unreached(root=ROOT):
 
 def test_no_product_function_only_tests_call():
     assert unreached() == []
+
+
+def test_no_emulator_function_only_tests_call():
+    """The emulator is held to the same rule (review 4.2): the scenario
+    tests are only as true as it is."""
+    assert unreached(package="svmsim") == []
 
 
 def test_the_walk_finds_what_only_tests_reach(tmp_path):
@@ -232,3 +270,29 @@ def test_the_walk_finds_what_only_tests_reach(tmp_path):
         "lib/svmram/util.py:5 chained (function)",
         "lib/svmram/util.py:7 render (function)",
         "lib/svmram/util.py:12 stay (method of Thing)"]
+
+
+def test_the_walk_follows_the_emulator_s_dynamic_calls(tmp_path):
+    package = tmp_path / "lib" / "svmsim"
+    (package / "programs").mkdir(parents=True)
+    (package / "__main__.py").write_text(
+        "from svmsim.cli import main\nmain()\n")
+    (package / "cli.py").write_text(
+        "SCRIPT = 'from svmsim.dispatch import main\\nmain()'\n"
+        "def main():\n"
+        "    open('x').write(SCRIPT)\n"
+        "    globals()['cmd_' + 'x']()\n"
+        "def cmd_init():\n    return 1\n")
+    (package / "dispatch.py").write_text(
+        "COMMANDS = {'ls': ('ls', 'run')}\n"
+        "def main():\n"
+        "    __import__('svmsim.programs.' + COMMANDS['ls'][0])\n")
+    (package / "programs" / "__init__.py").write_text(
+        "def helper():\n    return 2\n")
+    (package / "programs" / "ls.py").write_text(
+        "from svmsim.programs import helper\n"
+        "def run():\n    return helper()\n"
+        "def only_listed():\n    return 3\n"
+        "__all__ = ['run', 'only_listed']\n")
+    assert unreached(str(tmp_path), "svmsim") == [
+        "lib/svmsim/programs/ls.py:4 only_listed (function)"]

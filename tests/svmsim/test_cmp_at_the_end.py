@@ -16,8 +16,6 @@ profile (issue 27 §1.3, §1.4).
   is EOF (earg).
 """
 
-import copy
-
 import pytest
 
 from svmsim import presets
@@ -30,7 +28,7 @@ FULL = "cmp: error on reading %s: Invalid argument\n" % RAMDISK
 def exact_fit(make_sim, release):
     """d10 of 4096 blocks (2 MiB: the 16 x 64 disks' 4 cylinders), closed,
     copied into a ramdisk of exactly that size."""
-    host = copy.deepcopy(presets.ARTICLE_X86)
+    host = presets.preset("article-x86")
     host["vfstab"] = {}
     for disk in ("c0d1", "c1d0"):
         host["disks"][disk].update(nhead=16, nsect=64, slices={"0": 4096})
@@ -82,7 +80,7 @@ def test_a_file_that_cannot_be_opened(make_sim, release, text):
 
 
 def test_an_unknown_cmp_program_is_refused(make_sim):
-    host = dict(copy.deepcopy(presets.ARTICLE), switches={
+    host = dict(presets.preset("article"), switches={
         "cmp_program": "gnu"})
     with pytest.raises(SystemExit, match="svmsim: cmp_program must be one "
                        "of libcmd, cmd-cmp, cmd-cmp-ferror"):

@@ -12,15 +12,13 @@ one is a multiple of 32768 blocks.  prtvtoc reads the label itself and
 shows the disk as it is (tests/svmsim/test_prtvtoc.py test_an_efi_disk).
 """
 
-import copy
-
 import pytest
 
 from svmsim import presets
 
 
 def host_with(label):
-    host = copy.deepcopy(presets.ARTICLE_X86)
+    host = presets.preset("article-x86")
     host["switches"] = {"disk_label": label}
     return host
 

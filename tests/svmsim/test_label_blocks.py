@@ -163,7 +163,7 @@ def test_a_sparc_host_skips_block_0_only(make_sim):
     is one block; the model keeps the label blocks as one unit."""
     from svmsim import presets
     import copy
-    host = copy.deepcopy(presets.ARTICLE_X86)
+    host = presets.preset("article-x86")
     host["switches"]["label_blocks"] = 1
     sim = make_sim(host=host)
     assert sim.state()["switches"]["label_blocks"] == 1

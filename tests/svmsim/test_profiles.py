@@ -3,8 +3,6 @@
 """Release profiles and their switches (docs/emulator-profiles.md), and the
 labeled-submirror rule (audit 4.4)."""
 
-import copy
-
 import pytest
 
 from svmsim import presets
@@ -19,7 +17,8 @@ def test_profiles_are_full_sets_of_switches():
                                      "illumos-2016"}
     assert names == {"detach_compacts", "disk_label", "metastat_services",
                      "late_services", "ramdisk_cap_basis", "driver_conf_local",
-                     "smf_exit_degraded", "label_blocks", "cmp_program"}
+                     "smf_exit_degraded", "label_blocks", "cmp_program",
+                     "lofi_nodes", "lofi_labeled"}
     for profile in presets.PROFILES.values():
         assert set(profile) == names
 
@@ -29,7 +28,7 @@ def test_release_and_switch_overrides(make_sim):
     st = sim.state()
     assert st["release"] == "solaris10"
     assert st["switches"]["detach_compacts"] is False
-    host = dict(copy.deepcopy(presets.ARTICLE), release="solaris10",
+    host = dict(presets.preset("article"), release="solaris10",
                 switches={"detach_compacts": True})
     st = make_sim(host=host, name="h").state()
     assert (st["release"], st["switches"]["detach_compacts"]) == (
@@ -108,7 +107,7 @@ def test_article_disks_are_labeled(sim):
     ("efi", {"0": 0}, True),            # an explicit start wins
 ])
 def test_slice_starts(make_sim, label, starts, labeled):
-    host = copy.deepcopy(presets.BARE)
+    host = presets.preset("article-bare")
     host["switches"] = {"disk_label": label}
     host["disks"]["c0d1"].pop("starts")
     if starts:
@@ -124,7 +123,7 @@ def test_slice_starts(make_sim, label, starts, labeled):
 
 def test_replica_slice_at_sector_0_is_not_labeled(make_sim):
     """meta_create_stripe: `(has_db == 0) && (label != 0)`."""
-    host = copy.deepcopy(presets.BARE)
+    host = presets.preset("article-bare")
     host["disks"]["c0d1"]["slices"]["7"] = 65520
     host["disks"]["c0d1"]["starts"] = {"0": 0, "7": 0}
     host["replicas"].append({"slice": "c0d1s7", "count": 1})
@@ -137,7 +136,7 @@ def test_replica_slice_at_sector_0_is_not_labeled(make_sim):
 
 def test_ramdisk_cap_basis_and_availrmem(make_sim):
     """Audit 8.3: 25 % of availrmem_initial; kstat shows availrmem."""
-    host = dict(copy.deepcopy(presets.ARTICLE), availrmem_initial=800 << 20)
+    host = dict(presets.preset("article"), availrmem_initial=800 << 20)
     sim = make_sim(host=host)
     assert sim.ok("kstat -p unix:0:system_pages:availrmem") == \
         "unix:0:system_pages:availrmem\t%d\n" % (800 << 20 >> 12)
@@ -170,7 +169,7 @@ def test_late_services_at_boot(make_sim, monkeypatch, tmp_path):
     manifest = tmp_path / "site.xml"
     manifest.write_text(SITE_SERVICE)
     site = "svc:/site/after-metasync:default"
-    early = dict(copy.deepcopy(presets.ARTICLE),
+    early = dict(presets.preset("article"),
                  switches={"late_services": []})
     for sim, late in ((make_sim(), True),
                       (make_sim(host=early, name="early"), False)):

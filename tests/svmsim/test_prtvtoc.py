@@ -4,8 +4,6 @@
 findfree, warn), byte for byte, for the emulated disks; and /etc/release
 per release profile."""
 
-import copy
-
 from svmsim import presets
 
 SMI_CYL1 = (
@@ -52,7 +50,7 @@ def test_the_articles_disks_start_s0_at_sector_0(sim):
 
 
 def test_an_efi_disk(make_sim):
-    host = copy.deepcopy(presets.ARTICLE)
+    host = presets.preset("article")
     host["switches"] = {"disk_label": "efi"}
     for disk in host["disks"].values():
         disk.pop("starts", None)
@@ -102,3 +100,52 @@ def test_etc_release_follows_the_profile(make_sim):
         sim = make_sim(name=release, release=release)
         with open(sim.root + "/etc/release") as stream:
             assert first in stream.readline()
+
+
+# ramdisk.c rd_fake_disk_geometry for 230m: ncyl = size / 300k = 785,
+# nsect = size / (512 * 785) = 600, one head; slice 0 = 785 * 600 blocks.
+RAMDISK_230M = (
+    '* /dev/rramdisk/testdisk (volume "ramdisk") partition map\n'
+    "*\n"
+    "* Dimensions:\n"
+    "*     512 bytes/sector\n"
+    "*     600 sectors/track\n"
+    "*       1 tracks/cylinder\n"
+    "*     600 sectors/cylinder\n"
+    "*     785 cylinders\n"
+    "*     785 accessible cylinders\n"
+    "*\n"
+    "* Flags:\n"
+    "*   1: unmountable\n"
+    "*  10: read-only\n"
+    "*\n"
+    "*                          First     Sector    Last\n"
+    "* Partition  Tag  Flags    Sector     Count    Sector  Mount Directory\n"
+    "       0      0    01          0    471000    470999\n")
+
+
+def test_a_ramdisk_shows_its_fake_vtoc(sim):
+    """ramdisk.c:496-549, prtvtoc.c:474-526 @a593473611 (audit 4 S14)."""
+    sim.ok("ramdiskadm -a testdisk 230m")
+    p = sim.run("prtvtoc /dev/rramdisk/testdisk")
+    assert (p.returncode, p.stdout, p.stderr) == (0, RAMDISK_230M, "")
+    sim.link("testdisk")                  # as svmram's c90t0d0s0 links
+    assert sim.ok("prtvtoc -h /dev/rdsk/c5t0d0s0") == \
+        "       0      0    01          0    471000    470999\n"
+    assert sim.ok("prtvtoc -f /dev/rdsk/c5t0d0s0") == \
+        "FREE_START=0 FREE_SIZE=0 FREE_COUNT=0 FREE_PART=\n"
+
+
+def test_a_lofi_device_shows_its_fake_vtoc(sim):
+    """lofi.c:2204-2276 (8m: 27 cylinders of 606 sectors, audit 4 S14's
+    row 0 0 01 0 16362 16361)."""
+    sim.ok("mkfile 8m /var/tmp/a")
+    sim.ok("lofiadm -a /var/tmp/a")
+    out = sim.ok("prtvtoc /dev/rlofi/1")
+    assert out.startswith(
+        '* /dev/rlofi/1 (volume "lofi") partition map\n*\n* Dimensions:\n'
+        "*     512 bytes/sector\n*     606 sectors/track\n"
+        "*       1 tracks/cylinder\n*     606 sectors/cylinder\n"
+        "*      27 cylinders\n*      27 accessible cylinders\n")
+    assert out.endswith("Mount Directory\n"
+                        "       0      0    01          0     16362     16361\n")

@@ -2,7 +2,6 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """ramdiskadm: names, sizes, memory cap, limits, busy, listing."""
 
-import copy
 import os
 
 import pytest
@@ -186,7 +185,7 @@ def test_the_cap_counts_every_ramdisk_and_the_pages_free_now(make_sim):
     sim.ok("ramdiskadm -a big 140m")
     # Under the cap, but page_create_wait(npages, 0) finds too few free
     # pages now: 300 MiB free, less throttlefree (physmem/256, 4 MiB).
-    host = dict(copy.deepcopy(presets.ARTICLE), freemem=300 << 20)
+    host = dict(presets.preset("article"), freemem=300 << 20)
     sim = make_sim(host=host, name="busy")
     write_conf(sim, 'percent_physmem="50";')
     sim.sim("reboot")
@@ -195,7 +194,7 @@ def test_the_cap_counts_every_ramdisk_and_the_pages_free_now(make_sim):
 
 
 def test_kstat_shows_the_boot_time_and_free_memory(make_sim):
-    host = dict(copy.deepcopy(presets.ARTICLE), freemem=300 << 20)
+    host = dict(presets.preset("article"), freemem=300 << 20)
     sim = make_sim(host=host)
     before = sim.state()["boot_time"]
     out = sim.ok("kstat -p unix:0:system_misc:boot_time "

@@ -87,3 +87,44 @@ def test_pass_zero_and_one_way_mirrors_untouched(make_sim):
     sim.ok("metaparam -p 0 d10")
     sim.sim("reboot", "--before-metasync")
     assert "Needs maintenance" not in sim.stat_smf_down("metastat")
+
+
+def test_every_open_of_a_closed_mirror_applies_the_rule(make_sim):
+    """mirror_open_all_devs runs at every open of a closed mirror, not
+    only at the first since boot (mirror.c:2198-2203 @a593473611).  Audit
+    4 S16: a mirror opened since boot, closed, whose ramdisk is then
+    deleted: the next open sets the RAM component to Maintenance."""
+    sim = make_sim("article-bare")
+    sim.ok("metainit d21 1 1 c0d1s0")
+    sim.ok("metainit d20 -m d21")
+    sim.ram_stripe("d22", "230m")
+    sim.ok("metattach d20 d22")
+    sim.sim("thaw", "--step", "100")
+    sim.sim("tick")
+    sim.ok("dd if=/dev/md/rdsk/d20 of=/dev/null count=1")   # open, close
+    assert sim.state()["opens"] == {}
+    sim.ok("ramdiskadm -d testdisk")
+    comp = sim.state()["units"]["d22"]["rows"][0]["comps"][0]
+    assert comp["state"] == "Okay"
+    sim.ok("dd if=/dev/md/rdsk/d20 of=/dev/null count=1")
+    comp = sim.state()["units"]["d22"]["rows"][0]["comps"][0]
+    assert comp["state"] == "Maintenance"
+    assert sim.state()["units"]["d21"]["rows"][0]["comps"][0]["state"] == \
+        "Okay"
+
+
+def test_an_open_of_an_open_mirror_applies_no_rule(make_sim):
+    """The rule is not applied while the mirror is open (md_unit_isopen,
+    mirror.c:2200): the component stays Okay until the last close."""
+    sim = make_sim("article-bare")
+    sim.ok("metainit d21 1 1 c0d1s0")
+    sim.ok("metainit d20 -m d21")
+    sim.ram_stripe("d22", "230m")
+    sim.ok("metattach d20 d22")
+    sim.sim("thaw", "--step", "100")
+    sim.sim("tick")
+    sim.sim("open", "d20")
+    sim.sim("close", "d20")
+    sim.sim("open", "d20")
+    comp = sim.state()["units"]["d22"]["rows"][0]["comps"][0]
+    assert comp["state"] == "Okay"

@@ -3,7 +3,8 @@
 """dd, just enough to read from a metadevice: `dd if=/dev/md/rdsk/d10
 of=/dev/null count=1 [bs=N]`.  Reading opens the metadevice, which is
 what svmram uses to force a mirror's first open after boot (reference
-9.1); the open applies the emulator's first-open rule.  Other files are
+9.1); the open of a closed mirror applies the emulator's open rule
+(units.first_open).  Other files are
 refused, so nothing outside the emulator is ever read.
 
 And to write zeros to one: `dd if=/dev/zero of=/dev/md/rdsk/d10 count=N
@@ -21,8 +22,10 @@ import stat
 
 from svmsim import devices, monitor, regions, svm
 from svmsim.state import REGIONS
+from svmsim.lean import MappingProxyType
 
-_ERRNO = {"EROFS": "Read-only file system", "EINVAL": "Invalid argument"}
+_ERRNO = MappingProxyType({"EROFS": "Read-only file system",
+                           "EINVAL": "Invalid argument"})
 
 _MD = r"/dev/md/r?dsk/(d[0-9]+)\Z"     # re is imported where it is used
 USAGE = "usage: dd [operand...]\n"
@@ -184,13 +187,13 @@ def _ramdisk(ctx, path):
 def _reader(st, u):
     """(unit, region -> the stripe a read of that region is served from):
     a mirror's read option picks a submirror (the monitor's
-    read_candidates, reference 4.1), a stripe serves itself."""
+    all_read_candidates, reference 4.1), a stripe serves itself."""
     if u["type"] != "mirror":
         return u, lambda r: u
-    looks = monitor._Regions(st)
+    candidates = monitor.all_read_candidates(st, u, monitor._Regions(st))
 
     def stripe_of(r):
-        found = monitor.read_candidates(st, u, r, looks)
+        found = candidates[r]
         return st["units"][found[0]["name"]] if found else u
     return u, stripe_of
 

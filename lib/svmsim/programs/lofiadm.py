@@ -11,10 +11,19 @@ partition from sector 0 (fake_disk_vtoc) with the ramdisk driver's
 geometry (fake_disk_geometry).  Nodes: /dev/lofi/N and /dev/rlofi/N.  Exit 0
 success, 1 error, 2 usage (utils.h E_ERROR, E_USAGE).
 
-Not emulated: encryption (-c -k -T -e) and compression (-C -U), which
-exit 1 saying so; labeled lofi (-l) does not exist in the release the
-emulator follows.  The data of a mapping lives in its file: it is kept
-with the file across an unmap.
+Labeled lofi (-l: lofi.c cmlb_attach, a VTOC of its own and /dev/dsk
+cXtYd0 names) is in illumos from 6602 (406fc5100d, 2016-06-21; so
+OpenIndiana 2016.10) and in Oracle Solaris 11.3 and 11.4 (their
+lofiadm(1M)), not in Solaris 10 nor the Solaris 11 snapshot: switch
+lofi_labeled.  With it the usage is main.c:72-84 and the options
+"a:c:Cd:efk:lrs:T:U" (:1938, -l :1993, @a593473611; for solaris11 the
+text is a GUESS, 11.4's source is not public); without it the usage and
+options before 6602 (406fc5100d^ main.c:70-82, :1875; for solaris10 a
+GUESS: its lofiadm is closed, and may lack -r and -c).
+
+Not emulated: labeled lofi, encryption (-c -k -T -e) and compression
+(-C -U), which exit 1 saying so.  The data of a mapping lives in its
+file: it is kept with the file across an unmap.
 """
 
 import errno
@@ -28,7 +37,7 @@ E_ERROR = 1
 E_USAGE = 2
 DEV_BSIZE = 512
 USAGE = (
-    "Usage: %s [-r] -a file [ device ]\n"
+    "Usage: %s [-r]%s -a file [ device ]\n"
     "       %s [-r] -c crypto_algorithm -a file [device]\n"
     "       %s [-r] -c crypto_algorithm -k raw_key_file -a file [device]\n"
     "       %s [-r] -c crypto_algorithm -T [token]:[manuf]:[serial]:key "
@@ -64,8 +73,17 @@ def _die(ctx, text, err=None):
     raise _Die()
 
 
+def _options(ctx):
+    """getopt()'s option letters (a colon after those taking a value)."""
+    if ctx.st["switches"]["lofi_labeled"]:
+        return "a:c:Cd:efk:lrs:T:U"
+    return "a:c:Cd:efk:rs:T:U"
+
+
 def _usage(ctx):
-    ctx.err(USAGE.replace("%s", ctx.prog))
+    labeled = " [-l]" if ctx.st["switches"]["lofi_labeled"] else ""
+    text = USAGE.replace("%s", ctx.prog, 1).replace("%s", labeled, 1)
+    ctx.err(text.replace("%s", ctx.prog))
     return E_USAGE
 
 
@@ -95,6 +113,7 @@ def _run(ctx, argv):
     add = delete = False
     device = filename = None
     errflag = False
+    letters = _options(ctx)
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -104,8 +123,8 @@ def _run(ctx, argv):
         if not arg.startswith("-") or arg == "-":
             break
         option = arg[1]
-        takes = option in "acdksT"
-        if option not in "ac:Cd:efk:rs:T:UX".replace(":", ""):
+        takes = letters.find(option + ":") >= 0
+        if option == ":" or option not in letters:
             ctx.err("%s: illegal option -- %s\n" % (ctx.prog, option))
             errflag = True
             i += 1
@@ -136,8 +155,8 @@ def _run(ctx, argv):
                 device = optarg
             else:
                 filename = _realpath(ctx, optarg)
-        elif option in "cCekTsU":
-            # GUESS-free refusal: the emulator has no crypto or compression.
+        elif option in "cCekTsUl":
+            # The emulator has no crypto, compression or labeled lofi.
             ctx.err("%s: -%s is not emulated\n" % (ctx.prog, option))
             return E_ERROR
     if errflag or (add and delete):
@@ -199,12 +218,12 @@ def _add(ctx, lofis, filename, device):
             minor += 1
     size = os.path.getsize(devices.host_path(ctx.root, filename))
     lofis[str(minor)] = {"file": filename, "size": size}
-    dev = [devices.LOFI_MAJOR, minor]
+    dev = [devices.LOFI_MAJOR, devices.lofi_minor(ctx.st, minor)]
     regions.forget_device(ctx.st, dev)
     kept = ctx.st.setdefault("lofi_files", {}).pop(filename, None)
     if kept is not None:
         ctx.st["devdata"][devices.devkey(dev)] = kept
-    devices.add_lofi_nodes(ctx.root, minor)
+    devices.add_lofi_nodes(ctx.root, ctx.st, minor)
     if device is None:
         ctx.out("/dev/lofi/%d\n" % minor)
     return 0
@@ -219,7 +238,7 @@ def _delete(ctx, lofis, filename, device):
         minor = _by_file(lofis, filename)
         if minor is None:
             _die(ctx, "could not unmap file %s" % filename, errno.ENOENT)
-    dev = [devices.LOFI_MAJOR, minor]
+    dev = [devices.LOFI_MAJOR, devices.lofi_minor(ctx.st, minor)]
     if ramdiskadm.held_by_svm(ctx.st, dev):
         what = ("device %s" % device) if device is not None else \
             ("file %s" % filename)
@@ -228,7 +247,7 @@ def _delete(ctx, lofis, filename, device):
     data = ctx.st["devdata"].pop(devices.devkey(dev), None)
     if data is not None:
         ctx.st.setdefault("lofi_files", {})[lofi["file"]] = data
-    devices.remove_lofi_nodes(ctx.root, minor)
+    devices.remove_lofi_nodes(ctx.root, ctx.st, minor)
     return 0
 
 

@@ -4,6 +4,7 @@
 
 from svmsim import report, svm
 from svmsim.messages import SvmError
+from svmsim.lean import MappingProxyType
 
 USAGE = ("usage:\t%s [-s setname] -a\n"
          "\t%s [-s setname] [options] metadevice...\n"
@@ -12,7 +13,7 @@ USAGE = ("usage:\t%s [-s setname] -a\n"
          "-r\trecursive clear\n"
          "-p\tclear all soft partitions on metadevice/component\n")
 
-CLEARED = {"mirror": "Mirror", "stripe": "Concat/Stripe"}
+CLEARED = MappingProxyType({"mirror": "Mirror", "stripe": "Concat/Stripe"})
 
 
 def run(ctx, argv):

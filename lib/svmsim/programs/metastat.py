@@ -10,6 +10,7 @@ from svmsim import report, resync, svm
 from svmsim.smf import store as smf_store
 from svmsim.svm import switch
 from svmsim.messages import SvmError
+from svmsim.lean import MappingProxyType
 
 USAGE = ("usage:\t%s [-s setname] [-a][-c][-B][-D][-r][-i][-p] [-t] "
          "[metadevice...]\n")
@@ -105,8 +106,9 @@ def _sub_suffix(m, sub):
     return ""
 
 
-_COMP_SUFFIX = {"Maintenance": " (maint)", "Last Erred": " (last-erred)",
-                "Resyncing": " (resyncing)"}
+_COMP_SUFFIX = MappingProxyType({
+    "Maintenance": " (maint)", "Last Erred": " (last-erred)",
+    "Resyncing": " (resyncing)"})
 
 
 def _stripe_line(stripe, indent):

@@ -13,9 +13,11 @@ import stat
 
 from svmsim import devices
 from svmsim.messages import strerror
+from svmsim.lean import MappingProxyType
 
 USAGE = "Usage: mkfile [-nv] <size>[g|k|b|m] <name1> [<name2>] ...\n"
-MULTIPLIERS = {"k": 1024, "b": 512, "m": 1024 ** 2, "g": 1024 ** 3}
+MULTIPLIERS = MappingProxyType({"k": 1024, "b": 512, "m": 1024 ** 2,
+                                "g": 1024 ** 3})
 # mkfile.c FILE_MODE: S_ISVTX + S_IRUSR + S_IWUSR
 FILE_MODE = stat.S_ISVTX | stat.S_IRUSR | stat.S_IWUSR
 

@@ -16,15 +16,28 @@ slice 2, and with disk_label smi-cyl1 the x86 boot slice 8 (tag 1, flags
 01) on cylinder 0; the accessible cylinders are those the slices reach,
 and there are two more physical (alternate) cylinders.  An EFI disk has
 the reserved slice 8 (tag 11, 16384 sectors) after the last slice,
-first usable sector 34 and 33 sectors of backup label at its end.  Only
-disk slices are emulated: any other device gets GUESS "Unable to read
-Disk geometry errno = 0x19" (ENOTTY).
+first usable sector 34 and 33 sectors of backup label at its end.
+
+A ramdisk or an (unlabeled) lofi device answers DKIOCGGEOM and, through
+read_extvtoc's ENOTTY fallback to DKIOCGVTOC (libadm rdwr_vtoc.c:215-241
+@a593473611), its driver's fake VTOC: volume "ramdisk" or "lofi", 512
+bytes a sector, one slice 0 from sector 0, tag 0 (V_UNASSIGNED), flags
+01 (V_UNMNT), size pcyl*nsect*nhead on the fake geometry, pcyl = ncyl
+(ramdisk.c:496-549 rd_fake_disk_geometry, ramdisk.c:1297-1330 rd_ioctl;
+lofi.c:2204-2276 fake_disk_geometry and fake_disk_vtoc, lofi.c:3313-3350
+lofi_ioctl; prtvtoc.c:363-420, 474-526 prtvtoc and puttable, all
+@a593473611).  So the slice fills the cylinders: no unallocated space.
+The emulator mounts no such device, so no mount directory is shown.
+Other devices (metadevices) get GUESS "Unable to read Disk geometry
+errno = 0x19" (ENOTTY).
 """
 
+import errno
 import os
 import stat
 
 from svmsim import devices
+from svmsim.messages import strerror
 
 USAGE = "Usage:\t%s [ -fhs ] [ -t fstab ] [ -m mnttab ] rawdisk ...\n"
 V_BOOT, V_BACKUP, V_RESERVED = 1, 5, 11
@@ -65,6 +78,12 @@ def _prtvtoc(ctx, devname, flags):
     if not stat.S_ISCHR(st.st_mode):
         return _warn(ctx, name, "Not a raw device")
     major, minor = os.major(st.st_rdev), os.minor(st.st_rdev)
+    if major in (devices.RAMDISK_MAJOR, devices.LOFI_MAJOR):
+        fake = devices.kernel_device(ctx.st, (major, minor))
+        if fake is None:                  # the driver's open: ENXIO
+            return _warn(ctx, name, strerror(errno.ENXIO))
+        _put_fake_label(ctx, devname, fake, flags)
+        return 0
     disk = None
     if major == devices.DISK_MAJOR:
         index = minor // 16
@@ -90,8 +109,21 @@ def _prtvtoc(ctx, devname, flags):
     if "f" in flags:
         _putfree(ctx, parts, free)
     else:
-        _puttable(ctx, devname, d, ncyl, parts, free, mounts, flags)
+        _puttable(ctx, devname, d, ncyl + 2, ncyl, parts, free, mounts,
+                  flags)
     return 0
+
+
+def _put_fake_label(ctx, devname, fake, flags):
+    """puttable()/putfree() of a ramdisk's or lofi device's fake VTOC:
+    v_nparts 1, slice 0 from sector 0 over all pcyl cylinders."""
+    parts = {0: (0, 1, 0, fake["blocks"])}      # V_UNASSIGNED, V_UNMNT
+    if "f" in flags:            # putfree(): no free chunk, no empty slot
+        ctx.out("FREE_START=0 FREE_SIZE=0 FREE_COUNT=0 FREE_PART=\n")
+        return
+    geometry = dict(fake, volume=fake["kind"])  # RD_ / LOFI_DRIVER_NAME
+    ncyl = fake["blocks"] // (fake["nhead"] * fake["nsect"])
+    _puttable(ctx, devname, geometry, ncyl, ncyl, parts, [], {}, flags)
 
 
 def _mount_points(ctx, ctd):
@@ -208,17 +240,19 @@ def _rows(parts, mounts, efi):
     return out
 
 
-def _puttable(ctx, devname, d, ncyl, parts, free, mounts, flags):
+def _puttable(ctx, devname, d, pcyl, ncyl, parts, free, mounts, flags):
     out = ""
     if "h" not in flags and "s" not in flags:
         cyl = d["nhead"] * d["nsect"]
-        out += "* %s partition map\n" % devname
+        volume = d.get("volume")
+        out += "* %s%s partition map\n" % (
+            devname, ' (volume "%.8s")' % volume if volume else "")
         out += "*\n* Dimensions:\n"
         out += "* %7u bytes/sector\n" % 512
         out += "* %7u sectors/track\n" % d["nsect"]
         out += "* %7u tracks/cylinder\n" % d["nhead"]
         out += "* %7u sectors/cylinder\n" % cyl
-        out += "* %7u cylinders\n" % (ncyl + 2)
+        out += "* %7u cylinders\n" % pcyl
         out += "* %7u accessible cylinders\n" % ncyl
         out += _FLAGS + _freemap_lines(free)
     if "h" not in flags:

@@ -34,6 +34,7 @@ from . import _common
 from . import repo as _repo
 from .store import locked as _locked
 from . import restarter as _restarter
+from ..lean import MappingProxyType
 
 set_clock = _common.set_clock
 set_start_hook = _restarter.set_start_hook
@@ -45,7 +46,7 @@ PROGRAMS = ("svcadm", "svccfg", "svcprop", "svcs")
 # SCF_ERROR_NO_SERVER text (libscf scf_error.c), exit 1 (UU_EXIT_FATAL).
 DOWN_FILE = "smf.down"
 NO_SERVER = "repository server unavailable"
-BIND_FAILED = {
+BIND_FAILED = MappingProxyType({
     # usr/src/cmd/svcs/svcs.c, main()
     "svcs": "Could not bind to repository server: %s.  Exiting.\n",
     # usr/src/cmd/svcprop/svcprop.c, main()
@@ -54,7 +55,7 @@ BIND_FAILED = {
     "svcadm": "Couldn't bind to configuration repository: %s.\n",
     # usr/src/cmd/svccfg/svccfg_libscf.c, lscf_prep_hndl()
     "svccfg": "Could not connect to repository server: %s.\n",
-}
+})
 
 
 def main(prog, argv, simdir):

@@ -11,6 +11,7 @@ import os
 import sys
 import time
 
+# GetoptError is read as C.GetoptError by svcadm, svccfg, svcprop, svcs.
 from ..getopt import GetoptError, getopt as _getopt  # noqa: F401
 
 # libuutil exit codes (usr/src/lib/libuutil/common/libuutil.h)

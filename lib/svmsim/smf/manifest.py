@@ -36,13 +36,14 @@ instance enabled=      general (framework) enabled boolean
 import os
 
 from . import repo as R
+from ..lean import MappingProxyType
 
 # copy, re and xml.etree are imported where they are used: store.py imports
 # this module for every emulated SMF command, and only svccfg import and
 # validate (and a fresh repository) parse a manifest (bench/emulator).
 
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-_LIST_ELEMENTS = {t + "_list": t for t in R.TYPES}
+_LIST_ELEMENTS = MappingProxyType({t + "_list": t for t in R.TYPES})
 
 
 class ImportError_(Exception):

@@ -35,8 +35,12 @@ from ._common import SMF_EXIT_OK, SMF_EXIT_ERR_FATAL, SMF_EXIT_ERR_CONFIG
 from .store import locked
 
 
+# Seams: per-process state by nature, as svc.startd's is per daemon.  The
+# start hook this process runs start methods with (None: the stand-in's
+# online at once), and (svc, inst) -> (cause, previous state) of the
+# starts it has begun.  begin_process() sets both as a new process has
+# them; tests/svmram/test_module_state.py names them.
 _start_hook = None
-# (svc, inst) -> (cause, previous state) of starts begun in this process
 _pending_cause = {}
 
 
@@ -47,15 +51,13 @@ def set_start_hook(fn):
     _start_hook = fn
 
 
-def new_process():
-    """What a new process has: no start hook, no starts begun.  For
-    running a command in an existing process (tests/scenario/inprocess.py)."""
-    set_start_hook(None)
+def begin_process(start_hook=None):
+    """What a new process has: `start_hook` (None: the stand-in), no
+    starts begun.  dispatch.main calls it first for every SMF command, so
+    that one run in a process that ran others (tests/scenario/inprocess.py)
+    starts as a process of its own would."""
+    set_start_hook(start_hook)
     _pending_cause.clear()
-
-
-def get_start_hook():
-    return _start_hook
 
 
 def begin_start(repo, svc, inst, cause="enable"):

@@ -38,8 +38,6 @@ USAGE = (
     "\t%1$s <cmd> smtp\n"
     "\t%1$s <cmd> sendmail\n")
 
-EMSG_NO_SERVICE = 'No such service "%s".\n'
-
 
 class _Ctx:
     def __init__(self, out, simdir):
@@ -67,44 +65,6 @@ def _walk(ctx, repo, fmris, quiet=False):
     errfunc = (lambda m: None) if quiet else ctx.warn
     infos, err = R.walk(repo, fmris, WALK_FLAGS, errfunc)
     return [wi for wi in infos if wi.inst is not None], err
-
-
-def _get_inst_mult(ctx, repo, fmri):
-    """get_inst_mult(): (svc, inst) or an errno name."""
-    if fmri.startswith("lrc:"):
-        ctx.warn('FMRI "%s" is a legacy service.\n' % fmri)
-        ctx.exit_status = 1
-        return "ENOTSUP"
-    f = R.parse_svc_fmri(fmri)
-    if f is None:
-        ctx.warn('FMRI "%s" is invalid.\n' % fmri)
-        ctx.exit_status = 1
-        return "EINVAL"
-    if f.service is None or f.pg is not None:
-        ctx.warn('FMRI "%s" does not designate a service or instance.\n'
-                 % fmri)
-        ctx.exit_status = 1
-        return "ENOTDIR"
-    if f.instance is not None:
-        if f.scope == "localhost" and \
-                repo.get_instance(f.service, f.instance) is not None:
-            return (f.service, f.instance)
-        ctx.warn('No such instance "%s".\n' % fmri)
-        ctx.exit_status = 1
-        return "ENOENT"
-    s = repo.get_service(f.service) if f.scope == "localhost" else None
-    if s is None:
-        ctx.warn(EMSG_NO_SERVICE % fmri)
-        ctx.exit_status = 1
-        return "ENOENT"
-    insts = list(s["instances"])
-    if not insts:
-        ctx.warn('Service "%s" has no instances.\n' % fmri)
-        ctx.exit_status = 1
-        return "ENOENT"
-    if len(insts) > 1:
-        return "E2BIG"
-    return (f.service, insts[0])
 
 
 def _set_inst_enabled(ctx, repo, fmri, svc, inst, temp, enable):

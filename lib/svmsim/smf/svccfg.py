@@ -53,10 +53,6 @@ COMMANDS = ("validate", "import", "export", "archive", "restore", "apply",
 _WORD_STOP = ' \t\n">=()'
 
 
-class _SynErr(Exception):
-    pass
-
-
 def lex(text, out):
     """svccfg.l as a list of statements, each a list of (kind, value);
     kinds: CMD, WORD, STRING, EQUALS, LPAREN, RPAREN, REDIRECT.  A quoted

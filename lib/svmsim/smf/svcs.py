@@ -7,6 +7,7 @@ import os
 from . import _common as C
 from . import repo as R
 from .store import locked
+from ..lean import MappingProxyType
 
 MAX_SCF_STATE_STRING_SZ = 14
 
@@ -19,11 +20,12 @@ USAGE = (
     "       %1$s -x [-v] [-Z | -z zone] [<service> ...]\n"
     "       %1$s -?\n")
 
-_STATE_CHAR = {"uninitialized": "u", "offline": "0", "online": "1",
-               "maintenance": "m", "disabled": "d", "degraded": "D",
-               "legacy_run": "L"}
-_STATE_SORT = {"online": 2, "degraded": 3, "offline": 4, "maintenance": 5,
-               "disabled": 1, "uninitialized": 6}
+_STATE_CHAR = MappingProxyType({
+    "uninitialized": "u", "offline": "0", "online": "1", "maintenance": "m",
+    "disabled": "d", "degraded": "D", "legacy_run": "L"})
+_STATE_SORT = MappingProxyType({
+    "online": 2, "degraded": 3, "offline": 4, "maintenance": 5,
+    "disabled": 1, "uninitialized": 6})
 
 
 def _locale_name():
@@ -195,7 +197,7 @@ def _fmri_state(repo, fmri, sv):
     return sv.state(f.service, only)
 
 
-DC = {
+DC = MappingProxyType({
     "DISABLED": "SMF-8000-05", "TEMPDISABLED": "SMF-8000-1S",
     "RSTRINVALID": "SMF-8000-2A", "RSTRABSENT": "SMF-8000-3P",
     "UNINIT": "SMF-8000-4D", "RSTRDEAD": "SMF-8000-5H",
@@ -208,14 +210,14 @@ DC = {
     "INVALIDDEP": "SMF-8000-JA", "STARTFAIL": "SMF-8000-KS",
     "TOOQUICKLY": "SMF-8000-L5", "INVALIDSTATE": "SMF-8000-N3",
     "TRANSITION": "SMF-8000-PH",
-}
+})
 MSGBASE = "http://illumos.org/msg/"
 
 # GUESS: strsignal() texts for the signals a method most often dies of.
-_SIGNALS = {1: "Hangup", 2: "Interrupt", 3: "Quit", 4: "Illegal Instruction",
-            6: "Abort", 8: "Arithmetic Exception", 9: "Killed",
-            10: "Bus Error", 11: "Segmentation Fault", 13: "Broken Pipe",
-            15: "Terminated"}
+_SIGNALS = MappingProxyType({
+    1: "Hangup", 2: "Interrupt", 3: "Quit", 4: "Illegal Instruction",
+    6: "Abort", 8: "Arithmetic Exception", 9: "Killed", 10: "Bus Error",
+    11: "Segmentation Fault", 13: "Broken Pipe", 15: "Terminated"})
 
 
 class _Inst:

@@ -25,6 +25,7 @@ a pg_pattern applies to an instance's group when its target is
 """
 
 from . import repo as R
+from ..lean import MappingProxyType
 
 PG_PATTERN = "template_pg_pattern"
 PROP_PATTERN = "template_prop_pattern"
@@ -41,7 +42,7 @@ RANGE_VIOLATION = "RANGE_VIOLATION"
 
 # scf_tmpl.c em_desc[]: message and the labels of ev1, ev2 and actual
 # (None: the item is not printed; dgettext() of NULL is NULL).
-EM_DESC = {
+EM_DESC = MappingProxyType({
     MISSING_PG: ("Required property group missing",
                  "Name of missing property group",
                  "Type of missing property group", None),
@@ -59,7 +60,7 @@ EM_DESC = {
                                 "Illegal value"),
     RANGE_VIOLATION: ("Property value is out of range", None, None,
                       "Actual value"),
-}
+})
 
 # The _get_*_desc() functions: which of the error-independent items each
 # error type prints.
