@@ -196,7 +196,7 @@ class MdHost(Host):
                                     None),
             resync_start=optional("resync_start", parse.none_or_uint, None,
                                   "md/resync_start"),
-            bitmap=optional("bitmap/location", parse.bitmap_location, "none"),
+            bitmap=self._bitmap(md, optional),
             backlog=optional("bitmap/backlog", parse.uint_attr, 0,
                              "md/bitmap/backlog"),
             speed_min=optional("sync_speed_min", parse.sync_speed,
@@ -204,6 +204,17 @@ class MdHost(Host):
             speed_max=optional("sync_speed_max", parse.sync_speed,
                                (200000, False), "md/sync_speed_max"),
             mdstat_percent=self._mdstat_percent(name))
+
+    @staticmethod
+    def _bitmap(md, optional):
+        """md/bitmap/location of md's classic bitmap; since kernel 6.18
+        md/bitmap_type names the array's kind of bitmap, and the lockless
+        one has md/llbitmap/ instead of md/bitmap/ (md-llbitmap.c
+        md_llbitmap_group): then the kind ("llbitmap", or "none")."""
+        kind = optional("bitmap_type", parse.bitmap_type, "bitmap")
+        if kind != "bitmap":
+            return kind
+        return optional("bitmap/location", parse.bitmap_location, "none")
 
     def _mdstat_percent(self, name):
         """The percent /proc/mdstat shows for the array's resync or
