@@ -231,9 +231,11 @@ class Backend(abc.ABC):
 
     @classmethod
     @abc.abstractmethod
-    def owns(cls, text):
+    def owns(cls, text, root="/"):
         """Is `text` written in this backend's target syntax (d10 for
-        SVM, /dev/mdX for md)?  Says nothing of whether it exists."""
+        SVM, /dev/mdX for md) on the host under `root`?  Says nothing of
+        whether it exists.  No two backends claim one name
+        (registry.owner refuses one that several claim)."""
 
     @classmethod
     @abc.abstractmethod

@@ -65,8 +65,8 @@ class MdBackend(Backend):
     # --- names and options ------------------------------------------------
 
     @classmethod
-    def owns(cls, text):
-        return names.owns(text)
+    def owns(cls, text, root="/"):
+        return names.owns(text, root)
 
     @classmethod
     def owns_host(cls, root="/"):
