@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from . import run
-from .errors import UsageError
+from .errors import RefusedError, UsageError
 
 
 @dataclass
@@ -469,6 +469,9 @@ class Backend(abc.ABC):
         """`svmram selftest`: a Report (svm/selftest.py) of the checks on
         a scratch target of its own, removed again; `svmram(argv)` runs
         one of svmram's subcommands and returns (status, stdout, stderr).
-        Only a backend with a selftest_directory has one; the others
-        refuse (RefusedError), in their words."""
-        raise NotImplementedError
+        Only a backend with a selftest_directory has one (and overrides
+        this); the others refuse, in their words."""
+        raise RefusedError(
+            "svmram selftest has no checks for %s yet" % self.words.system,
+            advice="Run 'svmram check', which says what setup would verify "
+                   "on this host and changes nothing.")

@@ -5,6 +5,7 @@ section 2), and `svmram status` given no target lists the targets of
 every backend that says yes."""
 
 import argparse
+import json
 import sys
 
 import pytest
@@ -241,3 +242,45 @@ def test_a_name_two_backends_claim_is_refused(monkeypatch):
     assert refused.value.message == (
         "'/dev/md0' is a name in the syntax of several of svmram's "
         "backends (md, lvm)")
+
+
+class _Checking:
+    """A backend whose check gives one host check and one verdict."""
+
+    def __init__(self, backend, check, verdict):
+        self.words, self.deadline = backend.words, backend.deadline
+        self.check_predictions = backend.check_predictions
+        self.result, self.asked = ([check], [verdict]), []
+
+    def check(self, name):
+        self.asked.append(name)
+        return self.result
+
+
+def test_check_without_a_target_asks_every_owning_backend(monkeypatch,
+                                                          capsys):
+    """check given no target checks the targets of every backend whose
+    host this is, not only the first's (issue 37 section 5)."""
+    from svmram.commands import check as command, common
+    from svmram.md.backend import MdBackend
+    from svmram.svm.backend import SvmBackend
+    md = _Checking(MdBackend("/"), {"verdict": "ok", "check": "kernel",
+                                    "detail": "Linux 6.12"},
+                   {"mirror": "md0", "verdict": "ready", "detail": "fine"})
+    svm = _Checking(SvmBackend("/"), {"verdict": "ok", "check": "svm",
+                                      "detail": "replicas"},
+                    {"mirror": "d10", "verdict": "refused", "detail": "no"})
+    monkeypatch.setattr(common, "host_backends", lambda: [md, svm])
+    args = argparse.Namespace(target=None, json=False)
+    assert command.run(args) == 3
+    assert capsys.readouterr().out == (
+        "ok       kernel    Linux 6.12\n"
+        "md0: ready: fine\n"
+        "ok       svm       replicas\n"
+        "d10: refused: no\n")
+    assert (md.asked, svm.asked) == ([None], [None])
+    args.json = True
+    assert command.run(args) == 3
+    report = json.loads(capsys.readouterr().out)
+    assert [c["check"] for c in report["checks"]] == ["kernel", "svm"]
+    assert [v["mirror"] for v in report["mirrors"]] == ["md0", "d10"]

@@ -260,13 +260,6 @@ class MdBackend(Backend):
                     "finishes it")
         return None
 
-    def selftest(self, svmram, directory):
-        raise RefusedError(
-            "svmram selftest exists for Solaris Volume Manager only; this "
-            "host uses %s" % self.words.system,
-            advice="Use the test suite's real-host checks instead "
-                   "(docs/testing-on-a-real-host.md).")
-
     def plan_stop(self, host, intent):
         plan = planner.plan_stop(host.observe(intent), intent)
         plan.intent = intent
