@@ -19,7 +19,7 @@ NEUTRAL = sorted(glob.glob(os.path.join(LIB, "commands", "*.py"))) + [
     os.path.join(LIB, name) for name in (
         "plan.py", "execute.py", "journal.py", "lock.py", "cli.py",
         "actions.py", "backend.py", "testcut.py", "target.py",
-        "context.py", "atomic.py")]
+        "context.py", "atomic.py", "unitescape.py")]
 BACKENDS = ("svm", "md")
 
 

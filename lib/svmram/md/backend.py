@@ -30,8 +30,9 @@ import sys
 from .. import actions
 from ..backend import Backend, Words
 from ..errors import RefusedError, SvmramError, UsageError, whole_number
+from ..unitescape import systemd_escape
 from . import check, names, planner, record, restore, status, steps
-from .host import (WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
+from .host import (UNIT, WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
                    wait_for_disks)
 from .intent import Intent
 from .names import check_array_name
@@ -48,11 +49,12 @@ WORDS = Words(
     service_failed="has failed",
     service_running="active",
     state_command="mdadm --detail /dev/{target}",
-    retry_command="systemctl restart svmram@{target}.service",
-    explain_command="systemctl status svmram@{target}.service",
+    retry_command="systemctl restart {unit}",
+    explain_command="systemctl status {unit}",
     hung_command=HUNG,
     serving="/dev/{ram} in sync, the disks write-mostly",
-    script="POSIX sh script")
+    script="POSIX sh script",
+    boot_unit=UNIT, instance=systemd_escape)
 
 
 class MdBackend(Backend):

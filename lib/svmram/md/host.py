@@ -18,6 +18,7 @@ from .. import actions
 from ..backend import Host
 from ..errors import ParseError, RefusedError, SvmramError
 from ..execute import ResyncStatus
+from ..unitescape import systemd_escape
 from . import programs, parse
 from .model import FAULTY, RECOVERING, SPARE, Array, Brd, Disk, Member
 from .snapshot import Snapshot, differences
@@ -27,6 +28,9 @@ from .snapshot import Snapshot, differences
 START_GRACE_SECONDS = 60
 # How long a boot restore waits for udev to add the recorded disks.
 WAIT_DISKS_SECONDS = 20
+# md's boot unit, systemd/svmram@.service; {instance}: the array's name
+# as systemd escapes it (unit_name)
+UNIT = "svmram@{instance}.service"
 SYNCING = ("resync", "recover", "reshape", "check", "repair")
 # What a read of a sysfs file that is going away fails with: ENOENT once
 # it is gone, ENODEV while md deletes it (a member `mdadm --remove` took
@@ -428,7 +432,7 @@ sysfs_write = write_attribute
 
 def unit_name(array):
     """The boot unit of `array` (systemd/svmram@.service)."""
-    return "svmram@%s.service" % array
+    return UNIT.format(instance=systemd_escape(array))
 
 
 def wait_for_disks(backend, it, seconds, out, sleep=time.sleep,
