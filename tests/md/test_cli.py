@@ -728,3 +728,20 @@ def test_the_classic_bitmap_named_by_bitmap_type_is_accepted(host):
                    "none [bitmap] llbitmap ")
     set_up(host)
     assert host.record() == GROWN
+
+
+def test_the_listing_the_package_scripts_and_completion_read(host):
+    """`svmram status -H -o mirror,unit,ramstate`: every recorded target,
+    its boot unit and whether its RAM copy is in it ("-" once the unit's
+    stop took it out), which debian/svmram.prerm, postinst and the bash
+    completion read instead of md's own files (issue 37 section 5)."""
+    listing = ("status", "-H", "-o", "mirror,unit,ramstate")
+    rc, out, err, _ = host.svmram(*listing)
+    assert (rc, out) == (0, "")
+    set_up(host)
+    rc, out, err, _ = host.svmram(*listing)
+    assert (rc, out) == (0, "md0\tsvmram@md0.service\tin_sync\n")
+    rc, out, err, argvs = host.svmram("stop", "/dev/md0")
+    assert (rc, argvs) == (0, STOP_ARGVS), err
+    rc, out, err, _ = host.svmram(*listing)
+    assert out == "md0\tsvmram@md0.service\t-\n" and rc in (4, 5, 6), err
