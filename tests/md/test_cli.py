@@ -680,7 +680,7 @@ def test_setup_refuses_an_array_without_a_bitmap_and_its_advice_works(host):
     assert err.splitlines() == NO_BITMAP
     assert host.sysfs() == before
     rc, out, err, argvs = host.svmram("check", "/dev/md0")
-    assert (rc, argvs) == (3, [])
+    assert (rc, argvs) == (3, [IS_ENABLED])
     assert out.splitlines()[1:] == [
         "md0: refused: " + NO_BITMAP[0][len("svmram: "):],
         "    " + NO_BITMAP[1][len("svmram: "):]]
@@ -716,7 +716,7 @@ def test_setup_and_check_refuse_the_lockless_bitmap(host):
     assert err.splitlines() == ["svmram: " + line for line in refusal]
     assert host.sysfs() == before
     rc, out, err, argvs = host.svmram("check", "/dev/md0")
-    assert (rc, argvs) == (3, [])
+    assert (rc, argvs) == (3, [IS_ENABLED])
     assert out.splitlines()[1:] == ["md0: refused: " + refusal[0],
                                     "    " + refusal[1]]
 
