@@ -46,10 +46,10 @@ the schema of docs/status-json.md (format 2).  Each backend's words
 
 import abc
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 from . import run
-from .errors import UsageError
+from .errors import RefusedError, UsageError
 
 
 @dataclass
@@ -127,7 +127,10 @@ class Words:
     """A backend's nouns and commands, which the neutral code puts into
     its messages, so that each administrator reads the words of the
     system at hand.  In the commands, {target} stands for the target's
-    name ("d10", "md0")."""
+    name ("d10", "md0") and {unit} for its boot service (``unit``: the
+    ``boot_unit`` template with {instance}, the target's name made an
+    instance by ``instance``: for systemd, unitescape.systemd_escape,
+    so that vg/lv gives svmram-lvm@vg-lv.service)."""
 
     system: str             # what setup changes: "SVM", "md arrays"
     target: str             # what it works on: "mirror", "array"
@@ -148,15 +151,24 @@ class Words:
     hung_command: str       # where to look when a command hangs
     serving: str            # status: what serving from RAM means, {ram}
     script: str             # what -n prints: "ksh script", "POSIX sh script"
+    boot_unit: str = "{instance}"   # "svmram@{instance}.service"
+    instance: Callable[[str], str] = str    # a target's name -> {instance}
+
+    def unit(self, target):
+        """The boot service of `target` ("svmram@md0.service")."""
+        return self.boot_unit.format(instance=self.instance(target))
+
+    def _format(self, template, target):
+        return template.format(target=target, unit=self.unit(target))
 
     def state(self, target):
-        return self.state_command.format(target=target)
+        return self._format(self.state_command, target)
 
     def retry(self, target):
-        return self.retry_command.format(target=target)
+        return self._format(self.retry_command, target)
 
     def explain(self, target):
-        return self.explain_command.format(target=target)
+        return self._format(self.explain_command, target)
 
     def serving_detail(self, status):
         """What "serving reads from RAM" means for a Status."""
@@ -231,9 +243,11 @@ class Backend(abc.ABC):
 
     @classmethod
     @abc.abstractmethod
-    def owns(cls, text):
+    def owns(cls, text, root="/"):
         """Is `text` written in this backend's target syntax (d10 for
-        SVM, /dev/mdX for md)?  Says nothing of whether it exists."""
+        SVM, /dev/mdX for md) on the host under `root`?  Says nothing of
+        whether it exists.  No two backends claim one name
+        (registry.owner refuses one that several claim)."""
 
     @classmethod
     @abc.abstractmethod
@@ -467,6 +481,9 @@ class Backend(abc.ABC):
         """`svmram selftest`: a Report (svm/selftest.py) of the checks on
         a scratch target of its own, removed again; `svmram(argv)` runs
         one of svmram's subcommands and returns (status, stdout, stderr).
-        Only a backend with a selftest_directory has one; the others
-        refuse (RefusedError), in their words."""
-        raise NotImplementedError
+        Only a backend with a selftest_directory has one (and overrides
+        this); the others refuse, in their words."""
+        raise RefusedError(
+            "svmram selftest has no checks for %s yet" % self.words.system,
+            advice="Run 'svmram check', which says what setup would verify "
+                   "on this host and changes nothing.")

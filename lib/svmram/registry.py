@@ -18,7 +18,8 @@ from .errors import UsageError
 REGISTRY = MappingProxyType(
     {"svm": "svmram.svm.backend:SvmBackend",
      "md": "svmram.md.backend:MdBackend"})
-# name -> the module whose owns(text) says whether a name is in its syntax
+# name -> the module whose owns(text, root) says whether a name is in its
+# syntax on that host (no two claim one name: owner refuses it),
 # and owns_host(root) whether the host is the backend's (the Backend's
 # owns() and owns_host() say the same), and whose NOUN and DESCRIPTION
 # name its targets in svmram's help; it imports nothing of its backend.
@@ -30,13 +31,17 @@ def _load(name):
     return getattr(importlib.import_module(module), cls)
 
 
-def owner(text):
-    """The name of the backend whose target syntax `text` is written in,
-    or None."""
-    for name in REGISTRY:
-        if importlib.import_module(SYNTAX[name]).owns(text):
-            return name
-    return None
+def owner(text, root="/"):
+    """The name of the backend whose target syntax `text` is written in
+    on the host under `root`, or None.  A name that several backends
+    claim is refused rather than given to the first (tests/svmram/
+    test_registry.py holds the syntaxes apart)."""
+    claimants = [name for name in REGISTRY
+                 if importlib.import_module(SYNTAX[name]).owns(text, root)]
+    if len(claimants) > 1:
+        raise UsageError("%r is a name in the syntax of several of svmram's "
+                         "backends (%s)" % (text, ", ".join(claimants)))
+    return claimants[0] if claimants else None
 
 
 def host_owners(root="/"):
@@ -65,7 +70,7 @@ def for_target(text, root="/"):
     """The backend whose target syntax `text` is written in; the host's
     backend (which then refuses the name with its own syntax) when none
     claims it."""
-    name = owner(text)
+    name = owner(text, root)
     return _load(name)(root) if name else for_host(root)
 
 
@@ -90,7 +95,7 @@ def for_arguments(argv, root="/"):
     registry's first (so that --help works anywhere)."""
     for arg in argv:
         if not arg.startswith("-"):
-            name = owner(arg)
+            name = owner(arg, root)
             if name:
                 return _load(name)(root)
     owners = host_owners(root) or list(REGISTRY)

@@ -266,7 +266,9 @@ CASES = [
     (("setup", "-y", "mirror10"), nothing, USAGE, "is not a metadevice name"),
     (("setup", "-y", "d8192"), nothing, USAGE, "use dN with N from 0 to 8191"),
     (("setup", "-y", "d010"), nothing, USAGE, "'d010' is not a metadevice name"),
-    (("setup", "-y", "../d10"), nothing, USAGE, "mirror '../d10' is not a metadevice name"),
+    # ".." passes SVM's set-name check (meta_set_hst.c meta_set_checkname)
+    (("setup", "-y", "../d10"), nothing, USAGE, "mirror '../d10': disk sets are not supported"),
+    (("setup", "-y", "../../d10"), nothing, USAGE, "mirror '../../d10' is not a metadevice name"),
     (("setup", "-y", "blue/d10"), nothing, USAGE, "disk sets are not supported"),
     (("setup", "-y", "d10", "--submirror", "ram1"), nothing, USAGE, "submirror 'ram1' is not a metadevice name"),
     (("setup", "-y", "d10", "--submirror", "blue/d13"), nothing, USAGE, "disk sets are not supported"),

@@ -177,6 +177,8 @@ def mdadm(args):
         faketree.build(root(), faketree.fixture(
             "vm-after-setup-new.sysfs.txt"), meminfo=None)
         return 0
+    if args[:1] == ["--grow"] and args[2:] == ["--bitmap=internal"]:
+        return grow_bitmap(args[1][len("/dev/"):])
     if args[:1] == ["--grow"]:
         array = args[1][len("/dev/"):]
         count = int(args[2].split("=", 1)[1])
@@ -231,6 +233,22 @@ def mdadm(args):
         remove_member(args[0][len("/dev/"):], args[2][len("/dev/"):])
         return 0
     return usage(args)
+
+
+def grow_bitmap(array):
+    """mdadm --grow /dev/mdX --bitmap=internal, as mdadm 4.2 to 4.6 do it
+    (Grow.c Grow_addbitmap: refused when the array has a bitmap, "bitmap
+    already present on /dev/mdX"); the kernel then shows the bitmap at 8
+    sectors after a 1.2 superblock, as the captured trees
+    (fixtures/vm-after-teardown.sysfs.txt)."""
+    kind, location = md(array, "bitmap_type"), md(array, "bitmap/location")
+    if exists(kind) and "[llbitmap]" in read(kind) or \
+            exists(location) and read(location) != "none":
+        sys.stderr.write("mdadm: bitmap already present on /dev/%s\n"
+                         % array)
+        return 1
+    faketree.write(root(), md(array, "bitmap/location"), "+8")
+    return 0
 
 
 def stale_mdstat():

@@ -621,9 +621,10 @@ def bad_blocks_advice(then):
         "svmram: The disks of md0 have bad-block log entries (vda: 1, vdb: "
         "1; mdadm --examine-badblocks /dev/vda lists them): mdadm copies "
         "their bad-blocks flag onto the new RAM member, and kernels since "
-        "6.7 refuse that member (mdadm issue 267, pull request 154), so md0 "
-        "cannot have a RAM member until this system's mdadm has that fix; "
-        "it serves reads from its disks meanwhile.  " + then)
+        "6.7 refuse that member (mdadm issue 267, pull request 154, fixed in "
+        "mdadm 4.5: Debian 14 has it, Debian 13's 4.4 does not), so md0 "
+        "cannot have a RAM member until this system's mdadm is 4.5 or "
+        "later; it serves reads from its disks meanwhile.  " + then)
 
 
 def test_setup_refused_for_the_disks_bad_block_logs_says_why(host):
@@ -639,7 +640,7 @@ def test_setup_refused_for_the_disks_bad_block_logs_says_why(host):
             "--raid-devices=3 --add /dev/ram0 failed: %s" % (
                 host.bindir, BAD_BLOCKS_FAILURE)) in lines
     assert lines[-1] == bad_blocks_advice(
-        "Run 'svmram setup md0' again once mdadm has the fix.")
+        "Run 'svmram setup md0' again once mdadm is 4.5 or later.")
     assert "md0 is as it was before." in lines[-2]
     assert not os.path.exists(host.path(RECORD))
 
@@ -657,7 +658,7 @@ def test_restore_refused_for_the_disks_bad_block_logs_says_why(host):
         "%s" % (host.bindir, BAD_BLOCKS_FAILURE),
         bad_blocks_advice("'svmram teardown md0' ends the setup, so that "
                           "the boot unit stops trying; set it up again once "
-                          "mdadm has the fix.")]
+                          "mdadm is 4.5 or later.")]
     # the advice works: teardown leaves the array on its disks
     rc, out, err, argvs = host.svmram("teardown", "-y", "/dev/md0")
     assert rc == 0, err
@@ -700,3 +701,86 @@ def test_a_setup_whose_output_goes_into_a_closed_pipe_still_finishes(host):
     rc, out, err, _ = host.svmram("status", "/dev/md0")
     assert rc == 0, out + err
     assert host.record() == GROWN
+
+
+# mdadm 4.4 and later create no bitmap unless asked (issue 37, 2)
+NO_BITMAP = [
+    "svmram: md0 has no write-intent bitmap (mdadm 4.4 and later create "
+    "none unless asked)",
+    "svmram: Give it an internal bitmap first (mdadm --grow "
+    "--bitmap=internal /dev/md0), then run setup again."]
+
+
+def test_setup_refuses_an_array_without_a_bitmap_and_its_advice_works(host):
+    faketree.write(host.root, "/sys/block/md0/md/bitmap/location", "none")
+    before = host.sysfs()
+    rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
+    assert (rc, out, argvs) == (3, "", [IS_ENABLED])
+    assert err.splitlines() == NO_BITMAP
+    assert host.sysfs() == before
+    rc, out, err, argvs = host.svmram("check", "/dev/md0")
+    assert (rc, argvs) == (3, [IS_ENABLED])
+    assert out.splitlines()[1:] == [
+        "md0: refused: " + NO_BITMAP[0][len("svmram: "):],
+        "    " + NO_BITMAP[1][len("svmram: "):]]
+    # the advice, followed
+    host.command(["mdadm", "--grow", "/dev/md0", "--bitmap=internal"])
+    out, err = set_up(host)
+    assert host.record() == GROWN
+
+
+def llbitmap(host):
+    """md0 with the lockless bitmap of kernel 6.18 and mdadm 4.6: md shows
+    its kind in md/bitmap_type (md.c bitmap_type_show) and its files
+    under md/llbitmap/, with no md/bitmap/ (md-llbitmap.c
+    md_llbitmap_group)."""
+    faketree.remove(host.root, "/sys/block/md0/md/bitmap")
+    faketree.write(host.root, "/sys/block/md0/md/bitmap_type",
+                   "none bitmap [llbitmap] ")
+    faketree.write(host.root, "/sys/block/md0/md/llbitmap/metadata",
+                   "chunksize 128")
+
+
+def test_setup_and_check_refuse_the_lockless_bitmap(host):
+    llbitmap(host)
+    before = host.sysfs()
+    rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
+    assert (rc, out, argvs) == (3, "", [IS_ENABLED])
+    refusal = [
+        "md0 has a lockless bitmap (llbitmap); svmram needs md's classic "
+        "internal bitmap",
+        "Replace it (mdadm --grow --bitmap=none /dev/md0, then mdadm --grow "
+        "--bitmap=internal /dev/md0; cat /sys/block/md0/md/bitmap_type, "
+        "where it exists, then shows [bitmap]), then run setup again."]
+    assert err.splitlines() == ["svmram: " + line for line in refusal]
+    assert host.sysfs() == before
+    rc, out, err, argvs = host.svmram("check", "/dev/md0")
+    assert (rc, argvs) == (3, [IS_ENABLED])
+    assert out.splitlines()[1:] == ["md0: refused: " + refusal[0],
+                                    "    " + refusal[1]]
+
+
+def test_the_classic_bitmap_named_by_bitmap_type_is_accepted(host):
+    """A kernel 6.18 or later names md's classic bitmap in md/bitmap_type
+    and keeps md/bitmap/location: setup goes on."""
+    faketree.write(host.root, "/sys/block/md0/md/bitmap_type",
+                   "none [bitmap] llbitmap ")
+    set_up(host)
+    assert host.record() == GROWN
+
+
+def test_the_listing_the_package_scripts_and_completion_read(host):
+    """`svmram status -H -o mirror,unit,ramstate`: every recorded target,
+    its boot unit and whether its RAM copy is in it ("-" once the unit's
+    stop took it out), which debian/svmram.prerm, postinst and the bash
+    completion read instead of md's own files (issue 37 section 5)."""
+    listing = ("status", "-H", "-o", "mirror,unit,ramstate")
+    rc, out, err, _ = host.svmram(*listing)
+    assert (rc, out) == (0, "")
+    set_up(host)
+    rc, out, err, _ = host.svmram(*listing)
+    assert (rc, out) == (0, "md0\tsvmram@md0.service\tin_sync\n")
+    rc, out, err, argvs = host.svmram("stop", "/dev/md0")
+    assert (rc, argvs) == (0, STOP_ARGVS), err
+    rc, out, err, _ = host.svmram(*listing)
+    assert out == "md0\tsvmram@md0.service\t-\n" and rc in (4, 5, 6), err

@@ -39,6 +39,10 @@ from faketree import fixture
     (parse.bitmap_location, "+8\n", "+8"),
     (parse.bitmap_location, "none\n", "none"),
     (parse.bitmap_location, "file\n", "file"),
+    # md.c bitmap_type_show: "none", then each kind, the array's bracketed
+    (parse.bitmap_type, "none [bitmap] llbitmap \n", "bitmap"),
+    (parse.bitmap_type, "none bitmap [llbitmap] \n", "llbitmap"),
+    (parse.bitmap_type, "[none] bitmap llbitmap \n", "none"),
     (parse.kernel_release, "6.1.0-56-cloud-amd64\n",
      (6, 1, 0, "6.1.0-56-cloud-amd64")),
     (parse.kernel_release, "6.10.14-200.fc40.x86_64\n",
@@ -68,6 +72,9 @@ def test_sysfs_values_with_a_name():
     (parse.member_state, "in-sync\n"),
     (parse.slot, "-1\n"), (parse.slot, "01\n"),
     (parse.bitmap_location, "8\n"), (parse.bitmap_location, "+\n"),
+    (parse.bitmap_type, "none bitmap llbitmap\n"),
+    (parse.bitmap_type, "[bitmap] [llbitmap]\n"), (parse.bitmap_type, "\n"),
+    (parse.bitmap_type, "bitmap [llbitmap]\n"),
     (parse.kernel_release, "Linux\n"),
 ])
 def test_unknown_sysfs_values_are_refused(function, text):

@@ -391,10 +391,23 @@ def test_a_busy_array_is_refused():
         resync_start=0)))
 
 
-@pytest.mark.parametrize("location, text", [("none", "no write-intent bitmap"),
-                                            ("file", "a bitmap in a file")])
-def test_an_array_without_an_internal_bitmap_is_refused(location, text):
-    assert text in refused(host(two_disk_array(bitmap=location)))
+@pytest.mark.parametrize("location, text, advice", [
+    ("none", "md0 has no write-intent bitmap (mdadm 4.4 and later create "
+     "none unless asked)", "Give it an internal bitmap first (mdadm --grow "
+     "--bitmap=internal /dev/md0), then run setup again."),
+    ("file", "md0 has a bitmap in a file; svmram needs md's classic "
+     "internal bitmap", None),
+    ("llbitmap", "md0 has a lockless bitmap (llbitmap); svmram needs md's "
+     "classic internal bitmap", None)])
+def test_an_array_without_an_internal_bitmap_is_refused(location, text,
+                                                         advice):
+    with pytest.raises(RefusedError) as error:
+        planner.choose_setup(host(two_disk_array(bitmap=location)), "md0")
+    assert error.value.message == text
+    assert error.value.advice == (advice or (
+        "Replace it (mdadm --grow --bitmap=none /dev/md0, then mdadm --grow "
+        "--bitmap=internal /dev/md0; cat /sys/block/md0/md/bitmap_type, "
+        "where it exists, then shows [bitmap]), then run setup again."))
 
 
 def test_write_behind_is_refused():

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """bash-completion/svmram: the subcommands, each subcommand's options as
-the command's own parser has them for an md array, and the arrays of
-/proc/mdstat, with and without bash-completion's _init_completion."""
+the command's own parser has them for an md array, and the targets as
+svmram lists them (a stand-in svmram on PATH; tests/md/test_cli.py pins
+the real command's lines), with and without bash-completion's
+_init_completion."""
 
 import os
 import shlex
@@ -17,15 +19,18 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
 COMPLETION = os.path.join(REPO, "bash-completion", "svmram")
 FRAMEWORK = "/usr/share/bash-completion/bash_completion"
-MDSTAT = """Personalities : [raid1]
-md0 : active raid1 ram0[2](W) vdb[1](W) vda[0](W)
-      130048 blocks super 1.2 [3/3] [UUU]
-      bitmap: 0/1 pages [0KB], 65536KB chunk
-
-md127 : active raid1 vdc[0] vdd[1]
-      65472 blocks super 1.2 [2/2] [UU]
-
-unused devices: <none>
+# svmram as the completion asks it: status -H -o mirror lists the targets
+# set up, check says which others setup would take.
+SVMRAM = """#!/bin/sh
+case "$*" in
+"status -H -o mirror") printf 'md0\\nmd127\\n' ;;
+check) printf '%s\\n' "ok       kernel    Linux 6.12.0" \\
+	"md0: set up: recorded in /etc/svmram/md/md0.json" \\
+	"md5: ready: existing array: md5 grows from 2 to 3 raid devices" \\
+	"md6: refused: md6 is raid5, not RAID-1" \\
+	"    svmram only adds a RAM member to RAID-1 arrays." ;;
+*) exit 2 ;;
+esac
 """
 MODES = ["plain"] + (["framework"] if os.path.exists(FRAMEWORK) else [])
 
@@ -34,8 +39,10 @@ def complete(line, tmp_path, mode):
     """COMPREPLY for the command line `line` (the cursor at its end)."""
     if shutil.which("bash") is None:
         pytest.skip("no bash")
-    mdstat = tmp_path / "mdstat"
-    mdstat.write_text(MDSTAT)
+    bindir = tmp_path / "bin"
+    bindir.mkdir(exist_ok=True)
+    (bindir / "svmram").write_text(SVMRAM)
+    (bindir / "svmram").chmod(0o755)
     words = line.split(" ")
     script = "\n".join([
         "source %s" % shlex.quote(FRAMEWORK) if mode == "framework" else "",
@@ -49,8 +56,8 @@ def complete(line, tmp_path, mode):
         'printf "%s\\n" "${COMPREPLY[@]}"',
     ])
     done = subprocess.run(["bash", "-c", script], capture_output=True,
-                          text=True, env=dict(os.environ,
-                                              SVMRAM_MDSTAT=str(mdstat)))
+                          text=True, env=dict(os.environ, PATH="%s:%s" % (
+                              bindir, os.environ["PATH"])))
     assert done.returncode == 0, done.stderr
     return sorted(w for w in done.stdout.splitlines() if w)
 
@@ -78,10 +85,12 @@ def test_each_subcommand_s_options_are_the_parser_s(tmp_path, mode,
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_the_arrays_of_mdstat(tmp_path, mode):
-    assert complete("svmram setup -y ", tmp_path, mode) == [
-        "/dev/md0", "/dev/md127", "md0", "md127"]
+def test_the_targets_svmram_lists(tmp_path, mode):
+    assert complete("svmram setup -y ", tmp_path, mode) == ["md5"]
+    assert complete("svmram status ", tmp_path, mode) == ["md0", "md127"]
     assert complete("svmram status md1", tmp_path, mode) == ["md127"]
+    assert complete("svmram teardown -y m", tmp_path, mode) == [
+        "md0", "md127"]
     assert complete("svmram status -o ram,redu", tmp_path, mode) == [
         "ram,redundancy"]
 
@@ -90,3 +99,11 @@ def test_the_arrays_of_mdstat(tmp_path, mode):
 def test_status_fields_are_status_s(tmp_path, mode):
     from svmram.commands.status import FIELDS
     assert complete("svmram status -o ", tmp_path, mode) == sorted(FIELDS)
+
+
+def test_the_completion_names_no_backend_s_file():
+    """It asks svmram (issue 37 section 5)."""
+    with open(COMPLETION) as stream:
+        text = stream.read()
+    for word in ("/proc", "mdstat", "/sys", "/etc/svmram", "svmram@"):
+        assert word not in text, word

@@ -198,6 +198,35 @@ case "$(basename "$0") $1" in
 esac
 exit 0
 """
+# svmram's listing (tests/md/test_cli.py pins the real command's lines):
+# each record's array, its unit and its RAM member's state, "-" when the
+# member is out; status exits 4 then.  A file status-fails makes it fail.
+SVMRAM_STUB = """#!/bin/sh
+echo "svmram $*" >> "$DPKG_ROOT/calls"
+if [ -f "$DPKG_ROOT/status-fails" ]; then
+	echo "svmram: cannot read /proc/mdstat" >&2
+	exit 1
+fi
+[ "$1 $2 $3" = "status -H -o" ] || exit 2
+rc=0
+for record in "$DPKG_ROOT"/etc/svmram/md/*.json; do
+	[ -f "$record" ] || continue
+	array=$(basename "$record" .json)
+	ram=-
+	if [ -e "$DPKG_ROOT/sys/block/$array/md/dev-ram0" ]; then
+		ram=in_sync
+	else
+		rc=4
+	fi
+	case $4 in
+	mirror,unit,ramstate)
+		printf '%s\tsvmram@%s.service\t%s\n' "$array" "$array" "$ram" ;;
+	mirror,unit) printf '%s\tsvmram@%s.service\n' "$array" "$array" ;;
+	*) exit 2 ;;
+	esac
+done
+exit $rc
+"""
 
 
 @pytest.fixture
@@ -221,6 +250,8 @@ def host(tmp_path, built):
                  "pypy3compile", "systemctl"):
         (bindir / tool).write_text(STUB)
         (bindir / tool).chmod(0o755)
+    (bindir / "svmram").write_text(SVMRAM_STUB)
+    (bindir / "svmram").chmod(0o755)
 
     def script(name, *args):
         env = dict(os.environ, DPKG_ROOT=str(root),
@@ -238,8 +269,12 @@ def test_removal_takes_the_ram_member_out_and_keeps_the_record(host):
     root, script, calls = host
     done = script("prerm", "remove")
     assert done.returncode == 0, done.stderr
-    assert "deb-systemd-invoke stop svmram@md0.service" in calls()
+    assert calls()[:2] == [
+        "svmram status -H -o mirror,unit,ramstate",
+        "deb-systemd-invoke stop svmram@md0.service"]
     assert not (root / "sys/block/md0").exists()
+    assert (root / "var/lib/svmram/stopped-by-removal").read_text() == \
+        "md0\tsvmram@md0.service\n"
     done = script("postrm", "remove")
     assert done.returncode == 0, done.stderr
     assert (root / "etc/svmram/md/md0.json").exists()
@@ -252,9 +287,26 @@ def test_removal_is_refused_while_a_ram_member_stays(host):
     (root / "stop-fails").write_text("")
     done = script("prerm", "remove")
     assert done.returncode == 1
-    assert ("svmram: /dev/md0 still has its RAM member" in done.stderr
-            and "run 'svmram teardown md0'" in done.stderr), done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        "svmram: md0 still has its RAM copy (journalctl -u "
+        "svmram@md0.service says why); run 'svmram teardown md0', or "
+        "'svmram stop md0', then remove svmram again")
     assert (root / "etc/svmram/md/md0.json").exists()
+
+
+def test_removal_is_refused_when_svmram_cannot_say(host):
+    """Status fails closed: what svmram cannot read is never taken for
+    "no RAM copy"; no unit is stopped."""
+    root, script, calls = host
+    (root / "status-fails").write_text("")
+    done = script("prerm", "remove")
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        "svmram: 'svmram status' failed (exit 1), so the removal cannot "
+        "tell which targets still have a RAM copy; run 'svmram status' to "
+        "see why, then remove svmram again")
+    assert not [c for c in calls() if c.startswith("deb-systemd-invoke")]
+    assert (root / "sys/block/md0/md/dev-ram0").exists()
 
 
 def test_an_upgrade_stops_nothing(host):
@@ -277,13 +329,28 @@ def test_a_reinstall_starts_what_the_removal_stopped(host):
     assert not (root / "var/lib/svmram").exists()
 
 
+def test_a_reinstall_reads_the_list_an_older_prerm_wrote(host):
+    """An older prerm listed the arrays alone; the units come from
+    svmram."""
+    root, script, calls = host
+    (root / "var/lib/svmram").mkdir(parents=True)
+    (root / "var/lib/svmram/stopped-by-removal").write_text("md0\nmd9\n")
+    done = script("postinst", "configure", __version__)
+    assert done.returncode == 0, done.stderr
+    assert [c for c in calls() if "py3" not in c] == [
+        "svmram status -H -o mirror,unit",
+        "deb-systemd-invoke start svmram@md0.service"]
+
+
 def test_purge_deletes_the_records_and_the_unit_links(host):
     root, script, calls = host
     assert script("prerm", "remove").returncode == 0
     assert script("postrm", "remove").returncode == 0
     done = script("postrm", "purge")
     assert done.returncode == 0, done.stderr
-    assert "deleting the record of /dev/md0" in done.stderr
+    assert done.stderr.splitlines()[0] == (
+        "svmram: deleting the record of md0; its disks stay as the removal "
+        "left them (svmram(8), \"Debian package\")")
     assert not (root / "etc/svmram").exists()
     assert not (root / "var/svmram").exists()
     assert not (root / "var/lib/svmram").exists()
@@ -298,3 +365,32 @@ def test_without_systemd_removal_touches_no_unit(host):
     assert script("prerm", "remove").returncode == 0
     assert calls() == [] or all(c.startswith("py3clean") for c in calls())
     assert (root / "sys/block/md0/md/dev-ram0").exists()
+
+
+def test_purge_keeps_a_link_to_another_package_s_unit(host):
+    """Only links to the package's units go (svmram* in the system's unit
+    directories): an administrator's own unit of that name in /etc, and
+    any other link, stay."""
+    root, script, calls = host
+    wants = root / "etc/systemd/system/sysinit.target.wants"
+    os.symlink("/usr/lib/systemd/system/svmram-copy@.service",
+               wants / "svmram-copy@md0.service")
+    os.symlink("/etc/systemd/system/svmram-mine.service",
+               wants / "svmram-mine.service")
+    os.symlink("/lib/systemd/system/other.service", wants / "other.service")
+    assert script("prerm", "remove").returncode == 0
+    done = script("postrm", "purge")
+    assert done.returncode == 0, done.stderr
+    assert sorted(os.listdir(wants)) == ["other.service",
+                                         "svmram-mine.service"]
+
+
+def test_the_maintainer_scripts_name_no_backend_s_file():
+    """They ask svmram for the targets and units (issue 37 section 5): a
+    second Linux backend edits none of them."""
+    for name in ("prerm", "postinst", "postrm"):
+        with open(os.path.join(REPO, "debian", "svmram." + name)) as stream:
+            text = stream.read()
+        for word in ("/md", "md0", "svmram@", "dev-ram", "mdstat", "array",
+                     "mdadm", ".json"):
+            assert word not in text, (name, word)

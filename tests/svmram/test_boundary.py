@@ -19,7 +19,7 @@ NEUTRAL = sorted(glob.glob(os.path.join(LIB, "commands", "*.py"))) + [
     os.path.join(LIB, name) for name in (
         "plan.py", "execute.py", "journal.py", "lock.py", "cli.py",
         "actions.py", "backend.py", "testcut.py", "target.py",
-        "context.py", "atomic.py", "streams.py")]
+        "context.py", "atomic.py", "streams.py", "unitescape.py")]
 BACKENDS = ("svm", "md")
 
 
@@ -93,13 +93,15 @@ def test_only_the_registry_names_the_backends():
         assert "svmram.svm.backend:SvmBackend" in stream.read()
 
 
-def test_the_registry_picks_svm_for_metadevice_names():
+def test_the_registry_picks_svm_for_metadevice_names(tmp_path):
+    """SVM's host: an emulated root without /sys/block."""
     from svmram import registry
     from svmram.svm.backend import SvmBackend
     assert type(registry.for_target("d10")) is SvmBackend
     assert [text for text in ("d10", "d0", "blue/d10", "/dev/md0", "md0",
                               "/dev/md/d10", "d10x")
-            if SvmBackend.owns(text)] == ["d10", "d0", "blue/d10"]
+            if SvmBackend.owns(text, str(tmp_path))] == [
+                "d10", "d0", "blue/d10"]
 
 
 # --- words (issue 19, section 2) ---------------------------------------------

@@ -5,6 +5,7 @@ section 2), and `svmram status` given no target lists the targets of
 every backend that says yes."""
 
 import argparse
+import json
 import sys
 
 import pytest
@@ -169,3 +170,117 @@ def test_the_help_names_the_targets_of_every_backend_the_registry_holds(
         "status"].description == \
         "show whether each configured mirror, array or volume reads from RAM"
     assert cli.every_target() == "mirrors, arrays or volumes"
+
+
+# --- no two backends claim one name (issue 37 section 5) ---------------------
+
+NAMES = (
+    # SVM's: dN (N < 8192), and a disk set's SET/dN (meta_name.c
+    # parse_device; a set name is 1 to 50 printable characters but " *?/",
+    # meta_set_hst.c meta_set_checkname)
+    "d0", "d10", "d8191", "d8192", "blue/d10", "vg/d10", "1set/d10",
+    "a.b-c+d/d0", "x" * 50 + "/d10", "x" * 51 + "/d10", "blue/d8192",
+    "bl ue/d10", "bl*e/d10", "a/b/d10", "/dev/md/dsk/d10",
+    # md's: mdN, /dev/mdN, /dev/md/NAME
+    "md0", "/dev/md0", "/dev/md127", "/dev/md/data", "/dev/md/d10",
+    "md/d10", "/dev/md/vg",
+    # a logical volume's, which a future backend would claim
+    "vg/lv", "vg0/root", "/dev/vg/lv", "/dev/mapper/vg-lv",
+    # nobody's
+    "", "d", "D10", "d10x", "md", "mdx", "/dev/sda")
+
+
+def hosts(tmp_path):
+    svm = tmp_path / "svm"
+    md = tmp_path / "md"
+    svm.mkdir()
+    (md / "sys" / "block").mkdir(parents=True)
+    return {"svm": str(svm), "md": str(md)}
+
+
+def test_no_two_backends_claim_one_name(tmp_path):
+    import importlib
+    for host, root in hosts(tmp_path).items():
+        for text in NAMES:
+            claimants = [name for name in registry.REGISTRY if
+                         importlib.import_module(
+                             registry.SYNTAX[name]).owns(text, root)]
+            assert len(claimants) <= 1, (host, text, claimants)
+
+
+def test_svm_claims_a_disk_set_name_only_on_its_own_host(tmp_path):
+    roots = hosts(tmp_path)
+    claimed = {host: [text for text in NAMES
+                      if registry.owner(text, root) == "svm"]
+               for host, root in roots.items()}
+    assert claimed["svm"] == [
+        "d0", "d10", "d8191", "blue/d10", "vg/d10", "1set/d10",
+        "a.b-c+d/d0", "x" * 50 + "/d10", "md/d10"]
+    assert claimed["md"] == ["d0", "d10", "d8191"]
+    # vg/d10 on Linux is nobody's: md, the host's backend, refuses it in
+    # its own words
+    assert registry.owner("vg/d10", roots["md"]) is None
+    assert type(registry.for_target("vg/d10", roots["md"])).__name__ == \
+        "MdBackend"
+
+
+def test_a_name_two_backends_claim_is_refused(monkeypatch):
+    """The registry gives a doubly claimed name to neither (a third
+    backend whose syntax overlapped would be caught here, not misrouted
+    to the first)."""
+    import types
+    lvm = types.SimpleNamespace(owns=lambda text, root="/": "/" in text,
+                                owns_host=lambda root="/": False)
+    monkeypatch.setattr(registry, "REGISTRY", dict(
+        registry.REGISTRY, lvm="x:y"))
+    monkeypatch.setattr(registry, "SYNTAX", dict(registry.SYNTAX,
+                                                 lvm="fake_lvm_names"))
+    monkeypatch.setitem(sys.modules, "fake_lvm_names", lvm)
+    assert registry.owner("vg/lv") == "lvm"
+    with pytest.raises(UsageError) as refused:
+        registry.owner("/dev/md0")
+    assert refused.value.message == (
+        "'/dev/md0' is a name in the syntax of several of svmram's "
+        "backends (md, lvm)")
+
+
+class _Checking:
+    """A backend whose check gives one host check and one verdict."""
+
+    def __init__(self, backend, check, verdict):
+        self.words, self.deadline = backend.words, backend.deadline
+        self.check_predictions = backend.check_predictions
+        self.result, self.asked = ([check], [verdict]), []
+
+    def check(self, name):
+        self.asked.append(name)
+        return self.result
+
+
+def test_check_without_a_target_asks_every_owning_backend(monkeypatch,
+                                                          capsys):
+    """check given no target checks the targets of every backend whose
+    host this is, not only the first's (issue 37 section 5)."""
+    from svmram.commands import check as command, common
+    from svmram.md.backend import MdBackend
+    from svmram.svm.backend import SvmBackend
+    md = _Checking(MdBackend("/"), {"verdict": "ok", "check": "kernel",
+                                    "detail": "Linux 6.12"},
+                   {"mirror": "md0", "verdict": "ready", "detail": "fine"})
+    svm = _Checking(SvmBackend("/"), {"verdict": "ok", "check": "svm",
+                                      "detail": "replicas"},
+                    {"mirror": "d10", "verdict": "refused", "detail": "no"})
+    monkeypatch.setattr(common, "host_backends", lambda: [md, svm])
+    args = argparse.Namespace(target=None, json=False)
+    assert command.run(args) == 3
+    assert capsys.readouterr().out == (
+        "ok       kernel    Linux 6.12\n"
+        "md0: ready: fine\n"
+        "ok       svm       replicas\n"
+        "d10: refused: no\n")
+    assert (md.asked, svm.asked) == ([None], [None])
+    args.json = True
+    assert command.run(args) == 3
+    report = json.loads(capsys.readouterr().out)
+    assert [c["check"] for c in report["checks"]] == ["kernel", "svm"]
+    assert [v["mirror"] for v in report["mirrors"]] == ["md0", "d10"]

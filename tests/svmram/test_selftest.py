@@ -86,15 +86,30 @@ def test_unreadable_kstat_is_a_refusal_not_a_guess(tmp_path):
 
 
 def test_an_md_host_is_refused_before_the_lock(tmp_path, monkeypatch):
-    """md has no selftest: a refusal in md's words, and no lock file."""
+    """md has no selftest: Backend.selftest's default refusal, in md's
+    words, and no lock file."""
     import argparse
     from svmram.commands import common, selftest as command
     from svmram.md.backend import MdBackend
-    monkeypatch.setattr(common, "host_backend", lambda: MdBackend("/"))
+    monkeypatch.setattr(common, "host_backends", lambda: [MdBackend("/")])
     monkeypatch.setattr(command, "LOCK", str(tmp_path / "lock"))
     with pytest.raises(RefusedError) as refused:
         command.run(argparse.Namespace(directory=None, json=False))
-    assert refused.value.message == (
-        "svmram selftest exists for Solaris Volume Manager only; this host "
-        "uses md arrays")
+    assert (refused.value.message, refused.value.advice) == (
+        "svmram selftest has no checks for md arrays yet",
+        "Run 'svmram check', which says what setup would verify on this "
+        "host and changes nothing.")
     assert not (tmp_path / "lock").exists()
+
+
+def test_selftest_runs_the_first_host_backend_that_has_one(monkeypatch):
+    """On a host two backends own, selftest asks each: the one with a
+    selftest runs it, wherever it is in the registry's order."""
+    from svmram.commands import common
+    from svmram.md.backend import MdBackend
+    from svmram.svm.backend import SvmBackend
+    md, svm = MdBackend("/"), SvmBackend("/")
+    monkeypatch.setattr(common, "host_backends", lambda: [md, svm])
+    assert common.selftest_backend() is svm
+    monkeypatch.setattr(common, "host_backends", lambda: [md])
+    assert common.selftest_backend() is md

@@ -1037,7 +1037,7 @@ p1)
   ! test -d /sys/module/brd; result removed.brd_unloaded $?
   check removed.record_kept test -f /etc/svmram/md/md0.json
   check removed.unit_link_kept test -L /etc/systemd/system/sysinit.target.wants/svmram@md0.service
-  check removed.listed grep -qx md0 /var/lib/svmram/stopped-by-removal
+  check removed.listed grep -qx "$(printf 'md0\tsvmram@md0.service')" /var/lib/svmram/stopped-by-removal
   ! test -e /usr/sbin/svmram; result removed.command_gone $?
   check removed.data.sums sums_ok
   show mdadm-events cat /var/log/mdadm-events

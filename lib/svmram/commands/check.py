@@ -50,21 +50,25 @@ def render_text(checks, verdicts, predictions, target):
 
 
 def run(args):
-    context = common.context_for(args.target) if args.target \
-        else common.host_context()
-    backend = context.backend
-    checks, verdicts = backend.check(context.name)
+    """Given a target, its backend checks it; given none, every backend
+    whose host this is checks its own targets, one after the other."""
+    contexts = [common.context_for(args.target)] if args.target \
+        else common.host_contexts()
+    checks, verdicts, lines = [], [], []
+    for context in contexts:
+        backend = context.backend
+        its_checks, its_verdicts = backend.check(context.name)
+        checks += its_checks
+        verdicts += its_verdicts
+        lines += render_text(its_checks, its_verdicts,
+                             backend.check_predictions, backend.words.target)
     if args.json:
         json.dump({"format": JSON_FORMAT, "checks": checks,
                    "mirrors": verdicts}, sys.stdout, indent=2,
                   sort_keys=True)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write("".join(line + "\n"
-                                 for line in render_text(
-                                     checks, verdicts,
-                                     backend.check_predictions,
-                                     backend.words.target)))
+        sys.stdout.write("".join(line + "\n" for line in lines))
     failed = any(c["verdict"] == FAIL for c in checks) or any(
         v["verdict"] not in ("ready", "set up") for v in verdicts)
     return EXIT_REFUSED if failed else EXIT_OK

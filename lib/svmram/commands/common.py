@@ -4,7 +4,7 @@
 the backend, the target, the host, the journal, progress, polling and
 the deadline), the host root, the lock, confirmation, and running a plan
 with rollback.  Each subcommand builds its context here once
-(context_for, host_context; status given no target one per backend,
+(context_for; status and check given no target one per backend,
 host_contexts) and passes it to the helpers below.
 
 Backend-neutral: the backend (backend.py, picked by registry.py) plans,
@@ -46,15 +46,9 @@ def context_for(text):
         text), text))
 
 
-def host_context():
-    """The run context of a subcommand given no target (check): the
-    host's backend, no target."""
-    return Context(host_backend(), host_root())
-
-
 def host_contexts():
-    """The run contexts of status given no target: one per backend whose
-    host this is (each is asked), no target."""
+    """The run contexts of status and check given no target: one per
+    backend whose host this is (each is asked), no target."""
     return [Context(backend, host_root()) for backend in host_backends()]
 
 
@@ -63,15 +57,19 @@ def target_of(backend, name, typed=None):
     return Target(backend.name, name, typed)
 
 
-def host_backend():
-    """The backend of this host (for a command given no target): the
-    first whose host this is."""
-    return registry.for_host(host_root())
-
-
 def host_backends():
-    """Every backend whose host this is (status given no target)."""
+    """Every backend whose host this is (status and check given no
+    target)."""
     return registry.for_hosts(host_root())
+
+
+def selftest_backend():
+    """The backend whose selftest runs: the first whose host this is and
+    that has one (a selftest_directory), else the first, which refuses
+    in its words."""
+    backends = host_backends()
+    return next((backend for backend in backends
+                 if backend.selftest_directory is not None), backends[0])
 
 
 def arguments_backend(argv):

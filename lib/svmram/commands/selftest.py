@@ -37,7 +37,7 @@ def add_arguments(parser, argv=()):
 
 
 def run(args):
-    backend = common.host_backend()
+    backend = common.selftest_backend()
     if backend.selftest_directory is None:
         backend.selftest(None, None)        # the backend's refusal
     common.require_root(backend)

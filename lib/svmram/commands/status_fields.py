@@ -11,7 +11,7 @@ from .status_grade import GRADES
 # -o: the fields, in the order svmram(8) lists them.
 FIELDS = ("mirror", "verdict", "health", "serving", "ram", "ramstate",
           "resync", "ramdisk", "ramdiskstate", "size", "disks", "current",
-          "redundancy", "service", "method")
+          "redundancy", "service", "unit", "method")
 DEFAULT_FIELDS = ("mirror", "verdict", "health", "ram", "ramstate", "resync",
                   "ramdisk", "service")
 
@@ -95,6 +95,7 @@ FIELD_VALUES = MappingProxyType({
     "current": (lambda s, p, g, x: _redundancy(s, "current"), False),
     "redundancy": (lambda s, p, g, x: _redundancy(s, "state"), False),
     "service": (lambda s, p, g, x: s.boot_service["state"], False),
+    "unit": (lambda s, p, g, x: s.boot_service["name"], False),
     "method": (lambda s, p, g, x: s.method, False),
 })
 assert tuple(FIELD_VALUES) == FIELDS

@@ -30,8 +30,9 @@ import sys
 from .. import actions
 from ..backend import Backend, Words
 from ..errors import RefusedError, SvmramError, UsageError, whole_number
+from ..unitescape import systemd_escape
 from . import check, names, planner, record, restore, status, steps
-from .host import (WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
+from .host import (UNIT, WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
                    wait_for_disks)
 from .intent import Intent
 from .names import check_array_name
@@ -48,11 +49,12 @@ WORDS = Words(
     service_failed="has failed",
     service_running="active",
     state_command="mdadm --detail /dev/{target}",
-    retry_command="systemctl restart svmram@{target}.service",
-    explain_command="systemctl status svmram@{target}.service",
+    retry_command="systemctl restart {unit}",
+    explain_command="systemctl status {unit}",
     hung_command=HUNG,
     serving="/dev/{ram} in sync, the disks write-mostly",
-    script="POSIX sh script")
+    script="POSIX sh script",
+    boot_unit=UNIT, instance=systemd_escape)
 
 
 class MdBackend(Backend):
@@ -65,8 +67,8 @@ class MdBackend(Backend):
     # --- names and options ------------------------------------------------
 
     @classmethod
-    def owns(cls, text):
-        return names.owns(text)
+    def owns(cls, text, root="/"):
+        return names.owns(text, root)
 
     @classmethod
     def owns_host(cls, root="/"):
@@ -260,13 +262,6 @@ class MdBackend(Backend):
                     "finishes it")
         return None
 
-    def selftest(self, svmram, directory):
-        raise RefusedError(
-            "svmram selftest exists for Solaris Volume Manager only; this "
-            "host uses %s" % self.words.system,
-            advice="Use the test suite's real-host checks instead "
-                   "(docs/testing-on-a-real-host.md).")
-
     def plan_stop(self, host, intent):
         plan = planner.plan_stop(host.observe(intent), intent)
         plan.intent = intent
@@ -304,8 +299,11 @@ class MdBackend(Backend):
         disks' bad-block logs have entries: mdadm 4.4 copies their
         bad-blocks flag, without the entries, onto the new member, and
         kernels since 6.7 refuse it (mdadm issue 267, pull request 154;
-        seen on Debian 13).  Nothing svmram can change: the advice is to
-        leave the array on its disks until mdadm has the fix."""
+        seen on Debian 13).  mdadm 4.5 has the fix (commit 4e2e208c,
+        "super1: Clear extra flags when initializing metadata"; Debian
+        forky's 4.6 has it, Debian 13's 4.4-11+deb13u1 does not).  Nothing
+        svmram can change: the advice is to leave the array on its disks
+        until mdadm is 4.5 or later."""
         key = failure.step.key
         if not key.startswith(("grow-add ", "add ram")) or \
                 "add new device failed" not in failure.reason:
@@ -321,17 +319,19 @@ class MdBackend(Backend):
             "The disks of %s have bad-block log entries (%s; mdadm "
             "--examine-badblocks /dev/%s lists them): mdadm copies their "
             "bad-blocks flag onto the new RAM member, and kernels since 6.7 "
-            "refuse that member (mdadm issue 267, pull request 154), so %s "
-            "cannot have a RAM member until this system's mdadm has that "
-            "fix; it serves reads from its disks meanwhile.  %s" % (
+            "refuse that member (mdadm issue 267, pull request 154, fixed "
+            "in mdadm 4.5: Debian 14 has it, Debian 13's 4.4 does not), so "
+            "%s cannot have a RAM member until this system's mdadm is 4.5 "
+            "or later; it serves reads from its disks meanwhile.  %s" % (
                 array, ", ".join("%s: %d" % item for item in
                                  sorted(entries.items())),
                 sorted(entries)[0], array,
-                "Run 'svmram setup %s' again once mdadm has the fix." % array
+                "Run 'svmram setup %s' again once mdadm is 4.5 or later."
+                % array
                 if operation == "setup" else
                 "'svmram teardown %s' ends the setup, so that the boot "
-                "unit stops trying; set it up again once mdadm has the "
-                "fix." % array))
+                "unit stops trying; set it up again once mdadm is 4.5 or "
+                "later." % array))
 
     # --- words for messages --------------------------------------------------
 

@@ -18,6 +18,7 @@ from .. import actions
 from ..backend import Host
 from ..errors import ParseError, RefusedError, SvmramError
 from ..execute import ResyncStatus
+from ..unitescape import systemd_escape
 from . import programs, parse
 from .model import FAULTY, RECOVERING, SPARE, Array, Brd, Disk, Member
 from .snapshot import Snapshot, differences
@@ -27,6 +28,9 @@ from .snapshot import Snapshot, differences
 START_GRACE_SECONDS = 60
 # How long a boot restore waits for udev to add the recorded disks.
 WAIT_DISKS_SECONDS = 20
+# md's boot unit, systemd/svmram@.service; {instance}: the array's name
+# as systemd escapes it (unit_name)
+UNIT = "svmram@{instance}.service"
 SYNCING = ("resync", "recover", "reshape", "check", "repair")
 # What a read of a sysfs file that is going away fails with: ENOENT once
 # it is gone, ENODEV while md deletes it (a member `mdadm --remove` took
@@ -196,7 +200,7 @@ class MdHost(Host):
                                     None),
             resync_start=optional("resync_start", parse.none_or_uint, None,
                                   "md/resync_start"),
-            bitmap=optional("bitmap/location", parse.bitmap_location, "none"),
+            bitmap=self._bitmap(md, optional),
             backlog=optional("bitmap/backlog", parse.uint_attr, 0,
                              "md/bitmap/backlog"),
             speed_min=optional("sync_speed_min", parse.sync_speed,
@@ -204,6 +208,17 @@ class MdHost(Host):
             speed_max=optional("sync_speed_max", parse.sync_speed,
                                (200000, False), "md/sync_speed_max"),
             mdstat_percent=self._mdstat_percent(name))
+
+    @staticmethod
+    def _bitmap(md, optional):
+        """md/bitmap/location of md's classic bitmap; since kernel 6.18
+        md/bitmap_type names the array's kind of bitmap, and the lockless
+        one has md/llbitmap/ instead of md/bitmap/ (md-llbitmap.c
+        md_llbitmap_group): then the kind ("llbitmap", or "none")."""
+        kind = optional("bitmap_type", parse.bitmap_type, "bitmap")
+        if kind != "bitmap":
+            return kind
+        return optional("bitmap/location", parse.bitmap_location, "none")
 
     def _mdstat_percent(self, name):
         """The percent /proc/mdstat shows for the array's resync or
@@ -417,7 +432,7 @@ sysfs_write = write_attribute
 
 def unit_name(array):
     """The boot unit of `array` (systemd/svmram@.service)."""
-    return "svmram@%s.service" % array
+    return UNIT.format(instance=systemd_escape(array))
 
 
 def wait_for_disks(backend, it, seconds, out, sleep=time.sleep,

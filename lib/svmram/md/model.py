@@ -54,7 +54,9 @@ class Array:
     # recovery (md's own figure; sync_completed lags), None without one.
     mdstat_percent: Optional[int] = None
     resync_start: Optional[int] = None   # None: no resync needed
-    bitmap: str = "none"            # md/bitmap/location
+    # md/bitmap/location ("none", "file", "+8"), or the array's kind of
+    # bitmap from md/bitmap_type when not md's classic one ("llbitmap")
+    bitmap: str = "none"
     backlog: int = 0                # md/bitmap/backlog (write-behind)
     speed_min: Tuple[int, bool] = (1000, False)   # KiB/s, set locally
     speed_max: Tuple[int, bool] = (200000, False)

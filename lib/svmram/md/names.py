@@ -26,9 +26,9 @@ NAMED = re.compile(r"/dev/md/[^/\0]+\Z")
 SYNTAX = "name an md array as /dev/mdN, /dev/md/NAME or mdN"
 
 
-def owns(text):
-    """Is `text` written in md's syntax?  Says nothing of whether the
-    array exists."""
+def owns(text, root="/"):
+    """Is `text` written in md's syntax (on any host: `root` is not
+    asked)?  Says nothing of whether the array exists."""
     return bool(KERNEL_NAME.match(text) or DEV_PATH.match(text) or
                 NAMED.match(text))
 

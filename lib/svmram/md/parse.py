@@ -12,8 +12,10 @@ of guessing.  The formats, with their sources:
   sync_completed_show, degraded_show, sync_speed_min_show/max,
   component_size_show, resync_start_show, metadata_show; per member
   state_show, slot_show, offset_show, rdev_size_show,
-  recovery_start_show) and drivers/md/md-bitmap.c (location_show,
-  backlog_show); Documentation/admin-guide/md.rst.
+  recovery_start_show, and since 6.18 bitmap_type_show) and
+  drivers/md/md-bitmap.c (location_show, backlog_show; bitmap_ops'
+  name "bitmap"), drivers/md/md-llbitmap.c (llbitmap_ops' name
+  "llbitmap"); Documentation/admin-guide/md.rst.
 * brd's module parameters: drivers/block/brd.c, module_param(rd_size,
   ulong, 0444) and module_param(rd_nr, int, 0444), printed by
   param_get_ulong/param_get_int as "%lu\\n" / "%d\\n".
@@ -188,6 +190,21 @@ def bitmap_location(text):
         return value
     raise ParseError("expected none, file or +N", 1, value,
                      "md/bitmap/location")
+
+
+def bitmap_type(text):
+    """md/bitmap_type (kernel 6.18 and later, md.c bitmap_type_show): the
+    kinds of bitmap this kernel has, "none" first, the array's own in
+    brackets ("none [bitmap] llbitmap "); returns the bracketed one."""
+    value = _value(text, "md/bitmap_type")
+    words = value.split()
+    chosen = [word[1:-1] for word in words
+              if len(word) > 2 and word[0] == "[" and word[-1] == "]"]
+    if not words or words[0].strip("[]") != "none" or len(chosen) != 1 or \
+            not re.match(r"[a-z][a-z0-9_]*\Z", chosen[0]):
+        raise ParseError("expected the kinds of bitmap, one in brackets",
+                         1, value, "md/bitmap_type")
+    return chosen[0]
 
 
 def kernel_release(text):

@@ -75,6 +75,38 @@ def _disk_names(array):
 
 # --- choosing what setup does ------------------------------------------------
 
+
+def _refuse_without_internal_bitmap(a):
+    """svmram needs md's classic internal bitmap (the re-add of a disk
+    that was out copies only what changed).  mdadm 4.4 and later create
+    none unless asked (Create.c, mdadm.c: commit e97c4e18 "ask user if
+    bitmap is not set"), so arrays made by hand on Debian 13 have none;
+    `mdadm --grow --bitmap=internal` gives one on 4.2 to 4.6 (Grow.c
+    Grow_addbitmap).  A bitmap in a file arises only with mdadm before
+    4.4 (commit 581ba134 "remove bitmap file support").  The lockless
+    bitmap (kernel 6.18, mdadm 4.6 --bitmap=lockless, "experimental")
+    recovers a new member only where the array was written
+    (md-llbitmap.c, llbitmap_skip_sync_blocks), so a blank RAM member
+    would keep zeros where the disks were never written, and it has no
+    md/bitmap/backlog to show write-behind: refused until checked on a
+    real host."""
+    name = a.name
+    if re.match(r"\+[0-9]+\Z", a.bitmap):
+        return
+    if a.bitmap == "none":
+        _refuse("%s has no write-intent bitmap (mdadm 4.4 and later create "
+                "none unless asked)" % name,
+                "Give it an internal bitmap first (mdadm --grow "
+                "--bitmap=internal /dev/%s), then run setup again." % name)
+    _refuse("%s has %s; svmram needs md's classic internal bitmap" % (
+        name, "a bitmap in a file" if a.bitmap == "file" else
+        "a lockless bitmap (llbitmap)" if a.bitmap == "llbitmap" else
+        "a bitmap of kind %s" % a.bitmap),
+        "Replace it (mdadm --grow --bitmap=none /dev/%s, then mdadm --grow "
+        "--bitmap=internal /dev/%s; cat /sys/block/%s/md/bitmap_type, where "
+        "it exists, then shows [bitmap]), then run setup again." % (
+            name, name, name))
+
 def choose_setup(snap, array, disks=()):
     """Check everything and decide (Intent, notes) for `svmram setup`, or
     refuse with the reason.  `disks` (kernel names) are needed only for a
@@ -172,12 +204,7 @@ def _choose_existing(snap, a):
                                      "idle" else "a resync is pending"),
                 "Wait until cat /sys/block/%s/md/sync_action says idle."
                 % name)
-    if not re.match(r"\+[0-9]+\Z", a.bitmap):
-        _refuse("%s has %s" % (name, "no write-intent bitmap" if a.bitmap ==
-                               "none" else "a bitmap in a file"),
-                "Give it an internal bitmap first (mdadm --grow "
-                "--bitmap=internal /dev/%s; with a file bitmap, "
-                "--bitmap=none before), then run setup again." % name)
+    _refuse_without_internal_bitmap(a)
     if a.backlog:
         _refuse("%s has write-behind enabled (bitmap backlog %d): md "
                 "could acknowledge writes the disks do not have yet" % (

@@ -58,8 +58,8 @@ class SvmBackend(Backend):
     # --- names and options ------------------------------------------------
 
     @classmethod
-    def owns(cls, text):
-        return names.owns(text)
+    def owns(cls, text, root="/"):
+        return names.owns(text, root)
 
     @classmethod
     def owns_host(cls, root="/"):

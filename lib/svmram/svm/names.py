@@ -25,7 +25,12 @@ PASS_MAX = 9                    # a mirror's highest pass number
 RAMDISK_NAME_MAX = 32           # RD_NAME_LEN
 
 _METADEVICE = re.compile(r"d(0|[1-9][0-9]{0,3})\Z")
-_DISK_SET = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]*/d[0-9]+\Z")   # blue/d10
+# A disk set's metadevice, SET/dN (blue/d10): libmeta's parse_device
+# splits "%[^/]/%s" (meta_name.c:221 @a593473611), and a set name is 1 to
+# MD_MAX_SETNAME = 50 printable characters other than INVALID_IN_NAMES,
+# " *?/" (meta_set_hst.c:2050-2056, meta_basic.x:187,
+# hdrs/meta_set_prv.h:68); dN is checked by is_metadevice.
+_DISK_SET = re.compile(r"[!-)+-.0->@-~]{1,50}/(d[0-9]+)\Z")
 _RAMDISK = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*\Z")
 # The scratch ramdisks of the slot test (svm/probe.py): svmram_probe0,
 # svmram_probe1, or the next free numbers when a record holds one.
@@ -38,10 +43,13 @@ _UNITS = MappingProxyType(
     {"": 1, "b": 512, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3})
 
 
-def owns(text):
-    """Is `text` written in SVM's target syntax: dN, or a disk set's
-    set/dN (which SvmBackend.target refuses)?"""
-    return is_metadevice(text) or is_disk_set_name(text)
+def owns(text, root="/"):
+    """Is `text` written in SVM's target syntax: dN, or, on SVM's host
+    only, a disk set's SET/dN (which SvmBackend.target refuses)?  Disk
+    sets exist only where SVM runs, and elsewhere SET/dN is another
+    backend's to claim (an LVM vg/lv named d10)."""
+    return is_metadevice(text) or (is_disk_set_name(text) and
+                                   owns_host(root))
 
 
 def owns_host(root="/"):
@@ -65,7 +73,8 @@ def is_metadevice(name):
 
 def is_disk_set_name(name):
     """A metadevice of a disk set (blue/d10), which svmram refuses."""
-    return bool(_DISK_SET.match(name))
+    match = _DISK_SET.match(name)
+    return bool(match) and is_metadevice(match.group(1))
 
 
 def is_ramdisk(name):
@@ -83,7 +92,7 @@ def is_link(name):
 
 def metadevice(name, what="metadevice"):
     """A local-set metadevice name dNNN, or UsageError."""
-    if _DISK_SET.match(name):
+    if is_disk_set_name(name):
         raise UsageError(
             "%s %r: disk sets are not supported: a ramdisk exists on one "
             "host only, while a shared disk set moves between hosts "
