@@ -58,6 +58,10 @@ MOUNT_POINT = "mnt"                 # under the selftest's directory
 DATA_FILE = "svmram-selftest-data"  # on the scratch UFS
 DATA_BYTES = 256 * 1024
 CAP_RAMDISK = "svmram_selftest_cap"
+# The running kernel's page size, as svm/host.py takes it: the kstat
+# unix:0:system_pages counts pages and has no pagesize statistic
+# (illumos usr/src/uts/common/os/kstat_fr.c:201-222 @a593473611).
+PAGE_BYTES = os.sysconf("SC_PAGESIZE")
 GONE_RAMDISK = "/dev/ramdisk/svmram_selftest_gone"
 # mirror, two stripes, the stripe of the dangling-link check, and the
 # RAM submirror setup names
@@ -304,20 +308,13 @@ class Selftest:
                 advice="Create them first, e.g. 'metadb -a -f -c 3 "
                        "c0t1d0s7' on a slice you can spare, then run "
                        "svmram selftest again.")
-        code, out, err = self.runner.run("kstat", [
-            "-p", "unix:0:system_pages:freemem",
-            "unix:0:system_pages:pagesize"])
-        figures = dict(line.split("\t", 1) for line in out.splitlines()
-                       if "\t" in line)
-        try:
-            free = int(figures["unix:0:system_pages:freemem"]) * int(
-                figures["unix:0:system_pages:pagesize"])
-        except (KeyError, ValueError):
+        pages, shown = self._pages("freemem")
+        if pages is None:
             raise RefusedError(
-                "kstat does not show the free memory (%s)" % _shown(
-                    code, out, err),
-                advice="svmram selftest needs unix:0:system_pages:freemem "
-                       "and pagesize; check 'kstat -p unix:0:system_pages'.")
+                "kstat does not show the free memory (%s)" % shown,
+                advice="svmram selftest needs unix:0:system_pages:freemem; "
+                       "check 'kstat -p unix:0:system_pages'.")
+        free = pages * PAGE_BYTES
         if free < 4 * FILE_BYTES:
             raise RefusedError(
                 "only %d KiB of memory is free, and selftest needs %d KiB "
@@ -348,6 +345,18 @@ class Selftest:
                 if match:
                     used.add(int(match.group(1)))
         return frozenset(used)
+
+    def _pages(self, statistic):
+        """unix:0:system_pages:STATISTIC (pages), or None; and what kstat
+        showed.  The kstat has no page size (kstat_fr.c:201-222
+        @a593473611): that is PAGE_BYTES."""
+        name = "unix:0:system_pages:" + statistic
+        code, out, err = self.runner.run("kstat", ["-p", name])
+        figures = dict(line.split("\t", 1) for line in out.splitlines()
+                       if "\t" in line)
+        value = figures.get(name, "").strip()
+        return (int(value) if code == 0 and value.isdigit() else None,
+                _shown(code, out, err))
 
     # --- checks ------------------------------------------------------------
 
@@ -581,16 +590,13 @@ class Selftest:
     def _ramdisk_cap(self):
         """ramdisk.c rd_phys_alloc: a ramdisk larger than all memory is
         refused with EAGAIN, the refusal svmram words as the cap."""
-        code, out, err = self.runner.run("kstat", [
-            "-p", "unix:0:system_pages:physmem",
-            "unix:0:system_pages:pagesize"])
-        words = out.split()
-        try:
-            size = int(words[1]) * int(words[3]) + int(words[3])
-        except (IndexError, ValueError):
-            self.fact("ramdiskadm refuses past its cap", "kstat -p",
-                      "physmem and pagesize", _shown(code, out, err), False)
+        pages, shown = self._pages("physmem")
+        if pages is None:
+            self.fact("ramdiskadm refuses past its cap",
+                      "kstat -p unix:0:system_pages:physmem",
+                      "unix:0:system_pages:physmem<TAB>N", shown, False)
             return
+        size = (pages + 1) * PAGE_BYTES
         self.journal.note("ramdisks", CAP_RAMDISK)
         expected = ('ramdiskadm: couldn\'t create ramdisk "%s": Resource '
                     'temporarily unavailable\n' % CAP_RAMDISK)
