@@ -73,11 +73,23 @@ def test_selftest_passes_and_leaves_the_host_as_it_was(host):
         assert "PASS  %s\n" % name in result.stdout
     assert "NOT RUN  " + COPY_NOT_RUN + "\n" in result.stdout
     assert "PASS  setup --method rotate\n      note: run on a UFS mounted " \
-        "on the scratch mirror (newfs, mount -F ufs): a file written " \
+        "on the scratch mirror (newfs, mount -F ufs -o nologging): a file " \
+        "written " \
         "before setup must read back the same after setup, after status " \
         "and after teardown\n" in result.stdout
     assert digest(host) == before
     assert host.violations() == []
+
+
+def test_the_scratch_ufs_is_mounted_without_logging(host):
+    """lofi.c:103-108: a logging UFS on a lofi image can wedge; the
+    selftest mounts its UFS with -o nologging (audit 4 row S18)."""
+    host.clear_trace()
+    assert host.svmram("selftest").returncode == 0
+    mounts = [argv for argv in host.trace() if argv[0] == "mount"]
+    assert len(mounts) == 1
+    assert mounts[0][:6] == ["mount", "-F", "ufs", "-o", "nologging",
+                             "/dev/md/dsk/d127"]
 
 
 def test_selftest_json_report(host):
