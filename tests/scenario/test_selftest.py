@@ -22,8 +22,9 @@ COPY_NOT_RUN = (
     "the copy method was not tried: it needs a mirror that is not "
     "labeled, and every stripe of lofi devices is labeled (a lofi device "
     "fakes one slice that starts at sector 0, lofi.c fake_disk_vtoc); "
-    "selftest would need a labeled lofi device (lofiadm -l, illumos from "
-    "June 2016 only) with a label it writes itself, or a state database "
+    "selftest would need a labeled lofi device (lofiadm -l: Solaris 11.3 "
+    "and 11.4, and illumos from June 2016, OpenIndiana 2016.10 included; "
+    "not Solaris 10) with a label it writes itself, or a state database "
     "replica on the scratch device, and it makes neither; to try the copy "
     "method, follow \"The copy method\" in docs/testing-on-a-real-host.md "
     "(two spare slices that do not start at sector 0)")

@@ -83,18 +83,21 @@ METHOD_NOTES = MappingProxyType({
 # (svm/labels.py).  lofi without -l answers DKIOCGVTOC with one slice
 # from sector 0 (lofi.c fake_disk_vtoc; line 2266 in the last
 # illumos-gate with SVM, 5f10ef697f^), so every stripe of lofi devices is
-# labeled.  A labeled lofi device (lofiadm -l: illumos 6602, June 2016,
-# four months before SVM left illumos-gate with 6396; lofi.c cmlb_attach)
-# is a disk whose VTOC could start s0 later, but selftest writes no
-# labels and the emulator does not model cmlb; Solaris 10's lofi has no
-# -l, and Solaris 11.4's was not traced.  A replica on a scratch device
+# labeled.  A labeled lofi device (lofiadm -l: illumos 406fc5100d "6602
+# lofi should support labeled devices", June 2016, in the tree until SVM
+# left illumos-gate in January 2017, so OpenIndiana 2016.10 has it,
+# lofiadm/main.c:72-84 @a593473611; Oracle Solaris 11.3's lofiadm(1M) and
+# 11.4's lofi(4D) document it; audit 4 row L2) is a disk whose VTOC could
+# start s0 later, but selftest writes no labels and the emulator does not
+# model cmlb; Solaris 10's lofi has no -l.  A replica on a scratch device
 # would be a replica the selftest made, which it never does.
 COPY_NOT_RUN = (
     "the copy method was not tried: it needs a mirror that is not "
     "labeled, and every stripe of lofi devices is labeled (a lofi device "
     "fakes one slice that starts at sector 0, lofi.c fake_disk_vtoc); "
-    "selftest would need a labeled lofi device (lofiadm -l, illumos from "
-    "June 2016 only) with a label it writes itself, or a state database "
+    "selftest would need a labeled lofi device (lofiadm -l: Solaris 11.3 "
+    "and 11.4, and illumos from June 2016, OpenIndiana 2016.10 included; "
+    "not Solaris 10) with a label it writes itself, or a state database "
     "replica on the scratch device, and it makes neither; to try the copy "
     "method, follow \"The copy method\" in docs/testing-on-a-real-host.md "
     "(two spare slices that do not start at sector 0)")
