@@ -93,6 +93,37 @@ def test_the_scratch_ufs_is_mounted_without_logging(host):
                              "/dev/md/dsk/d127"]
 
 
+def test_the_appendix_gives_a_command_for_each_unsure_fact(host):
+    """Audit 4's UNSURE rows S18, L3, R2 and R3: each with the command
+    that settles it on a real host, in the text and the JSON report; the
+    verdict stays the last line, and the metadevice name the L3 command
+    uses is free after the run."""
+    result = host.svmram("selftest", "--json")
+    assert result.returncode == 0, result.stdout
+    report = json.loads(result.stdout)
+    rows = {item["row"]: item for item in report["appendix"]}
+    assert sorted(rows) == ["L3", "R2", "R3", "S18"]
+    assert all(item["question"] and item["command"] and item["expected"]
+               for item in rows.values())
+    assert "mount -F ufs -o logging $d $m" in rows["S18"]["command"]
+    assert "metainit d124 1 1 $d;" in rows["L3"]["command"]
+    assert "prtvtoc $r;" in rows["R2"]["command"]
+    assert rows["R3"]["command"] == \
+        "kstat -p 'md:*:*:writes'; echo \"exit $?\""
+    assert host.cmd("metastat", "-p", "d124").returncode != 0
+    text = host.svmram("selftest")
+    assert text.returncode == 0
+    appendix = text.stdout.index(
+        "Appendix: what svmram's emulator is unsure of; run each command on "
+        "this host and send its output with this report\n")
+    for row in ("S18", "L3", "R2", "R3"):
+        item = rows[row]
+        assert ("  %s  %s\n      command:  %s\n      expected: %s\n" % (
+            row, item["question"], item["command"], item["expected"])) in \
+            text.stdout[appendix:]
+    assert text.stdout.endswith(PASSED)
+
+
 def test_selftest_json_report(host):
     result = host.svmram("selftest", "--json")
     assert result.returncode == 0, result.stdout

@@ -122,6 +122,14 @@ def report_text(report):
         if check.note:
             lines.append("      note: %s" % check.note)
     lines += ["NOT RUN  %s" % text for text in report.not_run]
+    if report.appendix:
+        lines.append("Appendix: what svmram's emulator is unsure of; run "
+                     "each command on this host and send its output with "
+                     "this report")
+        for item in report.appendix:
+            lines += ["  %s  %s" % (item["row"], item["question"]),
+                      "      command:  %s" % item["command"],
+                      "      expected: %s" % item["expected"]]
     emulator = emulator_line(report)
     if emulator:
         lines.append("Emulator: %s" % emulator)
@@ -135,4 +143,5 @@ def report_json(report):
             "not_run": list(report.not_run),
             "cleaned": list(report.cleaned),
             "differs": differs(report),
+            "appendix": [dict(item) for item in report.appendix],
             "passed": report.passed, "verdict": verdict(report)}
