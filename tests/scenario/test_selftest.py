@@ -296,6 +296,42 @@ def test_other_words_of_a_command_svmram_does_not_read_differ(host, prog):
     assert digest(host) == before
 
 
+@pytest.mark.emulator_only("changes the emulator's data")
+def test_a_resync_that_copied_nothing_fails_the_cmp_check(host):
+    """The pattern written into disk0 before metainit reaches the second
+    submirror only by the resync (audit 4 row S10): with the second lofi
+    device's data put back to blank (mkfile's zeros) once the resync
+    ended, before cmp, the check FAILs.  Without the pattern both files
+    were zeros and cmp could not fail."""
+    before = digest(host)
+    done = []
+
+    def blank_second(argv):
+        if done or argv[1:] != ["-p", "d127"] or \
+                not argv[0].endswith("/metastat"):
+            return
+        done.append(argv)
+        second = _journal(host)["files"][1]
+        device = host.cmd("lofiadm", second).stdout.strip()
+        key = "251,%s" % device[len("/dev/lofi/"):]     # LOFI_MAJOR
+        path = os.path.join(host.dir, "state.json")
+        with open(path, encoding="utf-8") as stream:
+            state = json.load(stream)
+        assert any(state["devdata"][key])
+        state["devdata"][key] = [0] * len(state["devdata"][key])
+        with open(path, "w", encoding="utf-8") as stream:
+            json.dump(state, stream)
+    result = host.svmram("selftest", "--json", after=blank_second)
+    assert done
+    _expect_result(host, result, ["cmp of the two submirrors"], "FAIL",
+                   before)
+    check = next(c for c in json.loads(result.stdout)["checks"]
+                 if c["check"] == "cmp of the two submirrors")
+    assert check["observed"].startswith(
+        "exit status 1; stdout: /dev/rdsk/c90t0d0s0 /dev/rdsk/c91t0d0s0 "
+        "differ: char ")
+
+
 @pytest.mark.emulator_only("changes the emulator's slot behaviour")
 def test_slots_that_do_not_compact_fail_where_svmram_assumes_they_do(host):
     """illumos compacts (svmram assumes it from /etc/release); on the
@@ -325,8 +361,11 @@ def test_selftest_text_report_shows_the_command_of_a_failure(host):
     result = host.svmram("selftest")
     assert result.returncode == EXIT_SELFTEST_FAILED
     assert ("FAIL  cmp of the two submirrors\n"
-            "      command:  cmp /dev/rdsk/c90t0d0s0 /dev/rdsk/c91t0d0s0\n"
-            "      expected: exit status 0, no output\n"
+            "      command:  cmp /dev/rdsk/c90t0d0s0 /dev/rdsk/c91t0d0s0 "
+            "1024 1024\n"
+            "      expected: exit status 0, no output (the 256 KiB pattern "
+            "written into disk0 before metainit reached the other submirror "
+            "by the resync)\n"
             "      observed: exit status 1; stdout: /dev/rdsk/c90t0d0s0 "
             "/dev/rdsk/c91t0d0s0 differ: char 1, line 1\n") in result.stdout
     assert result.stdout.endswith(

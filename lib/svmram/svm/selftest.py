@@ -42,6 +42,7 @@ from .. import actions, interrupt
 from ..errors import ParseError, RefusedError
 from ..journal import DIRECTORY as JOURNAL_DIRECTORY
 from . import labels, listings, metastat, metastat_p, names, selftest_record
+from .steps import LABEL_BLOCKS
 from .programs import run_command
 
 JOURNAL = JOURNAL_DIRECTORY + "/selftest.json"
@@ -58,6 +59,13 @@ MOUNT_POINT = "mnt"                 # under the selftest's directory
 DATA_FILE = "svmram-selftest-data"  # on the scratch UFS
 DATA_BYTES = 256 * 1024
 CAP_RAMDISK = "svmram_selftest_cap"
+# A pattern written into the first file before metainit, from block
+# LABEL_BLOCKS on: the resync of the labeled scratch mirror copies it to
+# the second submirror (it skips blocks 0..DK_LABEL_LOC, mirror.c
+# 3456-3472, which cmp skips too), so cmp can tell a resync that copied
+# nothing (audit 4 row S10).  Well inside the mirror's 16362 blocks.
+PATTERN_BYTES = 256 * 1024
+LABEL_BYTES = LABEL_BLOCKS * 512
 # The running kernel's page size, as svm/host.py takes it: the kstat
 # unix:0:system_pages counts pages and has no pagesize statistic
 # (illumos usr/src/uts/common/os/kstat_fr.c:201-222 @a593473611).
@@ -530,6 +538,7 @@ class Selftest:
                    lambda c, o, e: c == 0,
                    "exit status 0, no output (mkfile.c)",
                    _silent, "programs/mkfile.py")
+        self._write_pattern(layout.files[0])
         devices = []
         for path in layout.files:
             ok, code, out, err = self._must(
@@ -563,6 +572,15 @@ class Selftest:
                        layout.mirror, layout.second)),
                    "programs/metattach.py")
         self.wait_okay()
+
+    def _write_pattern(self, path):
+        """PATTERN_BYTES of random data into the selftest's own file
+        `path`, from LABEL_BYTES on."""
+        with open(self.runner.under(path), "r+b") as stream:
+            stream.seek(LABEL_BYTES)
+            stream.write(os.urandom(PATTERN_BYTES))
+            stream.flush()
+            os.fsync(stream.fileno())
 
     def _must(self, program, args, predicate, expected, exact=None,
               emulator=""):
@@ -605,12 +623,18 @@ class Selftest:
                 layout.mirror, layout.first, layout.second),
             lambda c, o, e: c == 0 and _built(o, layout),
             program="metastat")
-        # cmp: the two submirrors hold the same blocks after the resync.
+        # cmp: the two submirrors hold the same blocks after the resync,
+        # the pattern in the first included; from block LABEL_BLOCKS, as
+        # the resync of a labeled mirror skips the blocks before.
         self.check(
             "cmp of the two submirrors", [
                 "/dev/rdsk/" + layout.links[0],
-                "/dev/rdsk/" + layout.links[1]],
-            "exit status 0, no output", lambda c, o, e: c == 0,
+                "/dev/rdsk/" + layout.links[1], str(LABEL_BYTES),
+                str(LABEL_BYTES)],
+            "exit status 0, no output (the %d KiB pattern written into "
+            "%s before metainit reached the other submirror by the "
+            "resync)" % (PATTERN_BYTES // 1024, FILES[0]),
+            lambda c, o, e: c == 0,
             program="cmp", exact=_silent, emulator="programs/cmp.py")
         self._dangling_link()
         self._slots()
