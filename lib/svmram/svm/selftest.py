@@ -575,8 +575,11 @@ class Selftest:
 
     def _write_pattern(self, path):
         """PATTERN_BYTES of random data into the selftest's own file
-        `path`, from LABEL_BYTES on."""
-        with open(self.runner.under(path), "r+b") as stream:
+        `path` (mkfile just made it; a link there is not followed), from
+        LABEL_BYTES on."""
+        descriptor = os.open(self.runner.under(path),
+                             os.O_WRONLY | os.O_NOFOLLOW)
+        with os.fdopen(descriptor, "wb") as stream:
             stream.seek(LABEL_BYTES)
             stream.write(os.urandom(PATTERN_BYTES))
             stream.flush()
