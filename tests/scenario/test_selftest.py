@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """svmram selftest: end to end on every release profile, the host exactly
-as it was afterwards, a FAIL for each emulator fact deliberately changed,
+as it was afterwards, a DIFFERS or FAIL for each emulator fact
+deliberately changed,
 and a rerun after kill -9 that removes what the killed run left."""
 
 import json
@@ -21,8 +22,9 @@ COPY_NOT_RUN = (
     "the copy method was not tried: it needs a mirror that is not "
     "labeled, and every stripe of lofi devices is labeled (a lofi device "
     "fakes one slice that starts at sector 0, lofi.c fake_disk_vtoc); "
-    "selftest would need a labeled lofi device (lofiadm -l, illumos from "
-    "June 2016 only) with a label it writes itself, or a state database "
+    "selftest would need a labeled lofi device (lofiadm -l: Solaris 11.3 "
+    "and 11.4, and illumos from June 2016, OpenIndiana 2016.10 included; "
+    "not Solaris 10) with a label it writes itself, or a state database "
     "replica on the scratch device, and it makes neither; to try the copy "
     "method, follow \"The copy method\" in docs/testing-on-a-real-host.md "
     "(two spare slices that do not start at sector 0)")
@@ -72,11 +74,54 @@ def test_selftest_passes_and_leaves_the_host_as_it_was(host):
         assert "PASS  %s\n" % name in result.stdout
     assert "NOT RUN  " + COPY_NOT_RUN + "\n" in result.stdout
     assert "PASS  setup --method rotate\n      note: run on a UFS mounted " \
-        "on the scratch mirror (newfs, mount -F ufs): a file written " \
+        "on the scratch mirror (newfs, mount -F ufs -o nologging): a file " \
+        "written " \
         "before setup must read back the same after setup, after status " \
         "and after teardown\n" in result.stdout
     assert digest(host) == before
     assert host.violations() == []
+
+
+def test_the_scratch_ufs_is_mounted_without_logging(host):
+    """lofi.c:103-108: a logging UFS on a lofi image can wedge; the
+    selftest mounts its UFS with -o nologging (audit 4 row S18)."""
+    host.clear_trace()
+    assert host.svmram("selftest").returncode == 0
+    mounts = [argv for argv in host.trace() if argv[0] == "mount"]
+    assert len(mounts) == 1
+    assert mounts[0][:6] == ["mount", "-F", "ufs", "-o", "nologging",
+                             "/dev/md/dsk/d127"]
+
+
+def test_the_appendix_gives_a_command_for_each_unsure_fact(host):
+    """Audit 4's UNSURE rows S18, L3, R2 and R3: each with the command
+    that settles it on a real host, in the text and the JSON report; the
+    verdict stays the last line, and the metadevice name the L3 command
+    uses is free after the run."""
+    result = host.svmram("selftest", "--json")
+    assert result.returncode == 0, result.stdout
+    report = json.loads(result.stdout)
+    rows = {item["row"]: item for item in report["appendix"]}
+    assert sorted(rows) == ["L3", "R2", "R3", "S18"]
+    assert all(item["question"] and item["command"] and item["expected"]
+               for item in rows.values())
+    assert "mount -F ufs -o logging $d $m" in rows["S18"]["command"]
+    assert "metainit d124 1 1 $d;" in rows["L3"]["command"]
+    assert "prtvtoc $r;" in rows["R2"]["command"]
+    assert rows["R3"]["command"] == \
+        "kstat -p 'md:*:*:writes'; echo \"exit $?\""
+    assert host.cmd("metastat", "-p", "d124").returncode != 0
+    text = host.svmram("selftest")
+    assert text.returncode == 0
+    appendix = text.stdout.index(
+        "Appendix: what svmram's emulator is unsure of; run each command on "
+        "this host and send its output with this report\n")
+    for row in ("S18", "L3", "R2", "R3"):
+        item = rows[row]
+        assert ("  %s  %s\n      command:  %s\n      expected: %s\n" % (
+            row, item["question"], item["command"], item["expected"])) in \
+            text.stdout[appendix:]
+    assert text.stdout.endswith(PASSED)
 
 
 def test_selftest_json_report(host):
@@ -115,42 +160,176 @@ def _arm(host, prog, nth, message="", stdout=None, code=1):
     assert host.sim(*args).returncode == 0
 
 
-# Each emulator fact the selftest checks, changed for one call: the
-# command (and which call of it in a selftest run), and the check that
-# must FAIL.  The calls: metainit 1-3 build the mirror, 4 is the
-# dangling link; kstat 1 is the free memory, 2 the mirror's write count;
-# ramdiskadm 1 is the cap's; cmp 1 the submirrors'; mount 1 the scratch
-# UFS's (rotate is then not run, and says so).
+# Each emulator fact the selftest checks, changed for one call to another
+# plausible output: the command (and which call of it in a selftest run),
+# the check it shows in, and the result the DIFFERS rule gives (issue 36
+# section 2): FAIL where svmram's own operation depends on the fact
+# (exit 8), DIFFERS where only the emulator's words are wrong (exit 0,
+# "svmram works").  The calls: metainit 1-3 build the mirror, 4 is the
+# dangling link; kstat 1 is the free memory, 2 the mirror's write count,
+# 3 physmem; ramdiskadm 1 is the cap's; cmp 1 the submirrors'; mount 1 the
+# scratch UFS's (rotate is then not run, and says so).  A fault changes
+# nothing, so "taken" stands for a command that succeeds where svmram
+# relies on a refusal.
 CHANGED_FACTS = {
-    "message": (("metainit", 4, "", "metainit: myhost: c92t0d0s0: No such "
-                 "device or address"),
-                "metainit on a link that dangles"),
-    "kstat": (("kstat", 2, "", None), "the mirror's write kstat"),
+    "dangling link, other words": (
+        ("metainit", 4, "metainit: myhost: c92t0d0s0: No such device or "
+         "address", None, 1), "metainit on a link that dangles", "DIFFERS"),
+    "dangling link taken": (
+        ("metainit", 4, "", "d124: Concat/Stripe is setup", 0),
+        "metainit on a link that dangles", "FAIL"),
+    "kstat": (("kstat", 2, "", None, 1), "the mirror's write kstat", "FAIL"),
     "cmp": (("cmp", 1, "", "/dev/rdsk/c90t0d0s0 /dev/rdsk/c91t0d0s0 "
-             "differ: char 1, line 1"), "cmp of the two submirrors"),
-    "ramdisk cap": (("ramdiskadm", 1, 'ramdiskadm: couldn\'t create ramdisk '
-                     '"svmram_selftest_cap": Not enough space', None),
-                    "ramdiskadm refuses past its cap"),
+             "differ: char 1, line 1", 1), "cmp of the two submirrors",
+            "FAIL"),
+    "ramdisk cap, other words": (
+        ("ramdiskadm", 1, 'ramdiskadm: couldn\'t create ramdisk '
+         '"svmram_selftest_cap": Not enough space', None, 1),
+        "ramdiskadm refuses past its cap", "DIFFERS"),
+    "ramdisk cap taken": (
+        ("ramdiskadm", 1, "", "/dev/ramdisk/svmram_selftest_cap", 0),
+        "ramdiskadm refuses past its cap", "FAIL"),
     "mount": (("mount", 1, "mount: /dev/md/dsk/d127 is not this fstype",
-               None), "mount -F ufs of the scratch mirror"),
+               None, 32), "mount -F ufs of the scratch mirror", "FAIL"),
 }
+
+
+def _expect_result(host, result, checks, verdict, before):
+    """The report of a selftest in which `checks` DIFFER or FAIL
+    (`verdict`), every other check PASSes, and the host is as before."""
+    assert "Traceback" not in result.stderr
+    got, report = checks_of(result)
+    assert {name: got[name] for name in checks} == {
+        name: verdict for name in checks}
+    assert [name for name, seen in got.items() if seen != "PASS"] == checks
+    if verdict == "DIFFERS":
+        assert result.returncode == 0, result.stderr
+        assert report["verdict"] == "svmram works on this host"
+        assert report["passed"] is True
+        assert report["differs"] == checks
+        for check in report["checks"]:
+            if check["check"] in checks:
+                assert check["emulator"].startswith(
+                    "svmram does not depend on this output; correct the "
+                    "emulator's lib/svmsim/programs/")
+    else:
+        assert result.returncode == EXIT_SELFTEST_FAILED, result.stderr
+        assert report["verdict"] == \
+            "svmram does not work as expected on this host: %s" % (
+                "; ".join(checks))
+        assert report["differs"] == []
+    assert digest(host) == before
+    return report
 
 
 @pytest.mark.emulator_only("changes the emulator's answers")
 @pytest.mark.parametrize("fact", sorted(CHANGED_FACTS))
-def test_a_changed_emulator_fact_fails_its_check(host, fact):
-    (prog, nth, message, stdout), check = CHANGED_FACTS[fact]
+def test_a_changed_emulator_fact_differs_or_fails_its_check(host, fact):
+    (prog, nth, message, stdout, code), check, verdict = CHANGED_FACTS[fact]
     before = digest(host)
-    _arm(host, prog, nth, message, stdout)
+    _arm(host, prog, nth, message, stdout, code)
     result = host.svmram("selftest", "--json")
-    assert result.returncode == EXIT_SELFTEST_FAILED, result.stderr
-    checks, report = checks_of(result)
-    assert checks[check] == "FAIL"
-    assert [name for name, verdict in checks.items()
-            if verdict == "FAIL"] == [check]
-    assert report["verdict"] == \
-        "svmram does not work as expected on this host: %s" % check
+    _expect_result(host, result, [check], verdict, before)
+
+
+def _rewording_script(real, bindir, old, new):
+    """sh that runs `real` and changes `old` into `new` on its stdout,
+    keeping its exit status."""
+    status = os.path.join(bindir, ".status")
+    return ("#!/bin/sh\n"
+            "{ %(real)s \"$@\"; echo $? > %(status)s; } | "
+            "sed 's/%(old)s/%(new)s/'\n"
+            "exit \"$(cat %(status)s)\"\n" % {
+                "real": real, "status": status, "old": old, "new": new})
+
+
+# A command whose words differ on every call (svmram's own setup too,
+# which reads none of them), or that writes on stdout: the checks that
+# DIFFER.
+REWORDED = {
+    "metainit": (("is setup", "is set up"), [
+        "build: metainit d126 1 1 c90t0d0s0",
+        "build: metainit d125 1 1 c91t0d0s0", "build: metainit d127 -m d126"]),
+    "metattach": (("is attached", "attached"),
+                  ["build: metattach d127 d125"]),
+    "mkfile": (None, ["build: mkfile "]),
+}
+
+
+@pytest.mark.emulator_only("changes the emulator's answers")
+@pytest.mark.parametrize("prog", sorted(REWORDED))
+def test_other_words_of_a_command_svmram_does_not_read_differ(host, prog):
+    from hosts import wrapping_bindir
+    words, prefixes = REWORDED[prog]
+    before = digest(host)
+    if words is None:
+        # mkfile -v's line (mkfile.c), printed without -v
+        bindir = wrapping_bindir(host, "wordbin", prog, lambda real, _: (
+            "#!/bin/sh\n%s \"$@\" && echo \"$2 8388608 bytes\"\n" % real))
+    else:
+        bindir = wrapping_bindir(host, "wordbin", prog, lambda real, d:
+                                 _rewording_script(real, d, *words))
+    result = host.svmram("selftest", "--json", env={"SVMRAM_BINDIR": bindir})
+    checks = [name for name in checks_of(result)[0]
+              if any(name.startswith(p) for p in prefixes)]
+    assert len(checks) == len(prefixes)
+    _expect_result(host, result, checks, "DIFFERS", before)
+    text = host.svmram("selftest", env={"SVMRAM_BINDIR": bindir})
+    assert text.returncode == 0, text.stdout
+    first = text.stdout.index("DIFFERS  %s\n" % checks[0])
+    assert text.stdout[first:].split("\n")[1:5] == [
+        "      command:  %s" % checks[0][len("build: "):],
+        "      expected: %s" % next(
+            c["expected"] for c in json.loads(result.stdout)["checks"]
+            if c["check"] == checks[0]),
+        "      observed: %s" % next(
+            c["observed"] for c in json.loads(result.stdout)["checks"]
+            if c["check"] == checks[0]),
+        "      emulator: svmram does not depend on this output; correct the "
+        "emulator's lib/svmsim/programs/%s.py to give what this host "
+        "printed (observed), with this report as its source" % prog]
+    assert text.stdout.endswith(
+        "Emulator: the emulator differs from this host in %d check%s "
+        "(DIFFERS above), which svmram does not depend on; correct the "
+        "emulator as each says\n" % (len(checks), "" if len(checks) == 1
+                                      else "s") + PASSED)
     assert digest(host) == before
+
+
+@pytest.mark.emulator_only("changes the emulator's data")
+def test_a_resync_that_copied_nothing_fails_the_cmp_check(host):
+    """The pattern written into disk0 before metainit reaches the second
+    submirror only by the resync (audit 4 row S10): with the second lofi
+    device's data put back to blank (mkfile's zeros) once the resync
+    ended, before cmp, the check FAILs.  Without the pattern both files
+    were zeros and cmp could not fail."""
+    before = digest(host)
+    done = []
+
+    def blank_second(argv):
+        if done or argv[1:] != ["-p", "d127"] or \
+                not argv[0].endswith("/metastat"):
+            return
+        done.append(argv)
+        second = _journal(host)["files"][1]
+        device = host.cmd("lofiadm", second).stdout.strip()
+        key = "251,%s" % device[len("/dev/lofi/"):]     # LOFI_MAJOR
+        path = os.path.join(host.dir, "state.json")
+        with open(path, encoding="utf-8") as stream:
+            state = json.load(stream)
+        assert any(state["devdata"][key])
+        state["devdata"][key] = [0] * len(state["devdata"][key])
+        with open(path, "w", encoding="utf-8") as stream:
+            json.dump(state, stream)
+    result = host.svmram("selftest", "--json", after=blank_second)
+    assert done
+    _expect_result(host, result, ["cmp of the two submirrors"], "FAIL",
+                   before)
+    check = next(c for c in json.loads(result.stdout)["checks"]
+                 if c["check"] == "cmp of the two submirrors")
+    assert check["observed"].startswith(
+        "exit status 1; stdout: /dev/rdsk/c90t0d0s0 /dev/rdsk/c91t0d0s0 "
+        "differ: char ")
 
 
 @pytest.mark.emulator_only("changes the emulator's slot behaviour")
@@ -182,8 +361,11 @@ def test_selftest_text_report_shows_the_command_of_a_failure(host):
     result = host.svmram("selftest")
     assert result.returncode == EXIT_SELFTEST_FAILED
     assert ("FAIL  cmp of the two submirrors\n"
-            "      command:  cmp /dev/rdsk/c90t0d0s0 /dev/rdsk/c91t0d0s0\n"
-            "      expected: exit status 0, no output\n"
+            "      command:  cmp /dev/rdsk/c90t0d0s0 /dev/rdsk/c91t0d0s0 "
+            "1024 1024\n"
+            "      expected: exit status 0, no output (the 256 KiB pattern "
+            "written into disk0 before metainit reached the other submirror "
+            "by the resync)\n"
             "      observed: exit status 1; stdout: /dev/rdsk/c90t0d0s0 "
             "/dev/rdsk/c91t0d0s0 differ: char 1, line 1\n") in result.stdout
     assert result.stdout.endswith(
@@ -367,24 +549,21 @@ def test_a_second_selftest_is_refused_while_one_runs(host):
 
 
 @pytest.mark.emulator_only("runs newfs as the old emulator had it")
-def test_a_newfs_that_writes_on_stdout_fails_its_check(host):
+def test_a_newfs_that_writes_on_stdout_differs_and_rotate_runs(host):
     """newfs without a terminal writes nothing on stdout (newfs.c; mkfs.c
     writes its summary on stderr); the old emulator printed the summary
-    on stdout, which the selftest now reports as a FAIL, rotate not
-    run."""
+    on stdout.  svmram never runs newfs: the check DIFFERS, the UFS is
+    mounted and rotate runs."""
     from hosts import wrapping_bindir
     before = digest(host)
     bindir = wrapping_bindir(host, "stdoutbin", "newfs", lambda real, _: (
         "#!/bin/sh\n%s \"$@\" 2>&1\n" % real))
     result = host.svmram("selftest", "--json",
                          env={"SVMRAM_BINDIR": bindir})
-    assert result.returncode == EXIT_SELFTEST_FAILED, result.stderr
-    checks, report = checks_of(result)
-    assert [name for name, verdict in checks.items()
-            if verdict == "FAIL"] == ["newfs on the scratch mirror"]
-    assert "setup --method rotate: the scratch mirror's UFS could not be " \
-        "mounted (its check says why)" in report["not_run"]
-    assert digest(host) == before
+    report = _expect_result(host, result, ["newfs on the scratch mirror"],
+                            "DIFFERS", before)
+    assert report["not_run"] == [COPY_NOT_RUN]
+    assert checks_of(result)[0]["setup --method rotate"] == "PASS"
 
 
 def _journal(host):

@@ -541,18 +541,39 @@ def test_teardown_after_a_reboot_clears_with_force(base_hosts, tmp_path):
     assert host.violations() == []
 
 
-def first_call(prog, *args):
-    """after(argv) for host.svmram: true at svmram's first call of `prog`
+def nth_call(prog, nth, *args):
+    """after(argv) for host.svmram: true at svmram's nth call of `prog`
     with `args` among its arguments."""
     seen = []
 
     def match(argv):
-        if argv[0].endswith("/" + prog) and set(args) <= set(argv) \
-                and not seen:
+        if argv[0].endswith("/" + prog) and set(args) <= set(argv):
             seen.append(argv)
-            return True
+            return len(seen) == nth
         return False
     return match
+
+
+def first_call(prog, *args):
+    """after(argv) for host.svmram: true at svmram's first call of `prog`
+    with `args` among its arguments."""
+    return nth_call(prog, 1, *args)
+
+
+def _setup_with_a_write(base_hosts, tmp_path, now):
+    """The copy setup of d10 on unlabeled-x86 with a write to d10 (opened,
+    written, closed) right after svmram's command for which now(argv)
+    holds: (host, metastat -p before, the setup's result, exit 1)."""
+    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
+    before = host.metastat_p()
+
+    def write_after(argv):
+        if now(argv):
+            assert host.sim("write", "d10", "--region", "5").returncode == 0
+    result = host.svmram("setup", "-y", "--allow-label", "d10",
+                         after=write_after)
+    assert result.returncode == 1, result.stderr
+    return host, before, result
 
 
 # Right after the write count is kept, and after cmp compared.
@@ -566,16 +587,8 @@ def test_a_write_after_the_count_stops_the_copy(base_hosts, tmp_path, prog,
     and metaclear after see nothing, cmp passed, but the mirror's write
     count (its I/O kstat) moved, and the step stops before metaclear; the
     rollback removes only the RAM parts."""
-    host = base_hosts.copy(tmp_path / "host", "unlabeled-x86")
-    before = host.metastat_p()
-    now = first_call(prog, *args)
-
-    def write_after(argv):
-        if now(argv):
-            assert host.sim("write", "d10", "--region", "5").returncode == 0
-    result = host.svmram("setup", "-y", "--allow-label", "d10",
-                         after=write_after)
-    assert result.returncode == 1, result.stderr
+    host, before, result = _setup_with_a_write(
+        base_hosts, tmp_path, first_call(prog, *args))
     assert ("svmram: step 4 failed (Copy d10 into the ramdisk, compare, then "
             "clear d10 and recreate it at once from d11 d13 d12 in this "
             "order): something wrote to d10 during the copy (its write "
@@ -584,6 +597,35 @@ def test_a_write_after_the_count_stops_the_copy(base_hosts, tmp_path, prog,
             "was before.") in result.stderr.splitlines()
     assert not any(argv[0] == "metaclear" and argv[-1] == "d10"
                    for argv in host.trace())
+    assert host.metastat_p() == before
+    assert host.violations() == []
+
+
+def test_a_write_just_before_metaclear_stops_the_copy_and_keeps_the_disks(
+        base_hosts, tmp_path):
+    """Something opens the mirror, writes and closes it after svmram's
+    second read of the write count and before metaclear (audit 4 row T2):
+    the count read once more after metaclear (the cleared unit's kstat is
+    dormant and readable, kstat_fr.c:1251-1256) moved, so the step stops
+    before metainit, and the rollback recreates the mirror from its disks
+    alone, never from the ramdisk: the data written is there."""
+    host, before, result = _setup_with_a_write(
+        base_hosts, tmp_path, nth_call("kstat", 2, "md:10:md10:writes"))
+    assert ("svmram: step 4 failed (Copy d10 into the ramdisk, compare, then "
+            "clear d10 and recreate it at once from d11 d13 d12 in this "
+            "order): something wrote to d10 after the copy was compared and "
+            "before metaclear (its write count, kstat md:10:md10:writes, "
+            "went from 0 to 1), so the copy in RAM may be stale; d10 is "
+            "cleared, and its disks hold the data.  Everything was rolled "
+            "back; d10 is as it was before.") in result.stderr.splitlines()
+    calls = svm_commands(host)
+    clear = calls.index(["metaclear", "d10"])
+    # The rollback: the mirror from its first disk, the other attached
+    # (and resynced from it), then the RAM parts removed.
+    assert calls[clear:] == [
+        ["metaclear", "d10"], ["metainit", "d10", "-m", "d11", "1"],
+        ["metattach", "d10", "d12"], ["metaclear", "d13"],
+        ["ramdiskadm", "-d", "svmram_d10"]]
     assert host.metastat_p() == before
     assert host.violations() == []
 

@@ -11,8 +11,9 @@ from svmram.svm import selftest
 METADB = ("        flags           first blk       block count\n"
           "     a m  pc luo        16              8192            "
           "/dev/dsk/c0d0s7\n")
-KSTAT = ("unix:0:system_pages:freemem\t%d\n"
-         "unix:0:system_pages:pagesize\t4096\n")
+# What a real kernel prints: system_pages has no pagesize statistic
+# (kstat_fr.c:201-222 @a593473611); the page size is the host's sysconf.
+KSTAT = "unix:0:system_pages:freemem\t%d\n"
 
 
 class FakeRunner:
@@ -64,15 +65,18 @@ def test_no_replicas_is_a_refusal_before_anything_runs(tmp_path):
     assert runner.ran == [["metadb"]]
 
 
-def test_short_memory_is_a_refusal_that_says_how_much(tmp_path):
+def test_short_memory_is_a_refusal_that_says_how_much(tmp_path,
+                                                       monkeypatch):
+    monkeypatch.setattr(selftest, "PAGE_BYTES", 8192)
     test, runner = _selftest({"metadb": (0, METADB, ""),
                               "kstat": (0, KSTAT % 1000, "")}, tmp_path)
     with pytest.raises(RefusedError) as refused:
         test.preconditions()
     assert refused.value.message == (
-        "only 4000 KiB of memory is free, and selftest needs 32768 KiB for "
+        "only 8000 KiB of memory is free, and selftest needs 32768 KiB for "
         "its ramdisk and a margin")
-    assert [argv[0] for argv in runner.ran] == ["metadb", "kstat"]
+    assert runner.ran == [["metadb"], ["kstat", "-p",
+                                       "unix:0:system_pages:freemem"]]
 
 
 def test_unreadable_kstat_is_a_refusal_not_a_guess(tmp_path):

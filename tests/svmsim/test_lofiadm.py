@@ -134,3 +134,36 @@ def test_svm_uses_a_lofi_device_through_a_ctd_link(sim):
     sim.svmsim("close", sim.dir, "d50")
     sim.ok("metaclear d50")
     assert run(sim, "lofiadm -d /dev/lofi/1") == (0, "", "")
+
+
+def _link(sim, controller, minor):
+    for kind, target in (("dsk", "/dev/lofi/%d"), ("rdsk", "/dev/rlofi/%d")):
+        os.symlink(target % minor, os.path.join(
+            sim.root, "dev/%s/c%dt0d0s0" % (kind, controller)))
+
+
+def test_a_lofi_device_reads_its_files_bytes_and_cmp_skips(sim):
+    """lofi reads its file (lofi.c lofi_strategy_task): bytes written into
+    the file before lofiadm -a show; mkfile's zeros are blank.  cmp's skip
+    operands (libcmd cmp.c b_cmp), here the two label blocks, count the
+    position from the skip."""
+    sim.ok("mkfile 8m /var/tmp/a /var/tmp/b")
+    with open(os.path.join(sim.root, "var/tmp/a"), "r+b") as stream:
+        stream.seek(1024)
+        stream.write(b"\x5a" * 4096)
+    sim.ok("lofiadm -a /var/tmp/a")
+    sim.ok("lofiadm -a /var/tmp/b")
+    _link(sim, 95, 1)
+    _link(sim, 96, 2)
+    a, b = "/dev/rdsk/c95t0d0s0", "/dev/rdsk/c96t0d0s0"
+    assert run(sim, "cmp %s %s 1024 1024" % (a, b)) == (
+        1, "%s %s differ: char 1, line 1\n" % (a, b), "")
+    assert run(sim, "cmp %s %s" % (a, b))[0] == 1
+    # Both files blank: equal, with or without the skips.
+    sim.ok("lofiadm -d /dev/lofi/1")
+    sim.ok("mkfile 8m /var/tmp/a")
+    sim.ok("lofiadm -a /var/tmp/a")
+    assert run(sim, "cmp %s %s 1024 1024" % (a, b)) == (0, "", "")
+    assert run(sim, "cmp %s %s" % (a, b)) == (0, "", "")
+    # Skips the emulator does not model: the usage, exit status 2.
+    assert run(sim, "cmp %s %s 1024 0" % (a, b))[0] == 2

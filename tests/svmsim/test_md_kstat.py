@@ -85,3 +85,17 @@ def test_a_named_resync_opens_a_two_way_mirror_only(make_sim):
     assert writes(sim, 30) == (1, "")
     sim.ok("metasync d20")
     assert writes(sim, 20) == (0, "md:20:md20:writes\t0\n")
+
+
+def test_system_pages_has_no_pagesize_and_a_partial_name_lists_it_all(sim):
+    """kstat_fr.c:201-222: system_pages lists physmem ... pagestotal, no
+    pagesize; kstat.c:229-262 and new_selector: a missing field matches
+    anything; kstat.c:350-353: exit 0 when anything matched, else 1."""
+    p = sim.run("kstat -p unix:0:system_pages:pagesize")
+    assert (p.returncode, p.stdout) == (1, "")
+    listed = sim.ok("kstat -p unix:0:system_pages")
+    assert [line.split("\t")[0] for line in listed.splitlines()] == [
+        "unix:0:system_pages:availrmem", "unix:0:system_pages:freemem",
+        "unix:0:system_pages:physmem"]
+    assert sim.ok("kstat -p unix::system_pages:freemem") == \
+        listed.splitlines()[1] + "\n"

@@ -35,7 +35,8 @@ def test_before_metasync_then_first_open(sim):
     assert out.count("    Invoke: metasync d10\n") == 3
     assert "\tc5t0d0s0          0     No            Okay   No  \n" in out
     p = sim.run("metareplace -e d10 c5t0d0s0")
-    assert p.stdout.startswith("device to mount in /etc/vfstab is invalid")
+    assert (p.stdout, p.stderr) == ("", "metareplace: myhost: c5t0d0s0: "
+                                    "No such file or directory\n\n")
     p = sim.run("metadetach d10 d13")
     assert p.stderr == "metadetach: myhost: d10: resync in progress\n\n"
     sim.ok("metasync -r")            # opens d10: the missing ramdisk errs

@@ -91,20 +91,48 @@ def verdict(report):
         "; ".join(failed) if failed else "no check ran")
 
 
+def differs(report):
+    """The names of the checks that DIFFER (the emulator's fault)."""
+    return [check.name for check in report.checks
+            if check.result == "DIFFERS"]
+
+
+def emulator_line(report):
+    names = differs(report)
+    if not names:
+        return None
+    return ("the emulator differs from this host in %d check%s (DIFFERS "
+            "above), which svmram does not depend on; correct the emulator "
+            "as each says" % (len(names), "" if len(names) == 1 else "s"))
+
+
 def report_text(report):
     lines = ["svmram %s selftest" % __version__,
              "Release: %s" % report.release]
     lines += ["Note: %s" % text for text in report.cleaned]
     for check in report.checks:
-        lines.append("%s  %s" % ("PASS" if check.passed else "FAIL",
-                                 check.name))
-        if not check.passed:
+        result = check.result
+        lines.append("%s  %s" % (result, check.name))
+        if result != "PASS":
             lines += ["      command:  %s" % check.command,
                       "      expected: %s" % check.expected,
                       "      observed: %s" % check.observed]
+        if check.correction:
+            lines.append("      emulator: %s" % check.correction)
         if check.note:
             lines.append("      note: %s" % check.note)
     lines += ["NOT RUN  %s" % text for text in report.not_run]
+    if report.appendix:
+        lines.append("Appendix: what svmram's emulator is unsure of; run "
+                     "each command on this host and send its output with "
+                     "this report")
+        for item in report.appendix:
+            lines += ["  %s  %s" % (item["row"], item["question"]),
+                      "      command:  %s" % item["command"],
+                      "      expected: %s" % item["expected"]]
+    emulator = emulator_line(report)
+    if emulator:
+        lines.append("Emulator: %s" % emulator)
     lines.append("Verdict: %s" % verdict(report))
     return "\n".join(lines) + "\n"
 
@@ -114,4 +142,6 @@ def report_json(report):
             "checks": [check.to_json() for check in report.checks],
             "not_run": list(report.not_run),
             "cleaned": list(report.cleaned),
+            "differs": differs(report),
+            "appendix": [dict(item) for item in report.appendix],
             "passed": report.passed, "verdict": verdict(report)}

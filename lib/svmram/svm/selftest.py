@@ -8,8 +8,8 @@ What it makes, in order: a directory of its own, two files (mkfile),
 their lofi devices (lofiadm -a), cNtNdNsN links to them (SVM takes no
 /dev/lofi/N path: meta_name.c rawname() maps dsk and rdsk names only, as
 for ramdisks), two stripes and a mirror; later a UFS on the mirror
-(newfs), mounted (mount -F ufs) on a directory of its own for the
-rotate method.  Each name is written to the
+(newfs), mounted (mount -F ufs -o nologging) on a directory of its
+own for the rotate method.  Each name is written to the
 selftest's journal before the thing is made, so that a run killed at any
 moment leaves a journal from which the next run removes exactly what was
 made, and nothing else: a link is removed only while it points at a lofi
@@ -42,6 +42,7 @@ from .. import actions, interrupt
 from ..errors import ParseError, RefusedError
 from ..journal import DIRECTORY as JOURNAL_DIRECTORY
 from . import labels, listings, metastat, metastat_p, names, selftest_record
+from .steps import LABEL_BLOCKS
 from .programs import run_command
 
 JOURNAL = JOURNAL_DIRECTORY + "/selftest.json"
@@ -58,6 +59,17 @@ MOUNT_POINT = "mnt"                 # under the selftest's directory
 DATA_FILE = "svmram-selftest-data"  # on the scratch UFS
 DATA_BYTES = 256 * 1024
 CAP_RAMDISK = "svmram_selftest_cap"
+# A pattern written into the first file before metainit, from block
+# LABEL_BLOCKS on: the resync of the labeled scratch mirror copies it to
+# the second submirror (it skips blocks 0..DK_LABEL_LOC, mirror.c
+# 3456-3472, which cmp skips too), so cmp can tell a resync that copied
+# nothing (audit 4 row S10).  Well inside the mirror's 16362 blocks.
+PATTERN_BYTES = 256 * 1024
+LABEL_BYTES = LABEL_BLOCKS * 512
+# The running kernel's page size, as svm/host.py takes it: the kstat
+# unix:0:system_pages counts pages and has no pagesize statistic
+# (illumos usr/src/uts/common/os/kstat_fr.c:201-222 @a593473611).
+PAGE_BYTES = os.sysconf("SC_PAGESIZE")
 GONE_RAMDISK = "/dev/ramdisk/svmram_selftest_gone"
 # mirror, two stripes, the stripe of the dangling-link check, and the
 # RAM submirror setup names
@@ -71,7 +83,7 @@ METHOD_NOTES = MappingProxyType({
     "swap": "the mirror is closed; its lofi stripes start at sector 0, so "
             "it is labeled and takes the RAM submirror by attach",
     "rotate": "run on a UFS mounted on the scratch mirror (newfs, mount "
-              "-F ufs): a file written before setup must read back the "
+              "-F ufs -o nologging): a file written before setup must read back the "
               "same after setup, after status and after teardown"})
 
 # Why the copy method is not run: it needs an unlabeled mirror, whose
@@ -79,21 +91,76 @@ METHOD_NOTES = MappingProxyType({
 # (svm/labels.py).  lofi without -l answers DKIOCGVTOC with one slice
 # from sector 0 (lofi.c fake_disk_vtoc; line 2266 in the last
 # illumos-gate with SVM, 5f10ef697f^), so every stripe of lofi devices is
-# labeled.  A labeled lofi device (lofiadm -l: illumos 6602, June 2016,
-# four months before SVM left illumos-gate with 6396; lofi.c cmlb_attach)
-# is a disk whose VTOC could start s0 later, but selftest writes no
-# labels and the emulator does not model cmlb; Solaris 10's lofi has no
-# -l, and Solaris 11.4's was not traced.  A replica on a scratch device
+# labeled.  A labeled lofi device (lofiadm -l: illumos 406fc5100d "6602
+# lofi should support labeled devices", June 2016, in the tree until SVM
+# left illumos-gate in January 2017, so OpenIndiana 2016.10 has it,
+# lofiadm/main.c:72-84 @a593473611; Oracle Solaris 11.3's lofiadm(1M) and
+# 11.4's lofi(4D) document it; audit 4 row L2) is a disk whose VTOC could
+# start s0 later, but selftest writes no labels and the emulator does not
+# model cmlb; Solaris 10's lofi has no -l.  A replica on a scratch device
 # would be a replica the selftest made, which it never does.
 COPY_NOT_RUN = (
     "the copy method was not tried: it needs a mirror that is not "
     "labeled, and every stripe of lofi devices is labeled (a lofi device "
     "fakes one slice that starts at sector 0, lofi.c fake_disk_vtoc); "
-    "selftest would need a labeled lofi device (lofiadm -l, illumos from "
-    "June 2016 only) with a label it writes itself, or a state database "
+    "selftest would need a labeled lofi device (lofiadm -l: Solaris 11.3 "
+    "and 11.4, and illumos from June 2016, OpenIndiana 2016.10 included; "
+    "not Solaris 10) with a label it writes itself, or a state database "
     "replica on the scratch device, and it makes neither; to try the copy "
     "method, follow \"The copy method\" in docs/testing-on-a-real-host.md "
     "(two spare slices that do not start at sector 0)")
+
+# The facts the emulator and this selftest are unsure of (audit 4 rows
+# S18, L3, R2, R3: UNSURE, the source closed or silent), each with one
+# command that settles it on a real host, run by hand after the selftest
+# (it builds nothing of the administrator's: a scratch file under
+# /var/tmp, its lofi device, and a metadevice name the selftest found
+# free, all removed again).
+_SCRATCH = ("f=$(mktemp /var/tmp/svmram-%s.XXXXXX) && mkfile %s $f && "
+            "d=$(lofiadm -a $f) && r=$(echo $d | sed s,/lofi/,/rlofi/,) && ")
+
+
+def unsure(layout):
+    """The appendix: [{row, question, command, expected}]."""
+    unit = layout.dangling      # free: the selftest clears it again
+    return [
+        {"row": "S18",
+         "question": "does a UFS with logging on a lofi device work "
+                     "(lofi.c:103-108 says it can wedge; selftest mounts "
+                     "with -o nologging, so svmram is not concerned)",
+         "command": _SCRATCH % ("s18", "64m") +
+         "newfs $r </dev/null && m=$(mktemp -d /var/tmp/svmram-s18m."
+         "XXXXXX) && mount -F ufs -o logging $d $m && { mkfile 32m $m/x "
+         "&& sync; echo \"exit $?\"; umount $m; }; lofiadm -d $d; "
+         "rm -rf $f $m",
+         "expected": "exit 0 within seconds; a hang is lofi's (kill it "
+                     "from another terminal and report it)"},
+        {"row": "L3",
+         "question": "does SVM take a /dev/lofi/N path as a component "
+                     "(the emulator refuses it with ENOENT, a GUESS)",
+         "command": _SCRATCH % ("l3", "8m") +
+         "{ metainit %s 1 1 $d; echo \"exit $?\"; metastat -p %s && "
+         "metaclear %s; lofiadm -d $d; rm -f $f; }" % (unit, unit, unit),
+         "expected": "the emulator: metainit: HOST: /dev/lofi/N: No such "
+                     "file or directory, exit 1; the source suggests "
+                     "'%s: Concat/Stripe is setup', exit 0" % unit},
+        {"row": "R2",
+         "question": "does unlabeled lofi on this release fake one slice "
+                     "from sector 0 (the build checks above show whether "
+                     "SVM takes its cNtNdNsN link)",
+         "command": _SCRATCH % ("r2", "8m") +
+         "prtvtoc $r; echo \"exit $?\"; lofiadm -d $d; rm -f $f",
+         "expected": "one slice row: 0 0 01 0 16362 16361 (lofi.c "
+                     "fake_disk_vtoc), exit 0"},
+        {"row": "R3",
+         "question": "the kstat -p format of a mirror's write count on "
+                     "this release (the check 'the mirror's write kstat' "
+                     "above read the scratch mirror's)",
+         "command": "kstat -p 'md:*:*:writes'; echo \"exit $?\"",
+         "expected": "one line md:N:mdN:writes<TAB>COUNT per metadevice "
+                     "opened since boot, exit 0 (1 when none was)"},
+    ]
+
 
 BOOT_DIFFERENCE = (
     "the ramdisk was deleted with the mirror closed instead of lost in a "
@@ -101,22 +168,42 @@ BOOT_DIFFERENCE = (
     "and the boot service was not restarted")
 
 
+# The rule for a check's result (issue 36 section 2): FAIL when what
+# svmram's own operation depends on differs (an exit status it acts on,
+# output it parses, data it keeps); DIFFERS when only a fact the emulator
+# gives and svmram does not depend on differs (a message svmram quotes
+# but never reads, the silence of a command): the host's output is
+# reported, the emulator is to be corrected as the check says, and the
+# verdict stays "svmram works".
+PASS, DIFFERS, FAIL = "PASS", "DIFFERS", "FAIL"
+
+
 @dataclass
 class Check:
     """One check: its name, the command that showed it, what svmram
-    expects, what the host showed, and whether they agree."""
+    expects, what the host showed, and whether they agree: passed is
+    False for a FAIL; correction, set only when the host's output differs
+    from the emulator's in a fact svmram does not depend on (DIFFERS),
+    says where the emulator is to be corrected."""
     name: str
     command: str
     expected: str
     observed: str
     passed: bool
     note: str = ""
+    correction: str = ""
+
+    @property
+    def result(self):
+        if not self.passed:
+            return FAIL
+        return DIFFERS if self.correction else PASS
 
     def to_json(self):
         return {"check": self.name, "command": self.command,
                 "expected": self.expected, "observed": self.observed,
-                "result": "PASS" if self.passed else "FAIL",
-                "note": self.note}
+                "result": self.result, "note": self.note,
+                "emulator": self.correction}
 
 
 @dataclass
@@ -125,6 +212,9 @@ class Report:
     checks: List[Check] = field(default_factory=list)
     not_run: List[str] = field(default_factory=list)
     cleaned: List[str] = field(default_factory=list)
+    # What the emulator is unsure of, with the command that settles each
+    # on this host (unsure()).
+    appendix: List[dict] = field(default_factory=list)
     # The signal (interrupt.Interrupted) that stopped the run, if any.
     stopped: Optional[BaseException] = None
 
@@ -304,20 +394,13 @@ class Selftest:
                 advice="Create them first, e.g. 'metadb -a -f -c 3 "
                        "c0t1d0s7' on a slice you can spare, then run "
                        "svmram selftest again.")
-        code, out, err = self.runner.run("kstat", [
-            "-p", "unix:0:system_pages:freemem",
-            "unix:0:system_pages:pagesize"])
-        figures = dict(line.split("\t", 1) for line in out.splitlines()
-                       if "\t" in line)
-        try:
-            free = int(figures["unix:0:system_pages:freemem"]) * int(
-                figures["unix:0:system_pages:pagesize"])
-        except (KeyError, ValueError):
+        pages, shown = self._pages("freemem")
+        if pages is None:
             raise RefusedError(
-                "kstat does not show the free memory (%s)" % _shown(
-                    code, out, err),
-                advice="svmram selftest needs unix:0:system_pages:freemem "
-                       "and pagesize; check 'kstat -p unix:0:system_pages'.")
+                "kstat does not show the free memory (%s)" % shown,
+                advice="svmram selftest needs unix:0:system_pages:freemem; "
+                       "check 'kstat -p unix:0:system_pages'.")
+        free = pages * PAGE_BYTES
         if free < 4 * FILE_BYTES:
             raise RefusedError(
                 "only %d KiB of memory is free, and selftest needs %d KiB "
@@ -349,12 +432,28 @@ class Selftest:
                     used.add(int(match.group(1)))
         return frozenset(used)
 
+    def _pages(self, statistic):
+        """unix:0:system_pages:STATISTIC (pages), or None; and what kstat
+        showed.  The kstat has no page size (kstat_fr.c:201-222
+        @a593473611): that is PAGE_BYTES."""
+        name = "unix:0:system_pages:" + statistic
+        code, out, err = self.runner.run("kstat", ["-p", name])
+        figures = dict(line.split("\t", 1) for line in out.splitlines()
+                       if "\t" in line)
+        value = figures.get(name, "").strip()
+        return (int(value) if code == 0 and value.isdigit() else None,
+                _shown(code, out, err))
+
     # --- checks ------------------------------------------------------------
 
     def check(self, name, args, expected, predicate, command=None,
-              program=None, note=""):
+              program=None, note="", exact=None, emulator=""):
         """Run `program ARGS` (or svmram ARGS), and record whether
-        predicate(code, out, err) holds; returns (ok, code, out, err)."""
+        predicate(code, out, err), what svmram depends on, holds (else a
+        FAIL), and then whether exact(code, out, err), the rest of what
+        `expected` says, holds (else DIFFERS: `emulator` names where the
+        emulator gives that output); returns (ok, code, out, err), ok
+        unless a FAIL."""
         if program == "svmram":
             code, out, err = self.runner.svmram(list(args))
             shown = _command("svmram", args)
@@ -362,9 +461,12 @@ class Selftest:
             code, out, err = self.runner.run(program, args)
             shown = _command(program, args)
         passed = bool(predicate(code, out, err))
+        correction = ""
+        if passed and exact is not None and not exact(code, out, err):
+            correction = _correction(emulator)
         self.report.checks.append(Check(
             name, command or shown, expected, _shown(code, out, err),
-            passed, note))
+            passed, note, correction))
         return passed, code, out, err
 
     def fact(self, name, command, expected, observed, passed, note=""):
@@ -380,6 +482,7 @@ class Selftest:
         removal ends)."""
         self.cleanup_leftovers()
         self.layout = self.preconditions()
+        self.report.appendix = unsure(self.layout)
         try:
             self.build()
             self.check_facts()
@@ -432,15 +535,19 @@ class Selftest:
         for path in layout.files:
             self.journal.note("files", path)
         self._must("mkfile", [FILE_SIZE] + list(layout.files),
-                   lambda c, o, e: c == 0 and not o and not e,
-                   "exit status 0, no output (mkfile.c)")
+                   lambda c, o, e: c == 0,
+                   "exit status 0, no output (mkfile.c)",
+                   _silent, "programs/mkfile.py")
+        self._write_pattern(layout.files[0])
         devices = []
         for path in layout.files:
             ok, code, out, err = self._must(
                 "lofiadm", ["-a", path],
                 lambda c, o, e: c == 0 and o.startswith("/dev/lofi/") and
                 o[len("/dev/lofi/"):].strip().isdigit(),
-                "exit status 0 and /dev/lofi/N (lofiadm/main.c add_mapping)")
+                "exit status 0 and /dev/lofi/N (lofiadm/main.c add_mapping)",
+                lambda c, o, e: len(o.splitlines()) == 1 and not e,
+                "programs/lofiadm.py")
             devices.append(out.strip())
         for link, device in zip(layout.links, devices):
             self._link(link, device, device.replace("/dev/lofi/",
@@ -448,25 +555,43 @@ class Selftest:
         for unit, link in ((layout.first, layout.links[0]),
                            (layout.second, layout.links[1])):
             self.journal.note("metadevices", unit)
-            self._must("metainit", [unit, "1", "1", link],
+            self._must("metainit", [unit, "1", "1", link], _succeeded,
+                       "%s: Concat/Stripe is setup" % unit,
                        _said("%s: Concat/Stripe is setup\n" % unit),
-                       "%s: Concat/Stripe is setup" % unit)
+                       "programs/metainit.py")
         self.journal.note("metadevices", layout.mirror)
         self._must("metainit", [layout.mirror, "-m", layout.first],
+                   _succeeded, "%s: Mirror is setup" % layout.mirror,
                    _said("%s: Mirror is setup\n" % layout.mirror),
-                   "%s: Mirror is setup" % layout.mirror)
+                   "programs/metainit.py")
         self._must("metattach", [layout.mirror, layout.second],
+                   _succeeded,
+                   "%s: submirror %s is attached" % (layout.mirror,
+                                                     layout.second),
                    _said("%s: submirror %s is attached\n" % (
                        layout.mirror, layout.second)),
-                   "%s: submirror %s is attached" % (layout.mirror,
-                                                     layout.second))
+                   "programs/metattach.py")
         self.wait_okay()
 
-    def _must(self, program, args, predicate, expected):
+    def _write_pattern(self, path):
+        """PATTERN_BYTES of random data into the selftest's own file
+        `path` (mkfile just made it; a link there is not followed), from
+        LABEL_BYTES on."""
+        descriptor = os.open(self.runner.under(path),
+                             os.O_WRONLY | os.O_NOFOLLOW)
+        with os.fdopen(descriptor, "wb") as stream:
+            stream.seek(LABEL_BYTES)
+            stream.write(os.urandom(PATTERN_BYTES))
+            stream.flush()
+            os.fsync(stream.fileno())
+
+    def _must(self, program, args, predicate, expected, exact=None,
+              emulator=""):
         """A command the scratch mirror needs: a check, and the end of the
-        selftest when it fails."""
+        selftest when it fails (its words may only differ)."""
         result = self.check("build: %s" % _command(program, args), args,
-                            expected, predicate, program=program)
+                            expected, predicate, program=program,
+                            exact=exact, emulator=emulator)
         if not result[0]:
             raise Abandoned("%s failed" % _command(program, args))
         return result
@@ -501,35 +626,46 @@ class Selftest:
                 layout.mirror, layout.first, layout.second),
             lambda c, o, e: c == 0 and _built(o, layout),
             program="metastat")
-        # cmp: the two submirrors hold the same blocks after the resync.
+        # cmp: the two submirrors hold the same blocks after the resync,
+        # the pattern in the first included; from block LABEL_BLOCKS, as
+        # the resync of a labeled mirror skips the blocks before.
         self.check(
             "cmp of the two submirrors", [
                 "/dev/rdsk/" + layout.links[0],
-                "/dev/rdsk/" + layout.links[1]],
-            "exit status 0, no output", lambda c, o, e: c == 0 and not o,
-            program="cmp")
+                "/dev/rdsk/" + layout.links[1], str(LABEL_BYTES),
+                str(LABEL_BYTES)],
+            "exit status 0, no output (the %d KiB pattern written into "
+            "%s before metainit reached the other submirror by the "
+            "resync)" % (PATTERN_BYTES // 1024, FILES[0]),
+            lambda c, o, e: c == 0,
+            program="cmp", exact=_silent, emulator="programs/cmp.py")
         self._dangling_link()
         self._slots()
         self._kstat()
         self._ramdisk_cap()
 
     def _dangling_link(self):
-        """meta_name.c rawname(): a cNtNdNsN link that dangles is
-        refused in the words of vfstab, on stdout, with exit status 1
-        (reference 0.6); svmram's restore depends on the refusal."""
+        """A cNtNdNsN link that dangles is refused: rawname() cannot stat
+        the raw path, and setup_slice ends in ENOENT on the name typed,
+        on stderr, exit status 1 (meta_name.c:121-142, :2174-2199
+        @a593473611; audit 4 row S11); svmram's restore depends on the
+        refusal."""
         layout = self.layout
         link = layout.dangling_link
         self._link(link, GONE_RAMDISK, GONE_RAMDISK.replace(
             "/dev/ramdisk/", "/dev/rramdisk/"))
         self.journal.note("metadevices", layout.dangling)
-        expected = ("device to mount in /etc/vfstab is invalid for device "
-                    "/dev/dsk/%s\n" % link)
+        expected = ": %s: No such file or directory" % link
         refused = self.check(
             "metainit on a link that dangles",
             [layout.dangling, "1", "1", link],
-            "exit status 1; stdout: %s" % expected.rstrip("\n"),
-            lambda c, o, e: c == 1 and o == expected and not e,
-            program="metainit")[1] != 0
+            "exit status 1; stderr: metainit: HOST%s" % expected,
+            lambda c, o, e: c != 0,
+            program="metainit",
+            exact=lambda c, o, e: c == 1 and not o and
+            e.rstrip("\n").endswith(expected) and
+            e.startswith("metainit: "),
+            emulator="programs/__init__.py resolve_component()")[1] != 0
         if refused or self.runner.run("metaclear", [layout.dangling])[0] \
                 == 0:
             self.journal.forget("metadevices", layout.dangling)
@@ -581,24 +717,22 @@ class Selftest:
     def _ramdisk_cap(self):
         """ramdisk.c rd_phys_alloc: a ramdisk larger than all memory is
         refused with EAGAIN, the refusal svmram words as the cap."""
-        code, out, err = self.runner.run("kstat", [
-            "-p", "unix:0:system_pages:physmem",
-            "unix:0:system_pages:pagesize"])
-        words = out.split()
-        try:
-            size = int(words[1]) * int(words[3]) + int(words[3])
-        except (IndexError, ValueError):
-            self.fact("ramdiskadm refuses past its cap", "kstat -p",
-                      "physmem and pagesize", _shown(code, out, err), False)
+        pages, shown = self._pages("physmem")
+        if pages is None:
+            self.fact("ramdiskadm refuses past its cap",
+                      "kstat -p unix:0:system_pages:physmem",
+                      "unix:0:system_pages:physmem<TAB>N", shown, False)
             return
+        size = (pages + 1) * PAGE_BYTES
         self.journal.note("ramdisks", CAP_RAMDISK)
         expected = ('ramdiskadm: couldn\'t create ramdisk "%s": Resource '
                     'temporarily unavailable\n' % CAP_RAMDISK)
         self.check("ramdiskadm refuses past its cap",
                    ["-a", CAP_RAMDISK, "%d" % size],
                    "exit status 1; stderr: %s" % expected.rstrip("\n"),
-                   lambda c, o, e: c == 1 and e == expected,
-                   program="ramdiskadm")
+                   lambda c, o, e: c != 0, program="ramdiskadm",
+                   exact=lambda c, o, e: c == 1 and e == expected and not o,
+                   emulator="programs/ramdiskadm.py")
 
     # --- svmram itself -----------------------------------------------------
 
@@ -637,7 +771,10 @@ class Selftest:
     def _mount_ufs(self):
         """newfs the scratch mirror, mount it on the selftest's mount
         point and write the data file; False (the failure checked) when
-        one of them fails."""
+        one of them fails.  Mounted without UFS logging: lofi's own
+        comment says a logging UFS on a lofi image can wedge (illumos
+        usr/src/uts/common/io/lofi.c:103-108 @a593473611; audit 4 row
+        S18), and the rotate check needs no log."""
         layout, run = self.layout, self.runner
         mirror = layout.mirror
         if not self.check(
@@ -645,17 +782,20 @@ class Selftest:
                 "exit status 0, nothing on stdout (newfs.c: no question "
                 "without a terminal, the mkfs command line only with -v; "
                 "mkfs.c writes its summary on stderr)",
-                lambda c, o, e: c == 0 and not o, program="newfs")[0]:
+                lambda c, o, e: c == 0, program="newfs",
+                exact=lambda c, o, e: not o,
+                emulator="programs/newfs.py")[0]:
             return False
         self.journal.note("mount_points", layout.mount_point)
         os.makedirs(run.under(layout.mount_point), exist_ok=True)
         self.journal.note("mounts", mirror)
         if not self.check(
                 "mount -F ufs of the scratch mirror",
-                ["-F", "ufs", "/dev/md/dsk/" + mirror, layout.mount_point],
-                "exit status 0, no output",
-                lambda c, o, e: c == 0 and not o and not e,
-                program="mount")[0]:
+                ["-F", "ufs", "-o", "nologging", "/dev/md/dsk/" + mirror,
+                 layout.mount_point],
+                "exit status 0, no output", lambda c, o, e: c == 0,
+                program="mount", exact=_silent,
+                emulator="programs/mount.py")[0]:
             self.journal.forget("mounts", mirror)
             return False
         self._data = os.urandom(DATA_BYTES)
@@ -688,9 +828,9 @@ class Selftest:
         except OSError:
             pass
         if self.check("umount of the scratch UFS", [layout.mount_point],
-                      "exit status 0, no output",
-                      lambda c, o, e: c == 0 and not o and not e,
-                      program="umount")[0]:
+                      "exit status 0, no output", lambda c, o, e: c == 0,
+                      program="umount", exact=_silent,
+                      emulator="programs/umount.py")[0]:
             self.journal.forget("mounts", layout.mirror)
 
     def _restore(self, mirror):
@@ -884,6 +1024,22 @@ def _exists(run, target):
 
 def _said(text):
     return lambda code, out, err: code == 0 and out == text and not err
+
+
+def _succeeded(code, out, err):
+    return code == 0
+
+
+def _silent(code, out, err):
+    return not out and not err
+
+
+def _correction(emulator):
+    """What a DIFFERS asks: the emulator's answer corrected to the
+    host's (svmram itself does not depend on it)."""
+    return ("svmram does not depend on this output; correct the "
+            "emulator's lib/svmsim/%s to give what this host printed "
+            "(observed), with this report as its source" % emulator)
 
 
 def _built(text, layout):

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""cmp FILE1 FILE2: byte by byte until they differ or one ends.  Equal to
+"""cmp FILE1 FILE2 [SKIP1 [SKIP2]]: byte by byte until they differ or
+one ends; the skips only as _skip() says.  Equal to
 the end of both: exit 0, silent.  The first difference: "F1 F2 differ:
 char N, line L" on stdout, exit 1.  Equal until the shorter ends: "cmp:
 EOF on SHORTER" on stderr, exit 1.  A wrong number of operands: the usage
@@ -38,10 +39,26 @@ from svmsim.state import REGIONS
 USAGE = "usage: cmp [-l] [-s] file1 file2 [skip1] [skip2]\n"
 
 
+def _skip(argv, label):
+    """The skip operands (libcmd cmp.c b_cmp :240-262 @a593473611:
+    strtol, bytes), as whole blocks: emulated only when both are the
+    same number of blocks, at most the label blocks (svmram selftest
+    compares its submirrors from block DK_LABEL_LOC + 1); None
+    otherwise."""
+    skips = argv[2:] + ["0"] * (4 - len(argv))
+    if not all(s.isdigit() for s in skips) or skips[0] != skips[1] or \
+            int(skips[0]) % 512 or int(skips[0]) // 512 > label:
+        return None
+    return int(skips[0]) // 512
+
+
 def run(ctx, argv):
-    if len(argv) != 2 or any(a.startswith("-") for a in argv):
+    label = svm.switch(ctx.st, "label_blocks")
+    skip = _skip(argv, label) if 2 <= len(argv) <= 4 else None
+    if skip is None or any(a.startswith("-") for a in argv):
         ctx.err(USAGE)
         return 2
+    argv = argv[:2]
     found = []
     for path in argv:
         data = dd.content(ctx, path)
@@ -51,13 +68,12 @@ def run(ctx, argv):
         found.append(data)
     (size1, head1, regions1), (size2, head2, regions2) = found
     common = min(size1, size2)
-    label = svm.switch(ctx.st, "label_blocks")
     # The mirror's regions are the ones both files hold (the model maps
     # region r of a ramdisk to region r of the metadevice copied into it).
     size = min(size1, size2)
     differs = None
-    if common and head1 != head2:
-        differs = 0
+    if common and head1 != head2 and skip < label:
+        differs = skip
     else:
         for r in range(REGIONS):
             if (r + 1) * size // REGIONS > common:
@@ -66,8 +82,10 @@ def run(ctx, argv):
                 differs = max(r * size // REGIONS, label if r == 0 else 0)
                 break
     if differs is not None:
+        # The position counts from the skip (libcmd cmp.c cmp(): pos
+        # from 0 after sfseek; GUESS: cmd/cmp's too).
         ctx.out("%s %s differ: char %d, line 1\n" % (
-            argv[0], argv[1], differs * 512 + 1))
+            argv[0], argv[1], (differs - skip) * 512 + 1))
         return 1
     # The files that reach their end: the shorter, or both.
     ended = [path for path, size in zip(argv, (size1, size2))

@@ -3,6 +3,16 @@
 """kstat -p: the few unix:0:system_pages statistics svmram reads, and
 each metadevice's I/O kstat's `writes`.
 
+unix:0:system_pages has no `pagesize` (its statistics are physmem ...
+pagestotal, illumos usr/src/uts/common/os/kstat_fr.c:201-222
+@a593473611); of them only physmem, freemem and availrmem are emulated,
+and the pseudo-statistics class, crtime and snaptime kstat -p adds
+(usr/src/cmd/stat/kstat/kstat.c:667-690) are not.  An operand is a
+selector module:instance:name:statistic whose missing or empty fields
+match anything (kstat.c:229-262 and new_selector :492-510), each field
+a shell pattern; the exit status is 0 when anything matched, else 1
+(kstat.c:350-353).
+
 Not in the original command list: svmram's backend asks for physmem and
 freemem and availrmem (pages) and the boot time.  GUESS: freemem is the
 host's ``freemem`` field (default 3/4 of physical memory; the rest stands
@@ -37,7 +47,6 @@ def stats(st):
         "unix:0:system_pages:freemem":
             st.get("freemem_boot", st["physmem"] * 3 // 4) // page
             - rd_pages,
-        "unix:0:system_pages:pagesize": page,
         "unix:0:system_misc:boot_time": st.get("boot_time", 0),
     }
     for unit, writes in st.get("md_kstats", {}).items():
@@ -45,14 +54,26 @@ def stats(st):
     return table
 
 
+def _selector(operand):
+    """module:instance:name:statistic, a missing or empty field "*"."""
+    fields = operand.split(":")[:4]
+    fields += [""] * (4 - len(fields))
+    return [field or "*" for field in fields]
+
+
+def _matches(name, selector):
+    return all(fnmatchcase(part, pattern)
+               for part, pattern in zip(name.split(":", 3), selector))
+
+
 def run(ctx, argv):
     args = [a for a in argv if a != "-p"]
     table = stats(ctx.st)
-    wanted = args or ["*"]
+    wanted = [_selector(a) for a in args] or [_selector("")]
     rc = 1
-    for pattern in wanted:
+    for selector in wanted:
         for name in sorted(table):
-            if fnmatchcase(name, pattern):
+            if _matches(name, selector):
                 ctx.out("%s\t%d\n" % (name, table[name]))
                 rc = 0
     return rc

@@ -29,9 +29,10 @@ file: it is kept with the file across an unmap.
 import errno
 import os
 
-from svmsim import devices, regions
+from svmsim import devices, regions, svm
 from svmsim.messages import strerror
 from svmsim.programs import ramdiskadm
+from svmsim.state import REGIONS
 
 E_ERROR = 1
 E_USAGE = 2
@@ -224,9 +225,37 @@ def _add(ctx, lofis, filename, device):
     if kept is not None:
         ctx.st["devdata"][devices.devkey(dev)] = kept
     devices.add_lofi_nodes(ctx.root, ctx.st, minor)
+    if kept is None:
+        _file_data(ctx, dev, filename)
     if device is None:
         ctx.out("/dev/lofi/%d\n" % minor)
     return 0
+
+
+def _file_data(ctx, dev, filename):
+    """A lofi device reads its file's bytes (lofi.c lofi_strategy_task
+    :1281, lofi_mapped_rdwr :1025, @a593473611): each region of the
+    device (and its label blocks) whose bytes in the file are not all
+    zero, written by something other than an emulated command, gets a
+    version of its own; all-zero bytes (mkfile's) are blank (0)."""
+    info = devices.kernel_device(ctx.st, dev)
+    data = regions.device_data(ctx.st, dev)
+    if info is None or data is None:
+        return
+    blocks, label = info["blocks"], svm.switch(ctx.st, "label_blocks")
+    with open(devices.host_path(ctx.root, filename), "rb") as stream:
+        def written(first, last):
+            stream.seek(first * DEV_BSIZE)
+            return any(stream.read((last - first) * DEV_BSIZE))
+        if written(0, label):
+            ctx.st["version"] += 1
+            ctx.st.setdefault("devhead", {})[devices.devkey(dev)] = \
+                ctx.st["version"]
+        for r in range(REGIONS):
+            first = max(r * blocks // REGIONS, label if r == 0 else 0)
+            if written(first, (r + 1) * blocks // REGIONS):
+                ctx.st["version"] += 1
+                data[r] = ctx.st["version"]
 
 
 def _delete(ctx, lofis, filename, device):

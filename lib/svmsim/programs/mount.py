@@ -13,7 +13,10 @@ newfs never ran) "mount: SPECIAL is not this fstype"; EROFS (a
 submirror, which mdopen will not open for writing, md.c) "mount: SPECIAL
 write-protected".  Mounting opens the metadevice (svmsim/ufs.py).
 GUESS: only -F ufs and the -o options are taken; any -o is accepted and
-not shown in the mnttab.
+not shown in the mnttab.  `-o nologging` (svmram selftest's) is one of
+mount_ufs's suboptions: it clears UFSMNT_LOGGING, which is the default
+(illumos usr/src/cmd/fs.d/ufs/mount/mount.c:453-456, usage :698
+@a593473611); logging is not emulated, so it changes nothing here.
 """
 
 import os
