@@ -151,6 +151,18 @@ fact("metastat.blank", "metastat", "stdout", r"",
      note="an empty line after each unit and before the relocation list")
 fact("metastat.exit-ok", "metastat", "exit", r"0",
      at((LVMUTIL + "metastat.c", 446)))
+fact("metastat.smf-offline", "metastat", "stderr", r"metastat: %s: " % HOST,
+     at((LVMUTIL + "metastat.c", "440-442"),
+        (LIBMETA + "meta_error.c", 2216)),
+     note="after printing everything, while a core SVM service is not "
+     "online (at boot until inetd starts rpc/meta): the error names the "
+     "services, each on a line of its own, and metastat exits 1")
+fact("metastat.smf-offline-service", "metastat", "stderr",
+     r"\t[a-z/-]+:default(?:: service\(s\) not online in SMF)?",
+     at((LIBMETA + "meta_smf.c", "316-322"),
+        (LIBMETA + "meta_error.c", 878)))
+fact("metastat.exit-smf-offline", "metastat", "exit", r"1",
+     at((LVMUTIL + "metastat.c", "440-442")))
 
 # --- the changing meta* commands --------------------------------------------
 fact("metainit.mirror-setup", "metainit", "stdout",
@@ -315,21 +327,21 @@ fact("umount.exit-ok", "umount", "exit", r"0",
      at(("usr/src/cmd/fs.d/umount.c", 326)))
 
 # --- SMF --------------------------------------------------------------------
+STATE = (r"(?:online|offline|disabled|maintenance|degraded|uninitialized|"
+         r"legacy_run)\*?")
 fact("svcs.h.inst-state", "svcs", "stdout",
-     r"%s {1,20}(?:online|offline|disabled|maintenance|degraded|"
-     r"uninitialized|legacy_run)" % MD,
+     r"%s {1,20}%s" % (MD, STATE),
      at(("usr/src/cmd/svc/svcs/svcs.c", "1513-1527"),
-        ("usr/src/cmd/svc/svcs/svcs.c", 1796)),
+        ("usr/src/cmd/svc/svcs/svcs.c", 1796),
+        ("usr/src/cmd/svc/svcs/svcs.c", "1220-1240")),
      note="`-H -o inst,state`: the instance in a 20-wide column")
 fact("svcs.h.inst", "svcs", "stdout", MD,
      at(("usr/src/cmd/svc/svcs/svcs.c", "1513-1527")))
-fact("svcs.h.state", "svcs", "stdout",
-     r"(?:online|offline|disabled|maintenance|degraded|uninitialized|"
-     r"legacy_run)",
-     at(("usr/src/cmd/svc/svcs/svcs.c", 1796)))
-fact("svcs.h.state-fmri", "svcs", "stdout",
-     r"(?:online|offline|disabled|maintenance|degraded|uninitialized|"
-     r"legacy_run) +svc:/\S+",
+fact("svcs.h.state", "svcs", "stdout", STATE,
+     at(("usr/src/cmd/svc/svcs/svcs.c", 1796),
+        ("usr/src/cmd/svc/svcs/svcs.c", "1220-1240")),
+     note="a state, with `*` while the instance has a next state")
+fact("svcs.h.state-fmri", "svcs", "stdout", STATE + r" +svc:/\S+",
      at(("usr/src/cmd/svc/svcs/svcs.c", 1796),
         ("usr/src/cmd/svc/svcs/svcs.c", "1465-1493")))
 fact("svcs.no-match", "svcs", "stderr",

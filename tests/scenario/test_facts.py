@@ -8,7 +8,8 @@ On each release profile, with the emulator's recorder on (`svmsim
 record-facts`, svmsim/factlog.py): `svmram selftest`, `check`, and setup,
 status in every format, restore after a reboot and teardown for each
 method (rotate on the article's mounted mirror, swap on a closed one, copy
-on an unlabeled one).  The gate itself is shown to fail on a line the
+on an unlabeled one), the article's restore also by the boot service
+after the reboot.  The gate itself is shown to fail on a line the
 emulator prints without an inventory entry.
 """
 
@@ -59,6 +60,9 @@ def unsourced_text(log):
 def test_every_emulated_line_svmram_reads_is_in_the_inventory(
         host, host_factory, tmp_path):
     log = tmp_path / "facts.jsonl"
+    # Installed, so that the reboot's boot service restores (svmram as a
+    # process, started by the start method, as on a real host).
+    host.install()
     recording(host, log)
     must(host.svmram("selftest"))
     must(host.svmram("check", "d10"))
