@@ -161,6 +161,13 @@ fact("metastat.smf-offline-service", "metastat", "stderr",
      r"\t[a-z/-]+:default(?:: service\(s\) not online in SMF)?",
      at((LIBMETA + "meta_smf.c", "316-322"),
         (LIBMETA + "meta_error.c", 878)))
+fact("metastat.stale-banner", "metastat", "stdout",
+     r"\*\*\*\*|WARNING: Stale state database replicas\. Metastat output "
+     r"may be inaccurate\.",
+     at((LVMUTIL + "metastat.c", "398-403")),
+     note="first, when fewer than a majority of the replicas were good at "
+     "boot: the warning between two lines of four stars, then an empty "
+     "line")
 fact("metastat.exit-smf-offline", "metastat", "exit", r"1",
      at((LVMUTIL + "metastat.c", "440-442")))
 
@@ -347,6 +354,12 @@ fact("svcs.h.state-fmri", "svcs", "stdout", STATE + r" +svc:/\S+",
 fact("svcs.no-match", "svcs", "stderr",
      r"svcs: Pattern '\S+' doesn't match any instances",
      at(("usr/src/lib/libscf/common/error.c", 175)))
+fact("svcs.no-server", "svcs", "stderr",
+     r"svcs: Could not bind to repository server: repository server "
+     r"unavailable\.  Exiting\.",
+     at(("usr/src/cmd/svc/svcs/svcs.c", "3703-3704"),
+        ("usr/src/lib/libscf/common/error.c", 60)),
+     note="svc.configd is not running: uu_die(), exit 1")
 fact("svcs.exit", "svcs", "exit", r"[01]",
      at(("usr/src/cmd/svc/svcs/svcs.c", "3736-3751"),
         ("usr/src/cmd/svc/svcs/svcs.c", 3931)),

@@ -9,7 +9,8 @@ record-facts`, svmsim/factlog.py): `svmram selftest`, `check`, and setup,
 status in every format, restore after a reboot and teardown for each
 method (rotate on the article's mounted mirror, swap on a closed one, copy
 on an unlabeled one), the article's restore also by the boot service
-after the reboot.  The gate itself is shown to fail on a line the
+after the reboot; status with SMF's repository down and with stale
+replicas.  The gate itself is shown to fail on a line the
 emulator prints without an inventory entry.
 """
 
@@ -51,6 +52,21 @@ def flow(host, setup_args, formats=STATUS_FORMATS):
     must(host.svmram("teardown", "-y", "d10"))
 
 
+def trouble_flow(host):
+    """What svmram reads when the host is in trouble: SMF's repository
+    server down, then the state database stale after a reboot (svmram
+    refuses; its exit statuses are its own tests' business)."""
+    must(host.svmram("setup", "-y", "d10"))
+    must(host.sim("smf", "down"))
+    host.svmram("status")
+    host.svmram("status", "-j")
+    must(host.sim("smf", "up"))
+    must(host.sim("fail-replicas", "c0d0s7"))
+    must(host.reboot())
+    host.svmram("status", "-j")
+    host.svmram("restore", "d10")
+
+
 def unsourced_text(log):
     return "\n".join("%s %s: %s %r" % (prog, " ".join(argv), stream, line)
                      for prog, argv, stream, line in
@@ -70,6 +86,7 @@ def test_every_emulated_line_svmram_reads_is_in_the_inventory(
     flow(recording(host_factory("swap"), log), ["d10"], [["-j"]])
     flow(recording(host_factory("unlabeled-x86"), log),
          ["--allow-label", "d10"], [[], ["-j"]])
+    trouble_flow(recording(host_factory("article"), log))
     records = factlog.read(str(log))
     programs = {record["prog"] for record in records}
     # The flows reached every kind of command the inventory covers.
