@@ -27,7 +27,7 @@ import re
 import sys
 from collections import namedtuple
 
-Fact = namedtuple("Fact", "id prog stream pattern source check note")
+Fact = namedtuple("Fact", "id prog stream pattern source check note args")
 
 COMMIT = "@a593473611"
 GUESS = "GUESS"
@@ -65,9 +65,12 @@ COMP_STATES = ("Okay", "Resyncing", "Maintenance", "Last Erred",
 _F = []
 
 
-def fact(id, prog, stream, pattern, source, check="", note=""):
+def fact(id, prog, stream, pattern, source, check="", note="", args=""):
+    """`args`, when given, is a regex the command's arguments (joined by
+    blanks) must match from their start: the fact is about that form of
+    the command only."""
     _F.append(Fact(id, prog if isinstance(prog, tuple) else (prog,),
-                   stream, pattern, source, check, note))
+                   stream, pattern, source, check, note, args))
 
 
 # --- metastat ---------------------------------------------------------------
@@ -375,7 +378,7 @@ fact("svcprop.pg", "svcprop", "stdout", r"[^\s/]+/\S+ \S+ .*",
 fact("svcprop.value", "svcprop", "stdout", r"\S.*",
      at(("usr/src/cmd/svc/svcprop/svcprop.c", "277-296")),
      note="one property: its values only (svmram's manifest gives "
-     "general/entity_stability)")
+     "general/entity_stability)", args=r"-p [a-z_]+/[a-z_]+ svc:/\S+$")
 fact("svcprop.exit-ok", "svcprop", "exit", r"0",
      at(("usr/src/cmd/svc/svcprop/svcprop.c", 1151)))
 fact("svcadm.exit-ok", "svcadm", "exit", r"0",
@@ -438,14 +441,17 @@ del _F
 
 
 def _compiled():
-    return [(f, re.compile(f.pattern)) for f in FACTS
+    return [(f, re.compile(f.pattern), re.compile(f.args)) for f in FACTS
             if f.stream != "behaviour"]
 
 
-def matching(prog, stream, line, compiled=None):
-    """The first fact that covers this line (or exit status), or None."""
-    for f, regex in compiled or _compiled():
-        if prog in f.prog and f.stream == stream and regex.fullmatch(line):
+def matching(prog, argv, stream, line, compiled=None):
+    """The first fact that covers this line (or exit status) of `prog
+    ARGV`, or None."""
+    joined = " ".join(argv)
+    for f, regex, args in compiled or _compiled():
+        if prog in f.prog and f.stream == stream and \
+                regex.fullmatch(line) and args.match(joined):
             return f
     return None
 
@@ -474,7 +480,7 @@ def unsourced(records):
             key = (prog, stream, line)
             if key in seen:
                 continue
-            if matching(prog, stream, line, compiled) is None:
+            if matching(prog, argv, stream, line, compiled) is None:
                 seen.add(key)
                 found.append((prog, argv, stream, line))
     return found
@@ -509,6 +515,8 @@ def markdown():
     for f in FACTS:
         if f.source != GUESS:
             what = f.note or "`%s`" % f.pattern.replace("`", "'")
+            if f.args:
+                what += " (arguments `%s`)" % f.args
             out.append("| `%s` | %s | %s | %s | %s | %s |" % (
                 f.id, ", ".join(f.prog), f.stream, _cell(what),
                 _cell(f.source.replace(" " + COMMIT, "")),

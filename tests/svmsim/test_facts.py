@@ -39,6 +39,7 @@ def test_each_fact_is_well_formed():
         assert f.stream in facts.STREAMS, f
         assert f.prog and set(f.prog) <= set(dispatch.PROGRAMS), f
         re.compile(f.pattern)
+        re.compile(f.args)
         if f.stream == "exit":
             assert re.fullmatch(r"[\d\[\]]+", f.pattern), f
         if f.stream == "behaviour":
@@ -95,6 +96,14 @@ def test_the_gate_reports_what_no_fact_covers():
                             record("metaclear", status=None)]) == [
         ("metaclear", ["x"], "exit", "2"),
         ("metaclear", ["x"], "exit", "exception")]
+    # A fact about one form of a command covers that form only.
+    value = "Evolving\n"
+    assert facts.unsourced([dict(record("svcprop", value), argv=[
+        "-p", "general/entity_stability", "svc:/system/svmram"])]) == []
+    assert facts.unsourced([dict(record("svcprop", value), argv=[
+        "-p", "svmram", "svc:/system/svmram:d10"])]) == [
+        ("svcprop", ["-p", "svmram", "svc:/system/svmram:d10"], "stdout",
+         "Evolving")]
     # What a fault of the test harness injected is no fact.
     assert facts.unsourced([record("metaclear", "", "invented\n", 7,
                                    injected=True)]) == []
