@@ -223,7 +223,7 @@ for _prog, _line in (("metainit", 866), ("metattach", 543),
 fact("metainit.exit-error", "metainit", "exit", r"1",
      at((LVMUTIL + "metainit.c", 754)), note="md_exit(sp, 1)")
 
-# --- metadb -------------------------------------------------------------------
+# --- metadb ------------------------------------------------------------------
 fact("metadb.header", "metadb", "stdout",
      r"\tflags\t\tfirst blk\tblock count",
      at((LVMUTIL + "metadb.c", "570-571")))
@@ -233,7 +233,7 @@ fact("metadb.replica", "metadb", "stdout",
         ("usr/src/uts/common/sys/lvm/mdiox.x", 755)),
      note="the flags are MDDB_FLAGS_STRING's letters or blanks")
 
-# --- ramdiskadm ---------------------------------------------------------------
+# --- ramdiskadm --------------------------------------------------------------
 fact("ramdiskadm.heading", "ramdiskadm", "stdout",
      re.escape("%-45.45s %20s  %-10s" % ("Block Device", "Size",
                                           "Removable")),
@@ -259,7 +259,7 @@ fact("ramdiskadm.exit-ok", "ramdiskadm", "exit", r"0",
 fact("ramdiskadm.exit-error", "ramdiskadm", "exit", r"1",
      at(("usr/src/cmd/ramdiskadm/utils.c", 80)), note="die(): E_ERROR")
 
-# --- kstat --------------------------------------------------------------------
+# --- kstat -------------------------------------------------------------------
 fact("kstat.p.system_pages", "kstat", "stdout",
      r"unix:0:system_pages:(?:(?:%s)\t\d+|class\tpages|"
      r"(?:crtime|snaptime)\t\d+(?:\.\d{9})?)" % "|".join((
@@ -287,7 +287,7 @@ fact("kstat.exit-ok", "kstat", "exit", r"0",
      at(("usr/src/cmd/stat/kstat/kstat.c", 353)),
      note="0 when a statistic matched")
 
-# --- prtvtoc ------------------------------------------------------------------
+# --- prtvtoc -----------------------------------------------------------------
 fact("prtvtoc.h.slice", "prtvtoc", "stdout",
      r"      [ \d]\d  [ \d]{4}\d    [0-9a-f]{2}  [ \d]{8}\d [ \d]{8}\d "
      r"[ \d]{8}\d(?:   \S+)?",
@@ -299,7 +299,7 @@ fact("prtvtoc.h.slice", "prtvtoc", "stdout",
 fact("prtvtoc.exit-ok", "prtvtoc", "exit", r"0",
      at(("usr/src/cmd/prtvtoc/prtvtoc.c", "363-420")))
 
-# --- the other commands svmram and selftest run -------------------------------
+# --- the other commands svmram and selftest run ------------------------------
 fact("fuser.name", "fuser", "stderr", r"/dev/md/r?dsk/%s: " % MD,
      at(("usr/src/cmd/fuser/fuser.c", 554)),
      note="the name on stderr, the process ids (none) on stdout")
