@@ -58,7 +58,7 @@ def padded(names, width):
 
 
 SM_STATES = ("Okay", "Resyncing", "Needs maintenance", "Resync cancelled",
-             "Unavailable", "Last Erred")
+             "Unavailable")
 COMP_STATES = ("Okay", "Resyncing", "Maintenance", "Last Erred",
                "Unavailable")
 
@@ -90,7 +90,7 @@ fact("metastat.mirror.submirror", "metastat", "stdout",
 fact("metastat.mirror.submirror-state", "metastat", "stdout",
      r"      State: %s " % padded(SM_STATES, 12),
      at((LIBMETA + "meta_mirror.c", "1040"),
-        (LIBMETA + "meta_mirror.c", "700-729")),
+        (LIBMETA + "meta_mirror.c", "697-735")),
      note="sm_state_to_name() printed %-12s, then an empty time")
 fact("metastat.mirror.resync", "metastat", "stdout",
      r"    Resync in progress: \d+ % done",
@@ -123,7 +123,7 @@ fact("metastat.submirror.state", "metastat", "stdout",
      at((LIBMETA + "meta_mirror.c", 1244)))
 fact("metastat.submirror.invoke", "metastat", "stdout",
      r"    Invoke: (?:metareplace %s %s <new device>|metasync %s)"
-     % (MD, CTD[:-4] + r"s\d+", MD),
+     % (MD, CTD, MD),
      at((LIBMETA + "meta_mirror.c", 1255),
         (LIBMETA + "meta_mirror.c", "760-810")))
 fact("metastat.stripe.row", "metastat", "stdout", r"    Stripe \d+:",
