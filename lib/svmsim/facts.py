@@ -78,11 +78,13 @@ fact("metastat.p.mirror", "metastat", "stdout",
      r"%s -m(?: /dev/md/rdsk/%s)+(?: -r| -g)?(?: -S)? \d+" % (MD, MD),
      at((LIBMETA + "meta_mirror.c", "633-661")),
      note="`metastat -p`: a mirror, its submirrors' raw paths, the read and "
-     "write options when not the default, the pass number")
+     "write options when not the default, the pass number",
+     check="selftest: metastat -p reads as built")
 fact("metastat.p.stripe", "metastat", "stdout",
      r"%s \d+(?: \d+(?: /dev/rdsk/%s)+)+" % (MD, CTD),
      at((LIBMETA + "meta_stripe.c", "578-594")),
-     note="`metastat -p`: a concat/stripe, rows of components, raw paths")
+     note="`metastat -p`: a concat/stripe, rows of components, raw paths",
+     check="selftest: metastat -p reads as built")
 fact("metastat.mirror.name", "metastat", "stdout", r"%s: Mirror" % MD,
      at((LIBMETA + "meta_mirror.c", 997)))
 fact("metastat.mirror.submirror", "metastat", "stdout",
@@ -95,7 +97,8 @@ fact("metastat.mirror.submirror-state", "metastat", "stdout",
 fact("metastat.mirror.resync", "metastat", "stdout",
      r"    Resync in progress: \d+ % done",
      at((LIBMETA + "meta_mirror.c", "1071-1074")),
-     note="a 32-bit unit's percentage (the 64-bit form is %2d.%1d)")
+     note="a 32-bit unit's percentage (the 64-bit form is %2d.%1d)",
+     check="confirm.sh 9")
 fact("metastat.mirror.resync-cancelled", "metastat", "stdout",
      r"    Resync cancelled: \d+ % done",
      at((LIBMETA + "meta_mirror.c", "1056-1059")))
@@ -195,7 +198,8 @@ fact("metainit.dangling-link", "metainit", "stderr",
      at((LIBMETA + "meta_name.c", "2174-2199"),
         (LIBMETA + "meta_error.c", 2216)),
      note="a cNtNdNsN link whose device node is gone: metaname() fails "
-     "with ENOENT on the name, nothing on stdout, exit 1")
+     "with ENOENT on the name, nothing on stdout, exit 1",
+     check="selftest: metainit on a link that dangles")
 fact("metattach.attached", "metattach", "stdout",
      r"%s: submirror %s is attached" % (MD, MD),
      at((LIBMETA + "meta_mirror.c", "1626-1630")))
@@ -239,7 +243,8 @@ fact("ramdiskadm.heading", "ramdiskadm", "stdout",
                                           "Removable")),
      at(("usr/src/cmd/ramdiskadm/main.c", "52-57"),
         ("usr/src/uts/common/sys/ramdisk.h", 127),
-        ("usr/src/cmd/ramdiskadm/main.c", "172")))
+        ("usr/src/cmd/ramdiskadm/main.c", "172")),
+     check="confirm.sh 6")
 fact("ramdiskadm.row", "ramdiskadm", "stdout",
      r"/dev/ramdisk/\S+ +\d+    (?:Yes|No)",
      at(("usr/src/cmd/ramdiskadm/main.c", "56"),
@@ -253,7 +258,8 @@ fact("ramdiskadm.cap", "ramdiskadm", "stderr",
      at(("usr/src/cmd/ramdiskadm/main.c", 102),
         ("usr/src/cmd/ramdiskadm/utils.c", "66-81"),
         ("usr/src/uts/common/io/ramdisk.c", 1211)),
-     note="past the memory cap the driver answers EAGAIN")
+     note="past the memory cap the driver answers EAGAIN",
+     check="selftest: ramdiskadm refuses past its cap")
 fact("ramdiskadm.exit-ok", "ramdiskadm", "exit", r"0",
      at(("usr/src/cmd/ramdiskadm/main.c", 339)))
 fact("ramdiskadm.exit-error", "ramdiskadm", "exit", r"1",
@@ -282,7 +288,8 @@ fact("kstat.p.md-writes", "kstat", "stdout", r"md:\d+:md\d+:writes\t\d+",
      at(("usr/src/cmd/stat/kstat/kstat.c", 769),
         ("usr/src/cmd/stat/kstat/kstat.c", 1560),
         ("usr/src/uts/common/io/lvm/md/md_subr.c", "3132-3160")),
-     note="a mirror's I/O kstat, from its first open since boot")
+     note="a mirror's I/O kstat, from its first open since boot",
+     check="selftest: the mirror's write kstat")
 fact("kstat.exit-ok", "kstat", "exit", r"0",
      at(("usr/src/cmd/stat/kstat/kstat.c", 353)),
      note="0 when a statistic matched")
@@ -314,7 +321,8 @@ fact("cmp.eof", "cmp", "stderr", r"cmp: EOF on /dev/md/rdsk/%s" % MD,
      note="the mirror is shorter than its ramdisk copy: exit 1")
 fact("cmp.exit", "cmp", "exit", r"[01]",
      at(("usr/src/lib/libcmd/common/cmp.c", "119-122"),
-        ("usr/src/lib/libcmd/common/cmp.c", 288)))
+        ("usr/src/lib/libcmd/common/cmp.c", 288)),
+     check="selftest: cmp of the two submirrors")
 fact("lofiadm.device", "lofiadm", "stdout", r"/dev/lofi/\d+",
      at(("usr/src/cmd/lofiadm/main.c", 468),
         ("usr/src/cmd/lofiadm/main.c", 543)),
@@ -330,11 +338,14 @@ fact("newfs.summary", "newfs", "stderr",
      note="mkfs's first summary line, on stderr; the second is not "
      "emulated")
 fact("newfs.exit-ok", "newfs", "exit", r"0",
-     at(("usr/src/cmd/fs.d/ufs/newfs/newfs.c", "1035-1059")))
+     at(("usr/src/cmd/fs.d/ufs/newfs/newfs.c", "1035-1059")),
+     check="selftest: newfs on the scratch mirror")
 fact("mount.exit-ok", "mount", "exit", r"0",
-     at(("usr/src/cmd/fs.d/ufs/mount/mount.c", 608)))
+     at(("usr/src/cmd/fs.d/ufs/mount/mount.c", 608)),
+     check="selftest: mount -F ufs of the scratch mirror")
 fact("umount.exit-ok", "umount", "exit", r"0",
-     at(("usr/src/cmd/fs.d/umount.c", 326)))
+     at(("usr/src/cmd/fs.d/umount.c", 326)),
+     check="selftest: umount of the scratch UFS")
 
 # --- SMF --------------------------------------------------------------------
 STATE = (r"(?:online|offline|disabled|maintenance|degraded|uninitialized|"
@@ -424,9 +435,6 @@ fact("kstat.md-lifetime", "kstat", "behaviour", "",
      note="a mirror's I/O kstat exists from its first open since boot, "
      "stays after the last close and after metaclear, and is gone after a "
      "reboot")
-fact("metastat.resync-line", "metastat", "behaviour", "",
-     at((LIBMETA + "meta_mirror.c", "1062-1077")), check="confirm.sh 9",
-     note="a resyncing mirror shows `Resync in progress: N % done`")
 fact("ramdiskadm.cap-percent", "ramdiskadm", "behaviour", "", GUESS,
      check="selftest: ramdiskadm refuses past its cap",
      note="the emulated host's availrmem_initial is 15/16 of its memory; "
