@@ -418,7 +418,8 @@ fact("metastat.after-reboot", "metastat", "behaviour", "", GUESS,
 fact("devlinks.survive-reboot", "metainit", "behaviour", "", GUESS,
      check="confirm.sh 5",
      note="hand-made /dev/dsk links survive a reboot and devfsadm -C")
-fact("ramdiskadm.empty-listing", "ramdiskadm", "behaviour", "", GUESS,
+fact("ramdiskadm.empty-listing", "ramdiskadm", "behaviour", "",
+     at(("usr/src/cmd/ramdiskadm/main.c", "167-175")),
      check="confirm.sh 6",
      note="with no ramdisk, ramdiskadm prints nothing, not even the "
      "heading")
