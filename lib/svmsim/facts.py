@@ -401,7 +401,8 @@ fact("svccfg.exit-ok", "svccfg", "exit", r"0",
 
 # --- behaviours and guesses (no output line: the real-host check) ------------
 fact("metainit.mirror-size", "metainit", "behaviour", "",
-     at(("usr/src/uts/common/io/lvm/mirror/mirror.c", "3456-3472")),
+     at((LIBMETA + "meta_mirror.c", "2409-2415"),
+        (LIBMETA + "meta_mirror.c", "2314-2352")),
      check="confirm.sh 7",
      note="a mirror is its smallest submirror rounded down to its first "
      "submirror's cylinder (a ramdisk's is 600 blocks)")
