@@ -138,7 +138,7 @@ fact("metastat.stripe.header", "metastat", "stdout",
 fact("metastat.stripe.component", "metastat", "stdout",
      r"\t%s +\d+     (?:Yes  |No   ) +%s (?:  Yes|  No ) "
      % (CTD, "(?:%s)" % "|".join(COMP_STATES)),
-     at((LIBMETA + "meta_stripe.c", "810-815"),
+     at((LIBMETA + "meta_stripe.c", "803-805"),
         (LIBMETA + "meta_stripe.c", "645-660")),
      note="start block, holds a replica, state, has a device id, hot "
      "spare (none)")
@@ -263,7 +263,7 @@ fact("ramdiskadm.cap", "ramdiskadm", "stderr",
 fact("ramdiskadm.exit-ok", "ramdiskadm", "exit", r"0",
      at(("usr/src/cmd/ramdiskadm/main.c", 339)))
 fact("ramdiskadm.exit-error", "ramdiskadm", "exit", r"1",
-     at(("usr/src/cmd/ramdiskadm/utils.c", 80)), note="die(): E_ERROR")
+     at(("usr/src/cmd/ramdiskadm/utils.c", 81)), note="die(): E_ERROR")
 
 # --- kstat -------------------------------------------------------------------
 fact("kstat.p.system_pages", "kstat", "stdout",
@@ -304,7 +304,7 @@ fact("prtvtoc.h.slice", "prtvtoc", "stdout",
      "mount point; ramdisks and lofi devices fake one slice 0 from sector "
      "0, tag 0, flags 01 (prtvtoc.c:363-420, lofi.c:2204-2276)")
 fact("prtvtoc.exit-ok", "prtvtoc", "exit", r"0",
-     at(("usr/src/cmd/prtvtoc/prtvtoc.c", "363-420")))
+     at(("usr/src/cmd/prtvtoc/prtvtoc.c", 140)))
 
 # --- the other commands svmram and selftest run ------------------------------
 fact("fuser.name", "fuser", "stderr", r"/dev/md/r?dsk/%s: " % MD,
@@ -338,7 +338,8 @@ fact("newfs.summary", "newfs", "stderr",
      note="mkfs's first summary line, on stderr; the second is not "
      "emulated")
 fact("newfs.exit-ok", "newfs", "exit", r"0",
-     at(("usr/src/cmd/fs.d/ufs/newfs/newfs.c", "1035-1059")),
+     at(("usr/src/cmd/fs.d/ufs/newfs/newfs.c", "636-645"),
+        ("usr/src/cmd/fs.d/ufs/mkfs/mkfs.c", 2397)),
      check="selftest: newfs on the scratch mirror")
 fact("mount.exit-ok", "mount", "exit", r"0",
      at(("usr/src/cmd/fs.d/ufs/mount/mount.c", 608)),
