@@ -131,6 +131,12 @@ def _build_parser():
                        "when they cannot bind to it; up: it is back")
     a.add_argument("dir")
     a.add_argument("action", choices=("down", "up"))
+    a = sub.add_parser("record-facts", help="each emulated command "
+                       "appends what it printed and its exit status to "
+                       "FILE, one JSON line (svmsim/factlog.py); without "
+                       "FILE, recording stops")
+    a.add_argument("dir")
+    a.add_argument("file", nargs="?")
     sub.add_parser("state").add_argument("dir")
     return p
 
@@ -383,6 +389,15 @@ def cmd_faults(args, simdir):
                 print(faults.describe(f))
         else:
             faults.clear(st)
+    return 0
+
+
+def cmd_record_facts(args, simdir):
+    with state.locked(simdir) as st:
+        if args.file:
+            st["facts_log"] = os.path.abspath(args.file)
+        else:
+            st.pop("facts_log", None)
     return 0
 
 

@@ -54,11 +54,10 @@ _startd_hook.wants_cause = True
 def main(prog, argv, simdir):
     if prog in SMF_COMMANDS:
         # Faults apply to the SMF stand-ins too (svmsim faults add svccfg).
-        fault = _smf_fault(simdir, prog)
+        fault, log = _smf_settings(simdir, prog)
+        recorder = _recorder(log, prog, argv)
         if fault is not None:
-            sys.stdout.write(fault.get("stdout", ""))
-            sys.stderr.write(fault["stderr"])
-            return fault["exit"]
+            return _injected(fault, recorder)
         try:
             # __import__, not importlib.import_module: importing importlib
             # costs every command start-up time.
@@ -67,34 +66,64 @@ def main(prog, argv, simdir):
         except ImportError:
             sys.stderr.write("%s: svmsim SMF emulation is not available\n"
                              % prog)
-            return 1
+            return _recorded(recorder, 1)
         from svmsim.smf import restarter
         restarter.begin_process(_startd_hook if prog in STARTING else None)
-        return smf.main(prog, argv, simdir)
+        rc = None
+        try:
+            rc = smf.main(prog, argv, simdir)
+        finally:
+            _recorded(recorder, rc)
+        return rc
     modname, funcname = COMMANDS[prog]
     __import__("svmsim.programs." + modname)
     func = getattr(sys.modules["svmsim.programs." + modname], funcname)
     with state.locked(simdir) as st:
+        recorder = _recorder(st.get("facts_log"), prog, argv)
         fault = faults.take(st, prog)
         if fault is not None:
-            sys.stdout.write(fault.get("stdout", ""))
-            sys.stderr.write(fault["stderr"])
-            return fault["exit"]
+            return _injected(fault, recorder)
         st["seq"] += 1
         st["last_command"] = " ".join(_quote(a) for a in [prog] + argv)
         monitor.auto_writes(st)
         ctx = Ctx(prog, st, simdir)
+        rc = None
         try:
-            rc = func(ctx, list(argv))
-        except SvmError as e:
-            ctx.perror(e)
-            rc = 1
-        except Exit as e:
-            rc = e.code
+            try:
+                rc = func(ctx, list(argv))
+            except SvmError as e:
+                ctx.perror(e)
+                rc = 1
+            except Exit as e:
+                rc = e.code
+        finally:
+            _recorded(recorder, rc)
         monitor.check(st)
         from svmsim import svm
         svm.write_tab_files(st, ctx.root)
     return rc
+
+
+def _recorder(log, prog, argv):
+    """The recorder of this command's output when `svmsim record-facts`
+    turned it on (svmsim/factlog.py), else None."""
+    if not log:
+        return None
+    from svmsim import factlog
+    return factlog.Recorder(log, prog, argv)
+
+
+def _recorded(recorder, rc, injected=False):
+    if recorder is not None:
+        recorder.done(rc, injected)
+    return rc
+
+
+def _injected(fault, recorder):
+    """The output a fault of the test harness injects (svmsim faults)."""
+    sys.stdout.write(fault.get("stdout", ""))
+    sys.stderr.write(fault["stderr"])
+    return _recorded(recorder, fault["exit"], injected=True)
 
 
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -109,14 +138,15 @@ def _quote(arg):
     return "'" + arg.replace("'", "'\"'\"'") + "'"
 
 
-def _smf_fault(simdir, prog):
-    """The fault that fires for this SMF command, if any (the state is
-    only rewritten when faults are armed)."""
+def _smf_settings(simdir, prog):
+    """(the fault that fires for this SMF command or None, the facts log
+    or None): the state is only rewritten when faults are armed."""
     try:
-        armed = state.load(simdir)["faults"]
+        loaded = state.load(simdir)
     except FileNotFoundError:
-        return None
-    if not armed:
-        return None
+        return None, None
+    log = loaded.get("facts_log")
+    if not loaded["faults"]:
+        return None, log
     with state.locked(simdir) as st:
-        return faults.take(st, prog)
+        return faults.take(st, prog), log
