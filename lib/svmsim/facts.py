@@ -25,9 +25,20 @@ equal to it.  The emulator never imports this module.
 
 import re
 import sys
-from collections import namedtuple
+from dataclasses import dataclass
 
-Fact = namedtuple("Fact", "id prog stream pattern source check note args")
+
+@dataclass(frozen=True)
+class Fact:
+    id: str
+    prog: tuple
+    stream: str
+    pattern: str
+    source: str
+    check: str
+    note: str
+    args: str
+
 
 COMMIT = "@a593473611"
 GUESS = "GUESS"
@@ -69,6 +80,8 @@ def fact(id, prog, stream, pattern, source, check="", note="", args=""):
     """`args`, when given, is a regex the command's arguments (joined by
     blanks) must match from their start: the fact is about that form of
     the command only."""
+    if stream not in STREAMS:
+        raise ValueError("fact %s: no stream %r" % (id, stream))
     _F.append(Fact(id, prog if isinstance(prog, tuple) else (prog,),
                    stream, pattern, source, check, note, args))
 
