@@ -24,7 +24,7 @@ description:
     plan of C(svmram setup -n) or C(svmram teardown -n); nothing changes.
 version_added: 0.1.0
 author:
-  - The svmram authors
+  - The svmram authors (!UNKNOWN)
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
@@ -90,7 +90,7 @@ options:
         E(PATH) and in C(/usr/sbin), C(/usr/local/sbin) and C(/sbin).
     type: path
 notes:
-  - svmram runs as root, so use O(ansible.builtin.become) where you do not
+  - svmram runs as root, so use C(become) where you do not
     log in as root.
   - Each setup copies the whole target into RAM; on a fleet, run it in
     small batches (C(serial)). See the collection's C(docs/fleet.md).
@@ -134,7 +134,7 @@ status:
   sample: {"target": "d10", "configured": true, "verdict": "serving",
            "serving_from_ram": true, "reasons": []}
 verdict:
-  description: RV(status.verdict), C(serving), C(not_serving), C(degraded)
+  description: C(status.verdict), C(serving), C(not_serving), C(degraded)
     or C(only_copy_in_ram).
   returned: always
   type: str

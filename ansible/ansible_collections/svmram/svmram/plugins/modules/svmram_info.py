@@ -17,7 +17,7 @@ description:
     set up.
 version_added: 0.1.0
 author:
-  - The svmram authors
+  - The svmram authors (!UNKNOWN)
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
