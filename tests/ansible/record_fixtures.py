@@ -22,6 +22,8 @@ save("not_set_up", {" ".join(a): cap(h, *a) for a in (("status","--json","d10"),
 setup = cap(h, "setup", "-y", "d10")
 t = {" ".join(a): cap(h, *a) for a in (("status","--json","d10"),("check","--json","d10"),("setup","-n","d10"),("teardown","-n","d10"),("status","--json"),("check","--json"))}
 t["setup -y d10"] = cap(h, "setup", "-y", "d10")
+for method in ("rotate", "swap"):
+    t["setup -n --method %s d10" % method] = cap(h, "setup", "-n", "--method", method, "d10")
 save("set_up", t)
 teardown = cap(h, "teardown", "-y", "d10")
 h.reboot()

@@ -58,8 +58,8 @@ options:
     description:
       - SVM only. How setup puts the RAM submirror into slot 0
         (C(svmram setup --method)).
-      - A target set up with another method fails (C(already set up
-        differently)); tear it down first.
+      - On a target set up already with another method the task fails
+        (C(already set up differently)); tear it down first.
     type: str
     choices: [auto, swap, rotate]
   allow_label:
@@ -73,7 +73,8 @@ options:
     description:
       - md only. Create the array from these disks (C(svmram setup --disks));
         B(their contents are overwritten).
-      - Leave it out to add a RAM member to an existing RAID-1 array.
+      - Leave it out to add a RAM member to an existing RAID-1 array. On an
+        array set up already with other disks the task fails.
     type: list
     elements: str
   wait:
@@ -248,6 +249,14 @@ def main():
         result.update(target=name)
         todo = unfinished(name) or bool(before.get("configured")) != present
         after = before
+        if present and not todo and options_of(params):
+            # Set up already: svmram refuses options the record does not
+            # hold ("already set up differently").
+            asked = ["setup", "-n"] + options_of(params) + [params["target"]]
+            rc, out, err = run(module, argv0, asked)
+            if rc != 0:
+                raise SvmramFailed(err.strip() or "svmram %s exited %d" % (
+                    " ".join(asked), rc), rc, out, err)
         if todo and module.check_mode:
             result.update(predict(module, argv0, name, present))
         elif todo:

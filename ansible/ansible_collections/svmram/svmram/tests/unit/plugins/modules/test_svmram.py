@@ -219,3 +219,20 @@ def test_info_reports_a_refused_target_without_failing(fake):
     assert not done.failed, done.result
     assert (done.result["status_rc"], done.result["check_rc"]) == (4, 3)
     assert done.result["verdicts"][0]["verdict"] == "refused"
+
+
+def test_set_up_as_asked_is_not_changed(fake):
+    done = fake(svmram, "set_up", target="d10", method="rotate")
+    assert (done.failed, done.result["changed"]) == (False, False)
+    assert fake.calls() == ["status --json d10",
+                            "setup -n --method rotate d10"]
+
+
+def test_set_up_differently_fails_with_svmrams_words(fake):
+    done = fake(svmram, "set_up", target="d10", method="swap")
+    assert done.failed and done.result["rc"] == 3
+    assert done.result["msg"] == (
+        "svmram: d10 is already set up differently (--method swap, "
+        "recorded rotate)\nsvmram: Run setup without those options to keep "
+        "it as it is, or 'svmram teardown d10' first to set it up anew.")
+    assert fake.calls() == ["status --json d10", "setup -n --method swap d10"]
