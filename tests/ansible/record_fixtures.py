@@ -2,38 +2,73 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
 """Record svmram's output on the SVM emulator (illumos-2016, the article's
-host) as the fixtures of the collection's fake svmram (ansible/.../tests/
-unit/plugins/modules/fixtures).  Run from the top of the tree:
-  python3 tests/ansible/record_fixtures.py DIR
-"""
-import json, os, subprocess, sys, tempfile
+host) as the fixtures of the collection's fake svmram
+(ansible/ansible_collections/svmram/svmram/tests/unit/plugins/modules/
+fixtures).  Run from the top of the tree:
+
+    python3 tests/ansible/record_fixtures.py FIXTURES_DIR
+
+Each fixture maps svmram's arguments to its rc, stdout and stderr in one
+state of the host: not_set_up, set_up, boot_window (rebooted, the boot
+service not run yet), degraded (d12 detached), unreadable (SMF's
+repository down); transitions holds the setup and teardown that move
+between not_set_up and set_up."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
 sys.path[:0] = ["tests/scenario", "lib"]
-from hosts import EmulatedHost
-OUT = sys.argv[1]
-def cap(host, *args):
-    p = subprocess.run([sys.executable, "sbin/svmram"] + list(args), env=host.env, text=True, capture_output=True)
-    return {"rc": p.returncode, "stdout": p.stdout, "stderr": p.stderr}
-def save(name, table):
-    with open(os.path.join(OUT, name + ".json"), "w") as f:
-        json.dump(table, f, indent=1, sort_keys=True); f.write("\n")
-base = tempfile.mkdtemp(prefix="svmram-fixtures-")
-h = EmulatedHost(base + "/a")
-save("not_set_up", {" ".join(a): cap(h, *a) for a in (("status","--json","d10"),("check","--json","d10"),("setup","-n","d10"),("teardown","-n","d10"),("status","--json"),("check","--json"))})
-setup = cap(h, "setup", "-y", "d10")
-t = {" ".join(a): cap(h, *a) for a in (("status","--json","d10"),("check","--json","d10"),("setup","-n","d10"),("teardown","-n","d10"),("status","--json"),("check","--json"))}
-t["setup -y d10"] = cap(h, "setup", "-y", "d10")
-for method in ("rotate", "swap"):
-    t["setup -n --method %s d10" % method] = cap(h, "setup", "-n", "--method", method, "d10")
-save("set_up", t)
-teardown = cap(h, "teardown", "-y", "d10")
-h.reboot()
-setup2 = cap(h, "setup", "-y", "d10")
-assert setup2["rc"] == 0, setup2
-h.reboot("--no-services")
-save("boot_window", {" ".join(a): cap(h, *a) for a in (("status","--json","d10"),("check","--json","d10"))})
-h2 = EmulatedHost(base + "/b")
-assert h2.cmd("metadetach", "d10", "d12").returncode == 0
-save("degraded", {" ".join(a): cap(h2, *a) for a in (("status","--json","d10"),("check","--json","d10"),("setup","-n","d10"),("setup","-y","d10"))})
-h2.sim("smf", "down")
-save("unreadable", {" ".join(a): cap(h2, *a) for a in (("status","--json","d10"),("status","--json"),("check","--json"))})
-save("transitions", {"setup -y d10": setup, "teardown -y d10": teardown})
+from hosts import EmulatedHost  # noqa: E402
+
+READS = (("status", "--json", "d10"), ("check", "--json", "d10"),
+         ("setup", "-n", "d10"), ("teardown", "-n", "d10"),
+         ("status", "--json"), ("check", "--json"))
+
+
+def recorded(host, *args):
+    ran = subprocess.run([sys.executable, "sbin/svmram"] + list(args),
+                         env=host.env, text=True, capture_output=True)
+    return {"rc": ran.returncode, "stdout": ran.stdout, "stderr": ran.stderr}
+
+
+def table(host, commands):
+    return {" ".join(args): recorded(host, *args) for args in commands}
+
+
+def save(directory, name, found):
+    with open(os.path.join(directory, name + ".json"), "w",
+              encoding="utf-8") as stream:
+        json.dump(found, stream, indent=1, sort_keys=True)
+        stream.write("\n")
+
+
+def main(directory):
+    base = tempfile.mkdtemp(prefix="svmram-fixtures-")
+    host = EmulatedHost(os.path.join(base, "a"))
+    save(directory, "not_set_up", table(host, READS))
+    setup = recorded(host, "setup", "-y", "d10")
+    found = table(host, READS + (("setup", "-y", "d10"),) + tuple(
+        ("setup", "-n", "--method", method, "d10")
+        for method in ("rotate", "swap")))
+    save(directory, "set_up", found)
+    teardown = recorded(host, "teardown", "-y", "d10")
+    save(directory, "transitions", {"setup -y d10": setup,
+                                    "teardown -y d10": teardown})
+    host.reboot()
+    assert recorded(host, "setup", "-y", "d10")["rc"] == 0
+    host.reboot("--no-services")
+    save(directory, "boot_window", table(host, READS[:2]))
+    degraded = EmulatedHost(os.path.join(base, "b"))
+    assert degraded.cmd("metadetach", "d10", "d12").returncode == 0
+    save(directory, "degraded", table(degraded, READS[:3] + (
+        ("setup", "-y", "d10"),)))
+    degraded.sim("smf", "down")
+    save(directory, "unreadable", table(degraded, (
+        READS[0], READS[4], READS[5])))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -199,7 +199,8 @@ def predict(module, argv0, name, present):
     result = {}
     if present and not unfinished(name):
         rc, found = check(module, argv0, module.params["target"])
-        mine = [v for v in found.get("mirrors") or () if v.get("mirror") == name]
+        mine = [verdict for verdict in found.get("mirrors") or ()
+                if verdict.get("mirror") == name]
         if mine:
             result["check"] = mine[0]
             if mine[0].get("verdict") == "refused":
