@@ -53,6 +53,16 @@ def run(module, argv0, args):
                               environ_update={"LC_ALL": "C"})
 
 
+def run_or_fail(module, argv0, args):
+    """(rc, stdout, stderr) of svmram ARGS; SvmramFailed with svmram's
+    own words when it exits other than 0."""
+    rc, out, err = run(module, argv0, args)
+    if rc != 0:
+        raise SvmramFailed(_words(err, "svmram %s exited %d" % (
+            " ".join(args), rc)), rc, out, err)
+    return rc, out, err
+
+
 def _words(stderr, fallback):
     """svmram's own message and advice, as it printed them."""
     text = (stderr or "").strip()

@@ -27,6 +27,7 @@ author:
   - The svmram authors (!UNKNOWN)
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
+  - svmram.svmram.svmram
 attributes:
   check_mode:
     support: full
@@ -39,8 +40,6 @@ attributes:
       - Before and after of what svmram sets, from C(svmram status --json).
         In check mode the after state is the one asked for (only
         C(configured)), and the plan is the diff's C(prepared) text.
-  platform:
-    platforms: [solaris, illumos, linux]
 options:
   target:
     description:
@@ -85,11 +84,6 @@ options:
       - The task fails if they do not by then. V(0) does not wait.
     type: int
     default: 0
-  svmram_path:
-    description:
-      - The path of C(svmram) on the target; by default it is looked for on
-        E(PATH) and in C(/usr/sbin), C(/usr/local/sbin) and C(/sbin).
-    type: path
 notes:
   - svmram runs as root, so use C(become) where you do not
     log in as root.
@@ -178,7 +172,7 @@ import time
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.svmram.svmram.plugins.module_utils.svmram import (
-    SvmramFailed, check, run, summary, svmram_argv0, target_status,
+    SvmramFailed, check, run_or_fail, summary, svmram_argv0, target_status,
     unfinished)
 
 
@@ -210,11 +204,8 @@ def predict(module, argv0, name, present):
                 raise SvmramFailed(words, rc)
     command = ["setup" if present else "teardown", "-n"]
     command += options_of(module.params) if present else []
-    rc, out, err = run(module, argv0, command + [module.params["target"]])
-    if rc != 0:
-        raise SvmramFailed(err.strip() or "svmram %s exited %d" % (
-            " ".join(command), rc), rc, out, err)
-    result["plan"] = out
+    result["plan"] = run_or_fail(module, argv0, command +
+                                 [module.params["target"]])[1]
     return result
 
 
@@ -253,21 +244,16 @@ def main():
         if present and not todo and options_of(params):
             # Set up already: svmram refuses options the record does not
             # hold ("already set up differently").
-            asked = ["setup", "-n"] + options_of(params) + [params["target"]]
-            rc, out, err = run(module, argv0, asked)
-            if rc != 0:
-                raise SvmramFailed(err.strip() or "svmram %s exited %d" % (
-                    " ".join(asked), rc), rc, out, err)
+            run_or_fail(module, argv0, ["setup", "-n"] + options_of(params) +
+                        [params["target"]])
         if todo and module.check_mode:
             result.update(predict(module, argv0, name, present))
         elif todo:
             command = ["setup" if present else "teardown", "-y"]
             command += options_of(params) if present else []
-            rc, out, err = run(module, argv0, command + [params["target"]])
+            rc, out, err = run_or_fail(module, argv0,
+                                       command + [params["target"]])
             result.update(rc=rc, stdout=out, stderr=err)
-            if rc != 0:
-                raise SvmramFailed(err.strip() or "svmram %s exited %d" % (
-                    " ".join(command), rc), rc, out, err)
             after = target_status(module, argv0, params["target"])
         if present and params["wait"] and not module.check_mode:
             after = wait_until_serving(module, argv0, after)

@@ -20,6 +20,7 @@ author:
   - The svmram authors (!UNKNOWN)
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
+  - svmram.svmram.svmram
 attributes:
   check_mode:
     support: full
@@ -29,19 +30,12 @@ attributes:
     support: N/A
     details:
       - It changes nothing.
-  platform:
-    platforms: [solaris, illumos, linux]
 options:
   target:
     description:
       - Only this mirror or array (C(d10), C(/dev/md0)); by default every
         target svmram set up (status) and every one it could set up (check).
     type: str
-  svmram_path:
-    description:
-      - The path of C(svmram) on the target; by default it is looked for on
-        E(PATH) and in C(/usr/sbin), C(/usr/local/sbin) and C(/sbin).
-    type: path
 seealso:
   - module: svmram.svmram.svmram
 """
