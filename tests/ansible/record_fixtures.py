@@ -12,7 +12,10 @@ Each fixture maps svmram's arguments to its rc, stdout and stderr in one
 state of the host: not_set_up, set_up, boot_window (rebooted, the boot
 service not run yet), degraded (d12 detached), unreadable (SMF's
 repository down); transitions holds the setup and teardown that move
-between not_set_up and set_up."""
+between not_set_up and set_up.  The md_* fixtures are md's fake kernel's
+(tests/md/mdcli.py, its two-disk md0): md_not_set_up, md_set_up,
+md_boot_window (after the unit's stop: the RAM member out, brd unloaded)
+and md_transitions."""
 
 import json
 import os
@@ -20,8 +23,9 @@ import subprocess
 import sys
 import tempfile
 
-sys.path[:0] = ["tests/scenario", "lib"]
+sys.path[:0] = ["tests/md", "tests/scenario", "lib"]
 from hosts import EmulatedHost  # noqa: E402
+from mdcli import Host as MdHost, stopped_by_the_unit  # noqa: E402
 
 READS = (("status", "--json", "d10"), ("check", "--json", "d10"),
          ("setup", "-n", "d10"), ("teardown", "-n", "d10"),
@@ -70,5 +74,33 @@ def main(directory):
         READS[0], READS[4], READS[5])))
 
 
+MD_READS = (("status", "--json", "/dev/md0"), ("check", "--json", "/dev/md0"),
+            ("setup", "-n", "/dev/md0"), ("teardown", "-n", "/dev/md0"))
+
+
+def md_table(host, commands):
+    found = {}
+    for args in commands:
+        rc, out, err, _ = host.svmram(*args)
+        found[" ".join(args)] = {"rc": rc, "stdout": out, "stderr": err}
+    return found
+
+
+def main_md(directory):
+    import pathlib
+    base = pathlib.Path(tempfile.mkdtemp(prefix="svmram-fixtures-md-"))
+    host = MdHost(base / "a")
+    save(directory, "md_not_set_up", md_table(host, MD_READS[:3]))
+    setup = md_table(host, (("setup", "-y", "/dev/md0"),))
+    save(directory, "md_set_up", md_table(host, MD_READS[:2] +
+                                          MD_READS[3:]))
+    teardown = md_table(host, (("teardown", "-y", "/dev/md0"),))
+    save(directory, "md_transitions", dict(setup, **teardown))
+    booted = MdHost(base / "b")
+    stopped_by_the_unit(booted)
+    save(directory, "md_boot_window", md_table(booted, MD_READS[:2]))
+
+
 if __name__ == "__main__":
     main(sys.argv[1])
+    main_md(sys.argv[1])

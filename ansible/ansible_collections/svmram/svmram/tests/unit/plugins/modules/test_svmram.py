@@ -236,3 +236,43 @@ def test_set_up_differently_fails_with_svmrams_words(fake):
         "recorded rotate)\nsvmram: Run setup without those options to keep "
         "it as it is, or 'svmram teardown d10' first to set it up anew.")
     assert fake.calls() == ["status --json d10", "setup -n --method swap d10"]
+
+
+def test_md_setup_and_its_diff(fake):
+    done = fake(svmram, "md_not_set_up", diff=True, target="/dev/md0")
+    assert not done.failed, done.result
+    assert fake.calls() == ["status --json /dev/md0", "setup -y /dev/md0",
+                            "status --json /dev/md0"]
+    assert (done.result["target"], done.result["changed"],
+            done.result["verdict"]) == ("md0", True, "serving")
+    assert done.result["diff"]["after"] == {
+        "configured": True, "serving_from_ram": True, "ram_copy": "ram0",
+        "read_policy": None, "write_mostly": ["vda", "vdb"],
+        "boot_service": "active"}
+    assert fake.state() == "md_set_up"
+
+
+def test_md_check_mode_returns_the_sh_plan(fake):
+    done = fake(svmram, "md_not_set_up", check_mode=True, target="/dev/md0")
+    assert fake.calls() == ["status --json /dev/md0",
+                            "check --json /dev/md0", "setup -n /dev/md0"]
+    assert done.result["changed"] and done.result["plan"].startswith(
+        "#!/bin/sh\n")
+    assert fake.state() == "md_not_set_up"
+
+
+def test_md_after_a_boot_before_the_unit_restored_is_not_a_change(fake):
+    done = fake(svmram, "md_boot_window", target="/dev/md0")
+    assert fake.calls() == ["status --json /dev/md0"]
+    assert (done.failed, done.result["changed"], done.result["verdict"],
+            done.result["status"]["reasons"]) == (
+        False, False, "not_serving", ["ram0 is not in md0",
+                                      "brd is not loaded"])
+
+
+def test_md_teardown(fake):
+    done = fake(svmram, "md_set_up", target="/dev/md0", state="absent")
+    assert fake.calls() == ["status --json /dev/md0", "teardown -y /dev/md0",
+                            "status --json /dev/md0"]
+    assert (done.result["changed"], done.result["status"]["configured"]) \
+        == (True, False)
