@@ -76,6 +76,7 @@ KIND_OF_DIRECTORY = {
     "svmsim_smf": "emulator",
     "svmsim_boot": "emulator",
     "packaging": "packaging",
+    "ansible": "packaging",
     "vm": "vm",
 }
 # Files whose kind is not their directory's: md's pure tests (no fake
@@ -86,6 +87,7 @@ KIND_OF_FILE = {
     "md/test_fuzz.py": "unit",
     "svmram/test_lock.py": "scenario",
     "svmram/test_boundary.py": "scenario",
+    "ansible/test_emulator_play.py": "scenario",
 }
 
 

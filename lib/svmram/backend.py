@@ -281,6 +281,14 @@ class Backend(abc.ABC):
     def restore_options(self, args):
         return {}
 
+    def setup_differences(self, intent, options):
+        """What the setup `options` ask for that the recorded `intent`
+        of a target set up already does not have, as words ("--size 2g,
+        recorded 1g"); empty when they match (setup answers "nothing to
+        do").  Options that name no property of the setup (a permission
+        such as --allow-label) never differ."""
+        return []
+
     # --- the host and the record store ------------------------------------
 
     @abc.abstractmethod

@@ -61,6 +61,12 @@ class RefusedError(SvmramError):
     exit_code = EXIT_REFUSED
 
 
+class AlreadySetUp(RefusedError):
+    """Setup found its target set up already (recorded, boot service
+    enabled).  commands/setup.py answers "nothing to do" (exit 0) when
+    the setup asked for matches the recorded one, and refuses otherwise."""
+
+
 class ParseError(SvmramError):
     """Output of a command, or a file the kernel writes, that a
     backend's parsers do not understand.

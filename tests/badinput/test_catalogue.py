@@ -304,7 +304,7 @@ CASES = [
     (("setup", "-y", "d10", "--submirror", "d11"), nothing, REFUSED, "d11 is already in use"),
     (("setup", "-y", "d10", "--submirror", "d10"), nothing, REFUSED, "d10 is already in use"),
     (("setup", "-y", "d10", "--link", "c0t0d0s0"), nothing, REFUSED, "controller c0 is in use"),
-    (("setup", "-y", "d10"), set_up, REFUSED, "d10 is already set up for reads from RAM"),
+    (("setup", "-y", "d10", "--name", "other"), set_up, REFUSED, "d10 is already set up differently (--name other, recorded svmram_d10)"),
 
     # sizes
     (("setup", "-y", "d10", "--size", "0"), nothing, USAGE, "size '0' is invalid"),

@@ -58,11 +58,20 @@ def test_setup_on_the_existing_array(host):
         "in_sync,write_mostly", "in_sync,write_mostly", "in_sync"]
     assert host.unit() == ["enabled", "active"]
     assert not os.path.exists(host.path("/var/svmram/md0.journal"))
-    # A second setup is refused, changing nothing.
-    rc, out, err, argvs = host.svmram("setup", "-y", "/dev/md0")
+    # A second setup (issue 38: automation reruns it) has nothing to
+    # do, changing nothing; so has -n, whose output stays a script.
+    for option in ("-y", "-n"):
+        rc, out, err, argvs = host.svmram("setup", option, "/dev/md0")
+        assert (rc, out, err) == (0, "%smd0 is already set up; nothing to "
+                                  "do.\n" % ("# " if option == "-n" else ""),
+                                  ""), err
+        assert argvs == SETUP_ARGVS[-2:] and host.record() == GROWN
+    # Asked for other disks, it is still refused.
+    rc, out, err, argvs = host.svmram("setup", "-y", "--disks", "/dev/vda",
+                                      "/dev/md0")
     assert rc == 3 and err.splitlines()[0] == \
-        "svmram: md0 is set up already (record %s)" % RECORD
-    assert argvs == SETUP_ARGVS[-2:] and host.record() == GROWN
+        "svmram: md0 is recorded with the disks vda vdb", err
+    assert host.record() == GROWN
 
 
 def test_status_and_status_json(host):

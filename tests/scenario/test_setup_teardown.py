@@ -95,6 +95,24 @@ def test_setup_teardown_setup_again(host):
     assert host.violations() == []
 
 
+def test_setup_of_a_mirror_set_up_the_same_way_has_nothing_to_do(
+        host_after):
+    """Issue 38: automation runs setup again and again; a mirror set up
+    already as asked is "nothing to do" (exit 0), for setup and setup -n,
+    options naming what the record holds included, and nothing runs."""
+    host = host_after(("svmram", "setup", "-y", "d10"))
+    before = host.state_digest()
+    for args in (("-y",), ("-n",), ("-y", "--method", "rotate",
+                                    "--name", "svmram_d10")):
+        result = host.svmram("setup", *args, "d10")
+        assert (result.returncode, result.stderr) == (0, ""), args
+        assert result.stdout == "%sd10 is already set up; nothing to do.\n" \
+            % ("# " if "-n" in args else "")
+    assert host.trace() == []
+    assert host.state_digest() == before
+    assert host.violations() == []
+
+
 def test_dry_run_prints_the_plan_and_changes_nothing(host):
     before = host.state_digest()
     result = host.svmram("setup", "-n", "d10")

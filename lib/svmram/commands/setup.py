@@ -4,11 +4,14 @@
 
 Backend-neutral: the backend (backend.py) observes the host, chooses the
 intent and plans; this module holds the lock, resumes from the journal,
-prints (-n) or confirms and carries the plan out, with rollback."""
+prints (-n) or confirms and carries the plan out, with rollback.  A
+target set up already the way it is asked for is "nothing to do" (exit
+0), so that automation can run setup again and again; set up otherwise,
+it is a refusal."""
 
 import sys
 
-from ..errors import EXIT_OK, RefusedError
+from ..errors import EXIT_OK, AlreadySetUp, RefusedError
 from . import common
 
 def add_arguments(parser, argv=()):
@@ -45,8 +48,11 @@ def run(args):
         # Without -y nothing changes before the admin confirms: a plan
         # that needs a test first (-n's assumption) is shown, then made
         # for real and shown again if it differs.
-        plan = backend.plan_setup(host, options, resumed,
-                                  args.dry_run or not args.yes)
+        try:
+            plan = backend.plan_setup(host, options, resumed,
+                                      args.dry_run or not args.yes)
+        except AlreadySetUp as refusal:
+            return nothing_to_do(context, options, refusal, args.dry_run)
         intent = plan.intent
         if args.dry_run:
             return common.print_plan(context, plan)
@@ -62,4 +68,25 @@ def run(args):
                                                                 intent))
     common.run_afterwards(context, plan)
     common.say_done(backend.setup_done(intent))
+    return EXIT_OK
+
+
+def nothing_to_do(context, options, refusal, dry_run):
+    """Setup of a target set up already: "nothing to do" when the options
+    asked match its record, else the refusal, saying what differs."""
+    backend, target = context.backend, context.name
+    intent = backend.recorded_intent(context.host)
+    differences = backend.setup_differences(intent, options) \
+        if intent is not None else None
+    if differences is None:
+        raise refusal
+    if differences:
+        raise RefusedError(
+            "%s is already set up differently (%s)" % (
+                target, "; ".join(differences)),
+            advice="Run setup without those options to keep it as it is, "
+                   "or 'svmram teardown %s' first to set it up anew." %
+                   context.target.typed)
+    sys.stdout.write("%s%s is already set up; nothing to do.\n" % (
+        "# " if dry_run else "", target))
     return EXIT_OK

@@ -29,7 +29,8 @@ import sys
 
 from .. import actions
 from ..backend import Backend, Words
-from ..errors import RefusedError, SvmramError, UsageError, whole_number
+from ..errors import (AlreadySetUp, RefusedError, SvmramError, UsageError,
+                      whole_number)
 from ..unitescape import systemd_escape
 from . import check, names, planner, record, restore, status, steps
 from .host import (UNIT, WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
@@ -151,7 +152,7 @@ class MdBackend(Backend):
         plan = planner.plan_setup(snap, it)
         if resumed is None and recorded is not None and not plan.steps:
             if state == WORDS.service_running:
-                raise RefusedError(
+                raise AlreadySetUp(
                     "%s is set up already (record %s)" % (
                         array, record.record_path(array)),
                     advice="'svmram status /dev/%s' shows it; 'svmram "

@@ -25,6 +25,7 @@ from .restore import DEFAULT_COPY_BLOCKS
 from .restore import plan_restore as plan_restore_steps
 from .programs import HUNG, PROGRAMS
 from .script import PRELUDE
+from .sizing import human_size
 
 DRY_RUN_PROBE = (
     "first tests on a scratch mirror of two 1 MiB ramdisks (removed "
@@ -97,6 +98,18 @@ class SvmBackend(Backend):
             if args.submirror is not None else None,
             link=names.link(args.link) if args.link is not None else None,
             method=args.method, allow_label=args.allow_label)
+
+    def setup_differences(self, intent, options):
+        asked = (("--size", options.get("size"), intent.size_bytes,
+                  human_size),
+                 ("--name", options.get("ramdisk"), intent.ramdisk, str),
+                 ("--submirror", options.get("submirror"), intent.ram, str),
+                 ("--link", options.get("link"), intent.link, str),
+                 ("--method", None if options.get("method") == "auto"
+                  else options.get("method"), intent.method, str))
+        return ["%s %s, recorded %s" % (option, shown(value), shown(held))
+                for option, value, held, shown in asked
+                if value is not None and value != held]
 
     def add_teardown_arguments(self, parser):
         parser.add_argument("--reattach", action="store_true",

@@ -13,7 +13,7 @@ import heapq
 import posixpath
 from dataclasses import replace
 
-from ..errors import RefusedError
+from ..errors import AlreadySetUp, RefusedError
 from ..plan import Plan, converge_plan
 from . import consistency, labels, names, record, smf, steps
 from .intent import Intent
@@ -64,7 +64,7 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
                    "then run setup again.")
     m = snap.mirror
     if snap.record is not None:
-        raise RefusedError("%s is already set up for reads from RAM" % mirror,
+        raise AlreadySetUp("%s is already set up for reads from RAM" % mirror,
                            advice="svmram status %s shows it; svmram "
                                   "teardown %s undoes it." % (mirror, mirror))
     refusal = foreign_ram(snap, mirror)
