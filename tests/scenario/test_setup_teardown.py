@@ -113,6 +113,23 @@ def test_setup_of_a_mirror_set_up_the_same_way_has_nothing_to_do(
     assert host.violations() == []
 
 
+def test_setup_of_a_mirror_whose_boot_service_failed_is_refused(host_after):
+    """A recorded mirror whose boot service is in maintenance is not
+    "nothing to do": an automation tool would take exit 0 for health."""
+    host = host_after(("svmram", "setup", "-y", "d10"))
+    fmri = "svc:/system/svmram:d10"
+    assert host.cmd("svcadm", "mark", "maintenance", fmri).returncode == 0
+    before = host.state_digest()
+    result = host.svmram("setup", "-y", "d10")
+    assert (result.returncode, result.stdout) == (3, "")
+    assert result.stderr.splitlines() == [
+        "svmram: d10 is set up for reads from RAM, but its boot service "
+        "%s is maintenance" % fmri,
+        "svmram: 'svmram status d10' says what is wrong and what to do; "
+        "'svmram teardown d10' undoes the setup."]
+    assert host.state_digest() == before
+
+
 def test_dry_run_prints_the_plan_and_changes_nothing(host):
     before = host.state_digest()
     result = host.svmram("setup", "-n", "d10")

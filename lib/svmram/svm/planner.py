@@ -48,6 +48,12 @@ def check_mirror(snap, mirror):
                            advice="metastat -p lists the mirrors.")
 
 
+# The boot service's states in which a recorded mirror is as setup left
+# it: online, or starting (svcs shows a state with a next state as
+# "offline*", its restore under way).
+RUNNING_STATES = ("online", "offline*")
+
+
 def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
                   link=None, method="auto", allow_label=False):
     """Pick names, size and method for `svmram setup`, or refuse with the
@@ -64,9 +70,18 @@ def choose_intent(snap, mirror, size=None, ramdisk=None, submirror=None,
                    "then run setup again.")
     m = snap.mirror
     if snap.record is not None:
-        raise AlreadySetUp("%s is already set up for reads from RAM" % mirror,
-                           advice="svmram status %s shows it; svmram "
-                                  "teardown %s undoes it." % (mirror, mirror))
+        if snap.service_state in RUNNING_STATES:
+            raise AlreadySetUp(
+                "%s is already set up for reads from RAM" % mirror,
+                advice="svmram status %s shows it; svmram teardown %s "
+                       "undoes it." % (mirror, mirror))
+        # Set up, but its boot service is not running it: not "nothing to
+        # do" (an automation tool would take that for health).
+        raise RefusedError(
+            "%s is set up for reads from RAM, but its boot service %s is %s"
+            % (mirror, record.fmri(mirror), snap.service_state),
+            advice="'svmram status %s' says what is wrong and what to do; "
+                   "'svmram teardown %s' undoes the setup." % (mirror, mirror))
     refusal = foreign_ram(snap, mirror)
     if refusal is not None:
         raise refusal
