@@ -450,3 +450,101 @@ def test_the_rerun_waits_for_a_resync_before_clearing_the_mirror(host):
         rerun.stdout
     assert digest(host) == before
     assert host.violations() == []
+
+
+# --- issue 36: the working directory is the selftest's own ---------------
+
+def _put(host, path, data):
+    full = os.path.join(host.root, path.lstrip("/"))
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "wb") as stream:
+        stream.write(data)
+    return full
+
+
+def _bytes(path):
+    with open(path, "rb") as stream:
+        return stream.read()
+
+
+def test_the_admins_files_in_the_directory_survive_byte_for_byte(host):
+    """--directory DIR holding the administrator's disk0, disk1 and mnt
+    (C1: mkfile truncated them, the removal deleted them)."""
+    admin = {name: os.urandom(4096) for name in ("disk0", "disk1", "mnt")}
+    paths = {name: _put(host, "/export/admin/" + name, data)
+             for name, data in admin.items()}
+    os.chmod(os.path.join(host.root, "export/admin"), 0o755)
+    result = host.svmram("selftest", "--directory", "/export/admin")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.endswith(PASSED)
+    for name, data in admin.items():
+        assert _bytes(paths[name]) == data
+    assert sorted(os.listdir(os.path.join(host.root, "export/admin"))) == \
+        sorted(admin)
+
+
+@pytest.mark.emulator_only("plants links in the emulated /var/tmp")
+def test_links_planted_in_the_default_directory_change_nothing(host):
+    """Another user's symbolic link and hard link under the old fixed
+    name /var/tmp/svmram-selftest (mode 1777 /var/tmp): no file outside
+    it changes (C1: root's mkfile truncated the link's target)."""
+    shadow = _put(host, "/etc/shadow", b"root:secret:::\n")
+    victim = _put(host, "/export/home/user/keep", b"the user's data\n")
+    planted = os.path.join(host.root, "var/tmp/svmram-selftest")
+    os.makedirs(planted)
+    os.chmod(planted, 0o777)
+    os.symlink(shadow, os.path.join(planted, "disk0"))
+    os.link(victim, os.path.join(planted, "disk1"))
+    os.symlink(os.path.join(host.root, "etc"), os.path.join(planted, "mnt"))
+    before = digest(host)
+    result = host.svmram("selftest")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert _bytes(shadow) == b"root:secret:::\n"
+    assert _bytes(victim) == b"the user's data\n"
+    assert sorted(os.listdir(planted)) == ["disk0", "disk1", "mnt"]
+    assert os.readlink(os.path.join(planted, "disk0")) == shadow
+    assert digest(host) == before
+
+
+@pytest.mark.parametrize("directory,why", [
+    ("/export/none", "--directory /export/none does not exist (svmram "
+     "selftest creates no directory there)"),
+    ("/etc/release/sub", "--directory /etc/release/sub is not a directory: "
+     "a part of its path is a file"),
+    ("export/a/b", "--directory export/a/b is not an absolute path"),
+    ("/export/open", "--directory /export/open can be written by other "
+     "users and has no sticky bit (mode 0777)"),
+    ("/export/link", "--directory /export/link is a symbolic link, and "
+     "svmram selftest follows none it did not make")])
+def test_an_unsafe_directory_is_refused_before_anything_is_made(
+        host, directory, why):
+    os.makedirs(os.path.join(host.root, "export/open"))
+    os.chmod(os.path.join(host.root, "export/open"), 0o777)
+    os.symlink(os.path.join(host.root, "var/tmp"),
+               os.path.join(host.root, "export/link"))
+    before = digest(host)
+    listing = sorted(os.listdir(os.path.join(host.root, "export")))
+    result = host.svmram("selftest", "--directory", directory)
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert result.stderr.splitlines()[0] == "svmram: " + why
+    assert "Traceback" not in result.stderr
+    assert not os.path.exists(os.path.join(host.root, JOURNAL))
+    assert sorted(os.listdir(os.path.join(host.root, "export"))) == listing
+    assert digest(host) == before
+
+
+def test_a_directory_of_another_user_is_refused():
+    """selftest_directory.unsafe_because: the owner must be the user who
+    runs svmram (root; a test cannot chown)."""
+    from svmram.svm import selftest_directory
+    mine = os.stat("/")
+    fields = list(mine)
+    fields[4] = os.geteuid() + 1            # st_uid
+    fields[0] = 0o40755
+    other = os.stat_result(fields)
+    assert selftest_directory.unsafe_because(other) == (
+        "belongs to uid %d, not to uid %d that runs svmram selftest"
+        % (os.geteuid() + 1, os.geteuid()))
+    fields[4] = os.geteuid()
+    fields[0] = 0o41777                     # sticky, like /var/tmp
+    assert selftest_directory.unsafe_because(os.stat_result(fields)) == ""
