@@ -548,3 +548,110 @@ def test_a_directory_of_another_user_is_refused():
     fields[4] = os.geteuid()
     fields[0] = 0o41777                     # sticky, like /var/tmp
     assert selftest_directory.unsafe_because(os.stat_result(fields)) == ""
+
+
+# --- issue 36: a stale journal proves nothing by its names ----------------
+
+@pytest.mark.emulator_only("writes a stale selftest journal")
+def test_a_stale_journal_leaves_the_admins_mirror_and_files_alone(host):
+    """A journal a killed run left names d10 (the mirror), its
+    submirrors, the link c90t0d0s0, a lofi device, files in /export/admin
+    and a ramdisk; since then the administrator set d10 up with svmram
+    (which named its RAM link c90t0d0s0) and keeps files of their own
+    there.  The selftest leaves all of it alone, byte for byte, says so,
+    and passes (C2: it tore d10 down and deleted the files)."""
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    admin = {name: os.urandom(4096) for name in ("disk0", "disk1")}
+    paths = {name: _put(host, "/export/admin/" + name, data)
+             for name, data in admin.items()}
+    before = digest(host)
+    ram = "c90t0d0s0"
+    assert dev_links(host)["dsk/" + ram] == "/dev/ramdisk/svmram_d10"
+    stale = {
+        "format": 2, "parent": "/export", "directory": "/export/admin",
+        "directory_id": [1, 2], "made_journal_directory": False,
+        "made_directory": False,        # what svmram before 36 read
+        "mirror": "d10",
+        "files": ["/export/admin/disk0", "/export/admin/disk1"],
+        "file_ids": {"/export/admin/disk0": [1, 3],
+                     "/export/admin/disk1": [1, 4]},
+        "lofi": {"/dev/lofi/1": "/export/admin/disk0"},
+        "links": ["dsk/" + ram, "rdsk/" + ram],
+        "link_targets": {"dsk/" + ram: "/dev/lofi/1",
+                         "rdsk/" + ram: "/dev/rlofi/1"},
+        "metadevices": ["d13", "d11", "d12", "d10"],
+        "ramdisks": ["svmram_d10"], "mount_points": ["/export/admin/mnt"],
+        "mounts": ["d10"]}
+    with open(os.path.join(host.root, JOURNAL), "w",
+              encoding="utf-8") as stream:
+        json.dump(stale, stream)
+    result = host.svmram("selftest")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.endswith(PASSED)
+    for line in (
+            "Left alone: d10 mounted on /mnt (not the selftest's mount "
+            "point)",
+            "Left alone: svmram's setup of d10 (not the selftest's scratch "
+            "mirror)",
+            "Left alone: d10 (not built on the selftest's own links and "
+            "lofi devices)",
+            "Left alone: d13 (not built on the selftest's own links and "
+            "lofi devices)",
+            "Left alone: /dev/dsk/c90t0d0s0 (not the selftest's link, or no "
+            "longer at its lofi device)",
+            "Left alone: /export/admin/disk0 (not a file the selftest made)",
+            "Left alone: /export/admin (not the directory the selftest "
+            "made)",
+            "Left alone: the ramdisk svmram_d10 (not a name only the "
+            "selftest uses)"):
+        assert line + "\n" in result.stdout
+    for name, data in admin.items():
+        assert _bytes(paths[name]) == data
+    assert digest(host) == before
+    status = host.svmram("status", "d10")
+    assert status.returncode == 0, status.stdout
+
+
+@pytest.mark.emulator_only("holds the emulated host's lock")
+def test_selftest_is_refused_while_another_svmram_command_runs(host):
+    """The administrator's setup holds /var/run/svmram.lock: selftest
+    says so and makes nothing (exit 3), instead of "svmram does not work"
+    (exit 8) when its own setup is refused (issue 36 section 3.4)."""
+    import fcntl
+    path = os.path.join(host.root, "var", "run", "svmram.lock")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    before = digest(host)
+    with open(path, "w") as held:
+        fcntl.lockf(held, fcntl.LOCK_EX)
+        result = host.svmram("selftest", env={"SVMRAM_BINDIR":
+                             os.path.join(host.env["SVMSIM_DIR"], "bin")})
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert result.stderr.startswith(
+        "svmram: another svmram command is running (lock %s " % path)
+    assert result.stdout == ""
+    assert not os.path.exists(os.path.join(host.root, JOURNAL))
+    assert digest(host) == before
+
+
+@pytest.mark.emulator_only("interrupts svmram")
+def test_a_signal_during_the_final_removal_stops_the_selftest(host):
+    """SIGTERM right after the removal's metaclear of the scratch mirror
+    (the fourth metaclear of a run): the removal ends, and the selftest
+    exits 143 saying it was stopped (issue 36 section 3.5: exit 0, "svmram
+    works")."""
+    from hosts import wrapping_bindir
+    before = digest(host)
+    bindir = wrapping_bindir(
+        host, "termbin", "metaclear", lambda real, directory:
+        _interrupting_script(real, directory, 4).replace("kill -INT",
+                                                         "kill -TERM"))
+    result = host.svmram("selftest", env={"SVMRAM_BINDIR": bindir})
+    assert result.returncode == 143, (result.stdout, result.stderr)
+    assert result.stdout.endswith(
+        "Verdict: not known: the selftest was stopped by SIGTERM\n")
+    assert "NOT RUN  the end of the selftest: stopped by SIGTERM while it " \
+        "removed what it made (the removal went on to its end)\n" in \
+        result.stdout
+    assert "PASS  everything made is removed\n" in result.stdout
+    assert "Traceback" not in result.stderr
+    assert digest(host) == before
