@@ -87,3 +87,21 @@ def test_svm_uses_a_lofi_device_through_a_ctd_link(sim):
     sim.svmsim("close", sim.dir, "d50")
     sim.ok("metaclear d50")
     assert run(sim, "lofiadm -d /dev/lofi/1") == (0, "", "")
+
+
+def test_a_reboot_loses_every_lofi_mapping_and_keeps_the_files(sim):
+    """lofi.c keeps its mappings in soft state only, and nothing maps
+    them again at boot: after a reboot lofiadm lists none, their nodes
+    are gone, and the file maps again at the same device (issue 36
+    section 3.2: the emulator kept them)."""
+    sim.ok("mkfile 9000k /var/tmp/a")
+    assert run(sim, "lofiadm -a /var/tmp/a") == (0, "/dev/lofi/1\n", "")
+    sim.sim("reboot")
+    assert run(sim, "lofiadm") == (0, HEADER, "")
+    assert not os.path.lexists(os.path.join(sim.root, "dev/lofi/1"))
+    assert not os.path.lexists(os.path.join(
+        sim.root, "devices/pseudo/lofi@0:1"))
+    assert os.path.getsize(os.path.join(sim.root, "var/tmp/a")) == \
+        9000 * 1024
+    assert run(sim, "lofiadm -a /var/tmp/a /dev/lofi/1") == (0, "", "")
+    assert run(sim, "lofiadm /dev/lofi/1") == (0, "/var/tmp/a\n", "")

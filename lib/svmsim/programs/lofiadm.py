@@ -14,7 +14,8 @@ success, 1 error, 2 usage (utils.h E_ERROR, E_USAGE).
 Not emulated: encryption (-c -k -T -e) and compression (-C -U), which
 exit 1 saying so; labeled lofi (-l) does not exist in the release the
 emulator follows.  The data of a mapping lives in its file: it is kept
-with the file across an unmap.
+with the file across an unmap and a reboot, which unmaps every file
+(cli.py _forget_lofi_mappings).
 """
 
 import errno
@@ -199,6 +200,7 @@ def _add(ctx, lofis, filename, device):
             minor += 1
     size = os.path.getsize(devices.host_path(ctx.root, filename))
     lofis[str(minor)] = {"file": filename, "size": size}
+    ctx.st.get("lofi_unmapped", {}).pop(str(minor), None)
     dev = [devices.LOFI_MAJOR, minor]
     regions.forget_device(ctx.st, dev)
     kept = ctx.st.setdefault("lofi_files", {}).pop(filename, None)
