@@ -12,6 +12,9 @@ mappings do not: lofi.c keeps them in its soft state only):
 - a file: in that directory, a regular file, the journal's device and
   inode;
 - a lofi device: `lofiadm FILE` maps one of those files;
+  after a reboot, each file whose device a stripe proven the
+  selftest's still uses is mapped again at that device (lofiadm -a FILE
+  DEVICE) once nothing is at its name, so that SVM finds its components;
 - a link: a symbolic link whose target is the one the journal recorded
   before making it, and that target is a lofi device the journal
   recorded for one of its own files and either unmapped (a reboot) or
@@ -34,9 +37,10 @@ import os
 import posixpath
 import stat
 
-from ..errors import ParseError
+from ..errors import ParseError, RefusedError
 from ..journal import DIRECTORY as JOURNAL_DIRECTORY
 from . import listings, metastat, metastat_p, selftest_directory
+from .selftest_journal import PATH as JOURNAL, Journal
 
 RAM_LINK_TARGET = "/dev/ramdisk/"
 # The cap check's ramdisk (svm/selftest.py CAP_RAMDISK): svmram's setup
@@ -174,6 +178,7 @@ class Removal:
         the lofi devices, the files, the mount point, the directory, the
         cap check's ramdisk.  Returns (left, spared)."""
         self.config = self._read_config()
+        self._map_again()
         self._unmount()
         self._teardown()
         self.config = self._read_config()
@@ -184,6 +189,22 @@ class Removal:
         self._directories()
         self._ramdisks()
         return self.left, self.spared
+
+    def _map_again(self):
+        """After a reboot: map each of the journal's own files again at
+        the lofi device it had, while a stripe proven the selftest's is
+        built on it, so that SVM finds its components and svmram's
+        teardown and metaclear work as before the reboot (the device was
+        proven free: nothing at its name)."""
+        own = [u for u in self.data["metadevices"] if self.stripe_is_own(u)]
+        if not own:
+            return
+        mapped = set(self.lofi_devices().values())
+        for device, path in sorted(self.data["lofi"].items()):
+            if path in mapped or not self._target_is_own_lofi(device):
+                continue
+            self._attempt("lofiadm", ["-a", path, device])
+            self._lofi = None
 
     def _attempt(self, program, args):
         code, out, err = self.run_.run(program, args)
@@ -400,3 +421,26 @@ def svmram_owns(runner, mirror):
     code, out, _ = runner.run("svcs", [
         "-H", "-o", "fmri", "svc:/system/svmram:%s" % mirror])
     return code == 0 and bool(out.strip())
+
+
+def scratch_mirror(root):
+    """The mirror a selftest's journal names and proves its own (the
+    proof of its removal), for status to leave out of its grading; None
+    without a journal (read only then: no process is started)."""
+    from .selftest import Runner        # selftest.py imports this module
+    runner = Runner(root, None)
+    path = runner.under(JOURNAL)
+    if not os.path.exists(path):
+        return None
+    try:
+        data = Journal(path).load()
+    except RefusedError:
+        return None
+    mirror = data.get("mirror") if data else None
+    if not mirror:
+        return None
+    removal = Removal(runner, data, poll=None)
+    removal.config = removal._read_config()
+    if removal.mirror_is_own(mirror) or removal._recreated_from_own(mirror):
+        return mirror
+    return None
