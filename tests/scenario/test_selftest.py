@@ -347,9 +347,11 @@ def test_ctrl_c_removes_everything_and_reports_what_ran(host, prog, nth):
 
 
 @pytest.mark.emulator_only("holds the emulated host's selftest lock")
-def test_a_second_selftest_is_refused_while_one_runs(host):
+def _selftest_while_held(host, lock):
+    """svmram selftest while this process holds var/run/LOCK: (the lock's
+    path, digest() before, the result)."""
     import fcntl
-    path = os.path.join(host.root, "var", "run", "svmram-selftest.lock")
+    path = os.path.join(host.root, "var", "run", lock)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     before = digest(host)
     with open(path, "w") as held:
@@ -358,6 +360,11 @@ def test_a_second_selftest_is_refused_while_one_runs(host):
         # process that holds it.
         result = host.svmram("selftest", env={"SVMRAM_BINDIR":
                              os.path.join(host.env["SVMSIM_DIR"], "bin")})
+    return path, before, result
+
+
+def test_a_second_selftest_is_refused_while_one_runs(host):
+    path, before, result = _selftest_while_held(host, "svmram-selftest.lock")
     assert result.returncode == 3
     assert result.stderr == (
         "svmram: another svmram command is running (lock %s is held)\n"
@@ -425,7 +432,7 @@ def test_the_rerun_waits_for_a_resync_before_clearing_the_mirror(host):
     """A kill -9 right after metattach leaves the scratch mirror
     resyncing; SVM refuses metaclear while the resync thread holds the
     mirror open.  The rerun's removal waits while metastat shows the
-    resync (Selftest.wait_resync_end): here the resync is held (freeze)
+    resync (Removal.wait_resync_end): here the resync is held (freeze)
     until the rerun has looked at it twice, then let go, and the rerun
     removes everything.  Without the wait its metaclear would be refused
     and the rerun would refuse to start."""
@@ -620,14 +627,7 @@ def test_selftest_is_refused_while_another_svmram_command_runs(host):
     """The administrator's setup holds /var/run/svmram.lock: selftest
     says so and makes nothing (exit 3), instead of "svmram does not work"
     (exit 8) when its own setup is refused (issue 36 section 3.4)."""
-    import fcntl
-    path = os.path.join(host.root, "var", "run", "svmram.lock")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    before = digest(host)
-    with open(path, "w") as held:
-        fcntl.lockf(held, fcntl.LOCK_EX)
-        result = host.svmram("selftest", env={"SVMRAM_BINDIR":
-                             os.path.join(host.env["SVMSIM_DIR"], "bin")})
+    path, before, result = _selftest_while_held(host, "svmram.lock")
     assert result.returncode == 3, result.stdout + result.stderr
     assert result.stderr.startswith(
         "svmram: another svmram command is running (lock %s " % path)

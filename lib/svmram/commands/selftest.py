@@ -10,6 +10,7 @@ this module runs svmram's own subcommands for it, in this process, and
 prints the report as text or JSON."""
 
 import contextlib
+import functools
 import importlib
 import io
 import json
@@ -26,12 +27,6 @@ LOCK = "/var/run/svmram-selftest.lock"     # one selftest at a time
 DIRECTORY_HELP = ("an existing directory only root can change, in which "
                   "selftest makes and removes a directory of its own for "
                   "its scratch files (default %s)")
-
-# The host lock while the selftest runs.  svmram's own subcommands, run in
-# this process, take it too; a lockf lock is the process's, and closing
-# any descriptor of the file drops it (fcntl(2)), so it is taken again
-# after each of them (_HostLockHeld.again).
-_HELD = None
 
 
 def add_arguments(parser, argv=()):
@@ -51,13 +46,9 @@ def run(args):
     # Its own lock (one selftest at a time), then the host lock before
     # anything is made: while another svmram command runs, selftest is
     # refused (exit 3) instead of failing its checks.
-    global _HELD                        # pylint: disable=global-statement
     with HostLock(common.under_root(LOCK)), _HostLockHeld() as held:
-        _HELD = held
-        try:
-            report = backend.selftest(svmram, args.directory)
-        finally:
-            _HELD = None
+        report = backend.selftest(functools.partial(svmram, held=held),
+                                  args.directory)
     if args.json:
         sys.stdout.write(json.dumps(report_json(report), indent=2) + "\n")
     else:
@@ -68,8 +59,10 @@ def run(args):
 
 
 class _HostLockHeld:
-    """The host lock (commands/common.host_lock), held for the selftest
-    and taken again after each svmram subcommand it runs."""
+    """The host lock (commands/common.host_lock), held for the selftest.
+    svmram's own subcommands, run in this process, take it too; a lockf
+    lock is the process's, and closing any descriptor of the file drops
+    it (fcntl(2)), so it is taken again after each of them (again)."""
 
     def __init__(self):
         self.lock = None
@@ -86,15 +79,14 @@ class _HostLockHeld:
         self.lock.__exit__(*exc_info)
 
 
-def svmram(argv):
-    """Run `svmram ARGV` in this process: (exit status, stdout, stderr).
-    A signal is not caught here: the selftest removes what it made and
-    stops."""
+def svmram(argv, held):
+    """Run `svmram ARGV` in this process: (exit status, stdout, stderr),
+    then take the host lock `held` again.  A signal is not caught here:
+    the selftest removes what it made and stops."""
     try:
         return _svmram(argv)
     finally:
-        if _HELD is not None:
-            _HELD.again()
+        held.again()
 
 
 def _svmram(argv):

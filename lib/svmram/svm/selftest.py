@@ -43,8 +43,8 @@ from .. import actions, interrupt
 from ..errors import ParseError, RefusedError
 from . import (labels, listings, metastat, metastat_p, names,
                selftest_directory, selftest_record, selftest_removal)
-from .selftest_journal import PATH as JOURNAL, Journal
-from .programs import run_command
+from .selftest_journal import JOURNAL, Journal
+from .selftest_removal import Runner
 
 _CONTROLLER = re.compile(r"c([0-9]+)[td]")
 # Whole MiB: the lofi driver fakes the ramdisk driver's geometry
@@ -178,22 +178,6 @@ def choose_layout(directory, used_units, used_controllers):
 
 
 # --- running commands --------------------------------------------------------
-
-class Runner:
-    """Runs the host's commands (through run.py) and svmram's own
-    subcommands (`svmram`, given by the caller), under `root`."""
-
-    def __init__(self, root, svmram):
-        self.root = root
-        self.svmram = svmram
-
-    def run(self, name, args):
-        result = run_command(name, list(args), check=False)
-        return result.returncode, result.stdout, result.stderr
-
-    def under(self, path):
-        return actions.under(self.root, path)
-
 
 def _shown(code, out, err):
     text = "exit status %d" % code

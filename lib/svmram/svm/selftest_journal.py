@@ -19,7 +19,7 @@ from ..atomic import write_atomically
 from ..errors import RefusedError
 from ..journal import DIRECTORY as JOURNAL_DIRECTORY
 
-PATH = JOURNAL_DIRECTORY + "/selftest.json"
+JOURNAL = JOURNAL_DIRECTORY + "/selftest.json"
 # 2: the working directory is made by mkdtemp and every part carries its
 # proof.  A journal without it was written by an svmram before 36; its
 # names prove nothing (svm/selftest_removal.py leaves them alone).

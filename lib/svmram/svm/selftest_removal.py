@@ -37,15 +37,33 @@ import os
 import posixpath
 import stat
 
+from .. import actions
 from ..errors import ParseError, RefusedError
 from ..journal import DIRECTORY as JOURNAL_DIRECTORY
 from . import listings, metastat, metastat_p, selftest_directory
-from .selftest_journal import PATH as JOURNAL, Journal
+from .selftest_journal import JOURNAL, Journal
+from .programs import run_command
 
 RAM_LINK_TARGET = "/dev/ramdisk/"
 # The cap check's ramdisk (svm/selftest.py CAP_RAMDISK): svmram's setup
 # names ramdisks after their mirror, never so.
 SELFTEST_RAMDISKS = "svmram_selftest_"
+
+
+class Runner:
+    """Runs the host's commands (through run.py) and svmram's own
+    subcommands (`svmram`, given by the caller), under `root`."""
+
+    def __init__(self, root, svmram):
+        self.root = root
+        self.svmram = svmram
+
+    def run(self, name, args):
+        result = run_command(name, list(args), check=False)
+        return result.returncode, result.stdout, result.stderr
+
+    def under(self, path):
+        return actions.under(self.root, path)
 
 
 class Removal:
@@ -347,20 +365,17 @@ class Removal:
                                    "made)" % directory)
             return
         for point in self.data["mount_points"]:
-            if posixpath.dirname(point) != directory:
-                continue
-            try:
-                os.rmdir(self.run_.under(point))
-            except FileNotFoundError:
-                pass
-            except OSError as error:
-                self.left.append("rmdir %s (%s)" % (point, error.strerror))
+            if posixpath.dirname(point) == directory:
+                self._rmdir(point)
+        self._rmdir(directory)
+
+    def _rmdir(self, path):
         try:
-            os.rmdir(self.run_.under(directory))
+            os.rmdir(self.run_.under(path))
         except FileNotFoundError:
             pass
         except OSError as error:
-            self.left.append("rmdir %s (%s)" % (directory, error.strerror))
+            self.left.append("rmdir %s (%s)" % (path, error.strerror))
 
     def _ramdisks(self):
         code, out, _ = self.run_.run("ramdiskadm", [])
@@ -427,7 +442,6 @@ def scratch_mirror(root):
     """The mirror a selftest's journal names and proves its own (the
     proof of its removal), for status to leave out of its grading; None
     without a journal (read only then: no process is started)."""
-    from .selftest import Runner        # selftest.py imports this module
     runner = Runner(root, None)
     path = runner.under(JOURNAL)
     if not os.path.exists(path):
