@@ -90,6 +90,7 @@ def test_selftest_json_report(host):
     assert all(c["command"] and c["expected"] and c["observed"]
                for c in report["checks"])
     assert report["not_run"] == [COPY_NOT_RUN]
+    assert report["left_alone"] == []
     assert not any("copy" in name for name in checks)
 
 
