@@ -639,16 +639,22 @@ def test_selftest_is_refused_while_another_svmram_command_runs(host):
 
 @pytest.mark.emulator_only("interrupts svmram")
 def test_a_signal_during_the_final_removal_stops_the_selftest(host):
-    """SIGTERM right after the removal's metaclear of the scratch mirror
-    (the fourth metaclear of a run): the removal ends, and the selftest
-    exits 143 saying it was stopped (issue 36 section 3.5: exit 0, "svmram
-    works")."""
+    """SIGTERM right after the removal's first lofiadm -d (only the
+    removal unmaps): the removal ends, and the selftest exits 143 saying
+    it was stopped (issue 36 section 3.5: exit 0, "svmram works")."""
     from hosts import wrapping_bindir
     before = digest(host)
     bindir = wrapping_bindir(
-        host, "termbin", "metaclear", lambda real, directory:
-        _interrupting_script(real, directory, 4).replace("kill -INT",
-                                                         "kill -TERM"))
+        host, "termbin", "lofiadm", lambda real, directory: (
+            "#!/bin/sh\n"
+            "%(real)s \"$@\"\n"
+            "status=$?\n"
+            "if [ \"$1\" = -d ] && [ ! -e %(sent)s ]; then\n"
+            "  : > %(sent)s\n"
+            "  kill -TERM $PPID\n"
+            "fi\n"
+            "exit $status\n" % {"real": real, "sent": os.path.join(
+                directory, ".sent")}))
     result = host.svmram("selftest", env={"SVMRAM_BINDIR": bindir})
     assert result.returncode == 143, (result.stdout, result.stderr)
     assert result.stdout.endswith(
