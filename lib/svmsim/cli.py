@@ -242,6 +242,7 @@ def cmd_reboot(args, simdir):
             devices.remove_ramdisk_nodes(root, name)
             regions.forget_device(st, [devices.RAMDISK_MAJOR, rd["minor"]])
         st["ramdisks"] = {}
+        _forget_lofi_mappings(st, root)
         drvconf.boot(st, root)                    # ramdisk rd_attach
         ufs.unmount_all(st, simdir)               # mount(1M)'s mounts
         st["opens"] = {}
@@ -268,6 +269,25 @@ def cmd_reboot(args, simdir):
     startd.boot(simdir, before_metasync=args.before_metasync,
                 run_methods=not args.no_services, console=sys.stderr)
     return 0
+
+
+def _forget_lofi_mappings(st, root):
+    """A reboot loses every lofi mapping: the driver keeps them in its
+    soft state only (usr/src/uts/common/io/lofi.c:56-57, lofi_statep and
+    lofi_list :192-195 @a593473611), its attach at boot makes only the
+    control node (lofi_attach :1946-1981), and only lofiadm's
+    LOFI_MAP_FILE ioctl (lofi_map_file :2775) makes one; no boot service
+    of that tree runs lofiadm.  The data stays in the file
+    (`lofi_unmapped` keeps which, for the monitor)."""
+    for minor, lofi in st.get("lofis", {}).items():
+        st.setdefault("lofi_unmapped", {})[minor] = lofi["file"]
+        dev = [devices.LOFI_MAJOR, int(minor)]
+        data = st["devdata"].pop(devices.devkey(dev), None)
+        if data is not None:
+            st.setdefault("lofi_files", {})[lofi["file"]] = data
+        regions.forget_device(st, dev)
+        devices.remove_lofi_nodes(root, int(minor))
+    st["lofis"] = {}
 
 
 def _boot_ramdisk(st, simdir, spec):

@@ -38,6 +38,10 @@ def ensure_root(root):
               "dev/ramdisk", "dev/rramdisk", "devices/pseudo",
               "devices/sim", "etc", "var/run", "var/tmp"):
         os.makedirs(host_path(root, d), exist_ok=True)
+    # /var/tmp is world-writable with the sticky bit (mode 1777, as
+    # usr/src/pkg/manifests/SUNWcs.mf:317 @a593473611 delivers it), so a
+    # test can plant another user's files there.
+    os.chmod(host_path(root, "var/tmp"), 0o1777)
 
 
 def _remove(p):

@@ -99,7 +99,10 @@ class _Regions:
         try:
             return self._data[key]
         except KeyError:
-            data = self._data[key] = regions.device_data(self.st, dev)
+            data = regions.device_data(self.st, dev)
+            if data is None:
+                data = _unmapped_lofi_data(self.st, dev)
+            self._data[key] = data
             return data
 
 
@@ -189,6 +192,15 @@ def _as_if_opened(st, m):
     sm = seen["units"][m["name"]]
     units.first_open(seen, sm)
     return seen, sm
+
+
+def _unmapped_lofi_data(st, dev):
+    """A lofi device a reboot unmapped (cli.py _forget_lofi_mappings)
+    lost no data: it is in its file, until the file is removed."""
+    if list(dev)[0] != devices.LOFI_MAJOR:
+        return None
+    path = st.get("lofi_unmapped", {}).get(str(list(dev)[1]))
+    return st.get("lofi_files", {}).get(path) if path else None
 
 
 def _findings(st):

@@ -135,6 +135,7 @@ def test_selftest_json_report(host):
     assert all(c["command"] and c["expected"] and c["observed"]
                for c in report["checks"])
     assert report["not_run"] == [COPY_NOT_RUN]
+    assert report["left_alone"] == []
     assert not any("copy" in name for name in checks)
 
 
@@ -529,9 +530,11 @@ def test_ctrl_c_removes_everything_and_reports_what_ran(host, prog, nth):
 
 
 @pytest.mark.emulator_only("holds the emulated host's selftest lock")
-def test_a_second_selftest_is_refused_while_one_runs(host):
+def _selftest_while_held(host, lock):
+    """svmram selftest while this process holds var/run/LOCK: (the lock's
+    path, digest() before, the result)."""
     import fcntl
-    path = os.path.join(host.root, "var", "run", "svmram-selftest.lock")
+    path = os.path.join(host.root, "var", "run", lock)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     before = digest(host)
     with open(path, "w") as held:
@@ -540,6 +543,11 @@ def test_a_second_selftest_is_refused_while_one_runs(host):
         # process that holds it.
         result = host.svmram("selftest", env={"SVMRAM_BINDIR":
                              os.path.join(host.env["SVMSIM_DIR"], "bin")})
+    return path, before, result
+
+
+def test_a_second_selftest_is_refused_while_one_runs(host):
+    path, before, result = _selftest_while_held(host, "svmram-selftest.lock")
     assert result.returncode == 3
     assert result.stderr == (
         "svmram: another svmram command is running (lock %s is held)\n"
@@ -604,7 +612,7 @@ def test_the_rerun_waits_for_a_resync_before_clearing_the_mirror(host):
     """A kill -9 right after metattach leaves the scratch mirror
     resyncing; SVM refuses metaclear while the resync thread holds the
     mirror open.  The rerun's removal waits while metastat shows the
-    resync (Selftest.wait_resync_end): here the resync is held (freeze)
+    resync (Removal.wait_resync_end): here the resync is held (freeze)
     until the rerun has looked at it twice, then let go, and the rerun
     removes everything.  Without the wait its metaclear would be refused
     and the rerun would refuse to start."""
@@ -629,3 +637,284 @@ def test_the_rerun_waits_for_a_resync_before_clearing_the_mirror(host):
         rerun.stdout
     assert digest(host) == before
     assert host.violations() == []
+
+
+# --- issue 36: the working directory is the selftest's own ---------------
+
+def _put(host, path, data):
+    full = os.path.join(host.root, path.lstrip("/"))
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "wb") as stream:
+        stream.write(data)
+    return full
+
+
+def _bytes(path):
+    with open(path, "rb") as stream:
+        return stream.read()
+
+
+def test_the_admins_files_in_the_directory_survive_byte_for_byte(host):
+    """--directory DIR holding the administrator's disk0, disk1 and mnt
+    (C1: mkfile truncated them, the removal deleted them)."""
+    admin = {name: os.urandom(4096) for name in ("disk0", "disk1", "mnt")}
+    paths = {name: _put(host, "/export/admin/" + name, data)
+             for name, data in admin.items()}
+    os.chmod(os.path.join(host.root, "export/admin"), 0o755)
+    result = host.svmram("selftest", "--directory", "/export/admin")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.endswith(PASSED)
+    for name, data in admin.items():
+        assert _bytes(paths[name]) == data
+    assert sorted(os.listdir(os.path.join(host.root, "export/admin"))) == \
+        sorted(admin)
+
+
+@pytest.mark.emulator_only("plants links in the emulated /var/tmp")
+def test_links_planted_in_the_default_directory_change_nothing(host):
+    """Another user's symbolic link and hard link under the old fixed
+    name /var/tmp/svmram-selftest (mode 1777 /var/tmp): no file outside
+    it changes (C1: root's mkfile truncated the link's target)."""
+    shadow = _put(host, "/etc/shadow", b"root:secret:::\n")
+    victim = _put(host, "/export/home/user/keep", b"the user's data\n")
+    planted = os.path.join(host.root, "var/tmp/svmram-selftest")
+    os.makedirs(planted)
+    os.chmod(planted, 0o777)
+    os.symlink(shadow, os.path.join(planted, "disk0"))
+    os.link(victim, os.path.join(planted, "disk1"))
+    os.symlink(os.path.join(host.root, "etc"), os.path.join(planted, "mnt"))
+    before = digest(host)
+    result = host.svmram("selftest")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert _bytes(shadow) == b"root:secret:::\n"
+    assert _bytes(victim) == b"the user's data\n"
+    assert sorted(os.listdir(planted)) == ["disk0", "disk1", "mnt"]
+    assert os.readlink(os.path.join(planted, "disk0")) == shadow
+    assert digest(host) == before
+
+
+@pytest.mark.parametrize("directory,why", [
+    ("/export/none", "--directory /export/none does not exist (svmram "
+     "selftest creates no directory there)"),
+    ("/etc/release/sub", "--directory /etc/release/sub is not a directory: "
+     "a part of its path is a file"),
+    ("export/a/b", "--directory export/a/b is not an absolute path"),
+    ("/export/open", "--directory /export/open can be written by other "
+     "users and has no sticky bit (mode 0777)"),
+    ("/export/link", "--directory /export/link is a symbolic link, and "
+     "svmram selftest follows none it did not make")])
+def test_an_unsafe_directory_is_refused_before_anything_is_made(
+        host, directory, why):
+    os.makedirs(os.path.join(host.root, "export/open"))
+    os.chmod(os.path.join(host.root, "export/open"), 0o777)
+    os.symlink(os.path.join(host.root, "var/tmp"),
+               os.path.join(host.root, "export/link"))
+    before = digest(host)
+    listing = sorted(os.listdir(os.path.join(host.root, "export")))
+    result = host.svmram("selftest", "--directory", directory)
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert result.stderr.splitlines()[0] == "svmram: " + why
+    assert "Traceback" not in result.stderr
+    assert not os.path.exists(os.path.join(host.root, JOURNAL))
+    assert sorted(os.listdir(os.path.join(host.root, "export"))) == listing
+    assert digest(host) == before
+
+
+def test_a_directory_of_another_user_is_refused():
+    """selftest_directory.unsafe_because: the owner must be the user who
+    runs svmram (root; a test cannot chown)."""
+    from svmram.svm import selftest_directory
+    mine = os.stat("/")
+    fields = list(mine)
+    fields[4] = os.geteuid() + 1            # st_uid
+    fields[0] = 0o40755
+    other = os.stat_result(fields)
+    assert selftest_directory.unsafe_because(other) == (
+        "belongs to uid %d, not to uid %d that runs svmram selftest"
+        % (os.geteuid() + 1, os.geteuid()))
+    fields[4] = os.geteuid()
+    fields[0] = 0o41777                     # sticky, like /var/tmp
+    assert selftest_directory.unsafe_because(os.stat_result(fields)) == ""
+
+
+# --- issue 36: a stale journal proves nothing by its names ----------------
+
+@pytest.mark.emulator_only("writes a stale selftest journal")
+def test_a_stale_journal_leaves_the_admins_mirror_and_files_alone(host):
+    """A journal a killed run left names d10 (the mirror), its
+    submirrors, the link c90t0d0s0, a lofi device, files in /export/admin
+    and a ramdisk; since then the administrator set d10 up with svmram
+    (which named its RAM link c90t0d0s0) and keeps files of their own
+    there.  The selftest leaves all of it alone, byte for byte, says so,
+    and passes (C2: it tore d10 down and deleted the files)."""
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    admin = {name: os.urandom(4096) for name in ("disk0", "disk1")}
+    paths = {name: _put(host, "/export/admin/" + name, data)
+             for name, data in admin.items()}
+    before = digest(host)
+    graded = host.svmram("status", "--nagios")
+    ram = "c90t0d0s0"
+    assert dev_links(host)["dsk/" + ram] == "/dev/ramdisk/svmram_d10"
+    stale = {
+        "format": 2, "parent": "/export", "directory": "/export/admin",
+        "directory_id": [1, 2], "made_journal_directory": False,
+        "made_directory": False,        # what svmram before 36 read
+        "mirror": "d10",
+        "files": ["/export/admin/disk0", "/export/admin/disk1"],
+        "file_ids": {"/export/admin/disk0": [1, 3],
+                     "/export/admin/disk1": [1, 4]},
+        "lofi": {"/dev/lofi/1": "/export/admin/disk0"},
+        "links": ["dsk/" + ram, "rdsk/" + ram],
+        "link_targets": {"dsk/" + ram: "/dev/lofi/1",
+                         "rdsk/" + ram: "/dev/rlofi/1"},
+        "metadevices": ["d13", "d11", "d12", "d10"],
+        "ramdisks": ["svmram_d10"], "mount_points": ["/export/admin/mnt"],
+        "mounts": ["d10"]}
+    with open(os.path.join(host.root, JOURNAL), "w",
+              encoding="utf-8") as stream:
+        json.dump(stale, stream)
+    # Status leaves out only a mirror the journal proves the selftest's.
+    assert host.svmram("status", "--nagios") == graded
+    result = host.svmram("selftest")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.endswith(PASSED)
+    for line in (
+            "Left alone: d10 mounted on /mnt (not the selftest's mount "
+            "point)",
+            "Left alone: svmram's setup of d10 (not the selftest's scratch "
+            "mirror)",
+            "Left alone: d10 (not built on the selftest's own links and "
+            "lofi devices)",
+            "Left alone: d13 (not built on the selftest's own links and "
+            "lofi devices)",
+            "Left alone: /dev/dsk/c90t0d0s0 (not the selftest's link, or no "
+            "longer at its lofi device)",
+            "Left alone: /export/admin/disk0 (not a file the selftest made)",
+            "Left alone: /export/admin (not the directory the selftest "
+            "made)",
+            "Left alone: the ramdisk svmram_d10 (not a name only the "
+            "selftest uses)"):
+        assert line + "\n" in result.stdout
+    for name, data in admin.items():
+        assert _bytes(paths[name]) == data
+    assert digest(host) == before
+    status = host.svmram("status", "d10")
+    assert status.returncode == 0, status.stdout
+
+
+@pytest.mark.emulator_only("holds the emulated host's lock")
+def test_selftest_is_refused_while_another_svmram_command_runs(host):
+    """The administrator's setup holds /var/run/svmram.lock: selftest
+    says so and makes nothing (exit 3), instead of "svmram does not work"
+    (exit 8) when its own setup is refused (issue 36 section 3.4)."""
+    path, before, result = _selftest_while_held(host, "svmram.lock")
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert result.stderr.startswith(
+        "svmram: another svmram command is running (lock %s " % path)
+    assert result.stdout == ""
+    assert not os.path.exists(os.path.join(host.root, JOURNAL))
+    assert digest(host) == before
+
+
+@pytest.mark.emulator_only("interrupts svmram")
+def test_a_signal_during_the_final_removal_stops_the_selftest(host):
+    """SIGTERM right after the removal's first lofiadm -d (only the
+    removal unmaps): the removal ends, and the selftest exits 143 saying
+    it was stopped (issue 36 section 3.5: exit 0, "svmram works")."""
+    from hosts import wrapping_bindir
+    before = digest(host)
+    bindir = wrapping_bindir(
+        host, "termbin", "lofiadm", lambda real, directory: (
+            "#!/bin/sh\n"
+            "%(real)s \"$@\"\n"
+            "status=$?\n"
+            "if [ \"$1\" = -d ] && [ ! -e %(sent)s ]; then\n"
+            "  : > %(sent)s\n"
+            "  kill -TERM $PPID\n"
+            "fi\n"
+            "exit $status\n" % {"real": real, "sent": os.path.join(
+                directory, ".sent")}))
+    result = host.svmram("selftest", env={"SVMRAM_BINDIR": bindir})
+    assert result.returncode == 143, (result.stdout, result.stderr)
+    assert result.stdout.endswith(
+        "Verdict: not known: the selftest was stopped by SIGTERM\n")
+    assert "NOT RUN  the end of the selftest: stopped by SIGTERM while it " \
+        "removed what it made (the removal went on to its end)\n" in \
+        result.stdout
+    assert "PASS  everything made is removed\n" in result.stdout
+    assert "Traceback" not in result.stderr
+    assert digest(host) == before
+
+
+def _without_start_times(found):
+    """digest() without svcs' STIME column, which a reboot changes (and
+    with it the order of the lines)."""
+    found["svcs"] = sorted(line.split()[0::2] for line in
+                           found["svcs"].splitlines())
+    return found
+
+
+@pytest.mark.emulator_only("kills svmram and reboots the emulated host")
+@pytest.mark.parametrize("prog,nth", [("metainit", 4), ("metaclear", 1),
+                                      ("mount", 1), ("ramdiskadm", 3)])
+def test_a_rerun_after_kill_9_and_a_reboot_removes_what_was_left(
+        host, prog, nth):
+    """A kill -9, then a reboot, which loses the lofi mappings (lofi.c
+    keeps them in its soft state only): the stripes' components are
+    gone, the scratch mirror's submirrors erred.  The rerun proves the
+    parts its own from what is left (the links' recorded targets, the
+    files' inodes) and removes them, the mirror with metaclear -f; status
+    is left with nothing CRITICAL (issue 36 section 3.2: metaclear was
+    refused for ever)."""
+    before = _without_start_times(digest(host))
+    nagios = host.svmram("status", "--nagios")
+    killed = host.svmram("selftest", env={
+        "SVMRAM_BINDIR": killing_bindir(host, prog, nth)})
+    assert killed.returncode == -9, (killed.stdout, killed.stderr)
+    host.reboot()
+    assert "/dev/lofi/" not in host.cmd("lofiadm").stdout
+    rerun = host.svmram("selftest")
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert "Note: removed what an earlier svmram selftest left" in \
+        rerun.stdout
+    assert "Left alone" not in rerun.stdout
+    assert _without_start_times(digest(host)) == before
+    after = host.svmram("status", "--nagios")
+    assert (after.returncode, after.stdout) == (nagios.returncode,
+                                                nagios.stdout)
+    assert host.violations() == []
+
+
+@pytest.mark.emulator_only("kills svmram")
+def test_status_leaves_the_selftests_scratch_mirror_out_of_its_grading(host):
+    """Killed once svmram set the scratch mirror up (its instance
+    enabled), and the ramdisk then lost, as the selftest's restore check
+    does: the administrator's monitoring is not CRITICAL for a mirror
+    they never made, and says why (issue 36 section 3.3); named, the
+    mirror is shown and graded.  The next selftest removes it."""
+    before = host.svmram("status", "--nagios")
+    killed = host.svmram("selftest", env={
+        "SVMRAM_BINDIR": killing_bindir(host, "svcadm", 1)})
+    assert killed.returncode == -9, (killed.stdout, killed.stderr)
+    assert host.cmd("ramdiskadm", "-d", "svmram_d127").returncode == 0
+    assert host.cmd("svcs", "-H", "svc:/system/svmram:d127").stdout, \
+        host.metastat_p()
+    why = ("only the scratch mirror d127 of svmram selftest is, which "
+           "status leaves out (/var/svmram/selftest.json names it; svmram "
+           "selftest removes it)")
+    nagios = host.svmram("status", "--nagios")
+    assert (nagios.returncode, nagios.stdout) == (
+        3, "SVMRAM UNKNOWN - no mirror is set up for reads from RAM: %s\n"
+        % why), nagios.stdout
+    assert before.returncode == 3
+    text = host.svmram("status")
+    assert text.stdout == "No mirror is set up for reads from RAM: %s.\n" \
+        % why
+    assert json.loads(host.svmram("status", "--json").stdout)[
+        "targets"] == []
+    named = host.svmram("status", "--nagios", "d127")
+    assert named.returncode == 2 and named.stdout.startswith(
+        "SVMRAM CRITICAL - d127: "), named.stdout
+    rerun = host.svmram("selftest")
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert host.svmram("status", "--nagios").stdout == before.stdout

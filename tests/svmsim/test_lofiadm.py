@@ -167,3 +167,21 @@ def test_a_lofi_device_reads_its_files_bytes_and_cmp_skips(sim):
     assert run(sim, "cmp %s %s" % (a, b)) == (0, "", "")
     # Skips the emulator does not model: the usage, exit status 2.
     assert run(sim, "cmp %s %s 1024 0" % (a, b))[0] == 2
+
+
+def test_a_reboot_loses_every_lofi_mapping_and_keeps_the_files(sim):
+    """lofi.c keeps its mappings in soft state only, and nothing maps
+    them again at boot: after a reboot lofiadm lists none, their nodes
+    are gone, and the file maps again at the same device (issue 36
+    section 3.2: the emulator kept them)."""
+    sim.ok("mkfile 9000k /var/tmp/a")
+    assert run(sim, "lofiadm -a /var/tmp/a") == (0, "/dev/lofi/1\n", "")
+    sim.sim("reboot")
+    assert run(sim, "lofiadm") == (0, HEADER, "")
+    assert not os.path.lexists(os.path.join(sim.root, "dev/lofi/1"))
+    assert not os.path.lexists(os.path.join(
+        sim.root, "devices/pseudo/lofi@0:1"))
+    assert os.path.getsize(os.path.join(sim.root, "var/tmp/a")) == \
+        9000 * 1024
+    assert run(sim, "lofiadm -a /var/tmp/a /dev/lofi/1") == (0, "", "")
+    assert run(sim, "lofiadm /dev/lofi/1") == (0, "/var/tmp/a\n", "")

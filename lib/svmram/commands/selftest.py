@@ -10,6 +10,7 @@ this module runs svmram's own subcommands for it, in this process, and
 prints the report as text or JSON."""
 
 import contextlib
+import functools
 import importlib
 import io
 import json
@@ -23,8 +24,9 @@ from . import common
 
 LOCK = "/var/run/svmram-selftest.lock"     # one selftest at a time
 
-DIRECTORY_HELP = ("where the scratch files go (default %s); it is created "
-                  "and removed unless it exists")
+DIRECTORY_HELP = ("an existing directory only root can change, in which "
+                  "selftest makes and removes a directory of its own for "
+                  "its scratch files (default %s)")
 
 
 def add_arguments(parser, argv=()):
@@ -41,9 +43,12 @@ def run(args):
     if backend.selftest_directory is None:
         backend.selftest(None, None)        # the backend's refusal
     common.require_root(backend)
-    # Its own lock: the svmram commands it runs take the host lock.
-    with HostLock(common.under_root(LOCK)):
-        report = backend.selftest(svmram, args.directory)
+    # Its own lock (one selftest at a time), then the host lock before
+    # anything is made: while another svmram command runs, selftest is
+    # refused (exit 3) instead of failing its checks.
+    with HostLock(common.under_root(LOCK)), _HostLockHeld() as held:
+        report = backend.selftest(functools.partial(svmram, held=held),
+                                  args.directory)
     if args.json:
         sys.stdout.write(json.dumps(report_json(report), indent=2) + "\n")
     else:
@@ -53,10 +58,38 @@ def run(args):
     return EXIT_OK if report.passed else EXIT_SELFTEST_FAILED
 
 
-def svmram(argv):
-    """Run `svmram ARGV` in this process: (exit status, stdout, stderr).
-    A signal is not caught here: the selftest removes what it made and
-    stops."""
+class _HostLockHeld:
+    """The host lock (commands/common.host_lock), held for the selftest.
+    svmram's own subcommands, run in this process, take it too; a lockf
+    lock is the process's, and closing any descriptor of the file drops
+    it (fcntl(2)), so it is taken again after each of them (again)."""
+
+    def __init__(self):
+        self.lock = None
+
+    def __enter__(self):
+        self.lock = common.host_lock().__enter__()
+        return self
+
+    def again(self):
+        self.lock.__exit__(None, None, None)
+        self.lock = common.host_lock().__enter__()
+
+    def __exit__(self, *exc_info):
+        self.lock.__exit__(*exc_info)
+
+
+def svmram(argv, held):
+    """Run `svmram ARGV` in this process: (exit status, stdout, stderr),
+    then take the host lock `held` again.  A signal is not caught here:
+    the selftest removes what it made and stops."""
+    try:
+        return _svmram(argv)
+    finally:
+        held.again()
+
+
+def _svmram(argv):
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
@@ -110,6 +143,7 @@ def report_text(report):
     lines = ["svmram %s selftest" % __version__,
              "Release: %s" % report.release]
     lines += ["Note: %s" % text for text in report.cleaned]
+    lines += ["Left alone: %s" % text for text in report.spared]
     for check in report.checks:
         result = check.result
         lines.append("%s  %s" % (result, check.name))
@@ -144,4 +178,5 @@ def report_json(report):
             "cleaned": list(report.cleaned),
             "differs": differs(report),
             "appendix": [dict(item) for item in report.appendix],
+            "left_alone": list(report.spared),
             "passed": report.passed, "verdict": verdict(report)}

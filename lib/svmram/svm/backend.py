@@ -441,7 +441,7 @@ class SvmBackend(Backend):
     def check(self, target=None):
         return check.run_check(self, target)
 
-    selftest_directory = "/var/tmp/svmram-selftest"
+    selftest_directory = "/var/tmp"
 
     def setup_hint(self):
         from . import selftest_record

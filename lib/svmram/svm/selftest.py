@@ -9,12 +9,14 @@ their lofi devices (lofiadm -a), cNtNdNsN links to them (SVM takes no
 /dev/lofi/N path: meta_name.c rawname() maps dsk and rdsk names only, as
 for ramdisks), two stripes and a mirror; later a UFS on the mirror
 (newfs), mounted (mount -F ufs -o nologging) on a directory of its
-own for the rotate method.  Each name is written to the
-selftest's journal before the thing is made, so that a run killed at any
-moment leaves a journal from which the next run removes exactly what was
-made, and nothing else: a link is removed only while it points at a lofi
-device of the journal's files (or at nothing), a metadevice only while it
-is built on the journal's links.
+own for the rotate method.  The directory is made by mkdtemp inside
+--directory (svm/selftest_directory.py), so every file is made new in a
+directory only root can write.  Each name is written to the selftest's
+journal (svm/selftest_journal.py) before the thing is made, and what
+proves it the selftest's once it is, so that a run killed at any moment
+leaves a journal from which the next run removes exactly what was made
+and nothing else (svm/selftest_removal.py says what the proof of each
+part is).
 
 Every check keeps the command, what svmram expects and what the host
 showed.  The checks are the facts tests/illumos/confirm.sh checks by hand
@@ -29,7 +31,6 @@ the ramdisk driver starts empty), the SMF instance is not restarted, and
 metasync's boot resync does not run.  The report says so.
 """
 
-import json
 import os
 import posixpath
 import re
@@ -40,12 +41,12 @@ from typing import Callable, List, Optional
 
 from .. import actions, interrupt
 from ..errors import ParseError, RefusedError
-from ..journal import DIRECTORY as JOURNAL_DIRECTORY
-from . import labels, listings, metastat, metastat_p, names, selftest_record
+from . import (labels, listings, metastat, metastat_p, names,
+               selftest_directory, selftest_record, selftest_removal)
+from .selftest_journal import JOURNAL, Journal
+from .selftest_removal import Runner
 from .steps import LABEL_BLOCKS
-from .programs import run_command
 
-JOURNAL = JOURNAL_DIRECTORY + "/selftest.json"
 _CONTROLLER = re.compile(r"c([0-9]+)[td]")
 # Whole MiB: the lofi driver fakes the ramdisk driver's geometry
 # (lofi.c fake_disk_geometry and fake_disk_vtoc, ramdisk.c), so the mirror is as large as
@@ -215,6 +216,8 @@ class Report:
     # What the emulator is unsure of, with the command that settles each
     # on this host (unsure()).
     appendix: List[dict] = field(default_factory=list)
+    # What a journal names but is not provably the selftest's: left alone.
+    spared: List[str] = field(default_factory=list)
     # The signal (interrupt.Interrupted) that stopped the run, if any.
     stopped: Optional[BaseException] = None
 
@@ -264,94 +267,7 @@ def choose_layout(directory, used_units, used_controllers):
                   tuple(links[:2]), links[2])
 
 
-# --- the journal -------------------------------------------------------------
-
-class Journal:
-    """What this selftest made, written before each thing is made
-    (atomically: a temporary file, fsync, rename)."""
-
-    def __init__(self, path):
-        self.path = path
-        self.data = None
-
-    def load(self):
-        try:
-            with open(self.path, encoding="utf-8") as stream:
-                self.data = json.load(stream)
-        except FileNotFoundError:
-            self.data = None
-        except (OSError, ValueError) as error:
-            raise RefusedError(
-                "cannot read %s: %s" % (self.path, error),
-                advice="It lists what an earlier svmram selftest made; "
-                       "remove what it names by hand, then the file.")
-        return self.data
-
-    def start(self, layout, made_directory):
-        home = os.path.dirname(self.path)
-        self.data = {"directory": layout.directory,
-                     "made_directory": made_directory,
-                     "made_journal_directory": not os.path.isdir(home),
-                     "files": [], "links": [], "metadevices": [],
-                     "ramdisks": [], "mirror": layout.mirror,
-                     "mount_points": [], "mounts": []}
-        self._write()
-
-    def forget(self, kind, name):
-        """`name` is gone (or was never made): no later run may take a
-        thing of that name, which svmram may reuse, for the selftest's."""
-        with interrupt.deferred():
-            if name in self.data[kind]:
-                self.data[kind].remove(name)
-                self._write()
-
-    def note(self, kind, name):
-        with interrupt.deferred():
-            if name not in self.data[kind]:
-                self.data[kind].append(name)
-                self._write()
-
-    def _write(self):
-        os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        temporary = self.path + ".new"
-        with open(temporary, "w", encoding="utf-8") as stream:
-            json.dump(self.data, stream, indent=1, sort_keys=True)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.rename(temporary, self.path)
-
-    def remove(self):
-        """Remove the journal, and its directory if the selftest made it
-        and nothing else is in it now."""
-        try:
-            os.unlink(self.path)
-        except FileNotFoundError:
-            pass
-        if self.data and self.data.get("made_journal_directory"):
-            try:
-                os.rmdir(os.path.dirname(self.path))
-            except OSError:
-                pass
-        self.data = None
-
-
 # --- running commands --------------------------------------------------------
-
-class Runner:
-    """Runs the host's commands (through run.py) and svmram's own
-    subcommands (`svmram`, given by the caller), under `root`."""
-
-    def __init__(self, root, svmram):
-        self.root = root
-        self.svmram = svmram
-
-    def run(self, name, args):
-        result = run_command(name, list(args), check=False)
-        return result.returncode, result.stdout, result.stderr
-
-    def under(self, path):
-        return actions.under(self.root, path)
-
 
 def _shown(code, out, err):
     text = "exit status %d" % code
@@ -478,8 +394,10 @@ class Selftest:
 
     def run(self):
         """The whole selftest; the scratch mirror is removed on every
-        way out (a signal included: a second one is ignored until the
-        removal ends)."""
+        way out (a signal included: one that arrives during the removal
+        lets it end, then stops the selftest as the first would have)."""
+        host_parent = self.runner.under(self.directory)
+        selftest_directory.check_parent(host_parent, self.directory)
         self.cleanup_leftovers()
         self.layout = self.preconditions()
         self.report.appendix = unsure(self.layout)
@@ -493,25 +411,44 @@ class Selftest:
                 "check on" % stop)
         except KeyboardInterrupt as stop:
             # A signal: remove what was made, then report what ran.
-            self.report.stopped = stop
-            self.report.not_run.append(
-                "every later check: stopped by %s" % interrupt.signal_name(
-                    getattr(stop, "signum", 2)))
+            self.stop(stop)
         finally:
-            with interrupt.deferred(raise_pending=False):
-                left = self.remove(self.journal.data)
-            self.fact("everything made is removed", "(the removal)",
-                      "nothing left", "; ".join(left) or "nothing left",
-                      not left, note="" if not left else
-                      "%s lists it; svmram selftest removes it when run "
-                      "again" % self.journal.path)
+            self.final_removal()
         return self.report
+
+    def stop(self, signal):
+        self.report.stopped = signal
+        self.report.not_run.append(
+            "every later check: stopped by %s" % interrupt.signal_name(
+                getattr(signal, "signum", 2)))
+
+    def final_removal(self):
+        """Remove what this run made; a signal that arrives meanwhile is
+        kept until the removal ends, then stops the selftest (exit 128+N,
+        the report saying what was left)."""
+        with interrupt.deferred(keep_pending=True):
+            left, spared = self.remove(self.journal.data)
+        pending = interrupt.PROCESS.pending
+        if pending is not None:
+            interrupt.PROCESS.pending = None
+            if self.report.stopped is None:
+                self.report.stopped = interrupt.Interrupted(pending)
+                self.report.not_run.append(
+                    "the end of the selftest: stopped by %s while it "
+                    "removed what it made (the removal went on to its "
+                    "end)" % interrupt.signal_name(pending))
+        self.report.spared += spared
+        self.fact("everything made is removed", "(the removal)",
+                  "nothing left", "; ".join(left) or "nothing left",
+                  not left, note="" if not left else
+                  "%s lists it; svmram selftest removes it when run "
+                  "again" % self.journal.path)
 
     def cleanup_leftovers(self):
         data = self.journal.load()
         if data is None:
             return
-        left = self.remove(data)
+        left, spared = self.remove(data)
         if left:
             raise RefusedError(
                 "an earlier svmram selftest left things it cannot remove "
@@ -525,19 +462,25 @@ class Selftest:
         self.report.cleaned.append(
             "removed what an earlier svmram selftest left (%s)"
             % self.journal.path)
+        self.report.spared += spared
 
     def build(self):
         layout, run = self.layout, self.runner
-        host_directory = run.under(layout.directory)
-        made = not os.path.isdir(host_directory)
-        self.journal.start(layout, made)
-        os.makedirs(host_directory, exist_ok=True)
+        self.journal.start(self.directory, layout.mirror)
+        made, status = selftest_directory.make(run.under(self.directory))
+        layout.directory = posixpath.join(self.directory,
+                                          os.path.basename(made))
+        self.journal.made_directory(layout.directory, status)
         for path in layout.files:
             self.journal.note("files", path)
         self._must("mkfile", [FILE_SIZE] + list(layout.files),
                    lambda c, o, e: c == 0,
                    "exit status 0, no output (mkfile.c)",
                    _silent, "programs/mkfile.py")
+        for path in layout.files:
+            made_file = os.lstat(run.under(path))
+            self.journal.prove("file_ids", path,
+                               [made_file.st_dev, made_file.st_ino])
         self._write_pattern(layout.files[0])
         devices = []
         for path in layout.files:
@@ -549,6 +492,7 @@ class Selftest:
                 lambda c, o, e: len(o.splitlines()) == 1 and not e,
                 "programs/lofiadm.py")
             devices.append(out.strip())
+            self.journal.prove("lofi", out.strip(), path)
         for link, device in zip(layout.links, devices):
             self._link(link, device, device.replace("/dev/lofi/",
                                                     "/dev/rlofi/"))
@@ -598,7 +542,11 @@ class Selftest:
 
     def _link(self, link, block, raw):
         for kind, target in (("dsk", block), ("rdsk", raw)):
-            self.journal.note("links", "%s/%s" % (kind, link))
+            entry = "%s/%s" % (kind, link)
+            # The target first: a link is the selftest's only while it
+            # points there (svm/selftest_removal.py).
+            self.journal.prove("link_targets", entry, target)
+            self.journal.note("links", entry)
             path = self.runner.under("/dev/%s/%s" % (kind, link))
             os.symlink(target, path)
 
@@ -758,7 +706,7 @@ class Selftest:
                     self._restore(mirror)
                 else:
                     self._data_check("after setup and status")
-            if set_up or self._svmram_owns(mirror):
+            if set_up or selftest_removal.svmram_owns(self.runner, mirror):
                 self._teardown(before)
             if method == "rotate":
                 if set_up:
@@ -865,143 +813,19 @@ class Selftest:
     # --- removal -----------------------------------------------------------
 
     def remove(self, data):
-        """Remove what the journal `data` lists and nothing else: first
-        svmram's own setup of the mirror (its teardown), then the
-        metadevices still built on the journal's links (a mirror once its
-        resync ended: SVM clears none while it runs), the links that point
-        at the journal's lofi devices or at nothing, the lofi mappings of
-        its files, the files, the directory, the ramdisk of the cap check,
-        and the journal.  Returns what could not be removed (then the
-        journal stays, for the next run), as commands to type."""
+        """Remove what the journal `data` lists and proves the selftest's
+        (svm/selftest_removal.py), and nothing else.  Returns (left,
+        spared): what could not be removed, as commands to type (then the
+        journal stays, for the next run), and what the journal names but
+        is not provably the selftest's, left alone."""
         if data is None:
-            return []
-        run, left = self.runner, []
-
-        def attempt(program, args):
-            code, out, err = run.run(program, args)
-            if code != 0:
-                left.append("%s (%s)" % (_command(program, args),
-                                         (err or out).strip()))
-            return code == 0
-
-        links = [entry.split("/", 1)[1] for entry in data["links"]]
-        mirror = data["mirror"]
-        # The scratch UFS first: a mounted mirror is open, and metaclear
-        # refuses it (mirror_reset: md_unit_isopen).
-        for unit in data.get("mounts", []):
-            point = self._mount_point_of(unit)
-            if point is None:
-                continue
-            if point in data.get("mount_points", []):
-                attempt("umount", [point])
-            else:
-                left.append("umount %s (/dev/md/dsk/%s is mounted there, "
-                            "not on the selftest's mount point)" % (
-                                point, unit))
-        if self._svmram_owns(mirror):
-            code, out, err = run.svmram(["teardown", mirror, "-y"])
-            if code != 0:
-                left.append("svmram teardown %s (%s)" % (
-                    mirror, err.strip().splitlines()[0] if err.strip()
-                    else "exit status %d" % code))
-        config = self._config()
-        ours = [unit for unit in reversed(data["metadevices"])
-                if config is not None and _built_on(config, unit, links,
-                                                    data["metadevices"])]
-        for unit in ours:
-            if config.get(unit).type == "mirror":
-                self.wait_resync_end(unit)
-            attempt("metaclear", [unit])
-        devices = {}
-        for path in data["files"]:
-            code, out, err = run.run("lofiadm", [path])
-            if code == 0 and out.startswith("/dev/lofi/"):
-                devices[out.strip()] = path
-        gone = (GONE_RAMDISK, GONE_RAMDISK.replace("/dev/ramdisk/",
-                                                   "/dev/rramdisk/"))
-        for entry in data["links"]:
-            path = run.under("/dev/" + entry)
-            try:
-                target = os.readlink(path)
-            except OSError:
-                continue
-            if target.replace("/dev/rlofi/", "/dev/lofi/") in devices or \
-                    target in gone or not _exists(run, target):
-                os.unlink(path)
-            else:
-                left.append("rm /dev/%s (it points at %s, which is no lofi "
-                            "device of the selftest)" % (entry, target))
-        mapped = [path for device, path in devices.items()
-                  if not attempt("lofiadm", ["-d", device])]
-        for path in data["files"]:
-            if path in mapped:
-                left.append("rm %s" % path)
-                continue
-            try:
-                os.unlink(run.under(path))
-            except FileNotFoundError:
-                pass
-        for point in data.get("mount_points", []):
-            try:
-                os.rmdir(run.under(point))
-            except FileNotFoundError:
-                pass
-            except OSError as error:
-                left.append("rmdir %s (%s)" % (point, error.strerror))
-        if data["made_directory"]:
-            try:
-                os.rmdir(run.under(data["directory"]))
-            except FileNotFoundError:
-                pass
-            except OSError as error:
-                left.append("rmdir %s (%s)" % (data["directory"],
-                                               error.strerror))
-        code, out, err = run.run("ramdiskadm", [])
-        present = {r.name for r in listings.parse_ramdiskadm(out)} \
-            if code == 0 else set()
-        for name in data["ramdisks"]:
-            if name in present:
-                attempt("ramdiskadm", ["-d", name])
+            return [], []
+        left, spared = selftest_removal.Removal(self.runner, data,
+                                                self.poll).remove()
         self.journal.data = data
         if not left:
             self.journal.remove()
-        return left
-
-    def wait_resync_end(self, mirror, tries=600):
-        """Wait until no resync of `mirror` runs (a kill may have left
-        one going); False if it did not end."""
-        for _ in range(tries):
-            code, out, err = self.runner.run("metastat", [mirror])
-            config = metastat.parse(out) if code == 0 and out else None
-            view = config.get(mirror) if config else None
-            # The resync thread holds the mirror open (mirror_resync.c
-            # resync_unit, until its mirror_internal_close), so metaclear
-            # is refused as open while metastat shows "Resync in
-            # progress", whatever the submirrors' states.
-            if view is None or ("Resyncing" not in (
-                    view.submirror_states or ()) and
-                    view.resync != "active"):
-                return True
-            self.poll()
-        return False
-
-    def _mount_point_of(self, unit):
-        """Where /etc/mnttab has /dev/md/dsk/UNIT mounted, or None."""
-        try:
-            with open(self.runner.under("/etc/mnttab"),
-                      encoding="utf-8", errors="replace") as mnttab:
-                return listings.mount_point(mnttab.read(), unit)
-        except OSError:
-            return None
-
-    def _svmram_owns(self, mirror):
-        """Has svmram a journal or a record of the scratch mirror?"""
-        if os.path.exists(self.runner.under(
-                "%s/%s.journal" % (JOURNAL_DIRECTORY, mirror))):
-            return True
-        code, out, err = self.runner.run("svcs", [
-            "-H", "-o", "fmri", "svc:/system/svmram:%s" % mirror])
-        return code == 0 and bool(out.strip())
+        return left, spared
 
     def _unlink(self, link):
         for kind in ("dsk", "rdsk"):
@@ -1014,12 +838,6 @@ class Selftest:
 class Abandoned(Exception):
     """A command the scratch mirror needs failed: the checks after it
     cannot run (the failure is a FAIL of the report, not a refusal)."""
-
-
-def _exists(run, target):
-    """Does the absolute link target `target` name something under the
-    root (the links the selftest makes are absolute)?"""
-    return os.path.exists(run.under(target))
 
 
 def _said(text):
@@ -1059,20 +877,6 @@ def _built(text, layout):
                               stripe.components()] != [link]:
             return False
     return True
-
-
-def _built_on(config, unit, links, units):
-    """Is `unit` a stripe on the journal's links, or a mirror of the
-    journal's stripes (or of svmram's RAM submirror left by a setup)?"""
-    device = config.get(unit)
-    if device is None:
-        return False
-    if device.type == "stripe":
-        return all(posixpath.basename(c.device) in links
-                   for c in device.components())
-    if device.type == "mirror":
-        return all(sub in units for sub in device.submirrors)
-    return False
 
 
 def release_compacts(root):

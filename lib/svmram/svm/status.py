@@ -11,7 +11,7 @@ many mirrors are configured.
 
 from ..backend import Problems, Status
 from ..errors import RefusedError, SvmramError
-from . import consistency, names, record
+from . import consistency, names, record, selftest_removal
 from .host import HostReading
 from .smf import Smf
 from .intent import Intent
@@ -234,6 +234,11 @@ def read_statuses(root, mirror=None):
     services = reading.services(mirror)
     if mirror is not None:
         services = {mirror: services.get(mirror)}
+    else:
+        # svmram selftest's scratch mirror is not the administrator's:
+        # left out, so that their monitoring does not alarm for it
+        # (why_nothing_set_up says so when nothing else is set up).
+        services.pop(selftest_removal.scratch_mirror(root), None)
     records = reading.records(mirror) if any(
         state is not None for state in services.values()) else {}
     # The one `metastat` names the mirrors whose records are whole.
@@ -261,6 +266,11 @@ def why_nothing_set_up(root):
         return None
     if config is None:
         return "SVM has no state database replicas (metadb shows none)"
+    scratch = selftest_removal.scratch_mirror(root)
+    if scratch is not None and scratch in HostReading(root).services(None):
+        return ("only the scratch mirror %s of svmram selftest is, which "
+                "status leaves out (%s names it; svmram selftest removes "
+                "it)" % (scratch, selftest_removal.JOURNAL))
     return None
 
 

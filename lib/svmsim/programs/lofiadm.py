@@ -23,7 +23,8 @@ GUESS: its lofiadm is closed, and may lack -r and -c).
 
 Not emulated: labeled lofi, encryption (-c -k -T -e) and compression
 (-C -U), which exit 1 saying so.  The data of a mapping lives in its
-file: it is kept with the file across an unmap.
+file: it is kept with the file across an unmap and a reboot, which
+unmaps every file (cli.py _forget_lofi_mappings).
 """
 
 import errno
@@ -219,6 +220,7 @@ def _add(ctx, lofis, filename, device):
             minor += 1
     size = os.path.getsize(devices.host_path(ctx.root, filename))
     lofis[str(minor)] = {"file": filename, "size": size}
+    ctx.st.get("lofi_unmapped", {}).pop(str(minor), None)
     dev = [devices.LOFI_MAJOR, devices.lofi_minor(ctx.st, minor)]
     regions.forget_device(ctx.st, dev)
     kept = ctx.st.setdefault("lofi_files", {}).pop(filename, None)
