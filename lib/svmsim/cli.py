@@ -281,12 +281,12 @@ def _forget_lofi_mappings(st, root):
     (`lofi_unmapped` keeps which, for the monitor)."""
     for minor, lofi in st.get("lofis", {}).items():
         st.setdefault("lofi_unmapped", {})[minor] = lofi["file"]
-        dev = [devices.LOFI_MAJOR, int(minor)]
+        dev = [devices.LOFI_MAJOR, devices.lofi_minor(st, int(minor))]
         data = st["devdata"].pop(devices.devkey(dev), None)
         if data is not None:
             st.setdefault("lofi_files", {})[lofi["file"]] = data
         regions.forget_device(st, dev)
-        devices.remove_lofi_nodes(root, int(minor))
+        devices.remove_lofi_nodes(root, st, int(minor))
     st["lofis"] = {}
 
 

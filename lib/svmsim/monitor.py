@@ -199,7 +199,8 @@ def _unmapped_lofi_data(st, dev):
     lost no data: it is in its file, until the file is removed."""
     if list(dev)[0] != devices.LOFI_MAJOR:
         return None
-    path = st.get("lofi_unmapped", {}).get(str(list(dev)[1]))
+    number = devices.lofi_number(st, list(dev)[1])
+    path = st.get("lofi_unmapped", {}).get(str(number))
     return st.get("lofi_files", {}).get(path) if path else None
 
 
