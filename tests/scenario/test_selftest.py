@@ -12,6 +12,7 @@ import pytest
 
 from hosts import killing_bindir
 from faultmatrix import dev_links
+from svmsim import devices
 
 JOURNAL = "var/svmram/selftest.json"
 PASSED = "Verdict: svmram works on this host\n"
@@ -314,10 +315,11 @@ def test_a_resync_that_copied_nothing_fails_the_cmp_check(host):
         done.append(argv)
         second = _journal(host)["files"][1]
         device = host.cmd("lofiadm", second).stdout.strip()
-        key = "251,%s" % device[len("/dev/lofi/"):]     # LOFI_MAJOR
         path = os.path.join(host.dir, "state.json")
         with open(path, encoding="utf-8") as stream:
             state = json.load(stream)
+        key = devices.devkey([devices.LOFI_MAJOR, devices.lofi_minor(
+            state, int(device[len("/dev/lofi/"):]))])
         assert any(state["devdata"][key])
         state["devdata"][key] = [0] * len(state["devdata"][key])
         with open(path, "w", encoding="utf-8") as stream:
