@@ -7,6 +7,7 @@ and a rerun after kill -9 that removes what the killed run left."""
 
 import json
 import os
+import re
 
 import pytest
 
@@ -258,6 +259,11 @@ REWORDED = {
 }
 
 
+def same_directory(text):
+    """`text` with the name of the selftest's mkdtemp directory made one."""
+    return re.sub(r"svmram-selftest\.[^/ ]+", "svmram-selftest.DIR", text)
+
+
 @pytest.mark.emulator_only("changes the emulator's answers")
 @pytest.mark.parametrize("prog", sorted(REWORDED))
 def test_other_words_of_a_command_svmram_does_not_read_differ(host, prog):
@@ -278,15 +284,17 @@ def test_other_words_of_a_command_svmram_does_not_read_differ(host, prog):
     _expect_result(host, result, checks, "DIFFERS", before)
     text = host.svmram("selftest", env={"SVMRAM_BINDIR": bindir})
     assert text.returncode == 0, text.stdout
-    first = text.stdout.index("DIFFERS  %s\n" % checks[0])
-    assert text.stdout[first:].split("\n")[1:5] == [
-        "      command:  %s" % checks[0][len("build: "):],
+    # Each run works in a directory mkdtemp names anew.
+    shown, json_checks = (same_directory(text.stdout), json.loads(
+        same_directory(result.stdout))["checks"])
+    name = same_directory(checks[0])
+    first = shown.index("DIFFERS  %s\n" % name)
+    assert shown[first:].split("\n")[1:5] == [
+        "      command:  %s" % name[len("build: "):],
         "      expected: %s" % next(
-            c["expected"] for c in json.loads(result.stdout)["checks"]
-            if c["check"] == checks[0]),
+            c["expected"] for c in json_checks if c["check"] == name),
         "      observed: %s" % next(
-            c["observed"] for c in json.loads(result.stdout)["checks"]
-            if c["check"] == checks[0]),
+            c["observed"] for c in json_checks if c["check"] == name),
         "      emulator: svmram does not depend on this output; correct the "
         "emulator's lib/svmsim/programs/%s.py to give what this host "
         "printed (observed), with this report as its source" % prog]
