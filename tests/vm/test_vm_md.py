@@ -37,7 +37,7 @@ BOOT2 = ["svmram.restore rc=0", "flags.restored ok", "reads.restored ok",
          "svmram.teardown rc=0", "flags.teardown ok", "raid_disks.teardown ok",
          "brd.unloaded ok", "svmram.setup rc=0", "flags.setup_existing ok",
          "raid_disks.setup_existing ok", "reads.setup_existing ok",
-         "refused.second_setup ok", "flags.teardown2 ok", "brd.unloaded2 ok",
+         "nothing_to_do.second_setup ok", "flags.teardown2 ok", "brd.unloaded2 ok",
          # md's recovery speed limit raised for restore's copy, put back
          "speed.restoring ok", "speed.teardown ok", "speed.setup_existing ok",
          # the svmram command (svmram setup|status|teardown /dev/md0)
@@ -136,7 +136,7 @@ FAULT_LEGS = {
     25: ["unit.ExecStart rc=0", "resumed.setup ok",
          "flags.setup_existing_after_cuts ok",
          "unit.setup_existing_after_cuts ok",
-         "refused.second_setup ok", "flags.teardown_whole ok",
+         "nothing_to_do.second_setup ok", "flags.teardown_whole ok",
          "unit.teardown_whole ok",
          "flags.setup_busy ok", "reads.busy_files ok", "busy.files ok",
          "busy.e2fsck ok", "flags.teardown_busy ok"],
