@@ -5,8 +5,9 @@ point leaves the host as SIGTERM does (issue 36 section 3.6): right after
 the metaclear of a swap setup, of a copy setup and of a copy teardown,
 svmram still runs the metainit of the same step, then stops, says where,
 keeps its journal and exits 128 + the signal (129, 143); the rerun
-finishes the job.  Ctrl-C at the same point: test_interrupt.py.  And the
-selftest stopped by SIGHUP removes what it made, as with SIGINT."""
+finishes the job.  Ctrl-C at the same point: test_interrupt.py; every
+command's point: test_hangup_matrix.py; the selftest stopped by SIGHUP:
+test_selftest.py."""
 
 import json
 import os
@@ -87,39 +88,3 @@ def test_sighup_right_after_metaclear_leaves_the_host_as_sigterm_does(
     term, hup = seen[signal.SIGTERM], seen[signal.SIGHUP]
     assert (term[0], hup[0]) == (143, 129)
     assert term[1:] == hup[1:]
-
-
-def _hanging_up_script(real, bindir, nth):
-    """sh that runs `real` and sends SIGHUP to svmram after its nth call
-    of it, as a dropped ssh session would."""
-    counter = os.path.join(bindir, ".calls")
-    return ("#!/bin/sh\n"
-            "%(real)s \"$@\"\n"
-            "status=$?\n"
-            "echo x >> %(counter)s\n"
-            "if [ \"$(wc -l < %(counter)s)\" -eq %(nth)d ]; then\n"
-            "  kill -HUP $PPID\n"
-            "fi\n"
-            "exit $status\n" % {"real": real, "counter": counter,
-                                "nth": nth})
-
-
-@pytest.mark.parametrize("prog,nth", [("metattach", 1), ("metaparam", 1),
-                                      ("metaclear", 2)])
-def test_sighup_in_a_selftest_removes_everything_as_sigint_does(
-        host, prog, nth):
-    """The selftest stopped by SIGHUP in its own commands or in the
-    svmram runs it makes (the second metaclear: after the restore it
-    checks): what it made is removed, the report says so, exit 129
-    (SIGINT's: test_selftest.py)."""
-    from test_selftest import digest
-    before = digest(host)
-    bindir = wrapping_bindir(host, "hupbin", prog, lambda real, directory:
-                             _hanging_up_script(real, directory, nth))
-    result = host.svmram("selftest", env={"SVMRAM_BINDIR": bindir})
-    assert result.returncode == 129, (result.stdout, result.stderr)
-    assert result.stdout.endswith(
-        "Verdict: not known: the selftest was stopped by SIGHUP\n")
-    assert "PASS  everything made is removed\n" in result.stdout
-    assert "Traceback" not in result.stderr
-    assert digest(host) == before
