@@ -206,7 +206,21 @@ def _run_guest(deb, out, *more):
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, timeout=4 * 3600, check=False)
     assert proc.returncode == 0 and "debian-guest: PASS" in proc.stdout, \
-        proc.stdout[-4000:]
+        _why_failed(out, proc.stdout)
+
+
+def _why_failed(out, stdout):
+    """The guest's failed checks first (a console tail alone hides them),
+    then the boots' times and the end of the output."""
+    failed = []
+    console = os.path.join(str(out), "console.log")
+    if os.path.exists(console):
+        with open(console, errors="replace") as log:
+            failed = [line.rstrip() for line in log
+                      if " RESULT " in line and " FAIL " in line
+                      or " VMTEST-DONE " in line]
+    return "\n".join(["failed checks in the guest:"] + (failed or ["(none)"])
+                     + ["", "end of the output:", stdout[-2500:]])
 
 
 @pytest.mark.skipif(_why_not() is not None, reason=_why_not() or "")
