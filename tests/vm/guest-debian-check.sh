@@ -174,6 +174,14 @@ events_after() { # N: the events after the first N, less mdadm 4.4's
 events_since() { events_after "$(cat "$STATE/events0")"; }
 mails_since() { echo $(( $(count_mails) - $(cat "$STATE/mails0") )); }
 read_sectors() { awk '{print $3}' "/sys/block/$1/stat"; }
+# until COMMAND succeeds, at most SECONDS: the monitor's events and mails
+# come when it gets to them, later on a loaded host than on a quiet one
+wait_until() { # SECONDS COMMAND...
+  local i n=$1; shift
+  for i in $(seq "$n"); do "$@" && return 0; sleep 1; done
+  "$@"
+}
+degraded_alarmed() { events_since 2>/dev/null | grep -q '^DegradedArray /dev/md0' && [ "$(mails_since)" -ge 1 ]; }
 usec() { local v; v=$(systemctl show "$1" -P "$2" 2>/dev/null); case "$v" in ''|*[!0-9]*) echo 0;; *) echo "$v";; esac; }
 secs() { awk -v u="$1" 'BEGIN{printf "%.2f", u/1e6}'; }
 # when UNIT's journal in this boot first has a line with TEXT, in
@@ -610,6 +618,7 @@ missing_disk() {
   nagios_names_disk missing
   # a disk really missing alarms: mdadm's monitor, once it looks
   monitor_settled
+  wait_until 60 degraded_alarmed
   events=$(events_since)
   echo "$events" | grep -q '^DegradedArray /dev/md0'
   result missing.mdadm_alarms $? "$(echo "$events" | tr '\n' ';')"
@@ -642,6 +651,8 @@ failed_disk() {
     sleep 1
   done
   info "mdadm's Fail after about $((i + 5)) s"
+  mailed_since() { [ $(( $(count_mails) - m0 )) -ge 1 ]; }
+  wait_until 30 mailed_since
   events=$(events_after "$e0")
   echo "$events" | grep -q '^Fail /dev/md0 /dev/vdc'
   result failed.mdadm_alarms $? "$(echo "$events" | tr '\n' ';')"
