@@ -157,18 +157,20 @@ def test_a_holder_since_another_day_is_named_with_the_date():
         "svmram restore d10 (pid 1234, running since 08:59:00)")
 
 
-def held_with(path, text):
-    """Another process holds the lock (as an older svmram or a reader
-    would) with `text` in the file; returns the LockHolder-like Popen."""
+def held_with(path, text, shared=False):
+    """Another process holds the lock (exclusive as an older svmram would,
+    or `shared` as a status or a dry run does) with `text` in the file;
+    returns the LockHolder-like Popen."""
     with open(path, "w", encoding="utf-8") as stream:
         stream.write(text)
     proc = subprocess.Popen([sys.executable, "-c", (
         "import fcntl, sys\n"
-        "with open(sys.argv[1], 'r+') as held:\n"
-        "    fcntl.lockf(held, fcntl.LOCK_EX)\n"
+        "with open(sys.argv[1], 'r' if sys.argv[2] else 'r+') as held:\n"
+        "    fcntl.lockf(held, fcntl.LOCK_SH if sys.argv[2] else "
+        "fcntl.LOCK_EX)\n"
         "    print('held', flush=True)\n"
-        "    sys.stdin.read()\n"), path], stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, text=True)
+        "    sys.stdin.read()\n"), path, "shared" if shared else ""],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline() == "held\n"
     return proc
 
@@ -223,6 +225,28 @@ def test_a_record_a_killed_run_left_names_no_holder(lockdir):
         assert refusal(path)[1] == GENERIC
     finally:
         release(proc)
+
+
+def test_a_killed_run_s_record_whose_pid_runs_again_names_no_holder(
+        lockdir):
+    """The pid of a run killed with -9 now names another process that
+    runs (here a sleep), and a dry run holds the lock: the refusal names
+    no holder, never the sleep as an svmram that holds it."""
+    path = os.path.join(lockdir, "svmram.lock")
+    other = subprocess.Popen(["sleep", "60"])
+    try:
+        proc = held_with(path, lock.record(
+            other.pid, "svmram setup -y d10", time.time()).decode(),
+            shared=True)
+        try:
+            assert refusal(path) == (
+                "another svmram command is running (lock %s is held)" % path,
+                GENERIC)
+        finally:
+            release(proc)
+    finally:
+        other.kill()
+        other.wait()
 
 
 def test_a_record_that_cannot_be_written_is_an_error_and_frees_the_lock(
