@@ -336,11 +336,8 @@ def test_prometheus_output_replaces_the_file_atomically(tmp_path):
     answer, svmram_up 0 replaces the old file (the cron line of svmram(8)
     kept the old one and left svmram.prom.PID behind), and the exit
     status and stderr are --prometheus's."""
-    from mdcli import Host, set_up
-    host = Host(tmp_path)
-    set_up(host)
-    textfile = tmp_path / "textfile"
-    textfile.mkdir()
+    from mdcli import set_up_with_a_textfile_directory
+    host, textfile = set_up_with_a_textfile_directory(tmp_path)
     prom = str(textfile / "svmram.prom")
     rc, printed, err, _ = host.svmram("status", "--prometheus")
     assert (rc, err) == (0, "")
@@ -366,9 +363,8 @@ def test_prometheus_output_replaces_the_file_atomically(tmp_path):
 
 
 def test_prometheus_output_refusals(tmp_path):
-    from mdcli import Host, set_up
-    host = Host(tmp_path)
-    set_up(host)
+    from mdcli import set_up_with_a_textfile_directory
+    host, textfile = set_up_with_a_textfile_directory(tmp_path)
     missing = str(tmp_path / "none" / "svmram.prom")
     rc, out, err, argvs = host.svmram("status", "--prometheus", "--output",
                                       missing)
@@ -386,8 +382,6 @@ def test_prometheus_output_refusals(tmp_path):
     # a temporary file svmram cannot create beside FILE (its name, FILE's
     # with ".", ".svmram-" and the pid more, is too long): the error,
     # nothing left
-    textfile = tmp_path / "textfile"
-    textfile.mkdir()
     name = "s" * 245 + ".prom"
     rc, out, err, _ = host.svmram("status", "--prometheus", "--output",
                                   str(textfile / name))
@@ -404,11 +398,8 @@ def test_prometheus_output_leaves_a_file_named_file_new_alone(tmp_path):
     """--output FILE writes through a temporary file it made itself: the
     administrator's FILE.new in node_exporter's directory, and what a
     link there points at, stay as they were."""
-    from mdcli import Host, set_up
-    host = Host(tmp_path)
-    set_up(host)
-    textfile = tmp_path / "textfile"
-    textfile.mkdir()
+    from mdcli import set_up_with_a_textfile_directory
+    host, textfile = set_up_with_a_textfile_directory(tmp_path)
     (textfile / "svmram.prom.new").write_text("the administrator's\n")
     (textfile / "other").write_text("not svmram's\n")
     os.symlink("other", str(textfile / "svmram.prom.tmp"))

@@ -54,11 +54,8 @@ def samples(text, prefix):
 
 
 def test_node_exporter_reads_what_output_writes(tmp_path):
-    from mdcli import Host, set_up
-    host = Host(tmp_path)
-    set_up(host)
-    textfile = tmp_path / "textfile"
-    textfile.mkdir()
+    from mdcli import set_up_with_a_textfile_directory
+    host, textfile = set_up_with_a_textfile_directory(tmp_path)
     prom = str(textfile / "svmram.prom")
     port = free_port()
     exporter = subprocess.Popen(

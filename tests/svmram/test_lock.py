@@ -29,25 +29,34 @@ def lockdir():
     subprocess.run(["rm", "-rf", directory], check=True)
 
 
+def take_in_a_process(path, shared=False, python=sys.executable,
+                      preexec_fn=None):
+    """Run HostLock(path) in a process of its own (fcntl's locks do not
+    keep a process from itself): it prints 'locked', or 'refused: ' and
+    the refusal's message."""
+    code = ("import sys; sys.path.insert(0, %r)\n"
+            "from svmram.lock import HostLock\n"
+            "from svmram.errors import RefusedError\n"
+            "try:\n"
+            "    with HostLock(%r, shared=%r):\n"
+            "        print('locked')\n"
+            "except RefusedError as e:\n"
+            "    print('refused: ' + e.message)\n" % (
+                os.path.join(REPO, "lib"), path, shared))
+    return subprocess.run([python, "-c", code], preexec_fn=preexec_fn,
+                          capture_output=True, text=True)
+
+
 def take_shared_as_nobody(path):
     """Run HostLock(path, shared=True) in a process of uid 65534."""
     def nobody():
         os.setgroups([])
         os.setgid(NOBODY)
         os.setuid(NOBODY)
-    code = ("import sys; sys.path.insert(0, %r)\n"
-            "from svmram.lock import HostLock\n"
-            "from svmram.errors import RefusedError\n"
-            "try:\n"
-            "    with HostLock(%r, shared=True):\n"
-            "        print('locked')\n"
-            "except RefusedError as e:\n"
-            "    print('refused: ' + e.message)\n" % (
-                os.path.join(REPO, "lib"), path))
     for python in (sys.executable, "/usr/bin/python3"):
         try:
-            result = subprocess.run([python, "-c", code], preexec_fn=nobody,
-                                    capture_output=True, text=True)
+            result = take_in_a_process(path, shared=True, python=python,
+                                       preexec_fn=nobody)
         except OSError:         # under /root, which uid 65534 cannot enter
             continue
         if "Permission denied" not in result.stderr:
@@ -73,17 +82,10 @@ def test_a_dry_run_with_no_lock_file_creates_none(lockdir):
 def test_a_dry_run_is_refused_while_a_change_runs(lockdir):
     path = os.path.join(lockdir, "svmram.lock")
     with HostLock(path):
-        child = subprocess.run([sys.executable, "-c", (
-            "import sys; sys.path.insert(0, %r)\n"
-            "from svmram.lock import HostLock\n"
-            "from svmram.errors import RefusedError\n"
-            "try:\n"
-            "    with HostLock(%r, shared=True): print('locked')\n"
-            "except RefusedError as e: print(e.message)\n") % (
-                os.path.join(REPO, "lib"), path)],
-            capture_output=True, text=True)
-    assert child.stdout == (
-        "another svmram command is running (lock %s is held)\n" % path)
+        child = take_in_a_process(path, shared=True)
+    assert (child.stdout, child.stderr) == (
+        "refused: another svmram command is running (lock %s is held)\n"
+        % path, "")
 
 
 
@@ -264,10 +266,5 @@ def test_a_record_that_cannot_be_written_is_an_error_and_frees_the_lock(
         "Check that %s can be written (df %s shows its free space), then "
         "run this command again." % (lockdir, lockdir))
     # The lock was let go: another process takes it.
-    child = subprocess.run([sys.executable, "-c", (
-        "import sys; sys.path.insert(0, %r)\n"
-        "from svmram.lock import HostLock\n"
-        "with HostLock(%r): print('locked')\n") % (
-            os.path.join(REPO, "lib"), path)],
-        capture_output=True, text=True)
+    child = take_in_a_process(path)
     assert (child.stdout, child.stderr) == ("locked\n", "")
