@@ -105,7 +105,8 @@ STATE=/var/lib/svmram-vmtest
 mkdir -p "$STATE"
 # debian-guest.sh --plan PLAN puts svmram_vmtest=PLAN on the kernel's
 # command line: cuts, the power cuts' phases (c0 first) instead of 0-6;
-# short, phases 0, 1, p1 and 6 (the oldstable release's sequence)
+# short, phases 0, 1, p1 and 6 (the oldstable release's sequence);
+# ansible, phases a0, a1 and 6 (the Ansible step alone)
 PLAN=$(sed -n 's/.*svmram_vmtest=\([a-z]*\).*/\1/p' /proc/cmdline)
 FIRST=0
 [ "$PLAN" = cuts ] && FIRST=c0

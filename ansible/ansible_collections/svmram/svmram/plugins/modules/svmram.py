@@ -19,8 +19,8 @@ description:
     after a boot. A setup or teardown that was interrupted (its journal
     C(/var/svmram/TARGET.journal) is left) is finished by the next run.
   - A target set up already whose boot service does not run it (SVM's SMF
-    instance not C(online), md's unit not C(active)) is not set up as asked:
-    the module does what C(svmram setup) does. On SVM the task fails with
+    instance not C(online), md's unit not C(active)) is not set up as asked,
+    so the module does what C(svmram setup) does. On SVM the task fails with
     setup's refusal (the boot service's state, and C(svmram status) to see
     what to do); on md setup starts the unit, and the task is
     C(changed=true).
