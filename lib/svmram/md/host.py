@@ -198,6 +198,7 @@ class MdHost(Host):
             sync_action=optional("sync_action", parse.sync_action, "idle"),
             sync_completed=optional("sync_completed", parse.sync_completed,
                                     None),
+            sync_rate_kib=optional("sync_speed", parse.sync_rate, None),
             resync_start=optional("resync_start", parse.none_or_uint, None,
                                   "md/resync_start"),
             bitmap=self._bitmap(md, optional),

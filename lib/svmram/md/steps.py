@@ -247,7 +247,8 @@ def fail_remove(snap, it):
             expect=snap.evolve(array=replace(
                 a.with_member(replace(member, slot=None,
                                       flags=frozenset(["faulty"]))),
-                sync_action="idle", sync_completed=None)))
+                sync_action="idle", sync_completed=None,
+                sync_rate_kib=None)))
     argv = ("mdadm", dev(it.array)) + (
         () if member.role == "faulty" else ("--fail", dev(it.ram))) + (
             "--remove", dev(it.ram))
