@@ -395,8 +395,8 @@ def test_a_failed_restore_names_the_step_as_the_run_counts_it(host):
     assert argvs == SETUP_ARGVS[2:4]
     assert err.splitlines()[:4] == [
         "restore md0: Load brd with one RAM disk of 131072 KiB (/dev/ram0).",
-        "restore md0: Raise the recovery speed limit of md0 to 2000000 "
-        "KiB/s.",
+        "restore md0: Raise the recovery speed limit of md0 to md's "
+        "maximum, 2147483647 KiB/s.",
         "restore md0: Grow md0 to 3 raid devices, adding ram0.",
         "svmram: step 3 failed (Grow md0 to 3 raid devices, adding ram0): "
         "%s/mdadm --grow /dev/md0 --raid-devices=3 --add /dev/ram0 failed: "

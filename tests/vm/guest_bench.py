@@ -210,7 +210,7 @@ def timed_ram_recovery(md):
     run("mdadm", "/dev/" + md, "--remove", "/dev/ram0")
     run("mdadm", "--zero-superblock", "/dev/ram0")
     with open("/sys/block/%s/md/sync_speed_max" % md, "w") as stream:
-        stream.write("2000000")
+        stream.write("2147483647")  # svmram's raise (md/steps.py)
     start = time.monotonic()
     if run("mdadm", "/dev/" + md, "--add", "/dev/ram0"):
         raise SystemExit("mdadm --add ram0 failed")
