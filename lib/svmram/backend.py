@@ -85,7 +85,9 @@ class Status:
     ``ram_copy`` (the RAM copy's name), ``method``, ``read_policy`` (SVM's
     read option; None on md, whose write-mostly disks say it),
     ``size_blocks``, ``sync_percent`` (the copy onto a copy, None unless
-    it runs), ``copies`` [{slot, name, state, ram}] (``state`` in the
+    it runs), ``sync_bytes_per_second`` and ``sync_seconds_left`` (its
+    rate and the time left at that rate, where the system reports a rate:
+    md, not SVM), ``copies`` [{slot, name, state, ram}] (``state`` in the
     backend's own terms), ``ramdisk`` {name, present, size_bytes, device,
     recorded_device, device_matches} and ``boot_service`` {name, state}.
     md's copies add ``write_mostly`` (SVM's read policy is the mirror's).
@@ -102,6 +104,8 @@ class Status:
     read_policy: Optional[str] = None
     size_blocks: Optional[int] = None
     sync_percent: Optional[int] = None
+    sync_bytes_per_second: Optional[int] = None
+    sync_seconds_left: Optional[int] = None
     copies: List[dict] = field(default_factory=list)
     ramdisk: Optional[dict] = None
     boot_service: Optional[dict] = None

@@ -31,6 +31,7 @@ from svmram.md import host  # noqa: E402
 
 host.sysfs_read = fakekernel.sysfs_read
 host.sysfs_write = fakekernel.sysfs_write
+host.disk_read = fakekernel.disk_read
 if os.environ.get("SVMRAM_TEST_MODULES"):
     # The modules the run imported, written as it exits (test_entropy.py).
     import atexit

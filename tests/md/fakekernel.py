@@ -38,6 +38,11 @@ in sync and with the write-mostly flag its superblock keeps (md.c
 super_1_validate); it fails as mdadm does for a disk that is not a block
 device or is already a member.
 
+A disk's sequential read (host.disk_read, which check and setup time for
+their time-to-RAM estimate): the tree has no /dev nodes, so it fails as
+opening a missing /dev/vda does, unless a file DISK_READ_MBS (under the
+root) gives the disk's rate: "vda 180" lines, MB/s.
+
 systemctl keeps each unit's state in fake-systemd/UNIT (under the root):
 "enabled active", "disabled inactive"...; the unit counts as installed
 when lib/systemd/system/svmram@.service exists under the root.
@@ -53,6 +58,7 @@ FAIL = "FAIL"
 MD_THREAD = "MD_THREAD"
 REMOVED = ".removed"      # marks a member directory md is deleting
 ENODEV_READS = "ENODEV_READS"
+DISK_READ_MBS = "DISK_READ_MBS"
 UNIT_FILE = "/lib/systemd/system/svmram@.service"
 
 
@@ -373,6 +379,23 @@ def install(bindir):
                          % (sys.executable, here, name))
         os.chmod(path, 0o755)
     return bindir
+
+
+def disk_read(full, offset, nbytes):
+    """(bytes, seconds) of a timed read of the disk at `full` (a real
+    path under the root), as md's host.disk_read: at the rate the test's
+    DISK_READ_MBS gives it, else ENOENT as for a missing /dev node."""
+    name = os.path.basename(full)
+    setting = os.path.join(root(), DISK_READ_MBS)
+    rates = {}
+    if os.path.exists(setting):
+        with open(setting) as stream:
+            rates = {disk: float(mbs) for disk, mbs in (
+                line.split() for line in stream if line.strip())}
+    if name not in rates:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT),
+                                full)
+    return nbytes, nbytes / (rates[name] * 1e6)
 
 
 def sysfs_read(full):

@@ -41,16 +41,20 @@ def write(root, path, value):
         stream.write(value + "\n")
 
 
-def recovering(root, done, total=260096, array="md0", member="ram0"):
+def recovering(root, done, total=260096, array="md0", member="ram0",
+               rate_kib=None):
     """md recovering into `member` of `array`, `done` of `total` sectors
     copied: the member's state and recovery_start, the array's
-    sync_action, sync_completed and degraded, as md shows them then."""
+    sync_action, sync_completed and degraded, as md shows them then;
+    with `rate_kib`, md/sync_speed too (KiB/s)."""
     md = "/sys/block/%s/md/" % array
     for attr, value in (("dev-%s/state" % member, ""),
                         ("dev-%s/recovery_start" % member, str(done)),
                         ("sync_action", "recover"),
                         ("sync_completed", "%d / %d" % (done, total)),
-                        ("degraded", "1")):
+                        ("degraded", "1")) + (
+                            () if rate_kib is None else
+                            (("sync_speed", str(rate_kib)),)):
         write(root, md + attr, value)
 
 

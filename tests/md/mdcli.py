@@ -57,13 +57,14 @@ STOP_ARGVS = [
 @contextlib.contextmanager
 def fake_sysfs():
     """svmram's sysfs seam is the fake kernel's while inside."""
-    saved = md_host.sysfs_read, md_host.sysfs_write
+    saved = md_host.sysfs_read, md_host.sysfs_write, md_host.disk_read
     md_host.sysfs_read = fakekernel.sysfs_read
     md_host.sysfs_write = fakekernel.sysfs_write
+    md_host.disk_read = fakekernel.disk_read
     try:
         yield
     finally:
-        md_host.sysfs_read, md_host.sysfs_write = saved
+        md_host.sysfs_read, md_host.sysfs_write, md_host.disk_read = saved
 
 
 class Host:

@@ -408,3 +408,25 @@ def test_restore_waits_for_md_to_give_a_returning_disk_its_slot():
                               clock=lambda: 0).array is array
         assert host.calls == 1
     assert out.getvalue() == ""
+
+
+def test_a_disk_s_timed_read_is_sequential_o_direct_and_stops_at_its_end():
+    """host.read_disk_timed, the time-to-RAM estimate's measurement: it
+    reads what there is from the offset (O_DIRECT, which tmpfs refuses,
+    so the file lives on /var/tmp), and a disk that cannot be opened is
+    named with the kernel's words."""
+    import tempfile
+    with tempfile.TemporaryDirectory(dir="/var/tmp") as where:
+        path = os.path.join(where, "vda")
+        with open(path, "wb") as stream:
+            stream.write(os.urandom(3 << 20))
+        try:
+            done, took = md_host.read_disk_timed(path, 1 << 20, 8 << 20)
+        except OSError as exc:
+            pytest.skip("no O_DIRECT on /var/tmp here: %s" % exc)
+        assert done == 2 << 20 and took > 0
+        assert md_host.read_disk_timed(path, 0, 1 << 20)[0] == 1 << 20
+    snap = Snapshot("md0", None, disks={"vda": Disk("vda", 6144)})
+    rates = MdHost("md0", root=where).disk_read_rates(snap, ("vda",))
+    assert rates == {"vda": (None, "cannot read /dev/vda: No such file or "
+                             "directory")}

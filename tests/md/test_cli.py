@@ -110,8 +110,8 @@ def test_status_and_status_json(host):
     assert sorted(entry) == sorted([
         "target", "configured", "verdict", "serving_from_ram", "reasons",
         "disk_redundancy", "ram_copy", "method", "read_policy",
-        "size_blocks", "sync_percent", "copies", "ramdisk",
-        "boot_service"])
+        "size_blocks", "sync_percent", "sync_bytes_per_second",
+        "sync_seconds_left", "copies", "ramdisk", "boot_service"])
     assert entry["copies"] == [
         {"slot": 0, "name": "vda", "state": "in_sync", "ram": False,
          "write_mostly": True},
@@ -256,6 +256,47 @@ def test_setup_of_a_new_array_from_disks_then_teardown(tmp_path):
     assert not os.path.exists(host.path(RECORD))
 
 
+# The time-to-RAM note where the disks cannot be read (the fake tree has
+# no /dev nodes): what the estimate needs, and why it is not known.
+NOT_MEASURED = (
+    "Time to RAM: 127.0 MiB over one disk's sequential read rate, not "
+    "measured here (cannot read /dev/vda: No such file or directory; "
+    "cannot read /dev/vdb: No such file or directory), at setup and at "
+    "every boot's restore; the disks serve reads until then, and other I/O "
+    "slows the copy (md keeps at least sync_speed_min).")
+
+
+def test_check_and_setup_n_say_how_long_the_copy_into_ram_takes(host):
+    """issue 37, 3: the array's size over the slowest disk's sequential
+    read, measured now (the fake kernel's DISK_READ_MBS: vdb at 150 MB/s,
+    143 MiB/s; 133169152 bytes take 0.89 s, 1 s rounded up), or over
+    md's limit where the administrator set one below it."""
+    faketree.write(host.root, "/" + fakekernel.DISK_READ_MBS,
+                   "vda 180\nvdb 150")
+    note = ("Time to RAM: about 1 s (127.0 MiB at 143 MiB/s, vdb's "
+            "sequential read measured now: 64 MiB, O_DIRECT, the slowest "
+            "disk), at setup and at every boot's restore; the disks serve "
+            "reads until then, and other I/O slows the copy (md keeps at "
+            "least sync_speed_min).")
+    rc, out, err, argvs = host.svmram("check", "/dev/md0")
+    assert (rc, argvs) == (0, [IS_ENABLED])
+    assert out.splitlines()[1].endswith("nothing is stopped. " + note)
+    rc, out, err, _ = host.svmram("setup", "-n", "/dev/md0")
+    assert rc == 0 and "# " + note in out.splitlines()
+    # the administrator's own limit (local), below the disks: md's
+    # limit bounds the copy, 130048 KiB at 8000 KiB/s in 17 s
+    faketree.write(host.root, "/sys/block/md0/md/sync_speed_max",
+                   "8000 (local)")
+    rc, out, err, _ = host.svmram("check", "--json", "/dev/md0")
+    assert rc == 0
+    assert json.loads(out)["mirrors"][0]["detail"].endswith(
+        "Time to RAM: about 17 s (127.0 MiB at 7.8 MiB/s, md's "
+        "sync_speed_max set on this host; the disks read 143 MiB/s), at "
+        "setup and at every boot's restore; the disks serve reads until "
+        "then, and other I/O slows the copy (md keeps at least "
+        "sync_speed_min).")
+
+
 def test_check(host):
     rc, out, err, argvs = host.svmram("check")
     assert (rc, argvs) == (0, [IS_ENABLED])
@@ -263,7 +304,7 @@ def test_check(host):
         "ok       kernel    Linux 6.1.0-56-cloud-amd64",
         "md0: ready: existing array: md0 grows from 2 to 3 raid devices, "
         "adding a RAM member of 131072 KiB (130048 KiB of data + 1024 KiB "
-        "of data offset); nothing is stopped."]
+        "of data offset); nothing is stopped. " + NOT_MEASURED]
     set_up(host)
     rc, out, err, argvs = host.svmram("check", "--json", "/dev/md0")
     assert rc == 0
@@ -333,8 +374,13 @@ def test_check_refuses_what_setup_refuses_and_readies_what_it_does(host):
     assert (rc, argvs) == (0, [IS_ENABLED])
     rc2, out2, err2, _ = host.svmram("setup", "-n", "/dev/md0")
     assert rc2 == 0
-    assert "# " + out.splitlines()[1][len("md0: ready: "):] in \
-        out2.splitlines()
+    # setup's notes, one a line, are check's detail
+    lines = out2.splitlines()
+    notes = lines[lines.index("# Method: grow.") + 1:[
+        n for n, line in enumerate(lines) if line.startswith("# Cost:")][0]]
+    assert len(notes) == 2 and notes[1] == "# " + NOT_MEASURED
+    assert out.splitlines()[1][len("md0: ready: "):] == " ".join(
+        line[2:] for line in notes)
 
 
 def test_stop_takes_the_ram_member_out_then_restore_brings_it_back(host):
@@ -404,8 +450,8 @@ def test_a_failed_restore_names_the_step_as_the_run_counts_it(host):
     assert argvs == SETUP_ARGVS[2:4]
     assert err.splitlines()[:4] == [
         "restore md0: Load brd with one RAM disk of 131072 KiB (/dev/ram0).",
-        "restore md0: Raise the recovery speed limit of md0 to 2000000 "
-        "KiB/s.",
+        "restore md0: Raise the recovery speed limit of md0 to md's "
+        "maximum, 2147483647 KiB/s.",
         "restore md0: Grow md0 to 3 raid devices, adding ram0.",
         "svmram: step 3 failed (Grow md0 to 3 raid devices, adding ram0): "
         "%s/mdadm --grow /dev/md0 --raid-devices=3 --add /dev/ram0 failed: "

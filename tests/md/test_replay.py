@@ -81,7 +81,7 @@ def test_the_restored_member_in_recovery_is_what_restore_promised(tmp_path):
         ("mdadm", "/dev/md0", "--add", "/dev/ram0")]
     # Captured before svmram raised md's limit for the copy.
     raised = restoring.evolve(array=replace(restoring.array,
-                                            speed_max=(2000000, True)))
+                                            speed_max=(2147483647, True)))
     assert differences(plan.steps[-1].expect, raised) == []
     assert restore.plan_restore(raised, CREATED).steps == []
 

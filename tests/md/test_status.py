@@ -122,6 +122,13 @@ PROMETHEUS_HELP = {
         "How much of the RAM copy holds current data, 0 to 1: 1 once it "
         "is current, the copy's progress while it is filled, 0 without "
         "one.",
+    "svmram_ram_copy_sync_bytes_per_second":
+        "The rate of the copy into the RAM copy while it runs, as the "
+        "system reports it (md/sync_speed); no sample when none runs or "
+        "the system reports no rate (SVM).",
+    "svmram_ram_copy_sync_seconds_left":
+        "The seconds the running copy into the RAM copy still needs at "
+        "that rate; no sample when none runs or no rate is known.",
     "svmram_disks_current":
         "The recorded disk copies known to hold current data (0 when "
         "their state cannot be read).",
@@ -200,6 +207,74 @@ def test_prometheus_while_md_recovers_the_ram_member(tmp_path):
             sample("svmram_ram_copy_sync_ratio", "0.25")],
         "svmram_disks_current": [sample("svmram_disks_current", "2")],
         "svmram_disks": [sample("svmram_disks", "2")]})
+
+
+def test_the_copy_s_rate_and_time_left_in_every_format(tmp_path):
+    """issue 37, 3: while md copies into the RAM member, status says its
+    rate (md/sync_speed, KiB/s) and the time left (md/sync_completed's
+    sectors left at that rate): 195072 sectors (97536 KiB) at 1024
+    KiB/s are 95.25 s, 96 rounded up."""
+    from mdcli import Host, set_up
+    host = Host(tmp_path)
+    set_up(host)
+    faketree.recovering(host.root, 65024, rate_kib=1024)
+    rc, out, err, _ = host.svmram("status", "--json")
+    [entry] = json.loads(out)["targets"]
+    assert (rc, err) == (4, "")
+    assert (entry["sync_percent"], entry["sync_bytes_per_second"],
+            entry["sync_seconds_left"]) == (25, 1048576, 96)
+    assert entry["reasons"] == [
+        "ram0 is recovering (25% done, 1.0 MiB/s, about 1 min 36 s left); "
+        "the disks serve reads ahead of the recovery"]
+    rc, out, err, _ = host.svmram("status", "md0")
+    assert rc == 4 and "    recovery:   25 % done, 1.0 MiB/s, about 1 min " \
+        "36 s left\n" in out, out
+    rc, out, err, _ = host.svmram("status", "-H", "-p", "-o",
+                                  "mirror,resync,rate,left")
+    assert (rc, out) == (4, "md0\t25\t1048576\t96\n")
+    rc, out, err, _ = host.svmram("status", "-o", "rate,left")
+    assert out == "RATE       LEFT\n1.0 MiB/s  1 min 36 s\n", out
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert rc == 1 and out.startswith(
+        "SVMRAM WARNING - md0: ram0 is recovering (25% done, 1.0 MiB/s, "
+        "about 1 min 36 s left)"), out
+    rc, out, err, _ = host.svmram("status", "--prometheus")
+    assert (rc, err) == (0, "")
+    assert out == prometheus({
+        "svmram_serving_from_ram": [sample("svmram_serving_from_ram", "0")],
+        "svmram_ram_copy_sync_ratio": [
+            sample("svmram_ram_copy_sync_ratio", "0.25")],
+        "svmram_ram_copy_sync_bytes_per_second": [
+            sample("svmram_ram_copy_sync_bytes_per_second", "1048576")],
+        "svmram_ram_copy_sync_seconds_left": [
+            sample("svmram_ram_copy_sync_seconds_left", "96")],
+        "svmram_disks_current": [sample("svmram_disks_current", "2")],
+        "svmram_disks": [sample("svmram_disks", "2")]})
+    # md's rate 0 (a stalled copy): the rate, no time left
+    faketree.recovering(host.root, 65024, rate_kib=0)
+    rc, out, err, _ = host.svmram("status", "--json")
+    [entry] = json.loads(out)["targets"]
+    assert (entry["sync_bytes_per_second"], entry["sync_seconds_left"]) \
+        == (0, None)
+    assert entry["reasons"][0].startswith(
+        "ram0 is recovering (25% done, 0.0 MiB/s); ")
+
+
+@pytest.mark.parametrize("action, completed, rate, expected", [
+    ("recover", (0, 2048), 512, (524288, 2)),
+    ("resync", (1024, 2048), 1, (1024, 512)),
+    ("recover", "delayed", 512, (None, None)),
+    ("recover", None, 512, (None, None)),
+    ("check", (0, 2048), 512, (None, None)),
+    ("idle", None, None, (None, None)),
+    ("recover", (0, 2048), None, (None, None)),
+])
+def test_recovery_rate_from_md_s_figures(action, completed, rate,
+                                         expected):
+    from svmram.md.model import Array
+    a = Array("md0", "raid1", 2, "clean", sync_action=action,
+              sync_completed=completed, sync_rate_kib=rate)
+    assert status.recovery_rate(a) == expected
 
 
 def test_nagios_while_md_recovers_the_ram_member_is_a_warning(tmp_path):

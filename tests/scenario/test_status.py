@@ -37,6 +37,9 @@ SERVING = {
     "read_policy": "first",
     "size_blocks": 465885,
     "sync_percent": None,
+    # SVM's metastat shows a percentage only: no rate, no time left
+    "sync_bytes_per_second": None,
+    "sync_seconds_left": None,
     "copies": SUBMIRRORS,
     "ramdisk": {"name": "svmram_d10", "present": True,
                 "size_bytes": 228 * 1024 * 1024, "device": "250,1",
@@ -383,6 +386,13 @@ PROMETHEUS_HELP = (
     ("svmram_ram_copy_sync_ratio",
      "How much of the RAM copy holds current data, 0 to 1: 1 once it is "
      "current, the copy's progress while it is filled, 0 without one."),
+    ("svmram_ram_copy_sync_bytes_per_second",
+     "The rate of the copy into the RAM copy while it runs, as the system "
+     "reports it (md/sync_speed); no sample when none runs or the system "
+     "reports no rate (SVM)."),
+    ("svmram_ram_copy_sync_seconds_left",
+     "The seconds the running copy into the RAM copy still needs at that "
+     "rate; no sample when none runs or no rate is known."),
     ("svmram_disks_current",
      "The recorded disk copies known to hold current data (0 when their "
      "state cannot be read)."),
@@ -402,12 +412,16 @@ UP_HEADER = [
 
 
 def prometheus(serving, ratio, current, disks, target="d10"):
+    """SVM's metrics: no sample of the copy's rate and time left (None),
+    which metastat does not give."""
     lines = list(UP_HEADER)
     for (name, text), value in zip(PROMETHEUS_HELP,
-                                   (serving, ratio, current, disks)):
-        lines += ["# HELP %s %s" % (name, text), "# TYPE %s gauge" % name,
-                  '%s{target="%s",device="%s"} %s' % (
-                      name, target, target, value)]
+                                   (serving, ratio, None, None, current,
+                                    disks)):
+        lines += ["# HELP %s %s" % (name, text), "# TYPE %s gauge" % name]
+        if value is not None:
+            lines.append('%s{target="%s",device="%s"} %s' % (
+                name, target, target, value))
     return "\n".join(lines) + "\n"
 
 

@@ -15,8 +15,9 @@ from hosts import EmulatedHost, LockHolder, clone
 FMRI = "svc:/system/svmram:d10"
 USAGE, NOT_SERVING, DEGRADED, ONLY_COPY_IN_RAM = 2, 4, 5, 6
 NAGIOS_OK, NAGIOS_WARNING, NAGIOS_CRITICAL, NAGIOS_UNKNOWN = 0, 1, 2, 3
-FIELDS = ("mirror,verdict,health,serving,ram,ramstate,resync,ramdisk,"
-          "ramdiskstate,size,disks,current,redundancy,service,unit,method")
+FIELDS = ("mirror,verdict,health,serving,ram,ramstate,resync,rate,left,"
+          "ramdisk,ramdiskstate,size,disks,current,redundancy,service,unit,"
+          "method")
 SIZE_BYTES = 465885 * 512
 
 
@@ -96,7 +97,8 @@ def test_scripted_fields_after_setup(one):
     assert run(one, "-H") == (0, [
         "d10\tserving\tOK\td13\tOkay\t-\tsvmram_d10\tonline"])
     assert run(one, "-H", "-o", FIELDS) == (0, [
-        "d10\tserving\tOK\tyes\td13\tOkay\t-\tsvmram_d10\tpresent\t227M\t"
+        "d10\tserving\tOK\tyes\td13\tOkay\t-\t-\t-\tsvmram_d10\tpresent\t"
+        "227M\t"
         "d11,d12\td11,d12\tfull\tonline\t%s\trotate" % FMRI])
     assert run(one, "-Hp", "-o", "size,mirror") == (0, [
         "%d\td10" % SIZE_BYTES])
@@ -117,13 +119,16 @@ def test_resync_percent_plain_and_exact(one):
     fields = "mirror,verdict,health,ramstate,resync,ramdiskstate"
     assert run(one, "-H", "-o", fields) == (NOT_SERVING, [
         "d10\tnot_serving\tWARNING\tResyncing\t30%\tpresent"])
+    # metastat shows the percentage only: no rate, no time left on SVM
+    assert run(one, "-H", "-o", "resync,rate,left") == (NOT_SERVING, [
+        "30%\t-\t-"])
     assert run(one, "-Hp", "-o", fields) == (NOT_SERVING, [
         "d10\tnot_serving\tWARNING\tResyncing\t30\tpresent"])
 
 
 def test_a_mirror_that_is_not_configured_has_dashes(host):
     assert run(host, "-H", "-o", FIELDS, "d10") == (NOT_SERVING, [
-        "d10\tnot_serving\tCRITICAL\tno" + "\t-" * 12])
+        "d10\tnot_serving\tCRITICAL\tno" + "\t-" * 14])
 
 
 def test_unknown_fields_are_a_usage_error_naming_the_valid_ones(one):

@@ -19,7 +19,8 @@ NEUTRAL = sorted(glob.glob(os.path.join(LIB, "commands", "*.py"))) + [
     os.path.join(LIB, name) for name in (
         "plan.py", "execute.py", "journal.py", "lock.py", "cli.py",
         "actions.py", "backend.py", "testcut.py", "target.py",
-        "context.py", "atomic.py", "streams.py", "unitescape.py")]
+        "context.py", "atomic.py", "streams.py", "unitescape.py",
+        "copytime.py")]
 BACKENDS = ("svm", "md")
 
 

@@ -45,7 +45,7 @@ dump_state() { # label
   done
 }
 
-speed_is() { # "2000000 (local)" or "system": md/sync_speed_max, label
+speed_is() { # "2147483647 (local)" or "system": md/sync_speed_max, label
   got=$(cat /sys/block/$MD/md/sync_speed_max)
   case "$1:$got" in
     system:*"(system)"|"$got:$got") res "speed.$2" ok "$got" ;;
@@ -115,7 +115,7 @@ restore)
   T=$(now)
   sv restore $MD || stop "svmram restore"
   res time.restore "$(since "$T")" "run + brd + add, no wait"
-  speed_is "2000000 (local)" restoring
+  speed_is "2147483647 (local)" restoring
   dump_state restoring
   wait_resync $MD 900
   res time.recovery "$SYNC_SECS"

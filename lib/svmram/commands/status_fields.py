@@ -5,13 +5,14 @@ table."""
 
 from types import MappingProxyType
 
+from ..copytime import duration_text, rate_text
 from ..errors import UsageError
 from .status_grade import GRADES
 
 # -o: the fields, in the order svmram(8) lists them.
 FIELDS = ("mirror", "verdict", "health", "serving", "ram", "ramstate",
-          "resync", "ramdisk", "ramdiskstate", "size", "disks", "current",
-          "redundancy", "service", "unit", "method")
+          "resync", "rate", "left", "ramdisk", "ramdiskstate", "size",
+          "disks", "current", "redundancy", "service", "unit", "method")
 DEFAULT_FIELDS = ("mirror", "verdict", "health", "ram", "ramstate", "resync",
                   "ramdisk", "service")
 
@@ -69,6 +70,20 @@ def _sync(status, parsable):
     return "%d%s" % (status.sync_percent, "" if parsable else "%")
 
 
+def _rate(status, parsable):
+    rate = status.sync_bytes_per_second
+    if rate is None:
+        return None
+    return str(rate) if parsable else rate_text(rate)
+
+
+def _left(status, parsable):
+    left = status.sync_seconds_left
+    if left is None:
+        return None
+    return str(left) if parsable else duration_text(left)
+
+
 def _redundancy(status, key):
     redundancy = status.disk_redundancy
     if redundancy is None:
@@ -88,6 +103,8 @@ FIELD_VALUES = MappingProxyType({
     "ram": (lambda s, p, g, x: s.ram_copy, False),
     "ramstate": (lambda s, p, g, x: _ram_state(s), False),
     "resync": (lambda s, p, g, x: _sync(s, x), False),
+    "rate": (lambda s, p, g, x: _rate(s, x), False),
+    "left": (lambda s, p, g, x: _left(s, x), False),
     "ramdisk": (lambda s, p, g, x: s.ramdisk["name"], False),
     "ramdiskstate": (lambda s, p, g, x: _ramdisk_state(s), False),
     "size": (lambda s, p, g, x: _size(s, x), False),

@@ -13,7 +13,7 @@ from ..atomic import temporary_prefix, write_atomically
 from ..errors import SvmramError
 
 # name -> (help, value of a configured Status, its Problems and the
-# backend's Words); svmram(8) lists them.  Every metric is a gauge with
+# backend's Words: None for no sample); svmram(8) lists them.  Every metric is a gauge with
 # the labels target and device (node_exporter's node_md_* label, the same
 # name).
 METRICS = (
@@ -24,6 +24,15 @@ METRICS = (
      "How much of the RAM copy holds current data, 0 to 1: 1 once it is "
      "current, the copy's progress while it is filled, 0 without one.",
      lambda s, p, w: ram_copy_ratio(s, w)),
+    ("svmram_ram_copy_sync_bytes_per_second",
+     "The rate of the copy into the RAM copy while it runs, as the system "
+     "reports it (md/sync_speed); no sample when none runs or the system "
+     "reports no rate (SVM).",
+     lambda s, p, w: s.sync_bytes_per_second),
+    ("svmram_ram_copy_sync_seconds_left",
+     "The seconds the running copy into the RAM copy still needs at that "
+     "rate; no sample when none runs or no rate is known.",
+     lambda s, p, w: s.sync_seconds_left),
     ("svmram_disks_current",
      "The recorded disk copies known to hold current data (0 when their "
      "state cannot be read).",
@@ -85,6 +94,8 @@ def prometheus_lines(groups):
                 continue
             value = value_of(status, problems, words) \
                 if status.configured else 0
+            if value is None:
+                continue
             label = _label(status.target)
             lines.append('%s{target="%s",device="%s"} %s' % (
                 name, label, label, _number(value)))

@@ -4,6 +4,9 @@
 line for "nothing set up" (also --nagios's) or "all serving" (-x), and
 one for each target left out."""
 
+from ..copytime import duration_text, rate_text
+
+
 def redundancy_lines(status, words):
     """The loudest lines first: lost or degraded disk redundancy."""
     name, redundancy = status.target, status.disk_redundancy
@@ -45,8 +48,9 @@ def render_text(status, backend):
     if subs:
         lines.append("    %-11s %s" % (backend.words.copies + ":", subs))
     if status.sync_percent is not None:
-        lines.append("    %-11s %d %% done" % (backend.words.sync + ":",
-                                             status.sync_percent))
+        lines.append("    %-11s %d %% done%s" % (
+            backend.words.sync + ":", status.sync_percent,
+            sync_rate_words(status)))
     disk = status.ramdisk
     lines.append("    %-11s %s, %s%s" % (
         backend.words.ram_device + ":", disk["name"],
@@ -56,6 +60,18 @@ def render_text(status, backend):
     lines.append("    service:    %s %s" % (service["name"],
                                             service["state"] or "missing"))
     return lines
+
+
+def sync_rate_words(status):
+    """', 480 MiB/s, about 1 min 05 s left' where the system reports the
+    copy's rate (md), else nothing (SVM: metastat shows a percentage
+    only)."""
+    words = ""
+    if status.sync_bytes_per_second is not None:
+        words += ", " + rate_text(status.sync_bytes_per_second)
+    if status.sync_seconds_left is not None:
+        words += ", about %s left" % duration_text(status.sync_seconds_left)
+    return words
 
 
 def all_serving_line(pairs, backend):

@@ -32,7 +32,8 @@ from ..backend import Backend, Words
 from ..errors import (AlreadySetUp, RefusedError, SvmramError, UsageError,
                       whole_number)
 from ..unitescape import systemd_escape
-from . import check, names, planner, record, restore, status, steps
+from . import (check, estimate, names, planner, record, restore, status,
+               steps)
 from .host import (UNIT, WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
                    wait_for_disks)
 from .intent import Intent
@@ -195,7 +196,21 @@ class MdBackend(Backend):
         notes = []
         if it is None:
             it, notes = planner.choose_setup(snap, array, disks)
+            notes = notes + [self._time_to_ram(host, snap, it)]
         return state, snap, it, notes
+
+    @staticmethod
+    def _time_to_ram(host, snap, it):
+        """How long the copy into RAM should take here (estimate.py),
+        the disks' sequential read measured now."""
+        a = snap.array
+        # a new array gets the raise at its first restore, as md's
+        # default limit is what a new array has
+        raised = a is None or planner.md_default(a)
+        limit = steps.RAISED_SPEED_KIB if raised else a.speed_max[0]
+        return estimate.copy_time_note(
+            it.rd_size_kib * 1024 - it.offset_sectors * 512,
+            host.disk_read_rates(snap, it.disks), limit, raised)
 
     def plan_rollback(self, observed, intent):
         # The setup may have enabled its unit: disable it (systemctl

@@ -11,6 +11,7 @@ on a real host, a fake tree in tests).  The backend never opens
 """
 
 import errno
+import mmap
 import os
 import time
 
@@ -20,9 +21,12 @@ from ..errors import ParseError, RefusedError, SvmramError
 from ..execute import ResyncStatus
 from ..unitescape import systemd_escape
 from . import programs, parse
+from .estimate import RATE_SAMPLE_BYTES
 from .model import FAULTY, RECOVERING, SPARE, Array, Brd, Disk, Member
 from .snapshot import Snapshot, differences
 
+# The block of the read that measures a disk's sequential rate.
+RATE_BLOCK_BYTES = 1 << 20
 # How long md may leave a degraded array with a spare idle before the
 # wait gives up (md's thread normally starts a recovery within a second).
 START_GRACE_SECONDS = 60
@@ -198,6 +202,7 @@ class MdHost(Host):
             sync_action=optional("sync_action", parse.sync_action, "idle"),
             sync_completed=optional("sync_completed", parse.sync_completed,
                                     None),
+            sync_rate_kib=optional("sync_speed", parse.sync_rate, None),
             resync_start=optional("resync_start", parse.none_or_uint, None,
                                   "md/resync_start"),
             bitmap=self._bitmap(md, optional),
@@ -368,6 +373,30 @@ class MdHost(Host):
                     target, START_GRACE_SECONDS, a.state)))
         return ResyncStatus(True, None)
 
+    def disk_read_rates(self, snap, names):
+        """{disk: (bytes per second, None) or (None, why not)}: each
+        disk's sequential read over RATE_SAMPLE_BYTES from its data
+        offset in the array (the start of the disk for a new array), as
+        md's copy into RAM reads it; read-only, O_DIRECT."""
+        rates = {}
+        for name in names:
+            member = snap.array.member(name) if snap.array else None
+            offset = member.offset_sectors * 512 if member else 0
+            disk = snap.disks.get(name)
+            nbytes = RATE_SAMPLE_BYTES if disk is None else max(0, min(
+                RATE_SAMPLE_BYTES, disk.size_sectors * 512 - offset))
+            path = "/dev/" + name
+            try:
+                done, took = disk_read(actions.under(self.root, path),
+                                       offset, nbytes)
+            except OSError as exc:
+                rates[name] = (None, "cannot read %s: %s" % (
+                    path, exc.strerror or exc))
+                continue
+            rates[name] = (int(done / took), None) if done and took > 0 \
+                else (None, "%s read nothing" % path)
+        return rates
+
     def boot_service_state(self):
         """The boot unit svmram@ARRAY.service as one word: "active"
         (enabled and active, as systemctl says), "disabled", "enabled"
@@ -401,6 +430,27 @@ class MdHost(Host):
                 actions.under(self.root, path), value)))
 
 
+def read_disk_timed(path, offset, nbytes):
+    """(bytes read, seconds) of reading `nbytes` of the block device at
+    `path` (the real path) from byte `offset`, sequentially, 1 MiB at a
+    time with O_DIRECT so that the page cache serves none of it; opened
+    read-only.  OSError as the kernel fails it."""
+    buf = mmap.mmap(-1, RATE_BLOCK_BYTES)
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
+    try:
+        done = 0
+        start = time.monotonic()
+        while done < nbytes:
+            got = os.preadv(fd, [buf], offset + done)
+            if got <= 0:
+                break
+            done += got
+        return done, time.monotonic() - start
+    finally:
+        os.close(fd)
+        buf.close()
+
+
 def read_attribute(path):
     """The text of the sysfs attribute at `path` (the real path), as
     bytes, from one read(2) of a page (see MdHost._read); OSError as the
@@ -428,6 +478,9 @@ def write_attribute(path, value):
 # changes them.
 sysfs_read = read_attribute
 sysfs_write = write_attribute
+# ... and times its read of a disk through disk_read (the fake kernel
+# gives a disk's rate from a test's setting).
+disk_read = read_disk_timed
 
 
 def unit_name(array):

@@ -50,6 +50,7 @@ class Array:
     degraded: int = 0
     sync_action: str = "idle"
     sync_completed: object = None   # None, "delayed" or (done, total)
+    sync_rate_kib: Optional[int] = None  # md/sync_speed, None: "none"
     # The whole percent /proc/mdstat prints for the array's resync or
     # recovery (md's own figure; sync_completed lags), None without one.
     mdstat_percent: Optional[int] = None

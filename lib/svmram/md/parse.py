@@ -9,7 +9,7 @@ of guessing.  The formats, with their sources:
 
 * sysfs attributes of md: torvalds/linux drivers/md/md.c (level_show,
   raid_disks_show, array_state_show and array_states[], action_show,
-  sync_completed_show, degraded_show, sync_speed_min_show/max,
+  sync_completed_show, sync_speed_show, degraded_show, sync_speed_min_show/max,
   component_size_show, resync_start_show, metadata_show; per member
   state_show, slot_show, offset_show, rdev_size_show,
   recovery_start_show, and since 6.18 bitmap_type_show) and
@@ -130,6 +130,17 @@ def sync_completed(text):
         raise ParseError("expected none, delayed or DONE / TOTAL", 1, value,
                          "md/sync_completed")
     return int(match.group(1)), int(match.group(2))
+
+
+def sync_rate(text):
+    """md/sync_speed: the resync's or recovery's rate in KiB/s, None
+    ("none") when md runs none.  md.c sync_speed_show: "none\\n" while
+    curr_resync is MD_RESYNC_NONE, else "%lu\\n" of the sectors done
+    since the resync's mark (up to about 30 s back) over the seconds
+    since it, halved ("K/sec"); the captured trees show "none" when idle
+    (tests/md/fixtures/vm-*.sysfs.txt)."""
+    value = _value(text, "md/sync_speed")
+    return None if value == "none" else _uint(value, "md/sync_speed")
 
 
 def none_or_uint(text, what):

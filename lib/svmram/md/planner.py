@@ -305,8 +305,9 @@ def md_default(a):
 
 
 def _raised(a):
-    """The recovery speed limit is the one svmram set."""
-    return a.speed_max == (steps.RAISED_SPEED_KIB, True)
+    """The recovery speed limit is the one svmram sets, or set before."""
+    return a.speed_max[1] and a.speed_max[0] in (
+        (steps.RAISED_SPEED_KIB,) + steps.EARLIER_RAISED_SPEEDS_KIB)
 
 
 def speed_back(snap, it):

@@ -2,9 +2,9 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 """The status of the arrays svmram set up, as backend.Status
 (docs/status-json.md, format 2), with the Problems that grade them for
---nagios: which member serves reads, the recovery's progress, the
-write-mostly flags, whether the disks hold a current copy, and the boot
-unit's state.
+--nagios: which member serves reads, the recovery's progress, rate and
+time left, the write-mostly flags, whether the disks hold a current copy,
+and the boot unit's state.
 
 read_statuses() reads the host (the record, sysfs and /proc, the unit's
 state) and array_status() builds each Status from what was read (pure),
@@ -12,6 +12,7 @@ as svm/status.py does for SVM's mirrors.
 """
 
 from ..backend import Problems, Status
+from ..copytime import duration_text, rate_text, seconds_left
 from . import record
 from .host import MdHost, unit_name
 from .model import FAULTY, IN_SYNC, RECOVERING, SPARE
@@ -33,7 +34,7 @@ def read_statuses(root, array=None):
     return found
 
 
-def _array_reasons(snap, it, percent):
+def _array_reasons(snap, it, percent, rate=None, left=None):
     """Why the array does not serve reads from RAM, as md shows it."""
     a = snap.array
     if a is None:
@@ -46,8 +47,8 @@ def _array_reasons(snap, it, percent):
         reasons.append("%s is not in %s" % (it.ram, it.array))
     elif ram.role == RECOVERING or (ram.role == SPARE and a.degraded):
         reasons.append("%s is recovering%s; the disks serve reads ahead of "
-                       "the recovery" % (it.ram, "" if percent is None else
-                                         " (%d%% done)" % percent))
+                       "the recovery" % (it.ram, progress_words(
+                           percent, rate, left)))
     elif ram.role != IN_SYNC:
         reasons.append("%s is %s" % (it.ram, ram.role))
     for disk in it.disks:
@@ -74,6 +75,31 @@ def recovery_percent(a):
             and done[1]:
         return done[0] * 100 // done[1]
     return None
+
+
+def recovery_rate(a):
+    """(bytes per second, seconds left) of the array's resync or
+    recovery as md/sync_speed and md/sync_completed show it while one
+    runs: md's rate over its last marks (md.c sync_speed_show), the
+    sectors left at that rate; the seconds None while the rate is 0.
+    (None, None) when md runs none or shows no figures."""
+    done = a.sync_completed
+    if a.sync_action not in ("recover", "resync") or \
+            a.sync_rate_kib is None or not isinstance(done, tuple) or \
+            not done[1]:
+        return None, None
+    rate = a.sync_rate_kib * 1024
+    return rate, seconds_left((done[1] - done[0]) * 512, rate)
+
+
+def progress_words(percent, rate, left):
+    """' (25% done, 480 MiB/s, about 1 min 05 s left)', or less of it."""
+    words = [] if percent is None else ["%d%% done" % percent]
+    if rate is not None:
+        words.append(rate_text(rate))
+    if left is not None:
+        words.append("about %s left" % duration_text(left))
+    return " (%s)" % ", ".join(words) if words else ""
 
 
 def _redundancy(a, it, ram):
@@ -122,7 +148,8 @@ def array_status(snap, it, service_state):
     and the boot unit's state (pure)."""
     a, brd = snap.array, snap.brd
     percent = recovery_percent(a) if a is not None else None
-    reasons = _array_reasons(snap, it, percent)
+    rate, left = recovery_rate(a) if a is not None else (None, None)
+    reasons = _array_reasons(snap, it, percent, rate, left)
     unit = unit_name(it.array)
     if service_state == "failed":
         # the restore said why, and what to do, in the unit's journal
@@ -150,7 +177,8 @@ def array_status(snap, it, service_state):
         ram_copy=it.ram, method="create" if it.created else "grow",
         read_policy=None,
         size_blocks=a.component_kib * 2 if a is not None else None,
-        sync_percent=percent, copies=copies,
+        sync_percent=percent, sync_bytes_per_second=rate,
+        sync_seconds_left=left, copies=copies,
         ramdisk={"name": it.ram,
                  "present": brd.loaded and it.ram in brd.devices,
                  "size_bytes": brd.rd_size_kib * 1024 if brd.loaded
