@@ -169,7 +169,7 @@ SHORT_PHASES = {
 
 def _mirror_reachable():
     try:
-        for suite in ("trixie", "bookworm", "forky", "trixie-backports"):
+        for suite in ("trixie", "bookworm", "forky"):
             with urllib.request.urlopen(
                     "%s/dists/%s/Release" % (MIRROR, suite),
                     timeout=15) as answer:
