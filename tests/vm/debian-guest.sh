@@ -149,6 +149,14 @@ build_image() { # BASE.tar DEB OUTDIR
   rm -rf "$root"
 }
 
+# Each console line is stamped with the host's time (perl, Time::HiRes),
+# its terminal escape sequences taken out: forky's systemd 262 asks the
+# terminal's name (XTGETTCAP, ESC P + q 6E616D65 ESC \) when the test's
+# unit opens ttyS0, in front of the script's first line, so "VMTEST-BOOT
+# 0" was not at a line's start (trixie's 257 does not ask); colours and
+# cursor moves go too (test_vm_debian.py runs it on that line).
+STAMP_CONSOLE='BEGIN{$|=1} s/\r//g; s/\e(?:P.*?\e\\|\].*?(?:\a|\e\\)|\[[0-9;?!<=>]*[ -\/]*[\@-~]|[0-9\@-Z\\^_])//g; printf "%.1f %s", time, $_'
+
 key_of() { sha256sum | cut -c1-16; }
 
 # The cache's name of this suite and kernel; a build deletes only the
@@ -255,12 +263,7 @@ boot() { # IMAGE OUT TIMEOUT
     # multi-threaded TCG, once in ~10 boots on 2026-11-28): nothing of the
     # guest's userspace ran (the initramfs' first line, "Loading, please
     # wait...", never came), the disks are untouched, so that boot is
-    # tried again, at most twice.
-    # Each console line is stamped with the host's time, its terminal
-    # escape sequences taken out: forky's systemd 262 asks the terminal's
-    # name (XTGETTCAP, ESC P + q 6E616D65 ESC \) when the test's unit opens
-    # ttyS0, in front of the script's first line ("VMTEST-BOOT 0" was not
-    # at a line's start; trixie's 257 does not); colours and cursor moves go too
+    # tried again, at most twice
     for try in 1 2 3; do
     timeout -k 10 "$timeout" nice -n 10 qemu-system-x86_64 \
       -accel tcg,thread=multi,tb-size=256 -cpu max -machine pc -m 1024 -smp 2 \
@@ -271,7 +274,7 @@ boot() { # IMAGE OUT TIMEOUT
       -drive "file=$out/root.img,if=virtio,format=raw,cache=unsafe" \
       "${drives[@]}" \
       </dev/null 2>&1 \
-      | perl -MTime::HiRes=time -ne 'BEGIN{$|=1} s/\r//g; s/\e(?:P.*?\e\\|\].*?(?:\a|\e\\)|\[[0-9;?!<=>]*[ -\/]*[\@-~]|[0-9\@-Z\\^_])//g; printf "%.1f %s", time, $_' \
+      | perl -MTime::HiRes=time -ne "$STAMP_CONSOLE" \
       | tee "$out/console-$n.log"
     rc=${PIPESTATUS[0]}
     grep -aq 'Loading, please wait' "$out/console-$n.log" && break

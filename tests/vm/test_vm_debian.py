@@ -276,6 +276,35 @@ def test_setup_reboot_cut_teardown_on_debian_13_backports_kernel(tmp_path):
                   SHORT_PHASES)
 
 
+def stamp_console(raw):
+    """`raw` console output through debian-guest.sh's STAMP_CONSOLE (the
+    perl program that stamps each line with the host's time), without
+    the stamps."""
+    with open(os.path.join(HERE, "debian-guest.sh")) as script:
+        program = re.search(r"^STAMP_CONSOLE='(.*)'$", script.read(),
+                            re.M).group(1)
+    stamped = subprocess.run(["perl", "-MTime::HiRes=time", "-ne", program],
+                             input=raw, stdout=subprocess.PIPE, check=True)
+    return [line.split(b" ", 1)[1]
+            for line in stamped.stdout.splitlines()]
+
+
+def test_the_console_stamp_takes_out_terminal_escapes():
+    """Forky's systemd 262 asks the terminal's name (XTGETTCAP) when the
+    test's unit opens ttyS0, in front of the check script's first line
+    (the forky guest's console, 2026-11-29), and systemd's status lines
+    carry colours and cursor moves: the stamped console has the lines'
+    text alone, so VMTEST-BOOT is at its line's start."""
+    raw = (b"\x1bP+q6E616D65\x1b\\VMTEST-BOOT 0 uptime=25.30\r\n"
+           b"\x1bP+q6E616D65\x1b\\\x1b[18t\x1b7\x1b[32766;32766H\x1b[6n"
+           b"\x1b8\x1b[!p\x1b]104\x1b\\\x1b[0m\x1b[?7h\x1b[1G\x1b[0J\n"
+           b"\x1bM[\x1b[0;32m  OK  \x1b[0m] Stopped svmram@md0.service\n"
+           b"RESULT setup.rc ok rc=0\n")
+    assert stamp_console(raw) == [
+        b"VMTEST-BOOT 0 uptime=25.30", b"",
+        b"[  OK  ] Stopped svmram@md0.service", b"RESULT setup.rc ok rc=0"]
+
+
 def chain_cuts(table):
     """The entries of SETUP_CUTS or TEARDOWN_CUTS in guest-debian-check.sh
     (the chain of cuts inside setup and teardown), in order, each a list
