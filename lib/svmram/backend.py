@@ -462,6 +462,12 @@ class Backend(abc.ABC):
         """[(Status, Problems)] of `target`, or of every target the record
         store names, reading the host once (see the module's text)."""
 
+    def status_report(self, target=None):
+        """(statuses(target), the targets it left out: a list of
+        {"target": name, "why": words}, status's JSON key left_out and a
+        line of its text).  None is left out unless a backend says."""
+        return self.statuses(target), []
+
     def why_nothing_set_up(self):
         """When the record store names no target: why none can be set
         up, in the backend's words, or None."""

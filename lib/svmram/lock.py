@@ -11,10 +11,17 @@ that cannot have the lock reads the record to name the holder in its
 refusal.  The record is written in one write after the file is emptied,
 and counts only once its line is whole (JSON, ended by its newline), so
 a reader never takes half of one: it tries the lock again for a moment
-and, if the line is still not whole, names no holder.  A record whose
-pid is no longer running was left by a killed run (the lock is then
-held by a reader: a status or a dry run, which write nothing).  An older
-svmram wrote its pid alone, and is named by its pid."""
+and, if the line is still not whole, names no holder.
+
+A run killed with SIGKILL leaves its record, and its pid may since name
+another process.  So the record is believed only while the kernel shows
+an exclusive holder (a shared lock cannot be had): when only readers
+hold the lock (a status or a dry run, which write nothing) the record is
+a killed run's and names no holder.  In the moment between a holder
+taking the lock and writing its record a killed run's record still
+stands; a pid that is no longer running (kill(pid, 0)) names no holder
+either.  An older svmram wrote its pid alone, and is named by its
+pid."""
 
 import errno
 import fcntl
@@ -138,10 +145,14 @@ def write_record(fd, line):
 
 
 def read_holder(path):
-    """The running holder the lock file names, or None: empty, not yet
-    whole, not a record, or a record of a process that is gone."""
+    """The running holder the lock file names, or None: no exclusive
+    holder (readers only: the record is a killed run's), empty, not yet
+    whole, not a record, or a record of a process that is gone.  This
+    process must hold no lock on `path` (closing the file lets it go)."""
     try:
         with open(path, "rb") as stream:
+            if not _held_exclusively(stream.fileno()):
+                return None
             text = stream.read(4096)
     except OSError:
         return None
@@ -169,6 +180,18 @@ def parse_record(text):
     return Holder(data["pid"],
                   command if isinstance(command, str) else None,
                   since if type(since) is int else None)
+
+
+def _held_exclusively(fd):
+    """Whether another process holds an exclusive lock on `fd`'s file: a
+    shared lock cannot be had (one had is let go with the file)."""
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno in (errno.EAGAIN, errno.EACCES):
+            return True
+        raise
+    return False
 
 
 def _running(pid):

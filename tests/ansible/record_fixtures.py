@@ -11,10 +11,12 @@ fixtures).  Run from the top of the tree:
 Each fixture maps svmram's arguments to its rc, stdout and stderr in one
 state of the host: not_set_up, set_up, boot_window (rebooted, the boot
 service not run yet), degraded (d12 detached), unreadable (SMF's
-repository down); transitions holds the setup and teardown that move
-between not_set_up and set_up.  The md_* fixtures are md's fake kernel's
-(tests/md/mdcli.py, its two-disk md0): md_not_set_up, md_set_up,
-md_boot_window (after the unit's stop: the RAM member out, brd unloaded)
+repository down), maintenance (set up, its boot service marked
+maintenance: setup refuses); transitions holds the setup and teardown
+that move between not_set_up and set_up.  The md_* fixtures are md's
+fake kernel's (tests/md/mdcli.py, its two-disk md0): md_not_set_up,
+md_set_up, md_boot_window (after the unit's stop: the RAM member out,
+brd unloaded), md_failed_unit (set up, the unit failed: setup starts it)
 and md_transitions."""
 
 import json
@@ -25,7 +27,7 @@ import tempfile
 
 sys.path[:0] = ["tests/md", "tests/scenario", "lib"]
 from hosts import EmulatedHost  # noqa: E402
-from mdcli import Host as MdHost, stopped_by_the_unit  # noqa: E402
+from mdcli import Host as MdHost, set_up, stopped_by_the_unit  # noqa: E402
 
 READS = (("status", "--json", "d10"), ("check", "--json", "d10"),
          ("setup", "-n", "d10"), ("teardown", "-n", "d10"),
@@ -72,6 +74,12 @@ def main(directory):
     degraded.sim("smf", "down")
     save(directory, "unreadable", table(degraded, (
         READS[0], READS[4], READS[5])))
+    failed = EmulatedHost(os.path.join(base, "c"))
+    assert recorded(failed, "setup", "-y", "d10")["rc"] == 0
+    assert failed.cmd("svcadm", "mark", "maintenance",
+                      "svc:/system/svmram:d10").returncode == 0
+    save(directory, "maintenance", table(failed, READS[:3] + (
+        ("setup", "-y", "d10"),)))
 
 
 MD_READS = (("status", "--json", "/dev/md0"), ("check", "--json", "/dev/md0"),
@@ -99,6 +107,11 @@ def main_md(directory):
     booted = MdHost(base / "b")
     stopped_by_the_unit(booted)
     save(directory, "md_boot_window", md_table(booted, MD_READS[:2]))
+    failed = MdHost(base / "c")
+    set_up(failed)
+    failed.set_unit("enabled", "failed")
+    save(directory, "md_failed_unit", md_table(failed, MD_READS[:3] + (
+        ("setup", "-y", "/dev/md0"),)))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ connection in the emulated host's environment, checks mode and diff mode
 (the host's digest and svmram's trace unchanged), a setup killed after
 its first metattach and run again (finished, serving), a rerun that
 changes nothing (changed: false, also the plain command's "nothing to
-do"), and a teardown; the emulator's data-safety monitor stays clean."""
+do"), its boot service marked maintenance (the module fails with the
+words of 'svmram setup', in check mode too, nothing changed), and a
+teardown; the emulator's data-safety monitor stays clean."""
 
 import os
 import shutil
@@ -75,6 +77,13 @@ def test_the_collection_on_the_emulator(tmp_path, release):
     before = host.state_digest()
     out = play(host, "rerun", tmp_path)
     assert "changed=0" in out
+    assert host.state_digest() == before and host.trace() == []
+
+    assert host.cmd("svcadm", "mark", "maintenance",
+                    "svc:/system/svmram:d10").returncode == 0
+    host.clear_trace()
+    before = host.state_digest()
+    play(host, "maintenance", tmp_path)
     assert host.state_digest() == before and host.trace() == []
 
     play(host, "teardown", tmp_path)

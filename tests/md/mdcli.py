@@ -174,6 +174,16 @@ def set_up(host):
     return out, err
 
 
+def set_up_with_a_textfile_directory(tmp_path):
+    """md0 set up, and an empty directory for node_exporter's textfile
+    collector beside the host: (host, directory)."""
+    host = Host(tmp_path)
+    set_up(host)
+    directory = tmp_path / "textfile"
+    directory.mkdir()
+    return host, directory
+
+
 def stopped_by_the_unit(host):
     """Set up, then what the unit's stop at shutdown does, run by hand:
     the RAM member out, raid devices shrunk, brd unloaded, the disks

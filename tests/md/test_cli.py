@@ -270,6 +270,15 @@ def test_check(host):
     assert json.loads(out)["mirrors"] == [{
         "mirror": "md0", "verdict": "set up",
         "detail": "recorded in %s" % RECORD}]
+    # set up, but its unit failed: setup starts it, and check says so
+    # (it said "set up", as if nothing were to do)
+    host.set_unit("enabled", "failed")
+    rc, out, err, argvs = host.svmram("check", "/dev/md0")
+    assert (rc, err) == (0, "")
+    assert out.splitlines()[1:] == [
+        "md0: ready: md0 is set up but its boot unit %s is failed; setup "
+        "starts it." % UNIT]
+    host.set_unit("enabled", "active")
     faketree.write(host.root, "/sys/block/md0/md/level", "raid5")
     faketree.remove(host.root, "/" + RECORD[1:])
     rc, out, err, argvs = host.svmram("check", "/dev/md0")
@@ -452,7 +461,7 @@ def test_restore_adds_no_ram_member_while_a_recorded_disk_is_missing(host):
         "then systemctl restart svmram@md0.service."]
     assert host.sysfs() == before
     # the unit's ExecStart failed: systemd says failed
-    faketree.write(host.root, "/fake-systemd/" + UNIT, "enabled failed")
+    host.set_unit("enabled", "failed")
     rc, out, err, argvs = host.svmram("status", "/dev/md0")
     assert rc == 5, out + err
     assert out.splitlines()[:3] == [

@@ -8,6 +8,7 @@ command run again finishes the job.  A spelling that is not a point is
 refused before anything changes; a point never reached is said; unset,
 the switch changes nothing."""
 
+import glob
 import json
 import os
 import select
@@ -19,6 +20,7 @@ import time
 import pytest
 
 import faketree
+from svmram.atomic import temporary_prefix
 from mdcli import GROWN, HERE, RECORD, SETUP_ARGVS, set_up
 
 JOURNAL = "/var/svmram/md0.journal"
@@ -121,7 +123,8 @@ def test_a_cut_at_a_journal_write_leaves_the_journal_as_written(
     err = cut(host, point, "setup", "-y", "/dev/md0")
     assert err.splitlines()[-1] == "LAB-MARK cut " + point
     assert journal(host) == left
-    assert not os.path.exists(host.path(JOURNAL + ".new"))
+    assert not glob.glob(host.path(os.path.join(
+        os.path.dirname(JOURNAL), temporary_prefix(JOURNAL) + "*")))
     rc, _, err, _ = host.svmram("setup", "-y", "/dev/md0")
     if point == "journal-after=finish":
         # the setup was whole, only its boot unit was not started yet

@@ -336,11 +336,8 @@ def test_prometheus_output_replaces_the_file_atomically(tmp_path):
     answer, svmram_up 0 replaces the old file (the cron line of svmram(8)
     kept the old one and left svmram.prom.PID behind), and the exit
     status and stderr are --prometheus's."""
-    from mdcli import Host, set_up
-    host = Host(tmp_path)
-    set_up(host)
-    textfile = tmp_path / "textfile"
-    textfile.mkdir()
+    from mdcli import set_up_with_a_textfile_directory
+    host, textfile = set_up_with_a_textfile_directory(tmp_path)
     prom = str(textfile / "svmram.prom")
     rc, printed, err, _ = host.svmram("status", "--prometheus")
     assert (rc, err) == (0, "")
@@ -366,9 +363,8 @@ def test_prometheus_output_replaces_the_file_atomically(tmp_path):
 
 
 def test_prometheus_output_refusals(tmp_path):
-    from mdcli import Host, set_up
-    host = Host(tmp_path)
-    set_up(host)
+    from mdcli import set_up_with_a_textfile_directory
+    host, textfile = set_up_with_a_textfile_directory(tmp_path)
     missing = str(tmp_path / "none" / "svmram.prom")
     rc, out, err, argvs = host.svmram("status", "--prometheus", "--output",
                                       missing)
@@ -383,16 +379,39 @@ def test_prometheus_output_refusals(tmp_path):
     assert (rc, out) == (2, "")
     assert "--output names the file for --prometheus's metrics; give " \
         "--prometheus too" in err
-    # a file svmram cannot create beside FILE: the error, nothing left
-    textfile = tmp_path / "textfile"
-    textfile.mkdir()
-    (textfile / "svmram.prom.new").mkdir()
+    # a temporary file svmram cannot create beside FILE (its name, FILE's
+    # with ".", ".svmram-" and the pid more, is too long): the error,
+    # nothing left
+    name = "s" * 245 + ".prom"
+    rc, out, err, _ = host.svmram("status", "--prometheus", "--output",
+                                  str(textfile / name))
+    assert (rc, out) == (1, "")
+    assert err == (
+        "svmram: cannot write the metrics to %s: File name too long\n"
+        "svmram: Name a shorter file: svmram writes .%s.svmram-PID "
+        "beside %s first and renames it over %s.\n" % (
+            textfile / name, name, name, name))
+    assert os.listdir(textfile) == []
+
+
+def test_prometheus_output_leaves_a_file_named_file_new_alone(tmp_path):
+    """--output FILE writes through a temporary file it made itself: the
+    administrator's FILE.new in node_exporter's directory, and what a
+    link there points at, stay as they were."""
+    from mdcli import set_up_with_a_textfile_directory
+    host, textfile = set_up_with_a_textfile_directory(tmp_path)
+    (textfile / "svmram.prom.new").write_text("the administrator's\n")
+    (textfile / "other").write_text("not svmram's\n")
+    os.symlink("other", str(textfile / "svmram.prom.tmp"))
     rc, out, err, _ = host.svmram("status", "--prometheus", "--output",
                                   str(textfile / "svmram.prom"))
-    assert (rc, out) == (1, "")
-    assert err.startswith("svmram: cannot write the metrics to %s: " % (
-        textfile / "svmram.prom"))
-    assert sorted(os.listdir(textfile)) == ["svmram.prom.new"]
+    assert (rc, out, err) == (0, "", "")
+    assert "svmram_up 1\n" in (textfile / "svmram.prom").read_text()
+    assert (textfile / "svmram.prom.new").read_text() == \
+        "the administrator's\n"
+    assert (textfile / "other").read_text() == "not svmram's\n"
+    assert sorted(os.listdir(textfile)) == [
+        "other", "svmram.prom", "svmram.prom.new", "svmram.prom.tmp"]
 
 
 # --- issue 38, 2: the boot window is WARNING on md as on SVM ----------------

@@ -14,12 +14,14 @@ was, the record as it was, and sysfs as it was; with its exact exit
 status and message.  Driven as test_cli.py drives the command, on the
 fake kernel."""
 
+import glob
 import os
 import pty
 
 import pytest
 
 import faketree
+from svmram.atomic import temporary_prefix
 from mdcli import IS_ENABLED, RECORD, UNIT, Host, set_up
 
 MARKER = RECORD + ".teardown"
@@ -68,7 +70,8 @@ def read(host, path):
 def assert_unchanged(host, before, record, unit):
     assert not os.path.lexists(host.path(MARKER))
     assert not os.path.lexists(host.path(JOURNAL))
-    assert not os.path.lexists(host.path(JOURNAL + ".new"))
+    assert not glob.glob(host.path(os.path.join(
+        os.path.dirname(JOURNAL), temporary_prefix(JOURNAL) + "*")))
     assert host.unit() == unit
     if record is None:
         assert not os.path.lexists(host.path(RECORD))

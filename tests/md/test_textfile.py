@@ -4,7 +4,8 @@
 collector (issue 38, 2): Debian's prometheus-node-exporter, listening on
 127.0.0.1 only, with only that collector, scraped a bounded number of
 times, then stopped.  svmram_up 0 reaches it when systemd does not
-answer, and the collector reads the file without an error."""
+answer, and the collector reads the file without an error, and never a
+temporary file a killed run left."""
 
 import os
 import shutil
@@ -17,6 +18,7 @@ import pytest
 
 import fakekernel
 import faketree
+from svmram.atomic import temporary_prefix
 
 NODE_EXPORTER = shutil.which("prometheus-node-exporter") or \
     shutil.which("node_exporter")
@@ -52,11 +54,8 @@ def samples(text, prefix):
 
 
 def test_node_exporter_reads_what_output_writes(tmp_path):
-    from mdcli import Host, set_up
-    host = Host(tmp_path)
-    set_up(host)
-    textfile = tmp_path / "textfile"
-    textfile.mkdir()
+    from mdcli import set_up_with_a_textfile_directory
+    host, textfile = set_up_with_a_textfile_directory(tmp_path)
     prom = str(textfile / "svmram.prom")
     port = free_port()
     exporter = subprocess.Popen(
@@ -64,6 +63,10 @@ def test_node_exporter_reads_what_output_writes(tmp_path):
          "--collector.disable-defaults", "--collector.textfile",
          "--collector.textfile.directory=%s" % textfile],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # a run killed while writing leaves its temporary file, half written:
+    # a name the collector never reads (atomic.py)
+    (textfile / (temporary_prefix(prom) + "killed01")).write_text(
+        "svmram_up{\n")
     try:
         rc, _, _, _ = host.svmram("status", "--prometheus", "--output", prom)
         assert rc == 0

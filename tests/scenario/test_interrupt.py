@@ -7,6 +7,7 @@ what state the mirror is in and which command finishes or undoes the
 job, and exits 128 + the signal; a rerun finishes the job.  Also
 restore's deadline (issue 13, section 3; issue 9, section 4)."""
 
+import glob
 import json
 import os
 import signal
@@ -19,6 +20,7 @@ import pytest
 import releases
 
 from hosts import SVMRAM, wrapping_bindir
+from svmram.atomic import temporary_prefix
 
 pytestmark = pytest.mark.emulator_only("freezes the emulator's resyncs")
 
@@ -131,7 +133,8 @@ def test_a_second_ctrl_c_leaves_a_whole_journal_and_no_traceback(host):
     assert err.splitlines()[-1].startswith("svmram: Run 'svmram setup d10' "
                                            "to finish the setup")
     assert journal(host)["operation"] == "setup"
-    assert not os.path.exists(os.path.join(host.root, JOURNAL + ".new"))
+    assert not glob.glob(os.path.join(host.root, os.path.dirname(
+        JOURNAL).lstrip("/"), temporary_prefix(JOURNAL) + "*"))
     assert host.sim("thaw").returncode == 0
     again = host.svmram("setup", "-y", "d10")
     assert again.returncode == 0, again.stderr

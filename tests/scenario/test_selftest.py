@@ -903,6 +903,41 @@ def test_a_rerun_after_kill_9_and_a_reboot_removes_what_was_left(
     assert host.violations() == []
 
 
+LEFT_OUT_D127 = {
+    "target": "d127",
+    "why": "svmram selftest's scratch mirror (/var/svmram/selftest.json "
+           "names it; svmram selftest removes it)"}
+
+
+@pytest.mark.emulator_only("kills svmram")
+def test_status_says_which_scratch_mirror_it_leaves_out(host_after):
+    """d10 set up, and a selftest killed once it set its scratch mirror
+    up: --json lists d10 in targets and d127 in left_out, and the text a
+    line after d10's; named, d127 is no longer left out."""
+    host = host_after(("svmram", "setup", "-y", "d10"))
+    killed = host.svmram("selftest", env={
+        "SVMRAM_BINDIR": killing_bindir(host, "svcadm", 1)})
+    assert killed.returncode == -9, (killed.stdout, killed.stderr)
+    listed = host.svmram("status", "--json")
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    report = json.loads(listed.stdout)
+    assert [status["target"] for status in report["targets"]] == ["d10"]
+    assert report["left_out"] == [LEFT_OUT_D127]
+    text = host.svmram("status")
+    assert text.returncode == 0, text.stdout + text.stderr
+    assert text.stdout.startswith("d10: serving reads from RAM")
+    assert text.stdout.endswith(
+        "\nd127 is left out: svmram selftest's scratch mirror "
+        "(/var/svmram/selftest.json names it; svmram selftest removes it); "
+        "'svmram status d127' shows it.\n")
+    named = json.loads(host.svmram("status", "--json", "d127").stdout)
+    assert ([status["target"] for status in named["targets"]],
+            named["left_out"]) == (["d127"], [])
+    assert host.svmram("selftest").returncode == 0
+    assert json.loads(host.svmram("status", "--json").stdout)[
+        "left_out"] == []
+
+
 @pytest.mark.emulator_only("kills svmram")
 def test_status_leaves_the_selftests_scratch_mirror_out_of_its_grading(host):
     """Killed once svmram set the scratch mirror up (its instance
@@ -928,8 +963,8 @@ def test_status_leaves_the_selftests_scratch_mirror_out_of_its_grading(host):
     text = host.svmram("status")
     assert text.stdout == "No mirror is set up for reads from RAM: %s.\n" \
         % why
-    assert json.loads(host.svmram("status", "--json").stdout)[
-        "targets"] == []
+    assert json.loads(host.svmram("status", "--json").stdout) == {
+        "format": 2, "targets": [], "left_out": [LEFT_OUT_D127]}
     named = host.svmram("status", "--nagios", "d127")
     assert named.returncode == 2 and named.stdout.startswith(
         "SVMRAM CRITICAL - d127: "), named.stdout

@@ -128,6 +128,15 @@ def test_setup_of_a_mirror_whose_boot_service_failed_is_refused(host_after):
         "svmram: 'svmram status d10' says what is wrong and what to do; "
         "'svmram teardown d10' undoes the setup."]
     assert host.state_digest() == before
+    # check gives setup's verdict (it said "set up", exit 0)
+    result = host.svmram("check", "d10")
+    assert result.returncode == 3
+    assert result.stdout.splitlines()[-2:] == [
+        "d10: refused: d10 is set up for reads from RAM, but its boot "
+        "service %s is maintenance" % fmri,
+        "    'svmram status d10' says what is wrong and what to do; "
+        "'svmram teardown d10' undoes the setup."]
+    assert host.state_digest() == before
 
 
 def test_dry_run_prints_the_plan_and_changes_nothing(host):

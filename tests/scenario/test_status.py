@@ -62,7 +62,7 @@ def status_json(host, *args):
 def test_json_after_setup(set_up):
     for args in ((), ("d10",)):
         assert status_json(set_up, *args) == (
-            0, {"format": 2, "targets": [SERVING]})
+            0, {"format": 2, "left_out": [], "targets": [SERVING]})
 
 
 def test_text_after_setup(set_up):
@@ -82,7 +82,7 @@ def test_after_a_reboot_the_ram_submirror_is_not_serving(set_up):
     code, status = status_json(host, "d10")
     assert code == NOT_SERVING
     failed = dict(SUBMIRRORS[0], state="Needs maintenance")
-    assert status == {"format": 2, "targets": [dict(
+    assert status == {"format": 2, "left_out": [], "targets": [dict(
         SERVING, serving_from_ram=False, verdict="not_serving",
         reasons=["d13 needs maintenance",
                  "the ramdisk svmram_d10 does not exist"],
@@ -141,7 +141,7 @@ def test_a_disabled_service_is_not_serving(set_up):
 def test_a_mirror_that_is_not_configured(host):
     code, status = status_json(host, "d10")
     assert code == NOT_SERVING
-    assert status == {"format": 2, "targets": [{
+    assert status == {"format": 2, "left_out": [], "targets": [{
         "target": "d10", "configured": False, "serving_from_ram": False,
         "verdict": "not_serving",
         "reasons": ["%s does not exist" % FMRI]}]}
@@ -149,7 +149,8 @@ def test_a_mirror_that_is_not_configured(host):
     assert (result.returncode, result.stdout) == (
         NOT_SERVING, "d10: NOT serving reads from RAM: %s does not exist\n"
         % FMRI)
-    assert status_json(host) == (0, {"format": 2, "targets": []})
+    assert status_json(host) == (0, {"format": 2, "left_out": [],
+                                     "targets": []})
 
 
 def test_an_unfinished_record_is_reported_not_configured(host):
@@ -158,7 +159,7 @@ def test_an_unfinished_record_is_reported_not_configured(host):
                     "d10").returncode == 0
     code, status = status_json(host)
     assert code == NOT_SERVING
-    assert status == {"format": 2, "targets": [{
+    assert status == {"format": 2, "left_out": [], "targets": [{
         "target": "d10", "configured": False, "serving_from_ram": False,
         "verdict": "not_serving",
         "reasons": ["%s does not hold a complete svmram record ('mirror')"

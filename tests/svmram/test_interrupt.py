@@ -6,6 +6,7 @@ changes nothing, any exception becomes StepFailed and is journaled, and
 the deadline stops a resync wait."""
 
 import errno
+import glob
 import json
 import os
 import signal
@@ -13,6 +14,7 @@ import signal
 import pytest
 
 from svmram import interrupt, streams
+from svmram.atomic import temporary_prefix
 from svmram import journal as journal_module
 from svmram.actions import Run
 from svmram.execute import (DeadlinePassed, Polling, ResyncStatus,
@@ -198,7 +200,8 @@ def test_a_signal_during_a_journal_write_leaves_a_whole_journal(
     assert (raised.value.number, raised.value.step.key,
             raised.value.before) == (1, "metainit d13", False)
     assert stored(made)["completed"] == ["metainit d13"]
-    assert not os.path.exists(made.path + ".new")
+    assert not glob.glob(os.path.join(os.path.dirname(made.path),
+                                      temporary_prefix(made.path) + "*"))
 
 
 def test_a_signal_while_waiting_stops_the_wait_at_once(tmp_path):

@@ -29,25 +29,34 @@ def lockdir():
     subprocess.run(["rm", "-rf", directory], check=True)
 
 
+def take_in_a_process(path, shared=False, python=sys.executable,
+                      preexec_fn=None):
+    """Run HostLock(path) in a process of its own (fcntl's locks do not
+    keep a process from itself): it prints 'locked', or 'refused: ' and
+    the refusal's message."""
+    code = ("import sys; sys.path.insert(0, %r)\n"
+            "from svmram.lock import HostLock\n"
+            "from svmram.errors import RefusedError\n"
+            "try:\n"
+            "    with HostLock(%r, shared=%r):\n"
+            "        print('locked')\n"
+            "except RefusedError as e:\n"
+            "    print('refused: ' + e.message)\n" % (
+                os.path.join(REPO, "lib"), path, shared))
+    return subprocess.run([python, "-c", code], preexec_fn=preexec_fn,
+                          capture_output=True, text=True)
+
+
 def take_shared_as_nobody(path):
     """Run HostLock(path, shared=True) in a process of uid 65534."""
     def nobody():
         os.setgroups([])
         os.setgid(NOBODY)
         os.setuid(NOBODY)
-    code = ("import sys; sys.path.insert(0, %r)\n"
-            "from svmram.lock import HostLock\n"
-            "from svmram.errors import RefusedError\n"
-            "try:\n"
-            "    with HostLock(%r, shared=True):\n"
-            "        print('locked')\n"
-            "except RefusedError as e:\n"
-            "    print('refused: ' + e.message)\n" % (
-                os.path.join(REPO, "lib"), path))
     for python in (sys.executable, "/usr/bin/python3"):
         try:
-            result = subprocess.run([python, "-c", code], preexec_fn=nobody,
-                                    capture_output=True, text=True)
+            result = take_in_a_process(path, shared=True, python=python,
+                                       preexec_fn=nobody)
         except OSError:         # under /root, which uid 65534 cannot enter
             continue
         if "Permission denied" not in result.stderr:
@@ -73,17 +82,10 @@ def test_a_dry_run_with_no_lock_file_creates_none(lockdir):
 def test_a_dry_run_is_refused_while_a_change_runs(lockdir):
     path = os.path.join(lockdir, "svmram.lock")
     with HostLock(path):
-        child = subprocess.run([sys.executable, "-c", (
-            "import sys; sys.path.insert(0, %r)\n"
-            "from svmram.lock import HostLock\n"
-            "from svmram.errors import RefusedError\n"
-            "try:\n"
-            "    with HostLock(%r, shared=True): print('locked')\n"
-            "except RefusedError as e: print(e.message)\n") % (
-                os.path.join(REPO, "lib"), path)],
-            capture_output=True, text=True)
-    assert child.stdout == (
-        "another svmram command is running (lock %s is held)\n" % path)
+        child = take_in_a_process(path, shared=True)
+    assert (child.stdout, child.stderr) == (
+        "refused: another svmram command is running (lock %s is held)\n"
+        % path, "")
 
 
 
@@ -157,18 +159,20 @@ def test_a_holder_since_another_day_is_named_with_the_date():
         "svmram restore d10 (pid 1234, running since 08:59:00)")
 
 
-def held_with(path, text):
-    """Another process holds the lock (as an older svmram or a reader
-    would) with `text` in the file; returns the LockHolder-like Popen."""
+def held_with(path, text, shared=False):
+    """Another process holds the lock (exclusive as an older svmram would,
+    or `shared` as a status or a dry run does) with `text` in the file;
+    returns the LockHolder-like Popen."""
     with open(path, "w", encoding="utf-8") as stream:
         stream.write(text)
     proc = subprocess.Popen([sys.executable, "-c", (
         "import fcntl, sys\n"
-        "with open(sys.argv[1], 'r+') as held:\n"
-        "    fcntl.lockf(held, fcntl.LOCK_EX)\n"
+        "with open(sys.argv[1], 'r' if sys.argv[2] else 'r+') as held:\n"
+        "    fcntl.lockf(held, fcntl.LOCK_SH if sys.argv[2] else "
+        "fcntl.LOCK_EX)\n"
         "    print('held', flush=True)\n"
-        "    sys.stdin.read()\n"), path], stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, text=True)
+        "    sys.stdin.read()\n"), path, "shared" if shared else ""],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline() == "held\n"
     return proc
 
@@ -225,6 +229,28 @@ def test_a_record_a_killed_run_left_names_no_holder(lockdir):
         release(proc)
 
 
+def test_a_killed_run_s_record_whose_pid_runs_again_names_no_holder(
+        lockdir):
+    """The pid of a run killed with -9 now names another process that
+    runs (here a sleep), and a dry run holds the lock: the refusal names
+    no holder, never the sleep as an svmram that holds it."""
+    path = os.path.join(lockdir, "svmram.lock")
+    other = subprocess.Popen(["sleep", "60"])
+    try:
+        proc = held_with(path, lock.record(
+            other.pid, "svmram setup -y d10", time.time()).decode(),
+            shared=True)
+        try:
+            assert refusal(path) == (
+                "another svmram command is running (lock %s is held)" % path,
+                GENERIC)
+        finally:
+            release(proc)
+    finally:
+        other.kill()
+        other.wait()
+
+
 def test_a_record_that_cannot_be_written_is_an_error_and_frees_the_lock(
         lockdir, monkeypatch):
     path = os.path.join(lockdir, "svmram.lock")
@@ -240,10 +266,5 @@ def test_a_record_that_cannot_be_written_is_an_error_and_frees_the_lock(
         "Check that %s can be written (df %s shows its free space), then "
         "run this command again." % (lockdir, lockdir))
     # The lock was let go: another process takes it.
-    child = subprocess.run([sys.executable, "-c", (
-        "import sys; sys.path.insert(0, %r)\n"
-        "from svmram.lock import HostLock\n"
-        "with HostLock(%r): print('locked')\n") % (
-            os.path.join(REPO, "lib"), path)],
-        capture_output=True, text=True)
+    child = take_in_a_process(path)
     assert (child.stdout, child.stderr) == ("locked\n", "")

@@ -68,6 +68,9 @@ class _Fake:
         self.asked.append(target)
         return [(self.status, Problems(disks=("x",)))]
 
+    def status_report(self, target=None):
+        return self.statuses(target), []
+
     def why_nothing_set_up(self):
         return None
 
@@ -121,8 +124,9 @@ def test_status_without_a_target_reads_each_backend_in_a_context_of_its_own(
         (md, md.words, md.deadline, str(tmp_path), None, None),
         (svm, svm.words, svm.deadline, str(tmp_path), None, None)]
     assert contexts[0].progress is not contexts[1].progress
-    assert [(backend, [s.target for s, _ in pairs]) for backend, pairs
-            in command.read_statuses()] == [(md, ["md0"]), (svm, ["d10"])]
+    assert [(backend, [s.target for s, _ in pairs], left_out)
+            for backend, pairs, left_out in command.read_statuses()] == [
+        (md, ["md0"], []), (svm, ["d10"], [])]
     assert (md.asked, svm.asked) == ([None], [None])
 
 

@@ -16,8 +16,8 @@
 #                                     for DEB; prints its directory
 #        debian-guest.sh run DEB [--suite S] [--kernel backports]
 #                                [--out DIR] [--timeout S]
-#                                [--plan cuts|short]
-#                                     build, then boot eight times, one QEMU
+#                                [--plan cuts|short|ansible]
+#                                     build, then boot nine times, one QEMU
 #                                     (TCG) per boot, S seconds at most each
 #                                     (default 1800: at load 11-14 on the
 #                                     2-core machine a trixie boot took
@@ -28,7 +28,9 @@
 #                                     the power cuts' phases instead (the
 #                                     kernel's command line says
 #                                     svmram_vmtest=cuts), 6 boots;
-#                                     --plan short: phases 0, 1, p1, 6.
+#                                     --plan short: phases 0, 1, p1, 6;
+#                                     --plan ansible (trixie): phases a0,
+#                                     a1, 6, the Ansible step alone.
 #                                     A boot whose console shows "LAB-MARK
 #                                     cut POINT" is cut: QEMU killed (SIGKILL)
 #
@@ -60,7 +62,10 @@ MIRROR=${SVMRAM_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 PACKAGES=linux-image-amd64,systemd-sysv,udev,mdadm,e2fsprogs,python3,kmod,procps,util-linux,initramfs-tools,man-db
 CACHE=${SVMRAM_GUEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/svmram/debian-guest}
 MD_UUID=5a3f0c1e:2b7d4a96:8e61f0d3:c4b29a57
-GUEST_FILES=("$HERE/guest-debian-check.sh" "$HERE/svmram-vmtest.service")
+GUEST_FILES=("$HERE/guest-debian-check.sh" "$HERE/svmram-vmtest.service"
+             "$HERE/../ansible/playbooks/md-guest.yml")
+# svmram's Ansible collection, built and installed in the trixie image
+COLLECTION=$(cd "$HERE/../../ansible/ansible_collections/svmram/svmram" && pwd)
 
 die() { echo "debian-guest.sh: $*" >&2; exit 2; }
 now() { date +%s.%N; }
@@ -145,8 +150,38 @@ build_image() { # BASE.tar DEB OUTDIR
   chroot "$root" passwd -d root >/dev/null
   chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' \
     linux-image-amd64 systemd mdadm python3 e2fsprogs svmram > "$out/versions.txt"
+  install_collection "$root" "$out"
   mke2fs -q -t ext4 -L root -d "$root" "$out/root.img" 2G
   rm -rf "$root"
+}
+
+# The Ansible step (issue 38): Debian 13's own ansible-core (in trixie's
+# package list, suite_packages) builds svmram's collection from the
+# source tree (ansible-galaxy collection build, as a release would) and
+# installs the built collection where Debian's Ansible looks for it; the
+# play the guest runs (tests/ansible/playbooks/md-guest.yml) beside the
+# check script.  A suite without ansible-core gets neither.
+suite_packages() { # SUITE: more packages than PACKAGES
+  case "$1" in trixie) echo ,ansible-core;; esac
+}
+install_collection() { # ROOT OUTDIR
+  local root=$1 out=$2
+  [ -x "$root/usr/bin/ansible-galaxy" ] || return 0
+  mkdir -p "$root/tmp/collection/svmram"
+  tar -C "$COLLECTION" --exclude=tests/output --exclude=__pycache__ -cf - . |
+    tar -C "$root/tmp/collection/svmram" -xf -
+  chroot "$root" env LC_ALL=C.UTF-8 HOME=/root ansible-galaxy collection build \
+    --output-path /tmp/collection /tmp/collection/svmram
+  chroot "$root" sh -c 'LC_ALL=C.UTF-8 HOME=/root ansible-galaxy collection install \
+    --offline -p /usr/share/ansible/collections /tmp/collection/svmram-svmram-*.tar.gz'
+  rm -rf "$root/tmp/collection" "$root/root/.ansible"
+  install -D -m 0644 "$HERE/../ansible/playbooks/md-guest.yml" \
+    "$root/usr/local/share/svmram-vmtest/md-guest.yml"
+  chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' ansible-core >> "$out/versions.txt"
+}
+collection_digest() { # what the image has of the collection's tree
+  (cd "$COLLECTION" && find . -type f ! -path './tests/output/*' \
+     ! -path '*/__pycache__/*' | LC_ALL=C sort | xargs sha256sum)
 }
 
 # Each console line is stamped with the host's time (perl, Time::HiRes),
@@ -178,7 +213,8 @@ image_for() { # DEB -> image directory on stdout
     find "$CACHE" -maxdepth 1 -name "base-$name-$KEY_GLOB.tar" ! -name "base-$name-$base_key.tar" -delete
   fi
   image_key=$( { echo "$base_key $MD_UUID"; sha256sum "$deb" | cut -d' ' -f1;
-                 cat "${GUEST_FILES[@]}"; declare -f build_image; } | key_of)
+                 cat "${GUEST_FILES[@]}"; declare -f build_image;
+                 declare -f install_collection; collection_digest; } | key_of)
   image=$CACHE/image-$name-$image_key
   if [ ! -s "$image/root.img" ]; then
     t0=$(now)
@@ -307,7 +343,7 @@ boot() { # IMAGE OUT TIMEOUT
   grep -aq ' VMTEST-DONE pass=[0-9]* fail=0$' "$out/console.log"
 }
 
-[ $# -ge 2 ] || { sed -n '14,31p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '14,33p' "$0"; exit 2; }
 cmd=$1 deb=$(readlink -f "$2"); shift 2
 [ -f "$deb" ] || die "no package $deb (make deb)"
 [ "$(id -u)" = 0 ] || die "run as root (mmdebstrap --mode=root, chroot)"
@@ -321,10 +357,11 @@ while [ $# -gt 0 ]; do
     --kernel) KERNEL=$2; shift 2
               case "$KERNEL" in backports) ;; *) die "unknown kernel $KERNEL (backports)";; esac;;
     --plan) PLAN=$2; shift 2
-            case "$PLAN" in cuts|short) ;; *) die "unknown plan $PLAN (cuts, short)";; esac;;
+            case "$PLAN" in cuts|short|ansible) ;; *) die "unknown plan $PLAN (cuts, short, ansible)";; esac;;
     *) die "unknown option $1";;
   esac
 done
+PACKAGES=$PACKAGES$(suite_packages "$SUITE")
 # forky is testing: it has no backports
 [ "$KERNEL" != backports ] || [ "$SUITE" != forky ] || die "forky has no backports (--kernel backports: trixie, bookworm)"
 # Two runs at once (make test-vm runs two tests at a time) may want the

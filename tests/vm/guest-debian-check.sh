@@ -54,7 +54,18 @@
 #            member out, the record kept; reboot
 #   phase 5: without the package: md0 complete on its disks, files intact;
 #            the package installed again (dpkg -i): the unit starts and
-#            the RAM member comes back; 'svmram teardown -y md0'; reboot
+#            the RAM member comes back; 'svmram teardown -y md0'; then
+#            the Ansible step's first half (ansible_setup): svmram's
+#            collection with Debian's ansible-core, a local connection:
+#            check mode and diff mode (the host's digest unchanged), setup
+#            with a diff, a rerun (changed=0, the digest unchanged);
+#            reboot
+#   phase a1: the Ansible step's second half (ansible_rebooted): the play
+#            finds md0 set up (changed=0) once its reads come from RAM
+#            (wait), and the whole array reads with no sector from the
+#            disks; the play tears md0 down; reboot.  --plan ansible:
+#            phase a0 (md0 and /data as in phase 0, then ansible_setup),
+#            a1 and 6
 #   phase 6: an ordinary array: two members, no brd, unit disabled, no
 #            record, files intact; poweroff
 # The power cuts (debian-guest.sh --plan cuts: the host kills QEMU when
@@ -94,10 +105,12 @@ STATE=/var/lib/svmram-vmtest
 mkdir -p "$STATE"
 # debian-guest.sh --plan PLAN puts svmram_vmtest=PLAN on the kernel's
 # command line: cuts, the power cuts' phases (c0 first) instead of 0-6;
-# short, phases 0, 1, p1 and 6 (the oldstable release's sequence)
+# short, phases 0, 1, p1 and 6 (the oldstable release's sequence);
+# ansible, phases a0, a1 and 6 (the Ansible step alone)
 PLAN=$(sed -n 's/.*svmram_vmtest=\([a-z]*\).*/\1/p' /proc/cmdline)
 FIRST=0
 [ "$PLAN" = cuts ] && FIRST=c0
+[ "$PLAN" = ansible ] && FIRST=a0
 PHASE=$(cat "$STATE/phase" 2>/dev/null || echo $FIRST)
 echo "VMTEST-BOOT $PHASE uptime=$(cut -d' ' -f1 /proc/uptime)"
 
@@ -174,6 +187,14 @@ events_after() { # N: the events after the first N, less mdadm 4.4's
 events_since() { events_after "$(cat "$STATE/events0")"; }
 mails_since() { echo $(( $(count_mails) - $(cat "$STATE/mails0") )); }
 read_sectors() { awk '{print $3}' "/sys/block/$1/stat"; }
+# until COMMAND succeeds, at most SECONDS: the monitor's events and mails
+# come when it gets to them, later on a loaded host than on a quiet one
+wait_until() { # SECONDS COMMAND...
+  local i n=$1; shift
+  for i in $(seq "$n"); do "$@" && return 0; sleep 1; done
+  "$@"
+}
+degraded_alarmed() { events_since 2>/dev/null | grep -q '^DegradedArray /dev/md0' && [ "$(mails_since)" -ge 1 ]; }
 usec() { local v; v=$(systemctl show "$1" -P "$2" 2>/dev/null); case "$v" in ''|*[!0-9]*) echo 0;; *) echo "$v";; esac; }
 secs() { awk -v u="$1" 'BEGIN{printf "%.2f", u/1e6}'; }
 # when UNIT's journal in this boot first has a line with TEXT, in
@@ -610,6 +631,7 @@ missing_disk() {
   nagios_names_disk missing
   # a disk really missing alarms: mdadm's monitor, once it looks
   monitor_settled
+  wait_until 60 degraded_alarmed
   events=$(events_since)
   echo "$events" | grep -q '^DegradedArray /dev/md0'
   result missing.mdadm_alarms $? "$(echo "$events" | tr '\n' ';')"
@@ -642,6 +664,8 @@ failed_disk() {
     sleep 1
   done
   info "mdadm's Fail after about $((i + 5)) s"
+  mailed_since() { [ $(( $(count_mails) - m0 )) -ge 1 ]; }
+  wait_until 30 mailed_since
   events=$(events_after "$e0")
   echo "$events" | grep -q '^Fail /dev/md0 /dev/vdc'
   result failed.mdadm_alarms $? "$(echo "$events" | tr '\n' ';')"
@@ -957,6 +981,79 @@ data_on_md0() { # N
   (cd /data && sha256sum file* > SHA256SUMS)
 }
 
+# --- the Ansible step (issue 38): phases 5 (or a0) and a1 ----------------
+# debian-guest.sh installed Debian's ansible-core, svmram's collection
+# (built by its ansible-galaxy) and the play, run here by its tags with a
+# local connection; the play asserts what each module returns, this
+# checks the host around it.
+PLAYBOOK=/usr/local/share/svmram-vmtest/md-guest.yml
+play() { # NAME TAG: the play's output, labelled; NAME.rc; its recap line
+         # in RECAP
+  local name=$1 out rc
+  out=$(LC_ALL=C.UTF-8 ANSIBLE_NOCOLOR=1 ANSIBLE_LOCALHOST_WARNING=false \
+        ANSIBLE_INVENTORY_UNPARSED_WARNING=false \
+        ansible-playbook -i localhost, -c local --tags "$2" "$PLAYBOOK" 2>&1)
+  rc=$?
+  echo "$out" | sed "s/^/$name | /"
+  RECAP=$(echo "$out" | grep -E '^localhost +: ')
+  [ "$rc" = 0 ]; result "$name.rc" $? "rc=$rc $RECAP"
+}
+# what svmram sets or leaves on the host: md0's members and their flags
+# (not its clean/active state nor its event count, which ext4's own
+# writes to /data move), brd, svmram's files, the unit
+ansible_digest() {
+  mdadm --detail /dev/md0 2>&1 | grep -Ev 'Update Time|Events|State :'
+  grep -H . /sys/block/md0/md/raid_disks /sys/block/md0/md/dev-*/state
+  ls -d /sys/block/ram* /sys/module/brd 2>/dev/null
+  find /etc/svmram /var/svmram -type f -exec sha256sum {} + 2>/dev/null | sort
+  systemctl is-enabled svmram@md0.service 2>&1
+  systemctl is-active svmram@md0.service 2>&1
+}
+unchanged_since() { # NAME BEFORE: the digest as BEFORE
+  local after
+  after=$(ansible_digest)
+  [ "$2" = "$after" ]
+  result "$1" $? "$(diff <(echo "$2") <(echo "$after") | tr '\n' ' ')"
+}
+ansible_setup() {
+  local before ram
+  info "ansible: $(ansible --version 2>&1 | head -1), $(dpkg-query -W -f '${Package} ${Version}' ansible-core 2>&1)"
+  check ansible.debian_package dpkg-query -S /usr/bin/ansible-playbook
+  check ansible.collection_installed sh -c \
+    'LC_ALL=C.UTF-8 ansible-galaxy collection list svmram.svmram 2>/dev/null | grep -q "^svmram\.svmram "'
+  before=$(ansible_digest)
+  play ansible.check check
+  unchanged_since ansible.check.nothing_changed "$before"
+  play ansible.setup setup
+  ram=$(member_state /dev/ram0)
+  [ "$ram" = "active sync" ]; result ansible.setup.ram_in_sync $? "ram0: $ram"
+  check ansible.setup.unit_active systemctl is-active svmram@md0.service
+  before=$(ansible_digest)
+  play ansible.rerun rerun
+  echo "$RECAP" | grep -q ' changed=0 '; result ansible.rerun.unchanged $? "$RECAP"
+  unchanged_since ansible.rerun.nothing_changed "$before"
+  check ansible.data.sums sums_ok
+  reboot_now a1
+}
+ansible_rebooted() {
+  local b0 c0 b1 c1 bytes size n
+  play ansible.rebooted rebooted
+  echo "$RECAP" | grep -q ' changed=0 '; result ansible.rebooted.unchanged $? "$RECAP"
+  # the whole array read with O_DIRECT: not one sector from the disks
+  b0=$(read_sectors vdb); c0=$(read_sectors vdc)
+  bytes=$(dd if=/dev/md0 bs=1M iflag=direct 2>/dev/null | wc -c)
+  b1=$(read_sectors vdb); c1=$(read_sectors vdc)
+  size=$(blockdev --getsize64 /dev/md0)
+  [ "$bytes" = "$size" ] && [ $((b1 - b0)) = 0 ] && [ $((c1 - c0)) = 0 ]
+  result ansible.rebooted.reads_from_ram $? "read $bytes of $size bytes of md0; sectors the disks read: vdb $((b1 - b0)), vdc $((c1 - c0))"
+  play ansible.teardown teardown
+  ! grep -q ram0 /proc/mdstat; result ansible.teardown.no_ram_member $?
+  n=$(raid_devices); [ "$n" = 2 ]; result ansible.teardown.raid_devices $? "raid devices: $n"
+  ! test -e /etc/svmram/md/md0.json; result ansible.teardown.no_record $?
+  check ansible.teardown.data.sums sums_ok
+  reboot_now 6
+}
+
 case "$PHASE" in
 c0)
   create_md0
@@ -1065,7 +1162,11 @@ p1)
   check reinstall.data.sums sums_ok
   show teardown svmram teardown -y md0
   result teardown.rc "$RC" "rc=$RC"
-  reboot_now 6
+  ansible_setup
+  ;;
+a0|a1)
+  if [ "$PHASE" = a0 ]; then create_md0; data_on_md0 8; ansible_setup
+  else ansible_rebooted; fi
   ;;
 6)
   n=$(raid_devices)

@@ -19,7 +19,12 @@ mounted, the RAM member kept out of the disk's slot, status and --nagios
 say so, mdadm alarms) and with it back (a disk failed by hand alarms),
 removes the package with md0 set up, reboots, checks the array on its
 disks, installs the package again (the RAM member comes back), tears
-down, reboots and checks the ordinary array.  Debian 12 (bookworm)
+down; then svmram's Ansible collection, built and installed by Debian's
+own ansible-core, with a local connection (issue 38): check mode and
+diff mode change nothing (the host's digest), setup, a rerun changes
+nothing; a reboot, after which the play finds md0 set up once its reads
+come from RAM (no sector read from the disks) and tears it down; a
+reboot and the ordinary array is checked.  Debian 12 (bookworm)
 runs the short plan: setup, a clean reboot and restart, the power cut,
 teardown; so does Debian 14 (forky, testing: kernel 7.x, mdadm 4.6), the
 canary of the next release (issue 37), whose failure fails make test-vm
@@ -118,6 +123,19 @@ BAD_BLOCKS_OUTCOMES = [
     {"badblocks.setup.added", "badblocks.restore.refusal_quotes_mdadm",
      "badblocks.restore.says_why"},
     {"badblocks.setup.refusal_quotes_mdadm", "badblocks.setup.says_why"}]
+# The Ansible step (issue 38; guest-debian-check.sh ansible_setup and
+# ansible_rebooted): Debian's ansible-core runs the collection's md play
+ANSIBLE_SETUP = [
+    "ansible.debian_package", "ansible.collection_installed",
+    "ansible.check.rc", "ansible.check.nothing_changed", "ansible.setup.rc",
+    "ansible.setup.ram_in_sync", "ansible.setup.unit_active",
+    "ansible.rerun.rc", "ansible.rerun.unchanged",
+    "ansible.rerun.nothing_changed", "ansible.data.sums"]
+ANSIBLE_REBOOTED = [
+    "ansible.rebooted.rc", "ansible.rebooted.unchanged",
+    "ansible.rebooted.reads_from_ram", "ansible.teardown.rc",
+    "ansible.teardown.no_ram_member", "ansible.teardown.raid_devices",
+    "ansible.teardown.no_record", "ansible.teardown.data.sums"]
 PHASES = {
     "0": ["disks.present", "md0.created"] + BAD_INPUT + [
         "bad.brd_foreign.advice_works", "bad.no_bitmap.advice_works",
@@ -151,7 +169,8 @@ PHASES = {
           "nopkg.data.sums", "nopkg.no_failed_unit", "reinstall.rc",
           "reinstall.unit_active", "reinstall.list_gone",
           "reinstall.recovered", "reinstall.ram_in_sync",
-          "reinstall.data.sums", "teardown.rc"],
+          "reinstall.data.sums", "teardown.rc"] + ANSIBLE_SETUP,
+    "a1": ANSIBLE_REBOOTED,
     "6": ["plain.raid_devices", "plain.no_ram_member", "plain.clean_state",
           "plain.brd_unloaded", "plain.unit_disabled", "plain.no_record",
           "plain.not_write_mostly.vdb", "plain.not_write_mostly.vdc",
@@ -163,6 +182,13 @@ SHORT_PHASES = {
     "0": PHASES["0"],
     "1": CLEAN_REBOOT + RESTART,
     "p1": AFTER_POWER_CUT + ["teardown.rc"],
+    "6": PHASES["6"],
+}
+# debian-guest.sh --plan ansible (trixie): the Ansible step alone, for
+# working on it (no test runs it: the full sequence has it)
+ANSIBLE_PHASES = {
+    "a0": ["disks.present", "md0.created", "data.mounted"] + ANSIBLE_SETUP,
+    "a1": ANSIBLE_REBOOTED,
     "6": PHASES["6"],
 }
 

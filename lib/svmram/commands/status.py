@@ -46,7 +46,8 @@ from .status_grade import OK, UNKNOWN, VERDICT_EXIT, health
 from .status_nagios import NAGIOS_NAME, nagios_line
 from .status_prometheus import (check_output, prometheus_lines,
                                 prometheus_up_lines, publish)
-from .status_text import all_serving_line, nothing_set_up, render_text
+from .status_text import (all_serving_line, left_out_lines,
+                          nothing_set_up, render_text)
 
 JSON_FORMAT = 2
 
@@ -85,19 +86,21 @@ def add_arguments(parser, argv=()):
 
 
 def read_statuses(target=None):
-    """[(backend, [(status, Problems)])]: the target named, with its
-    backend; else, for every backend whose host this is (each is asked),
-    every target its record store names.  Worst verdict first within a
-    backend; each backend reads the host once (Backend.statuses), in a
-    run context of its own (common.context_for, common.host_contexts)."""
+    """[(backend, [(status, Problems)], left out)]: the target named, with
+    its backend; else, for every backend whose host this is (each is
+    asked), every target its record store names, and those the backend
+    left out ([{"target", "why"}], Backend.status_report).  Worst verdict
+    first within a backend; each backend reads the host once, in a run
+    context of its own (common.context_for, common.host_contexts)."""
     contexts = [common.context_for(target)] if target is not None \
         else common.host_contexts()
     groups = []
     for context in contexts:
-        statuses = context.backend.statuses(context.name)
+        statuses, left_out = context.backend.status_report(context.name)
         # The worst first; sorted() keeps the name order among equals.
         groups.append((context.backend, sorted(
-            statuses, key=lambda pair: -VERDICT_EXIT[pair[0].verdict])))
+            statuses, key=lambda pair: -VERDICT_EXIT[pair[0].verdict]),
+            left_out))
     return groups
 
 
@@ -105,11 +108,11 @@ def run_nagios(args):
     try:
         graded = []
         groups = read_statuses(args.target)
-        for backend, pairs in groups:
+        for backend, pairs, _ in groups:
             for status, problems in pairs:
                 grade, words = health(status, problems, backend)
                 graded.append((status, grade, words, backend))
-        grade, line = nagios_line(graded, [backend for backend, _ in groups])
+        grade, line = nagios_line(graded, [group[0] for group in groups])
     except UsageError:
         raise
     except SvmramError as error:
@@ -146,7 +149,7 @@ def run_prometheus(args):
         raise
     publish(output, prometheus_lines(
         [(backend.words, sorted(pairs, key=lambda pair: pair[0].target))
-         for backend, pairs in groups]))
+         for backend, pairs, _ in groups]))
     return EXIT_OK
 
 
@@ -206,7 +209,7 @@ def run(args):
         groups = read_statuses_or_json_error(args.target)
     else:
         groups = read_statuses(args.target)
-    code = max((VERDICT_EXIT[status.verdict] for _, pairs in groups
+    code = max((VERDICT_EXIT[status.verdict] for _, pairs, _ in groups
                 for status, _ in pairs), default=EXIT_OK)
     if args.quiet:
         return code
@@ -215,12 +218,14 @@ def run(args):
     shown = [(backend, pairs, [(status, problems) for status, problems
                                in pairs if not args.problems or
                                status.verdict != "serving"])
-             for backend, pairs in groups]
+             for backend, pairs, _ in groups]
+    left_out = [entry for _, _, entries in groups for entry in entries]
     lines = []
     if args.json:
         json.dump({"format": JSON_FORMAT,
                    "targets": [status.to_json() for _, _, chosen in shown
-                               for status, _ in chosen]},
+                               for status, _ in chosen],
+                   "left_out": left_out},
                   sys.stdout, indent=2, sort_keys=True)
         sys.stdout.write("\n")
     elif fields is not None:
@@ -234,13 +239,15 @@ def run(args):
             lines = [all_serving_line(pairs, backend)
                      for backend, pairs, _ in shown]
     else:
-        for backend, pairs, chosen in shown:
+        for (backend, pairs, chosen), (_, _, left) in zip(shown, groups):
             if args.problems and not chosen:
                 lines.append(all_serving_line(pairs, backend))
             elif not chosen:
                 lines.append(nothing_set_up(backend))
             for status, _ in chosen:
                 lines += render_text(status, backend)
+            if pairs:   # else nothing_set_up's line says it, in its why
+                lines += left_out_lines(left)
     if lines:
         sys.stdout.write("\n".join(lines) + "\n")
     return code

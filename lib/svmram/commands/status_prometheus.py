@@ -4,11 +4,12 @@
 node_exporter's textfile collector (svmram(8) names the metrics), on
 standard output or, with --output, in a file replaced atomically."""
 
+import errno
 import os
 import sys
 
 from .. import __version__
-from ..atomic import write_atomically
+from ..atomic import temporary_prefix, write_atomically
 from ..errors import SvmramError
 
 # name -> (help, value of a configured Status, its Problems and the
@@ -118,8 +119,18 @@ def publish(path, lines):
         raise SvmramError(
             "cannot write the metrics to %s: %s" % (
                 path, error.strerror or error),
-            advice="It writes %s.new and renames it over %s: run it as "
-                   "root, as svmram(8)'s cron line does, or as a user who "
-                   "may write in %s." % (
-                       os.path.basename(path), os.path.basename(path),
-                       os.path.dirname(path) or ".")) from error
+            advice=output_advice(path, error)) from error
+
+
+def output_advice(path, error):
+    """What to do when `path` cannot be replaced: its temporary file's
+    name too long, else the right to write in its directory."""
+    name = os.path.basename(path)
+    temporary = temporary_prefix(path) + "PID"
+    if error.errno == errno.ENAMETOOLONG:
+        return "Name a shorter file: svmram writes %s beside %s first and " \
+               "renames it over %s." % (temporary, name, name)
+    return "It writes %s beside %s and renames it over %s: run it as " \
+           "root, as svmram(8)'s cron line does, or as a user who may " \
+           "write in %s." % (temporary, name, name,
+                             os.path.dirname(path) or ".")

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: CDDL-1.0
 # Copyright 2026 The svmram authors.  See LICENSE.
-"""svmram status: the text a person reads, each target's lines, and the
-line for "nothing set up" (also --nagios's) or "all serving" (-x)."""
+"""svmram status: the text a person reads, each target's lines, the
+line for "nothing set up" (also --nagios's) or "all serving" (-x), and
+one for each target left out."""
 
 def redundancy_lines(status, words):
     """The loudest lines first: lost or degraded disk redundancy."""
@@ -73,6 +74,13 @@ def none_set_up(backend):
     why = backend.why_nothing_set_up()
     return "no %s is set up for reads from RAM%s" % (
         backend.words.target, ": " + why if why else "")
+
+
+def left_out_lines(left_out):
+    """A line for each target status left out (Backend.status_report)."""
+    return ["%s is left out: %s; 'svmram status %s' shows it." % (
+        entry["target"], entry["why"], entry["target"])
+        for entry in left_out]
 
 
 def nothing_set_up(backend):

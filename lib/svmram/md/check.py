@@ -7,7 +7,7 @@ and why: setup's own verdict, backend.setup_verdict), changing nothing."""
 import os
 
 from ..actions import under
-from ..errors import SvmramError
+from ..errors import AlreadySetUp, SvmramError
 from . import names, planner, record
 from .host import MdHost
 
@@ -33,9 +33,7 @@ def run_check(backend, target):
         try:
             it = backend.recorded_intent(host)
             if it is not None:
-                verdicts.append({"mirror": array, "verdict": "set up",
-                                 "detail": "recorded in %s" %
-                                 record.record_path(array)})
+                verdicts.append(_recorded_verdict(backend, host, array))
                 continue
             # setup's own verdict: what it would refuse, check refuses.
             _, _, _, notes = backend.setup_verdict(host)
@@ -48,6 +46,22 @@ def run_check(backend, target):
                 verdict["advice"] = error.advice
             verdicts.append(verdict)
     return checks, verdicts
+
+
+def _recorded_verdict(backend, host, array):
+    """A recorded array: "set up" only where setup has nothing to do;
+    where setup would act (its boot unit failed or stopped, the RAM
+    member missing), "ready" with what setup would do, as its plan says."""
+    try:
+        plan = backend.plan_setup(host, {}, None, True)
+    except AlreadySetUp:
+        return {"mirror": array, "verdict": "set up",
+                "detail": "recorded in %s" % record.record_path(array)}
+    detail = list(plan.notes)
+    if plan.steps:
+        detail.append("setup: %s." % "; ".join(
+            step.summary for step in plan.steps))
+    return {"mirror": array, "verdict": "ready", "detail": " ".join(detail)}
 
 
 def _block_devices(root):

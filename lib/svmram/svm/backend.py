@@ -435,6 +435,9 @@ class SvmBackend(Backend):
     def statuses(self, target=None):
         return status.read_statuses(self.root, target)
 
+    def status_report(self, target=None):
+        return status.read_report(self.root, target)
+
     def why_nothing_set_up(self):
         return status.why_nothing_set_up(self.root)
 

@@ -4,7 +4,7 @@
 nothing: one check per fact of the host, then a verdict per mirror
 (backend.Backend.check describes the shape)."""
 
-from ..errors import RefusedError
+from ..errors import AlreadySetUp, RefusedError
 from ..plan import cost_lines, size_text
 from .programs import run_command
 from . import labels, listings
@@ -144,8 +144,16 @@ def unlabeled_prediction(snap):
 def mirror_verdict(snap, mirror):
     """What setup would do with `mirror`, from the Snapshot of it."""
     if snap.record is not None:
-        return {"mirror": mirror, "verdict": "set up",
-                "detail": "svmram status %s reports it" % mirror}
+        # setup's own verdict: nothing to do only while the boot service
+        # runs it; otherwise setup refuses, and so does check.
+        try:
+            choose_intent(snap, mirror, allow_label=True)
+        except AlreadySetUp:
+            return {"mirror": mirror, "verdict": "set up",
+                    "detail": "svmram status %s reports it" % mirror}
+        except RefusedError as refusal:
+            return {"mirror": mirror, "verdict": "refused",
+                    "detail": refusal.message, "advice": refusal.advice}
     predictions = {}
     if snap.mirror is not None:
         predictions = {"slots": slot_prediction(snap),

@@ -17,6 +17,11 @@ from .smf import Smf
 from .intent import Intent
 from .snapshot import OKAY, RESYNCING
 
+# Why status leaves svmram selftest's scratch mirror out (read_report).
+SCRATCH_PROOF = "(%s names it; svmram selftest removes it)" % \
+    selftest_removal.JOURNAL
+SCRATCH_WHY = "svmram selftest's scratch mirror " + SCRATCH_PROOF
+
 
 def booting(service):
     """Before or during the start method at boot: svmram restore has not
@@ -228,17 +233,26 @@ def verdict(serving, redundancy):
 def read_statuses(root, mirror=None):
     """[(status, problems)] of the mirror named, or of every instance of
     svc:/system/svmram, sorted by name; the host is read once."""
+    return read_report(root, mirror)[0]
+
+
+def read_report(root, mirror=None):
+    """(read_statuses(), what it left out: [{"target", "why"}]).  Given
+    no mirror, svmram selftest's scratch mirror, proven by its journal,
+    is not the administrator's: left out, so that their monitoring does
+    not alarm for it, and said so."""
     if mirror is not None:
         mirror = names.metadevice(mirror, "mirror")
     reading = HostReading(root)
     services = reading.services(mirror)
+    left_out = []
     if mirror is not None:
         services = {mirror: services.get(mirror)}
     else:
-        # svmram selftest's scratch mirror is not the administrator's:
-        # left out, so that their monitoring does not alarm for it
-        # (why_nothing_set_up says so when nothing else is set up).
-        services.pop(selftest_removal.scratch_mirror(root), None)
+        scratch = selftest_removal.scratch_mirror(root)
+        if scratch in services:
+            del services[scratch]
+            left_out.append({"target": scratch, "why": SCRATCH_WHY})
     records = reading.records(mirror) if any(
         state is not None for state in services.values()) else {}
     # The one `metastat` names the mirrors whose records are whole.
@@ -254,7 +268,7 @@ def read_statuses(root, mirror=None):
         else:
             statuses.append((not_a_mirror(name),
                              Problems(booting(services[name]))))
-    return statuses
+    return statuses, left_out
 
 
 def why_nothing_set_up(root):
@@ -269,8 +283,7 @@ def why_nothing_set_up(root):
     scratch = selftest_removal.scratch_mirror(root)
     if scratch is not None and scratch in HostReading(root).services(None):
         return ("only the scratch mirror %s of svmram selftest is, which "
-                "status leaves out (%s names it; svmram selftest removes "
-                "it)" % (scratch, selftest_removal.JOURNAL))
+                "status leaves out %s" % (scratch, SCRATCH_PROOF))
     return None
 
 

@@ -138,6 +138,29 @@ def unfinished(target):
                                        target + ".journal"))
 
 
+# The boot service's states (status --json's boot_service.state) in which
+# svmram setup answers "nothing to do" for a target set up already: SVM's
+# online and offline* (its start method restoring the RAM copy; svm/
+# planner.py RUNNING_STATES), md's active (md/backend.py). In any other
+# state setup acts (md starts its unit) or refuses (SVM), so the module
+# asks it.
+BOOT_SERVICE_RUNNING = ("online", "offline*", "active")
+# What svmram setup prints (with "# " before it under -n) for a target set
+# up already as asked (commands/setup.py, nothing_to_do).
+NOTHING_TO_DO = " is already set up; nothing to do."
+
+
+def boot_service_running(target):
+    """Whether the boot service of a configured target runs it."""
+    return (target.get("boot_service") or {}).get("state") in \
+        BOOT_SERVICE_RUNNING
+
+
+def nothing_to_do(stdout):
+    """Whether svmram setup's output says it has nothing to do."""
+    return stdout.strip().endswith(NOTHING_TO_DO)
+
+
 def summary(target):
     """What an administrator cares about in a diff: configured, the RAM
     copy, the read policy (SVM's read option; md's write-mostly disks),

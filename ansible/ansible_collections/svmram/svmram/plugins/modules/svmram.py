@@ -18,6 +18,12 @@ description:
     is C(changed=false), also while its boot service still copies it into RAM
     after a boot. A setup or teardown that was interrupted (its journal
     C(/var/svmram/TARGET.journal) is left) is finished by the next run.
+  - A target set up already whose boot service does not run it (SVM's SMF
+    instance not C(online), md's unit not C(active)) is not set up as asked,
+    so the module does what C(svmram setup) does. On SVM the task fails with
+    setup's refusal (the boot service's state, and C(svmram status) to see
+    what to do); on md setup starts the unit, and the task is
+    C(changed=true).
   - A refusal fails the task with svmram's own message and advice, verbatim.
   - In check mode it runs C(svmram check --json) (a target that setup would
     refuse fails the task, so C(--check) predicts the refusal) and returns the
@@ -148,7 +154,7 @@ plan:
 check:
   description: The target's verdict of C(svmram check --json) (its C(mirrors)
     entry).
-  returned: in check mode, when a setup would run
+  returned: in check mode, when a setup of a target not set up would run
   type: dict
   sample: {"mirror": "d10", "verdict": "ready", "method": "rotate"}
 stdout:
@@ -172,8 +178,8 @@ import time
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.svmram.svmram.plugins.module_utils.svmram import (
-    SvmramFailed, check, run_or_fail, summary, svmram_argv0, target_status,
-    unfinished)
+    SvmramFailed, boot_service_running, check, nothing_to_do, run_or_fail,
+    summary, svmram_argv0, target_status, unfinished)
 
 
 def options_of(params):
@@ -241,13 +247,21 @@ def main():
         result.update(target=name)
         todo = unfinished(name) or bool(before.get("configured")) != present
         after = before
-        if present and not todo and options_of(params):
-            # Set up already: svmram refuses options the record does not
-            # hold ("already set up differently").
-            run_or_fail(module, argv0, ["setup", "-n"] + options_of(params) +
-                        [params["target"]])
+        plan = None
+        if present and not todo and (options_of(params) or
+                                     not boot_service_running(before)):
+            # Set up already, but with options, or its boot service does
+            # not run it: svmram setup decides, as on the command line. It
+            # refuses options the record does not hold ("already set up
+            # differently") and, on SVM, a boot service that failed (its
+            # words fail the task); md's setup starts a unit that is not
+            # running (a change).
+            plan = run_or_fail(module, argv0, ["setup", "-n"] +
+                               options_of(params) + [params["target"]])[1]
+            todo = not nothing_to_do(plan)
         if todo and module.check_mode:
-            result.update(predict(module, argv0, name, present))
+            result.update(dict(plan=plan) if plan else
+                          predict(module, argv0, name, present))
         elif todo:
             command = ["setup" if present else "teardown", "-y"]
             command += options_of(params) if present else []

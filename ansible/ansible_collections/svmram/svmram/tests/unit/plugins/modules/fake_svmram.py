@@ -22,7 +22,8 @@ FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
 NEXT = {("not_set_up", "setup -y d10"): "set_up",
         ("set_up", "teardown -y d10"): "not_set_up",
         ("md_not_set_up", "setup -y /dev/md0"): "md_set_up",
-        ("md_set_up", "teardown -y /dev/md0"): "md_not_set_up"}
+        ("md_set_up", "teardown -y /dev/md0"): "md_not_set_up",
+        ("md_failed_unit", "setup -y /dev/md0"): "md_set_up"}
 
 
 def main(args):

@@ -136,6 +136,47 @@ def test_an_unfinished_setup_is_run_again(fake):
     assert not done.failed and done.result["changed"] is True
 
 
+MAINTENANCE = ("svmram: d10 is set up for reads from RAM, but its boot "
+               "service svc:/system/svmram:d10 is maintenance\n"
+               "svmram: 'svmram status d10' says what is wrong and what to "
+               "do; 'svmram teardown d10' undoes the setup.")
+
+
+def test_a_failed_boot_service_fails_with_setups_words(fake):
+    """Set up, its boot service in maintenance: not "set up as asked";
+    the task fails as 'svmram setup' does (exit 3, its words), in check
+    mode too, and nothing runs that changes the host."""
+    for check_mode in (False, True):
+        done = fake(svmram, "maintenance", check_mode=check_mode,
+                    target="d10")
+        assert done.failed, check_mode
+        assert (done.result["msg"], done.result["rc"],
+                done.result["changed"]) == (MAINTENANCE, 3, False)
+        assert fake.calls()[-2:] == ["status --json d10", "setup -n d10"]
+    assert len(fake.calls()) == 4
+
+
+def test_md_failed_unit_is_started_as_setup_does(fake):
+    """Set up, its unit failed: 'svmram setup' starts it, and so does the
+    task (changed); in check mode it returns that plan."""
+    done = fake(svmram, "md_failed_unit", check_mode=True,
+                target="/dev/md0")
+    assert fake.calls() == ["status --json /dev/md0", "setup -n /dev/md0"]
+    assert not done.failed and done.result["changed"] is True
+    assert "# md0 is set up but its boot unit svmram@md0.service is " \
+           "failed; setup starts it.\n" in done.result["plan"]
+    assert fake.state() == "md_failed_unit"
+    done = fake(svmram, "md_failed_unit", diff=True, target="/dev/md0")
+    assert fake.calls()[2:] == ["status --json /dev/md0",
+                                "setup -n /dev/md0", "setup -y /dev/md0",
+                                "status --json /dev/md0"]
+    assert not done.failed and done.result["changed"] is True
+    assert (done.result["diff"]["before"]["boot_service"],
+            done.result["diff"]["after"]["boot_service"]) == ("failed",
+                                                              "active")
+    assert fake.state() == "md_set_up"
+
+
 def test_a_refusal_fails_with_svmrams_words(fake):
     done = fake(svmram, "degraded", target="d10")
     assert done.failed
