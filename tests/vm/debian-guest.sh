@@ -3,15 +3,19 @@
 # Copyright 2026 The svmram authors.  See LICENSE.
 # debian-guest.sh - a real Debian guest under systemd (issue 21, section
 # 3; issue 28): Debian 13 (trixie) by default, Debian 12 (bookworm) with
-# --suite bookworm, built from Debian packages with mmdebstrap, svmram's
+# --suite bookworm, Debian 14 (forky, testing) with --suite forky (issue
+# 37), each with its release's kernel or, with --kernel backports, with
+# linux-image-amd64 from SUITE-backports (issue 37: trixie's 7.x kernel
+# beside its mdadm 4.4), built from Debian packages with mmdebstrap, svmram's
 # .deb installed into it, booted under QEMU (TCG) with its own root disk
 # and two data disks, and driven by a check script inside it
 # (guest-debian-check.sh, run at every boot by svmram-vmtest.service).
 #
-# Usage: debian-guest.sh build DEB [--suite S]
+# Usage: debian-guest.sh build DEB [--suite S] [--kernel backports]
 #                                     build (or find in the cache) the image
 #                                     for DEB; prints its directory
-#        debian-guest.sh run DEB [--suite S] [--out DIR] [--timeout S]
+#        debian-guest.sh run DEB [--suite S] [--kernel backports]
+#                                [--out DIR] [--timeout S]
 #                                [--plan cuts|short|ansible]
 #                                     build, then boot nine times, one QEMU
 #                                     (TCG) per boot, S seconds at most each
@@ -31,9 +35,11 @@
 #                                     cut POINT" is cut: QEMU killed (SIGKILL)
 #
 # Cache: ${SVMRAM_GUEST_CACHE:-${XDG_CACHE_HOME:-~/.cache}/svmram/debian-guest}:
-#   base-SUITE-KEY.tar mmdebstrap's output; KEY hashes the suite, the mirror,
-#                  the package list and build_base itself
-#   image-SUITE-KEY/ root.img (ext4 made by mke2fs -d, nothing mounted;
+#   base-NAME-KEY.tar mmdebstrap's output; NAME is the suite, or
+#                  SUITE-backports-kernel with --kernel backports; KEY
+#                  hashes the suite, the mirror, the kernel, the package
+#                  list and build_base itself
+#   image-NAME-KEY/ root.img (ext4 made by mke2fs -d, nothing mounted;
 #                  each boot takes the kernel and initrd from its /boot,
 #                  as a boot loader would); KEY hashes the base's key, the .deb,
 #                  the guest's files and build_image itself
@@ -49,6 +55,8 @@ set -euo pipefail
 shopt -s inherit_errexit
 HERE=$(cd "$(dirname "$0")" && pwd)
 SUITE=trixie
+# empty: the suite's own kernel; backports: SUITE-backports' linux-image-amd64
+KERNEL=
 MIRROR=${SVMRAM_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # man-db: systemd-analyze verify checks that Documentation=man:svmram(8) opens
 PACKAGES=linux-image-amd64,systemd-sysv,udev,mdadm,e2fsprogs,python3,kmod,procps,util-linux,initramfs-tools,man-db
@@ -64,12 +72,23 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}'; }
 
 # The base system: Debian's packages, nothing of svmram's.
+# With --kernel backports the sources list SUITE-backports too and the
+# kernel comes from there (apt's pkg/release; its own dependencies follow).
+# Testing's Release files (forky's) carry a Valid-Until a week ahead, and
+# a mirror that is a snapshot (this machine's) serves them expired: apt
+# refuses them unless told not to check (stable's have no Valid-Until).
 build_base() { # OUT.tar
+  local packages=$PACKAGES sources=("$MIRROR")
+  if [ "$KERNEL" = backports ]; then
+    packages=${PACKAGES/linux-image-amd64,/linux-image-amd64/$SUITE-backports,}
+    sources=("deb $MIRROR $SUITE main" "deb $MIRROR $SUITE-backports main")
+  fi
   nice -n 10 mmdebstrap --mode=root --variant=minbase --format=tar \
     --aptopt='APT::Install-Recommends "false"' \
-    --include="$PACKAGES" \
+    --aptopt='Acquire::Check-Valid-Until "false"' \
+    --include="$packages" \
     --customize-hook='echo svmram-guest > "$1/etc/hostname"' \
-    "$SUITE" "$1" "$MIRROR"
+    "$SUITE" "$1" "${sources[@]}"
 }
 
 # The bootable image: the base, svmram's package installed with apt (its
@@ -165,34 +184,46 @@ collection_digest() { # what the image has of the collection's tree
      ! -path '*/__pycache__/*' | LC_ALL=C sort | xargs sha256sum)
 }
 
+# Each console line is stamped with the host's time (perl, Time::HiRes),
+# its terminal escape sequences taken out: forky's systemd 262 asks the
+# terminal's name (XTGETTCAP, ESC P + q 6E616D65 ESC \) when the test's
+# unit opens ttyS0, in front of the script's first line, so "VMTEST-BOOT
+# 0" was not at a line's start (trixie's 257 does not ask); colours and
+# cursor moves go too (test_vm_debian.py runs it on that line).
+STAMP_CONSOLE='BEGIN{$|=1} s/\r//g; s/\e(?:P.*?\e\\|\].*?(?:\a|\e\\)|\[[0-9;?!<=>]*[ -\/]*[\@-~]|[0-9\@-Z\\^_])//g; printf "%.1f %s", time, $_'
+
 key_of() { sha256sum | cut -c1-16; }
 
+# The cache's name of this suite and kernel; a build deletes only the
+# older files of the same name (KEY is 16 hex digits, so that trixie's
+# do not match trixie-backports-kernel's).
+KEY_GLOB='????????????????'
 image_for() { # DEB -> image directory on stdout
-  local deb=$1 base_key image_key base image t0
+  local deb=$1 base_key image_key base image t0 name=$SUITE${KERNEL:+-$KERNEL-kernel}
   mkdir -p "$CACHE"
-  base_key=$( { echo "$SUITE $MIRROR $PACKAGES"; declare -f build_base; } | key_of)
-  base=$CACHE/base-$SUITE-$base_key.tar
+  base_key=$( { echo "$SUITE $MIRROR $KERNEL $PACKAGES"; declare -f build_base; } | key_of)
+  base=$CACHE/base-$name-$base_key.tar
   if [ ! -s "$base" ]; then
     command -v mmdebstrap >/dev/null || die "mmdebstrap is not installed (apt-get install mmdebstrap)"
     t0=$(now)
-    echo "debian-guest.sh: building the base system $base (mmdebstrap, $SUITE)" >&2
+    echo "debian-guest.sh: building the base system $base (mmdebstrap, $SUITE${KERNEL:+, $KERNEL kernel})" >&2
     build_base "$base.tmp" >&2
     mv "$base.tmp" "$base"
-    echo "$SUITE base_build_s=$(since "$t0")" >> "$CACHE/timings.log"
-    find "$CACHE" -maxdepth 1 -name "base-$SUITE-*.tar" ! -name "base-$SUITE-$base_key.tar" -delete
+    echo "$name base_build_s=$(since "$t0")" >> "$CACHE/timings.log"
+    find "$CACHE" -maxdepth 1 -name "base-$name-$KEY_GLOB.tar" ! -name "base-$name-$base_key.tar" -delete
   fi
   image_key=$( { echo "$base_key $MD_UUID"; sha256sum "$deb" | cut -d' ' -f1;
                  cat "${GUEST_FILES[@]}"; declare -f build_image;
                  declare -f install_collection; collection_digest; } | key_of)
-  image=$CACHE/image-$SUITE-$image_key
+  image=$CACHE/image-$name-$image_key
   if [ ! -s "$image/root.img" ]; then
     t0=$(now)
     echo "debian-guest.sh: building the image $image" >&2
     rm -rf "$image.tmp"; mkdir -p "$image.tmp"
     build_image "$base" "$deb" "$image.tmp" >&2
     rm -rf "$image"; mv "$image.tmp" "$image"
-    echo "$SUITE image_build_s=$(since "$t0")" >> "$CACHE/timings.log"
-    find "$CACHE" -maxdepth 1 -name "image-$SUITE-*" ! -name "image-$SUITE-$image_key" \
+    echo "$name image_build_s=$(since "$t0")" >> "$CACHE/timings.log"
+    find "$CACHE" -maxdepth 1 -name "image-$name-$KEY_GLOB" ! -name "image-$name-$image_key" \
       -exec rm -rf {} +
   fi
   echo "$image"
@@ -279,7 +310,7 @@ boot() { # IMAGE OUT TIMEOUT
       -drive "file=$out/root.img,if=virtio,format=raw,cache=unsafe" \
       "${drives[@]}" \
       </dev/null 2>&1 \
-      | perl -MTime::HiRes=time -ne 'BEGIN{$|=1} s/\r//g; printf "%.1f %s", time, $_' \
+      | perl -MTime::HiRes=time -ne "$STAMP_CONSOLE" \
       | tee "$out/console-$n.log"
     rc=${PIPESTATUS[0]}
     grep -aq 'Loading, please wait' "$out/console-$n.log" && break
@@ -312,7 +343,7 @@ boot() { # IMAGE OUT TIMEOUT
   grep -aq ' VMTEST-DONE pass=[0-9]* fail=0$' "$out/console.log"
 }
 
-[ $# -ge 2 ] || { sed -n '11,31p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '14,33p' "$0"; exit 2; }
 cmd=$1 deb=$(readlink -f "$2"); shift 2
 [ -f "$deb" ] || die "no package $deb (make deb)"
 [ "$(id -u)" = 0 ] || die "run as root (mmdebstrap --mode=root, chroot)"
@@ -322,13 +353,17 @@ while [ $# -gt 0 ]; do
     --out) OUT=$2; shift 2;;
     --timeout) TIMEOUT=$2; shift 2;;
     --suite) SUITE=$2; shift 2
-             case "$SUITE" in trixie|bookworm) ;; *) die "unknown suite $SUITE (trixie, bookworm)";; esac;;
+             case "$SUITE" in trixie|bookworm|forky) ;; *) die "unknown suite $SUITE (trixie, bookworm, forky)";; esac;;
+    --kernel) KERNEL=$2; shift 2
+              case "$KERNEL" in backports) ;; *) die "unknown kernel $KERNEL (backports)";; esac;;
     --plan) PLAN=$2; shift 2
             case "$PLAN" in cuts|short|ansible) ;; *) die "unknown plan $PLAN (cuts, short, ansible)";; esac;;
     *) die "unknown option $1";;
   esac
 done
 PACKAGES=$PACKAGES$(suite_packages "$SUITE")
+# forky is testing: it has no backports
+[ "$KERNEL" != backports ] || [ "$SUITE" != forky ] || die "forky has no backports (--kernel backports: trixie, bookworm)"
 # Two runs at once (make test-vm runs two tests at a time) may want the
 # same suite's base or image, and a build deletes the suite's other
 # images: the cache is used under its lock (flock), held until the image
