@@ -300,7 +300,17 @@ boot() { # IMAGE OUT TIMEOUT
     # guest's userspace ran (the initramfs' first line, "Loading, please
     # wait...", never came), the disks are untouched, so that boot is
     # tried again, at most twice
+    # A boot that hangs silently (no console line at all; seen once on
+    # forky under TCG) would wait out the whole timeout: a watchdog kills
+    # QEMU when the initramfs' first line has not come within 300 s
+    # (it comes within 20 s on a quiet host, 60 s at load 12), and the
+    # boot is tried again as after a crash.
     for try in 1 2 3; do
+    ( sleep 300 </dev/null >/dev/null 2>&1
+      grep -aq 'Loading, please wait' "$out/console-$n.log" && exit 0
+      qp=$(cat "$out/qemu.pid" 2>/dev/null) && kill -9 "$qp" 2>/dev/null &&
+        echo "debian-guest.sh: boot $n: no 'Loading, please wait' within 300 s: SIGKILL qemu $qp" >&2
+    ) & dog=$!
     timeout -k 10 "$timeout" nice -n 10 qemu-system-x86_64 \
       -accel tcg,thread=multi,tb-size=256 -cpu max -machine pc -m 1024 -smp 2 \
       -nodefaults -no-user-config -display none -nic none -no-reboot \
@@ -313,6 +323,7 @@ boot() { # IMAGE OUT TIMEOUT
       | perl -MTime::HiRes=time -ne "$STAMP_CONSOLE" \
       | tee "$out/console-$n.log"
     rc=${PIPESTATUS[0]}
+    kill "$dog" 2>/dev/null; wait "$dog" 2>/dev/null
     grep -aq 'Loading, please wait' "$out/console-$n.log" && break
     [ "$try" = 3 ] && break
     echo "boot$n: qemu_rc=$rc before the guest's userspace ($(grep -a -m1 -o 'Kernel panic.*\|Oops: .*' "$out/console-$n.log" | tr -d '\r' || echo 'no panic line')): tried again" >> "$out/times.txt"
