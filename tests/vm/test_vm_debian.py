@@ -48,8 +48,13 @@ table says, and md's check finds mismatch_cnt 0; the unit restores, or,
 while a journal says a setup or teardown is unfinished, starts md0
 (inactive when the cut left a RAM member in it) and stands aside; a
 restore by hand stands aside too; after the last cut of each chain the
-boot's unit has restored (setup) or the array is ordinary (teardown).  It
-asserts each boot's phase, RESULT names and exact cut point.
+boot's unit has restored (setup) or the array is ordinary (teardown).
+mdadm's monitor, once it runs, has reported nothing since the cut where
+the array is whole again (setup's end, md's recovery cut, teardown's
+end), and DegradedArray with its one mail alone where a setup or
+teardown was cut short (md0 a raid device short until it is run again:
+a true alarm).  It asserts each boot's phase, RESULT names and exact cut
+point.
 
 Slow (each release's first build 1 to 7 minutes, by the mirror; the
 boots' times are in docs/md-backend.md): it runs only with
