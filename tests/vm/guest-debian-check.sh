@@ -66,7 +66,8 @@
 #   phases s1-s2: after setup's cut K: /data mounted, files and every
 #            record intact, the journal, record, raid devices,
 #            write-mostly disks, marker and unit as SETUP_CUTS says, no
-#            RAM member, mismatch_cnt 0 after md's check; the unit, once
+#            RAM member, mismatch_cnt 0 after md's check, mdadm's events
+#            and mails since the cut (cut_alarms); the unit, once
 #            setup enabled it, started md0 (inactive when the cut left a
 #            RAM member in it) and stood aside for the journal, and a
 #            restore by hand stands aside too (exit 3); then 'svmram
@@ -79,7 +80,8 @@
 #            >= 25 % done (the guest reads sync_completed), the writer
 #            running
 #   phase r2: after the cut: the unit restored, /data, files, every record
-#            the writer noted (more than before it), mismatch_cnt 0; then
+#            the writer noted (more than before it), no mdadm event or
+#            mail, mismatch_cnt 0; then
 #            'svmram teardown -y md0' cut at TEARDOWN_CUTS' first point
 #   phases t1-t2: after teardown's cut K, as after setup's (the unit
 #            stays enabled until the RAM member is out); then the
