@@ -77,7 +77,8 @@
 #   phases s1-s2: after setup's cut K: /data mounted, files and every
 #            record intact, the journal, record, raid devices,
 #            write-mostly disks, marker and unit as SETUP_CUTS says, no
-#            RAM member, mismatch_cnt 0 after md's check; the unit, once
+#            RAM member, mismatch_cnt 0 after md's check, mdadm's events
+#            and mails since the cut (cut_alarms); the unit, once
 #            setup enabled it, started md0 (inactive when the cut left a
 #            RAM member in it) and stood aside for the journal, and a
 #            restore by hand stands aside too (exit 3); then 'svmram
@@ -90,7 +91,8 @@
 #            >= 25 % done (the guest reads sync_completed), the writer
 #            running
 #   phase r2: after the cut: the unit restored, /data, files, every record
-#            the writer noted (more than before it), mismatch_cnt 0; then
+#            the writer noted (more than before it), no mdadm event or
+#            mail, mismatch_cnt 0; then
 #            'svmram teardown -y md0' cut at TEARDOWN_CUTS' first point
 #   phases t1-t2: after teardown's cut K, as after setup's (the unit
 #            stays enabled until the RAM member is out); then the
@@ -784,6 +786,8 @@ records_check() { # NAME [MORE-THAN]: every noted record reads back
 cut_run() { # POINT SVMRAM-ARGS...
   local point=$1 rc; shift
   info "svmram $* with SVMRAM_TEST_CUT=$point"
+  # mdadm's events and mails so far; the boot after the cut checks its own
+  count_events > "$STATE/events0"; count_mails > "$STATE/mails0"
   sync
   SVMRAM_TEST_CUT="$point" SVMRAM_TEST_TRACE=1 svmram "$@"; rc=$?
   result cut.reached 1 "svmram $* returned (rc=$rc) without the power cut at $point"
@@ -881,6 +885,32 @@ cut_state() { # TAG JOURNAL RECORD RAID WRITE-MOSTLY MARKER UNIT
   st=$(systemctl is-enabled svmram@md0.service 2>&1)
   [ "$st" = "$7" ]; result "$tag.unit" $? "unit: $st (wanted $7)"
 }
+# mdadm's events and mails in the boot after a cut, once its monitor
+# runs (it waits for svmram-copy@, the copy into RAM).  Quiet where the
+# array is whole again ("-": no journal, the boot's unit restored or
+# nothing to restore); where a setup or teardown was cut short
+# (JOURNAL), md0 runs on its two disks of the three raid devices its
+# superblocks count and the unit stands aside until the command is run
+# again: md itself counts that array degraded, and an admin must act,
+# so mdadm's DegradedArray and its one mail are right there, and nothing
+# else.
+cut_alarms() { # TAG JOURNAL
+  local events m want
+  monitor_settled
+  events=$(events_since); m=$(mails_since)
+  show cut.monitor journalctl -b -q -o short-monotonic --no-pager \
+    -u mdmonitor.service -u svmram-copy@md0.service -u svmram@md0.service
+  show cut.kernel journalctl -b -q -k -o short-monotonic --no-pager -g 'md0|ram0'
+  show cut.events events_since
+  if [ "$2" = - ]; then
+    [ -z "$events" ]; result "$1.mdadm.no_events" $? "$(echo "$events" | tr '\n' ';')"
+    [ "$m" = 0 ]; result "$1.mail.none" $? "$m mails"
+  else
+    want="DegradedArray /dev/md0"
+    [ "$events" = "$want" ]; result "$1.mdadm.degraded_only" $? "$(echo "$events" | tr '\n' ';') (wanted: $want)"
+    [ "$m" = 1 ]; result "$1.mail.degraded_only" $? "$m mails (wanted 1)"
+  fi
+}
 # the boot after the cut at entry K (from 1) of TABLE; then the command
 # run again, cut at entry K+1, or what follows the last
 chain_boot() { # setup|teardown K
@@ -891,8 +921,10 @@ chain_boot() { # setup|teardown K
   info "after the cut at $op's $point"
   after_cut "$tag"
   cut_state "$tag" "$journal" "$rec" "$raid" "$wm" "$marker" "$unit"
+  [ "$op" = setup ] && [ "$k" = "${#cuts[@]}" ] && restored "$tag"
+  cut_alarms "$tag" "$journal"
   if [ "$op" = setup ] && [ "$k" = "${#cuts[@]}" ]; then
-    restored "$tag"; md_check; recovery_cut
+    md_check; recovery_cut
   fi
   if [ "$unit" = enabled ]; then
     # the boot's restore started md0 (a power cut with a RAM member in
@@ -944,6 +976,7 @@ recovery_cut() {
     [ -n "$pct" ] && [ "$pct" -ge 25 ] && break
     sleep 0.1
   done
+  count_events > "$STATE/events0"; count_mails > "$STATE/mails0"
   sync
   echo "LAB-MARK cut after restore (md0 recovery ${pct:-none} % done)"
   sleep 600
@@ -1067,9 +1100,11 @@ c0)
 s[1-9]) chain_boot setup "${PHASE#s}" ;;
 t[1-9]) chain_boot teardown "${PHASE#t}" ;;
 r2)
-  after_cut recovery_cut
-  records_check recovery_cut.records_of_writer "$(cat "$STATE/records_before_writer")"
-  restored recovery_cut
+  after_power_cut recovery_cut
+  show cut.monitor journalctl -b -q -o short-monotonic --no-pager \
+    -u mdmonitor.service -u svmram-copy@md0.service -u svmram@md0.service
+  show cut.kernel journalctl -b -q -k -o short-monotonic --no-pager -g 'md0|ram0'
+  show cut.events events_since
   md_check
   echo t1 > "$STATE/phase"
   cut_run "${TEARDOWN_CUTS[0]%%|*}" teardown -y md0
