@@ -85,7 +85,9 @@ class Status:
     ``ram_copy`` (the RAM copy's name), ``method``, ``read_policy`` (SVM's
     read option; None on md, whose write-mostly disks say it),
     ``size_blocks``, ``sync_percent`` (the copy onto a copy, None unless
-    it runs), ``copies`` [{slot, name, state, ram}] (``state`` in the
+    it runs), ``scrub`` {action, percent} (a check of every copy that the
+    system runs by itself, md's check or repair; None unless it runs),
+    ``copies`` [{slot, name, state, ram}] (``state`` in the
     backend's own terms), ``ramdisk`` {name, present, size_bytes, device,
     recorded_device, device_matches} and ``boot_service`` {name, state}.
     md's copies add ``write_mostly`` (SVM's read policy is the mirror's).
@@ -102,6 +104,7 @@ class Status:
     read_policy: Optional[str] = None
     size_blocks: Optional[int] = None
     sync_percent: Optional[int] = None
+    scrub: Optional[dict] = None
     copies: List[dict] = field(default_factory=list)
     ramdisk: Optional[dict] = None
     boot_service: Optional[dict] = None
@@ -152,6 +155,8 @@ class Words:
     serving: str            # status: what serving from RAM means, {ram}
     script: str             # what -n prints: "ksh script", "POSIX sh script"
     boot_unit: str = "{instance}"   # "svmram@{instance}.service"
+    # a scrub (Status.scrub) running, {action}: "md's {action} (scrub)"
+    scrub: str = "{action}"
     instance: Callable[[str], str] = str    # a target's name -> {instance}
 
     def unit(self, target):

@@ -110,7 +110,7 @@ def test_status_and_status_json(host):
     assert sorted(entry) == sorted([
         "target", "configured", "verdict", "serving_from_ram", "reasons",
         "disk_redundancy", "ram_copy", "method", "read_policy",
-        "size_blocks", "sync_percent", "copies", "ramdisk",
+        "size_blocks", "sync_percent", "scrub", "copies", "ramdisk",
         "boot_service"])
     assert entry["copies"] == [
         {"slot": 0, "name": "vda", "state": "in_sync", "ram": False,

@@ -37,6 +37,7 @@ SERVING = {
     "read_policy": "first",
     "size_blocks": 465885,
     "sync_percent": None,
+    "scrub": None,
     "copies": SUBMIRRORS,
     "ramdisk": {"name": "svmram_d10", "present": True,
                 "size_bytes": 228 * 1024 * 1024, "device": "250,1",

@@ -46,6 +46,12 @@ def render_text(status, backend):
     if status.sync_percent is not None:
         lines.append("    %-11s %d %% done" % (backend.words.sync + ":",
                                              status.sync_percent))
+    if status.scrub is not None:
+        percent = status.scrub["percent"]
+        lines.append("    %-11s %s running%s" % (
+            "scrub:", backend.words.scrub.format(
+                action=status.scrub["action"]),
+            "" if percent is None else ", %d %% done" % percent))
     disk = status.ramdisk
     lines.append("    %-11s %s, %s%s" % (
         backend.words.ram_device + ":", disk["name"],
