@@ -12,7 +12,7 @@
 #                                     build (or find in the cache) the image
 #                                     for DEB; prints its directory
 #        debian-guest.sh run DEB [--suite S] [--out DIR] [--timeout S]
-#                                [--plan cuts|short]
+#                                [--plan cuts|short|scrub]
 #                                     build, then boot eight times, one QEMU
 #                                     (TCG) per boot, S seconds at most each
 #                                     (default 1800: at load 11-14 on the
@@ -24,7 +24,8 @@
 #                                     the power cuts' phases instead (the
 #                                     kernel's command line says
 #                                     svmram_vmtest=cuts), 6 boots;
-#                                     --plan short: phases 0, 1, p1, 6.
+#                                     --plan short: phases 0, 1, p1, 6;
+#                                     --plan scrub: phases 0 and k.
 #                                     A boot whose console shows "LAB-MARK
 #                                     cut POINT" is cut: QEMU killed (SIGKILL)
 #
@@ -276,7 +277,7 @@ boot() { # IMAGE OUT TIMEOUT
   grep -aq ' VMTEST-DONE pass=[0-9]* fail=0$' "$out/console.log"
 }
 
-[ $# -ge 2 ] || { sed -n '11,26p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '11,27p' "$0"; exit 2; }
 cmd=$1 deb=$(readlink -f "$2"); shift 2
 [ -f "$deb" ] || die "no package $deb (make deb)"
 [ "$(id -u)" = 0 ] || die "run as root (mmdebstrap --mode=root, chroot)"
@@ -288,7 +289,7 @@ while [ $# -gt 0 ]; do
     --suite) SUITE=$2; shift 2
              case "$SUITE" in trixie|bookworm) ;; *) die "unknown suite $SUITE (trixie, bookworm)";; esac;;
     --plan) PLAN=$2; shift 2
-            case "$PLAN" in cuts|short) ;; *) die "unknown plan $PLAN (cuts, short)";; esac;;
+            case "$PLAN" in cuts|short|scrub) ;; *) die "unknown plan $PLAN (cuts, short, scrub)";; esac;;
     *) die "unknown option $1";;
   esac
 done
