@@ -1035,8 +1035,10 @@ scrub_md_facts() {
   echo idle > /sys/block/md9/md/sync_action
   sleep 2
   info "md-fact: after idle: sync_action $(cat /sys/block/md9/md/sync_action); sync_min $(cat /sys/block/md9/md/sync_min); $(grep -A2 '^md9' /proc/mdstat | tr '\n' ' ')"
-  echo check > /sys/block/md9/md/sync_action 2>/dev/null; rc=$?
-  info "md-fact: check asked during a recovery: rc=$rc; sync_action $(cat /sys/block/md9/md/sync_action)"
+  mdadm --grow /dev/md9 --raid-devices=3 >/dev/null 2>&1
+  sleep 1
+  out=$( (echo check > /sys/block/md9/md/sync_action) 2>&1); rc=$?
+  info "md-fact: check asked during a recovery: rc=$rc $out; sync_action $(cat /sys/block/md9/md/sync_action); $(grep -A2 '^md9' /proc/mdstat | tr '\n' ' ')"
   mdadm --stop /dev/md9 >/dev/null 2>&1
   losetup -d "$l0" "$l1" "$l2"; rm -f /root/loop[789].img
 }
