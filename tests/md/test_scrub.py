@@ -143,3 +143,30 @@ def test_a_recovery_held_back_by_a_check_is_a_problem(tmp_path):
     assert status.problem.startswith(
         "md's check (scrub) of md0 (25 % done) is running and md recovers "
         "md0 only after it")
+
+
+def test_a_check_of_one_disk_and_the_ram_member(tmp_path):
+    """md0 with vdb missing (one disk and ram0 in sync) checked: status
+    says degraded for the missing disk, as without a check, and the
+    check beside it; neither a copy in progress nor the RAM member as
+    the only copy (the check reads vda, which holds current data)."""
+    from dataclasses import replace
+
+    from svmram.md import status
+    from svmram.md.intent import Intent
+    root = resync_tree(tmp_path)
+    snap = MdHost("md0", root=root).observe()
+    a = replace(snap.array.without_member("vdb"), degraded=1,
+                sync_action="check", mdstat_percent=12,
+                sync_completed=(31232, TOTAL))
+    it = Intent("md0", ("vda", "vdb"), "ram0", 131072, 2048, True)
+    found, problems = status.array_status(snap.evolve(array=a), it,
+                                          "active")
+    entry = found.to_json()
+    assert entry["verdict"] == "degraded"
+    assert entry["disk_redundancy"]["current"] == ["vda"]
+    assert entry["reasons"] == [] and entry["serving_from_ram"]
+    assert (entry["sync_percent"], entry["scrub"]) == (
+        None, {"action": "check", "percent": 12})
+    assert problems.critical == [
+        "disk redundancy degraded (vdb is not in md0)"]
