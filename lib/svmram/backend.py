@@ -87,7 +87,9 @@ class Status:
     ``size_blocks``, ``sync_percent`` (the copy onto a copy, None unless
     it runs), ``sync_bytes_per_second`` and ``sync_seconds_left`` (its
     rate and the time left at that rate, where the system reports a rate:
-    md, not SVM), ``copies`` [{slot, name, state, ram}] (``state`` in the
+    md, not SVM), ``scrub`` {action, percent} (a check of every copy that
+    the system runs by itself, md's check or repair; None unless it runs),
+    ``copies`` [{slot, name, state, ram}] (``state`` in the
     backend's own terms), ``ramdisk`` {name, present, size_bytes, device,
     recorded_device, device_matches} and ``boot_service`` {name, state}.
     md's copies add ``write_mostly`` (SVM's read policy is the mirror's).
@@ -106,6 +108,7 @@ class Status:
     sync_percent: Optional[int] = None
     sync_bytes_per_second: Optional[int] = None
     sync_seconds_left: Optional[int] = None
+    scrub: Optional[dict] = None
     copies: List[dict] = field(default_factory=list)
     ramdisk: Optional[dict] = None
     boot_service: Optional[dict] = None
@@ -156,6 +159,8 @@ class Words:
     serving: str            # status: what serving from RAM means, {ram}
     script: str             # what -n prints: "ksh script", "POSIX sh script"
     boot_unit: str = "{instance}"   # "svmram@{instance}.service"
+    # a scrub (Status.scrub) running, {action}: "md's {action} (scrub)"
+    scrub: str = "{action}"
     instance: Callable[[str], str] = str    # a target's name -> {instance}
 
     def unit(self, target):

@@ -47,10 +47,11 @@ def test_the_unit_holds_up_nothing_the_boot_needs():
     28: before blockdev@dev-mdN.target, it made the array's mount wait
     for Python's start-up at every boot; before local-fs-pre.target, every
     local mount, issue 21).  Before mdmonitor, for the shutdown (next
-    test); at boot mdmonitor waits for svmram-copy@ anyway."""
+    test); at boot mdmonitor waits for svmram-copy@ anyway.  Before
+    mdcheck's two services (next test), which nothing in the boot needs."""
     u = unit()
     assert set(" ".join(u["Before"]).split()) == {
-        "shutdown.target", "mdmonitor.service"}
+        "shutdown.target", "mdmonitor.service"} | MDCHECK
     assert u["Wants"] == ["svmram-copy@%i.service"]
     assert "WantedBy" in u and u["WantedBy"] == ["sysinit.target"]
     # and it yields the CPU to the rest of the boot
@@ -69,8 +70,9 @@ def test_mdmonitor_starts_once_md_has_copied_the_array_into_ram():
     c = unit(COPY)
     assert c["DefaultDependencies"] == ["no"]
     assert c["After"] == ["svmram@%i.service"]
-    assert set(c["Before"][0].split()) == {
-        "mdmonitor.service", "mdmonitor-oneshot.service", "shutdown.target"}
+    assert set(" ".join(c["Before"]).split()) == {
+        "mdmonitor.service", "mdmonitor-oneshot.service",
+        "shutdown.target"} | MDCHECK
     assert c["Conflicts"] == ["shutdown.target"]
     assert c["Type"] == ["oneshot"] and "RemainAfterExit" not in c
     assert c["ExecStart"] == [COPY_WAIT]
@@ -159,6 +161,26 @@ def test_the_copy_unit_stops_at_once_without_a_ram_member_to_copy(tmp_path):
                          sync_action="frozen") == 0
     assert run_copy_wait(tmp_path / "r", ["1 spare"], "spare",
                          array_state="read-auto") == 0
+
+
+# Debian's scrub (mdadm 4.4: mdcheck_start.timer monthly,
+# mdcheck_continue.timer daily, both Persistent=true)
+MDCHECK = {"mdcheck_start.service", "mdcheck_continue.service"}
+
+
+def test_debian_s_scrub_waits_for_the_copy_into_ram_and_stops_first():
+    """mdcheck skips an array that is not idle ("This array is busy":
+    the month's check dropped during the copy into RAM) and a check that
+    starts first holds md's copy into RAM back for hours (md runs one
+    sync action at a time; issue 37, 1).  Both mdcheck services start
+    after the copy (svmram-copy@ is before them, and after svmram@) and
+    stop before svmram@'s stop fails the RAM member, which would end the
+    check under a running mdcheck: it would take that for the check's
+    end and remove its marker."""
+    for path in (UNIT, COPY):
+        before = set(" ".join(unit(path)["Before"]).split())
+        assert MDCHECK <= before, path
+    assert unit(COPY)["After"] == ["svmram@%i.service"]
 
 
 def test_mdmonitor_stops_at_shutdown_before_the_stop_fails_the_ram_member():

@@ -40,6 +40,7 @@ SERVING = {
     # SVM's metastat shows a percentage only: no rate, no time left
     "sync_bytes_per_second": None,
     "sync_seconds_left": None,
+    "scrub": None,
     "copies": SUBMIRRORS,
     "ramdisk": {"name": "svmram_d10", "present": True,
                 "size_bytes": 228 * 1024 * 1024, "device": "250,1",

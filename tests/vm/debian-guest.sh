@@ -16,8 +16,8 @@
 #                                     for DEB; prints its directory
 #        debian-guest.sh run DEB [--suite S] [--kernel backports]
 #                                [--out DIR] [--timeout S]
-#                                [--plan cuts|short|ansible]
-#                                     build, then boot nine times, one QEMU
+#                                [--plan cuts|short|ansible|scrub]
+#                                     build, then boot ten times, one QEMU
 #                                     (TCG) per boot, S seconds at most each
 #                                     (default 1800: at load 11-14 on the
 #                                     2-core machine a trixie boot took
@@ -30,7 +30,8 @@
 #                                     svmram_vmtest=cuts), 6 boots;
 #                                     --plan short: phases 0, 1, p1, 6;
 #                                     --plan ansible (trixie): phases a0,
-#                                     a1, 6, the Ansible step alone.
+#                                     a1, 6, the Ansible step alone;
+#                                     --plan scrub: phases 0 and k.
 #                                     A boot whose console shows "LAB-MARK
 #                                     cut POINT" is cut: QEMU killed (SIGKILL)
 #
@@ -354,7 +355,7 @@ boot() { # IMAGE OUT TIMEOUT
   grep -aq ' VMTEST-DONE pass=[0-9]* fail=0$' "$out/console.log"
 }
 
-[ $# -ge 2 ] || { sed -n '14,33p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '14,36p' "$0"; exit 2; }
 cmd=$1 deb=$(readlink -f "$2"); shift 2
 [ -f "$deb" ] || die "no package $deb (make deb)"
 [ "$(id -u)" = 0 ] || die "run as root (mmdebstrap --mode=root, chroot)"
@@ -368,7 +369,7 @@ while [ $# -gt 0 ]; do
     --kernel) KERNEL=$2; shift 2
               case "$KERNEL" in backports) ;; *) die "unknown kernel $KERNEL (backports)";; esac;;
     --plan) PLAN=$2; shift 2
-            case "$PLAN" in cuts|short|ansible) ;; *) die "unknown plan $PLAN (cuts, short, ansible)";; esac;;
+            case "$PLAN" in cuts|short|ansible|scrub) ;; *) die "unknown plan $PLAN (cuts, short, ansible, scrub)";; esac;;
     *) die "unknown option $1";;
   esac
 done

@@ -35,10 +35,23 @@
 #            copy; phase 2 ends in a power cut with a writer of records
 #            (the console's "LAB-MARK cut writer running")
 #   phase p1: after the cut: /data, files, records, the RAM member
-#            restored, no mdadm event or mail; reboot without the second
-#            data disk (debian-guest.sh leaves its drive out).  The
-#            short plan (Debian 12): phases 0, 1 (no reboot during the
-#            copy), the cut, p1 (then teardown) and 6
+#            restored, no mdadm event or mail; then Debian's scrub:
+#            mdcheck_start.service starts md's check (slowed) and is
+#            stopped, its marker kept; the next boot's copy into RAM
+#            slowed and mdcheck_continue.service started at once (a
+#            timer, as its Persistent timer after a missed run); reboot
+#            (scrub_prepare).  The short plan (Debian 12): phases 0, 1
+#            (no reboot during the copy), the cut, p1 (then teardown)
+#            and 6
+#   phase k: (issue 37, 1) the copy into RAM not held back by the check,
+#            the check continued after it from mdcheck's marker (the
+#            journal's times), svmram status (text, --json,
+#            --prometheus, --nagios) truthful while it runs, md's
+#            answers to a grow, an add and a check on md9 (INFO), the
+#            check finished and mdcheck's marker gone (scrub_boot);
+#            reboot without the second data disk (debian-guest.sh
+#            leaves its drive out).  The scrub plan (--plan scrub):
+#            phase 0, scrub_prepare, then k
 #   phase 3: /dev/vdc missing at boot: /data mounted, and no later than
 #            md's own mdadm-last-resort would have run the array; the RAM
 #            member not in vdc's slot; svmram status says what to do
@@ -108,7 +121,8 @@ mkdir -p "$STATE"
 # debian-guest.sh --plan PLAN puts svmram_vmtest=PLAN on the kernel's
 # command line: cuts, the power cuts' phases (c0 first) instead of 0-6;
 # short, phases 0, 1, p1 and 6 (the oldstable release's sequence);
-# ansible, phases a0, a1 and 6 (the Ansible step alone)
+# ansible, phases a0, a1 and 6 (the Ansible step alone);
+# scrub, phases 0 and k
 PLAN=$(sed -n 's/.*svmram_vmtest=\([a-z]*\).*/\1/p' /proc/cmdline)
 FIRST=0
 [ "$PLAN" = cuts ] && FIRST=c0
@@ -999,6 +1013,150 @@ create_md0() {
     /dev/vdb /dev/vdc 2>&1 | sed 's/^/mdadm | /'
   check md0.created test -d /sys/block/md0/md
 }
+# --- phase k: Debian's scrub (mdcheck) against the boot restore ---------
+# mdadm 4.4's mdcheck (/usr/share/mdadm/mdcheck, run by mdcheck_start and
+# mdcheck_continue.service) keeps a check's position in its marker
+# /var/lib/mdcheck/MD_UUID_<uuid>; it starts or continues a check only
+# on an idle array, and takes a sync_action other than "check" for the
+# check's end (it removes the marker then).
+SCRUB_MARKER=/var/lib/mdcheck/MD_UUID_
+# when mdcheck (logger, as root) first logged TEXT in this boot, in
+# microseconds after the kernel's start (0: never)
+mdcheck_logged() { # TEXT
+  journalctl -b -q -o short-monotonic --no-pager -t root -t mdcheck 2>/dev/null |
+    grep -F -m1 -- "$1" | awk -F'[][]' 'NF > 2 { printf "%d", $2 * 1e6; exit }' |
+    grep . || echo 0
+}
+scrub_marker() { . /etc/svmram-vmtest.conf; echo "$SCRUB_MARKER$MD_UUID"; }
+# Before the reboot into phase k: mdcheck_start.service starts md's
+# check of md0 (slowed), its service is stopped as at a shutdown (its
+# marker keeps the position); the next boot's copy into RAM is slowed
+# (dev.raid.speed_limit_max 1000 KiB/s: about 2 minutes for md0) and a
+# timer starts mdcheck_continue.service at once, as mdcheck_continue.timer
+# (Persistent=true) does at a boot after its daily run was missed,
+# without its random delay.
+scrub_prepare() {
+  local i marker t0 t1
+  marker=$(scrub_marker)
+  # after a boot's restore md0 keeps svmram's raised recovery limit
+  # until a planner runs again (md-backend.md, "Not done"): a check
+  # then runs at the disks' speed (in p1 it ended within 7 s); a
+  # restore run by hand puts the system's limit back, then slowed
+  show scrub.restore svmram restore md0
+  info "md0's sync_speed_max: $(cat /sys/block/md0/md/sync_speed_max)"
+  echo 1000 > /proc/sys/dev/raid/speed_limit_max
+  systemctl start --no-block mdcheck_start.service
+  for i in $(seq 60); do
+    [ "$(cat /sys/block/md0/md/sync_action)" = check ] && [ -e "$marker" ] && break
+    sleep 1
+  done
+  [ "$(cat /sys/block/md0/md/sync_action)" = check ] && [ -e "$marker" ]
+  result scrub.started $? "sync_action $(cat /sys/block/md0/md/sync_action), marker $(cat "$marker" 2>&1)"
+  sleep 5
+  t0=$(date +%s%N)
+  systemctl stop mdcheck_start.service
+  t1=$(date +%s%N)
+  info "mdcheck: systemctl stop mdcheck_start.service took $(( (t1 - t0) / 1000000 )) ms; marker $(cat "$marker" 2>&1); sync_action $(cat /sys/block/md0/md/sync_action); sync_completed $(cat /sys/block/md0/md/sync_completed)"
+  show mdcheck.journal journalctl -b -q -o short-monotonic --no-pager -t mdcheck -t root -g 'check'
+  test -s "$marker"; result scrub.marker_kept $? "$(cat "$marker" 2>&1)"
+  echo 'dev.raid.speed_limit_max = 1000' > /etc/sysctl.d/90-vmtest-slow-md.conf
+  cat > /etc/systemd/system/vmtest-mdcheck-kick.timer <<'UNIT'
+[Unit]
+Description=vmtest: mdcheck_continue.service at boot, as its Persistent timer catches up
+
+[Timer]
+OnBootSec=1
+Unit=mdcheck_continue.service
+
+[Install]
+WantedBy=timers.target
+UNIT
+  systemctl daemon-reload
+  systemctl enable vmtest-mdcheck-kick.timer 2>&1 | sed 's/^/kick | /'
+}
+# md's own answers, on md9 (two loop devices): a check and a grow or an
+# add, a check asked for during a recovery (for the docs: INFO only)
+scrub_md_facts() {
+  local l0 l1 l2 out rc
+  truncate -s 64M /root/loop7.img /root/loop8.img /root/loop9.img
+  l0=$(losetup -f --show /root/loop7.img); l1=$(losetup -f --show /root/loop8.img)
+  l2=$(losetup -f --show /root/loop9.img)
+  mdadm --create /dev/md9 --run --level=1 --raid-devices=2 --metadata=1.2 \
+    --bitmap=internal --assume-clean "$l0" "$l1" >/dev/null 2>&1
+  echo 100 > /sys/block/md9/md/sync_speed_max
+  echo check > /sys/block/md9/md/sync_action
+  sleep 1
+  out=$(mdadm --grow /dev/md9 --raid-devices=3 --add "$l2" 2>&1); rc=$?
+  info "md-fact: grow-add during a check: rc=$rc $(echo "$out" | tr '\n' ' '); sync_action $(cat /sys/block/md9/md/sync_action); raid_disks $(cat /sys/block/md9/md/raid_disks); $(grep -A2 '^md9' /proc/mdstat | tr '\n' ' ')"
+  mdadm /dev/md9 --remove "$l2" >/dev/null 2>&1
+  echo check > /sys/block/md9/md/sync_action 2>/dev/null
+  out=$(mdadm --grow /dev/md9 --raid-devices=3 2>&1); rc=$?
+  info "md-fact: grow during a check: rc=$rc $(echo "$out" | tr '\n' ' '); raid_disks $(cat /sys/block/md9/md/raid_disks); sync_action $(cat /sys/block/md9/md/sync_action)"
+  out=$(mdadm /dev/md9 --add "$l2" 2>&1); rc=$?
+  sleep 2
+  info "md-fact: add during a check: rc=$rc $(echo "$out" | tr '\n' ' '); sync_action $(cat /sys/block/md9/md/sync_action); $(grep -A2 '^md9' /proc/mdstat | tr '\n' ' ')"
+  echo idle > /sys/block/md9/md/sync_action
+  sleep 2
+  info "md-fact: after idle: sync_action $(cat /sys/block/md9/md/sync_action); sync_min $(cat /sys/block/md9/md/sync_min); $(grep -A2 '^md9' /proc/mdstat | tr '\n' ' ')"
+  mdadm --grow /dev/md9 --raid-devices=3 >/dev/null 2>&1
+  sleep 1
+  out=$( (echo check > /sys/block/md9/md/sync_action) 2>&1); rc=$?
+  info "md-fact: check asked during a recovery: rc=$rc $out; sync_action $(cat /sys/block/md9/md/sync_action); $(grep -A2 '^md9' /proc/mdstat | tr '\n' ' ')"
+  mdadm --stop /dev/md9 >/dev/null 2>&1
+  losetup -d "$l0" "$l1" "$l2"; rm -f /root/loop[789].img
+}
+# Phase k: the copy into RAM did not wait for the check, the check
+# continued after it from mdcheck's marker, status said so while it ran
+scrub_boot() {
+  local i ram marker copied cont out rc
+  marker=$(scrub_marker)
+  info "scrub boot: marker $(cat "$marker" 2>&1); sync_action $(cat /sys/block/md0/md/sync_action); $(grep -A3 '^md0' /proc/mdstat | tr '\n' ' ')"
+  for i in $(seq 400); do
+    ram=$(member_state /dev/ram0)
+    [ "$ram" = "active sync" ] && break
+    sleep 1
+  done
+  [ "$ram" = "active sync" ]
+  result scrub.copy_not_held $? "ram0: $ram after $i s; sync_action $(cat /sys/block/md0/md/sync_action); $(grep -A3 '^md0' /proc/mdstat | tr '\n' ' ')"
+  for i in $(seq 120); do
+    [ "$(cat /sys/block/md0/md/sync_action)" = check ] && break
+    sleep 1
+  done
+  show mdcheck.journal journalctl -b -q -o short-monotonic --no-pager -u mdcheck_continue.service -u svmram@md0.service -u svmram-copy@md0.service -t mdcheck -t root
+  copied=$(usec svmram-copy@md0.service ExecMainExitTimestampMonotonic)
+  cont=$(mdcheck_logged 'continue checking /dev/md0 from')
+  [ "$(cat /sys/block/md0/md/sync_action)" = check ] && [ "$cont" != 0 ]
+  result scrub.check_resumed $? "sync_action $(cat /sys/block/md0/md/sync_action); mdcheck continued at $(secs "$cont") s"
+  [ "$copied" != 0 ] && [ "$cont" -ge "$copied" ]
+  result scrub.check_after_copy $? "copy into RAM ended $(secs "$copied") s, mdcheck continued $(secs "$cont") s"
+  out=$(svmram status md0 2>&1); rc=$?
+  echo "$out" | sed 's/^/status | /'
+  [ "$rc" = 0 ] && echo "$out" | grep -q '^md0: serving reads from RAM' &&
+    echo "$out" | grep -q "md's check (scrub) running" && ! echo "$out" | grep -q 'recovery:'
+  result scrub.status.text $? "rc=$rc"
+  out=$(svmram status --json md0 2>&1)
+  echo "$out" | python3 -c 'import json,sys; s=json.load(sys.stdin)["targets"][0]; sys.exit(not (s["sync_percent"] is None and s["scrub"]["action"] == "check" and s["verdict"] == "serving"))'
+  result scrub.status.json $? "$(echo "$out" | tr '\n' ' ' | cut -c1-600)"
+  out=$(svmram status --prometheus md0 2>&1)
+  echo "$out" | grep -q '^svmram_ram_copy_sync_ratio{.*} 1$'
+  result scrub.status.prometheus $? "$(echo "$out" | grep -E 'sync_ratio|scrub' | tr '\n' ' ')"
+  out=$(svmram status --nagios md0 2>&1); rc=$?
+  echo "$out" | sed 's/^/nagios | /'
+  [ "$rc" = 0 ]; result scrub.status.nagios $? "rc=$rc"
+  scrub_md_facts
+  echo 200000 > /proc/sys/dev/raid/speed_limit_max
+  # mdcheck looks every 220 s: its marker goes once it sees the check end
+  for i in $(seq 300); do
+    [ "$(cat /sys/block/md0/md/sync_action)" = idle ] && ! [ -e "$marker" ] && break
+    sleep 1
+  done
+  ! [ -e "$marker" ] && [ "$(cat /sys/block/md0/md/last_sync_action)" = check ] &&
+    journalctl -b -q -o cat -t mdcheck -t root --no-pager | grep -q 'finished checking /dev/md0'
+  result scrub.check_finished $? "marker $(cat "$marker" 2>&1); last_sync_action $(cat /sys/block/md0/md/last_sync_action); mismatch_cnt $(cat /sys/block/md0/md/mismatch_cnt)"
+  systemctl disable vmtest-mdcheck-kick.timer >/dev/null 2>&1
+  rm -f /etc/systemd/system/vmtest-mdcheck-kick.timer /etc/sysctl.d/90-vmtest-slow-md.conf
+  systemctl daemon-reload
+}
 # an ext4 on md0 in /etc/fstab, mounted by systemd at /data, with N
 # files of 4 MiB and their checksums in /data/SHA256SUMS
 data_on_md0() { # N
@@ -1139,7 +1297,15 @@ r2)
   echo "$ev" | grep -q 'TestMessage /dev/md0' && [ "$m" -ge 1 ]
   result events.counted $? "events: $ev mails: $m"
   show mail tail -n 12 "$MAILS"
+  [ "$PLAN" = scrub ] && { scrub_prepare; reboot_now k; }
   reboot_now 1
+  ;;
+k)
+  scrub_boot
+  [ "$PLAN" = scrub ] || reboot_now 3 data1
+  echo "VMTEST-DONE pass=$(wc -l < "$STATE/pass" 2>/dev/null || echo 0) fail=$(cat "$STATE/fail" 2>/dev/null | wc -l)"
+  sync
+  systemctl --no-block poweroff
   ;;
 1|2)
   clean_boot
@@ -1149,7 +1315,7 @@ r2)
 p1)
   after_power_cut power_cut
   md_check
-  [ "$PLAN" = short ] || reboot_now 3 data1
+  [ "$PLAN" = short ] || { scrub_prepare; reboot_now k; }
   show teardown svmram teardown -y md0
   result teardown.rc "$RC" "rc=$RC"
   reboot_now 6

@@ -14,7 +14,10 @@ member failure, md's words, mismatch_cnt 0 after md's check, the
 shutdown's kernel line dropped by svmram(8)'s logcheck and rsyslog
 filters), restarts the unit with mdmonitor running (no event, no mail),
 reboots during md's copy into RAM, is cut off with a writer running (the
-boot after: no event, no mail), boots without the second data disk (/data
+boot after: no event, no mail), starts Debian's scrub (mdcheck) and
+reboots with it due at boot (the copy into RAM not held back, the check
+continued after it from mdcheck's marker and finished, status truthful
+while it ran), boots without the second data disk (/data
 mounted, the RAM member kept out of the disk's slot, status and --nagios
 say so, mdadm alarms) and with it back (a disk failed by hand alarms),
 removes the package with md0 set up, reboots, checks the array on its
@@ -141,6 +144,12 @@ ANSIBLE_REBOOTED = [
     "ansible.rebooted.reads_from_ram", "ansible.teardown.rc",
     "ansible.teardown.no_ram_member", "ansible.teardown.raid_devices",
     "ansible.teardown.no_record", "ansible.teardown.data.sums"]
+# before the reboot into the scrub's phase (k), and in k
+SCRUB_PREPARE = ["scrub.started", "scrub.marker_kept"]
+SCRUB = ["scrub.copy_not_held", "scrub.check_resumed",
+         "scrub.check_after_copy", "scrub.status.text", "scrub.status.json",
+         "scrub.status.prometheus", "scrub.status.nagios",
+         "scrub.check_finished"]
 PHASES = {
     "0": ["disks.present", "md0.created"] + BAD_INPUT + [
         "bad.brd_foreign.advice_works", "bad.no_bitmap.advice_works",
@@ -153,7 +162,12 @@ PHASES = {
     "1": CLEAN_REBOOT + RESTART + ["copy.under_way", "copy.oneshot_waits"],
     # a clean reboot (after the one during the copy), then a power cut
     "2": CLEAN_REBOOT,
-    "p1": AFTER_POWER_CUT,
+    # after the cut, md's check started by mdcheck_start.service, which
+    # is stopped (its marker kept), then a reboot into k
+    "p1": AFTER_POWER_CUT + SCRUB_PREPARE,
+    # Debian's scrub at boot (issue 37, 1): mdcheck_continue.service
+    # started at once, the copy into RAM slowed
+    "k": SCRUB,
     "3": ["missing.vdc_absent", "missing.data.mounted", "missing.data.sums",
           "missing.restore_wait_bounded", "missing.ram_not_in_disk_slot",
           "missing.restore_says", "missing.status.rc",

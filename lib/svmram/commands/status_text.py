@@ -51,6 +51,12 @@ def render_text(status, backend):
         lines.append("    %-11s %d %% done%s" % (
             backend.words.sync + ":", status.sync_percent,
             sync_rate_words(status)))
+    if status.scrub is not None:
+        percent = status.scrub["percent"]
+        lines.append("    %-11s %s running%s" % (
+            "scrub:", backend.words.scrub.format(
+                action=status.scrub["action"]),
+            "" if percent is None else ", %d %% done" % percent))
     disk = status.ramdisk
     lines.append("    %-11s %s, %s%s" % (
         backend.words.ram_device + ":", disk["name"],

@@ -56,7 +56,8 @@ WORDS = Words(
     hung_command=HUNG,
     serving="/dev/{ram} in sync, the disks write-mostly",
     script="POSIX sh script",
-    boot_unit=UNIT, instance=systemd_escape)
+    boot_unit=UNIT, instance=systemd_escape,
+    scrub="md's {action} (scrub)")
 
 
 class MdBackend(Backend):

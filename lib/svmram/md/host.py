@@ -35,7 +35,9 @@ WAIT_DISKS_SECONDS = 20
 # md's boot unit, systemd/svmram@.service; {instance}: the array's name
 # as systemd escapes it (unit_name)
 UNIT = "svmram@{instance}.service"
-SYNCING = ("resync", "recover", "reshape", "check", "repair")
+# md's sync actions that copy data onto a member (a check or repair,
+# model.SCRUBS, copies nothing: resync_status does not wait for one)
+SYNCING = ("resync", "recover", "reshape")
 # What a read of a sysfs file that is going away fails with: ENOENT once
 # it is gone, ENODEV while md deletes it (a member `mdadm --remove` took
 # out: md.c unbind_rdev_from_array clears rdev->mddev at once and
@@ -347,15 +349,27 @@ class MdHost(Host):
                 "md's recovery of %s is frozen (sync_action); echo idle > "
                 "/sys/block/%s/md/sync_action lets it go on" % (
                     target, target)))
+        pending = (a.resync_start is not None and a.running) or (
+            a.degraded and any(m.role in (SPARE, RECOVERING)
+                               for m in a.members))
+        if a.scrubbing and not pending:
+            # md's check or repair (a scrub: Debian's mdcheck) started
+            # after the recovery ended: the wait is over, the scrub goes
+            # on by itself.
+            self._idle_since = None
+            return ResyncStatus(False)
+        if a.scrubbing:
+            return ResyncStatus(False, problem=(
+                "%s is running and md recovers %s only after it; svmram "
+                "does not wait for a scrub (cat /sys/block/%s/md/"
+                "sync_action says idle once it has ended)" % (
+                    a.scrub_words(), target, target)))
         if a.sync_action in SYNCING:
             self._idle_since = None
             done = a.sync_completed
             percent = (done[0] * 100 // done[1]) if isinstance(
                 done, tuple) and done[1] else None
             return ResyncStatus(True, percent)
-        pending = (a.resync_start is not None and a.running) or (
-            a.degraded and any(m.role in (SPARE, RECOVERING)
-                               for m in a.members))
         if not pending:
             self._idle_since = None
             # A member md failed (or svmram failed, as stop and teardown

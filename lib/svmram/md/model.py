@@ -13,6 +13,12 @@ RECOVERING = "recovering"   # has a slot, is being filled
 SPARE = "spare"             # no slot (yet): md's thread may give it one
 FAULTY = "faulty"
 
+# md/sync_action while md checks (or repairs) an array that needs no
+# recovery: a scrub (md.c action_show: "check" with MD_RECOVERY_CHECK,
+# else "repair", for a requested sync); md runs one sync action at a
+# time (md_check_recovery starts no recovery while its sync thread runs).
+SCRUBS = ("check", "repair")
+
 RUNNING_STATES = ("clean", "active", "active-idle", "write-pending",
                   "read-auto", "readonly")
 
@@ -65,6 +71,32 @@ class Array:
     @property
     def running(self):
         return self.state in RUNNING_STATES
+
+    @property
+    def scrubbing(self):
+        """md runs a check or repair (a scrub: Debian's mdcheck, or an
+        administrator's echo check > md/sync_action): it reads every
+        in-sync member, and md starts no recovery until it ends."""
+        return self.sync_action in SCRUBS
+
+    @property
+    def scrub_percent(self):
+        """How far md's check or repair has read the array, in whole
+        percent (/proc/mdstat's "check =" line, else md/sync_completed);
+        None when neither says."""
+        if self.mdstat_percent is not None:
+            return self.mdstat_percent
+        done = self.sync_completed
+        if isinstance(done, tuple) and done[1]:
+            return done[0] * 100 // done[1]
+        return None
+
+    def scrub_words(self):
+        """md's scrub in words: "md's check (scrub) of md0 (37 % done)"."""
+        percent = self.scrub_percent
+        return "md's %s (scrub) of %s%s" % (
+            self.sync_action, self.name, " (%d %% done)" % percent
+            if percent is not None else "")
 
     def member(self, name):
         for member in self.members:

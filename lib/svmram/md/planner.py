@@ -76,6 +76,20 @@ def _disk_names(array):
 # --- choosing what setup does ------------------------------------------------
 
 
+def refuse_scrub(a, command, again):
+    """No RAM member while md checks or repairs the array: md starts its
+    recovery only when the scrub ends (md runs one sync action at a
+    time), and Debian's mdcheck lets a check run 6 hours at a time, so
+    the RAM member would sit unfilled for as long.  Nothing is paused:
+    the scrub is not svmram's (mdcheck keeps its position in its own
+    marker, and takes any end of the check for the check done)."""
+    if a.scrubbing:
+        _refuse("%s is running; md would copy into a RAM member only after "
+                "it, so %s adds none now" % (a.scrub_words(), command),
+                "Let it end (cat /sys/block/%s/md/sync_action says idle "
+                "then), and run %s." % (a.name, again))
+
+
 def _refuse_without_internal_bitmap(a):
     """svmram needs md's classic internal bitmap (the re-add of a disk
     that was out copies only what changed).  mdadm 4.4 and later create
@@ -199,6 +213,7 @@ def _choose_existing(snap, a):
                 "Repair it first and remove any spare (mdadm --detail "
                 "/dev/%s shows them); svmram adds its RAM member only to a "
                 "complete array." % name)
+    refuse_scrub(a, "setup", "svmram setup again")
     if a.sync_action != "idle" or a.resync_start is not None:
         _refuse("%s is busy (%s)" % (name, a.sync_action if a.sync_action !=
                                      "idle" else "a resync is pending"),

@@ -12,7 +12,7 @@ from .host import unit_name
 from .consistency import check_brd_free, refuse_foreign
 from .model import FAULTY, IN_SYNC, SPARE
 from .planner import (check_kernel, check_memory, disks_in_sync, md_default,
-                      speed_back, state_command)
+                      refuse_scrub, speed_back, state_command)
 
 
 def plan_restore(snap, it):
@@ -82,6 +82,7 @@ def _next_restore_step(snap, it):
         return steps.fail_remove(snap, it)
     if ram is not None and ram.role == SPARE and \
             a.raid_disks == len(it.disks):
+        _refuse_scrub(a, it)
         return steps.grow(snap, it, wait=False)
     if ram is not None:
         # In sync (then the limit goes back), or md is recovering it.
@@ -89,6 +90,7 @@ def _next_restore_step(snap, it):
     step = _disks_back(snap, it)
     if step is not None:
         return step
+    _refuse_scrub(a, it)
     if not snap.brd.loaded:
         check_brd_free(snap, it)
         check_memory(snap, it.rd_size_kib)
@@ -99,6 +101,14 @@ def _next_restore_step(snap, it):
     if a.raid_disks == len(it.disks):
         return steps.grow_add(snap, it, wait=False)
     return steps.add(snap, it, wait=False)
+
+
+def _refuse_scrub(a, it):
+    """At boot svmram@ starts before mdcheck's units and md's copy into
+    RAM ends before they start (svmram-copy@ is ordered before them), so
+    a scrub running here is another one: an administrator's, or one
+    started while the unit was stopped."""
+    refuse_scrub(a, "restore", "systemctl restart %s" % unit_name(it.array))
 
 
 def _disks_back(snap, it):

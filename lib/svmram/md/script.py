@@ -10,7 +10,8 @@ host carries out.  This module gives the interpreter line and the wait.
 from ..plan import Prelude
 
 # Wait until md has no resync or recovery running or due; give up when
-# the array stays degraded with nothing recovering for a minute.
+# the array stays degraded with nothing recovering for a minute, or when
+# md checks the array before recovering it (a scrub runs for hours).
 _WAIT_FUNCTION = r'''
 wait_resync() {
 	idle=0
@@ -30,6 +31,12 @@ wait_resync() {
 				echo "$1: md does not start its recovery; stopping." >&2
 				return 1
 			fi ;;
+		check|repair)
+			if [ "$start" = none ] && [ "$degraded" = 0 ]; then
+				return 0
+			fi
+			echo "$1: md is running a $action (scrub) and recovers only after it; stopping." >&2
+			return 1 ;;
 		*)	idle=0 ;;
 		esac
 		sleep 5

@@ -35,7 +35,8 @@ def read_statuses(root, array=None):
 
 
 def _array_reasons(snap, it, percent, rate=None, left=None):
-    """Why the array does not serve reads from RAM, as md shows it."""
+    """Why the array does not serve reads from RAM, as md shows it
+    (`percent`, `rate`, `left`: the recovery's)."""
     a = snap.array
     if a is None:
         return ["%s is not assembled" % it.array]
@@ -45,6 +46,11 @@ def _array_reasons(snap, it, percent, rate=None, left=None):
         reasons.append("%s is %s" % (it.array, a.state))
     if ram is None:
         reasons.append("%s is not in %s" % (it.ram, it.array))
+    elif a.scrubbing and (ram.role == RECOVERING or (
+            ram.role == SPARE and a.degraded)):
+        reasons.append("%s waits for the end of %s: md copies into it "
+                       "only then, and the disks serve reads meanwhile" % (
+                           it.ram, a.scrub_words()))
     elif ram.role == RECOVERING or (ram.role == SPARE and a.degraded):
         reasons.append("%s is recovering%s; the disks serve reads ahead of "
                        "the recovery" % (it.ram, progress_words(
@@ -67,7 +73,10 @@ def recovery_percent(a):
     """The resync's or recovery's percent as /proc/mdstat shows it (md's
     own figure, which the administrator compares with); from
     md/sync_completed only when mdstat shows none (it lags by up to a
-    sixteenth of the array)."""
+    sixteenth of the array).  None while md runs a check or repair: its
+    progress line is the scrub's (Array.scrub_percent), not a copy's."""
+    if a.scrubbing:
+        return None
     if a.mdstat_percent is not None:
         return a.mdstat_percent
     done = a.sync_completed
@@ -100,6 +109,14 @@ def progress_words(percent, rate, left):
     if left is not None:
         words.append("about %s left" % duration_text(left))
     return " (%s)" % ", ".join(words) if words else ""
+
+
+def scrub(a):
+    """Status.scrub: {action: "check" or "repair", percent} while md runs
+    one, else None."""
+    if a is None or not a.scrubbing:
+        return None
+    return {"action": a.sync_action, "percent": a.scrub_percent}
 
 
 def _redundancy(a, it, ram):
@@ -178,7 +195,7 @@ def array_status(snap, it, service_state):
         read_policy=None,
         size_blocks=a.component_kib * 2 if a is not None else None,
         sync_percent=percent, sync_bytes_per_second=rate,
-        sync_seconds_left=left, copies=copies,
+        sync_seconds_left=left, scrub=scrub(a), copies=copies,
         ramdisk={"name": it.ram,
                  "present": brd.loaded and it.ram in brd.devices,
                  "size_bytes": brd.rd_size_kib * 1024 if brd.loaded
