@@ -165,13 +165,17 @@ fact("metastat.reloc.row", "metastat", "stdout",
      at((LIBMETA + "meta_print.c", "414-430")),
      note="`-` when the disk has no device id")
 fact("metastat.blank", "metastat", "stdout", r"",
-     at((LIBMETA + "meta_mirror.c", 1270), (LIBMETA + "meta_stripe.c", 1090),
-        (LVMUTIL + "metastat.c", 195)),
-     note="an empty line after each unit and before the relocation list")
+     at((LIBMETA + "meta_mirror.c", 1218), (LIBMETA + "meta_mirror.c", 1270),
+        (LIBMETA + "meta_stripe.c", 1090), (LVMUTIL + "metastat.c",
+                                              "400-403")),
+     note="an empty line before each submirror's section, after each unit "
+     "(so before the relocation list) and after the stale-replica banner")
 fact("metastat.exit-ok", "metastat", "exit", r"0",
-     at((LVMUTIL + "metastat.c", 446)))
+     at((LVMUTIL + "metastat.c", 446), (LVMUTIL + "metastat.c", 570)),
+     note="without operands, and with each named unit found")
 fact("metastat.smf-offline", "metastat", "stderr", r"metastat: %s: " % HOST,
      at((LVMUTIL + "metastat.c", "440-442"),
+        (LVMUTIL + "metastat.c", "564-566"),
         (LIBMETA + "meta_error.c", 2216)),
      note="after printing everything, while a core SVM service is not "
      "online (at boot until inetd starts rpc/meta): the error names the "
@@ -188,7 +192,8 @@ fact("metastat.stale-banner", "metastat", "stdout",
      "boot: the warning between two lines of four stars, then an empty "
      "line")
 fact("metastat.exit-smf-offline", "metastat", "exit", r"1",
-     at((LVMUTIL + "metastat.c", "440-442")))
+     at((LVMUTIL + "metastat.c", "440-442"),
+        (LVMUTIL + "metastat.c", "564-566")))
 
 # --- the changing meta* commands --------------------------------------------
 fact("metainit.mirror-setup", "metainit", "stdout",
@@ -231,14 +236,16 @@ fact("meta.error-blank", META, "stderr", r"",
      at((LIBMETA + "meta_error.c", "2122-2216")),
      note="mde_perror(): every SVM error message ends in a newline of its "
      "own, so an empty line follows it")
-for _prog, _line in (("metainit", 866), ("metattach", 543),
-                     ("metadetach", 304), ("metaclear", "345-349"),
-                     ("metaparam", 476), ("metareplace", 290),
-                     ("metasync", 219), ("metadb", 816)):
+# metainit NAME ... (not -r: :866); metasync NAME (:291) and -r (:219)
+for _prog, _lines in (("metainit", ("870-897",)), ("metattach", (543,)),
+                      ("metadetach", (304,)), ("metaclear", ("345-349",)),
+                      ("metaparam", (476,)), ("metareplace", (290,)),
+                      ("metasync", (291, 219)), ("metadb", (816,))):
     fact("%s.exit-ok" % _prog, _prog, "exit", r"0",
-         at((LVMUTIL + _prog + ".c", _line)))
+         at(*[(LVMUTIL + _prog + ".c", _line) for _line in _lines]))
 fact("metainit.exit-error", "metainit", "exit", r"1",
-     at((LVMUTIL + "metainit.c", 754)), note="md_exit(sp, 1)")
+     at((LVMUTIL + "metainit.c", "872-885"), (LVMUTIL + "metainit.c", 897)),
+     note="init_name() failed: mde_perror, then md_exit(sp, 1)")
 
 # --- metadb ------------------------------------------------------------------
 fact("metadb.header", "metadb", "stdout",
@@ -343,7 +350,8 @@ fact("lofiadm.device", "lofiadm", "stdout", r"/dev/lofi/\d+",
 fact("lofiadm.exit-ok", "lofiadm", "exit", r"0",
      at(("usr/src/cmd/lofiadm/main.c", 2166)))
 fact("mkfile.exit-ok", "mkfile", "exit", r"0",
-     at(("usr/src/cmd/mkfile/mkfile.c", 271)))
+     at(("usr/src/cmd/mkfile/mkfile.c", 265)), note="main returns its "
+     "error count")
 fact("newfs.summary", "newfs", "stderr",
      r"/dev/md/rdsk/%s:\t\d+ sectors in \d+ cylinders of \d+ tracks, "
      r"\d+ sectors" % MD,
@@ -358,7 +366,9 @@ fact("mount.exit-ok", "mount", "exit", r"0",
      at(("usr/src/cmd/fs.d/ufs/mount/mount.c", 608)),
      check="selftest: mount -F ufs of the scratch mirror")
 fact("umount.exit-ok", "umount", "exit", r"0",
-     at(("usr/src/cmd/fs.d/umount.c", 326)),
+     at(("usr/src/cmd/fs.d/umount.c", "442-455")),
+     note="ufs has no umount of its own (usr/src/cmd/fs.d/ufs), so the "
+     "generic one calls umount2() and exits 0",
      check="selftest: umount of the scratch UFS")
 
 # --- SMF --------------------------------------------------------------------
@@ -366,12 +376,14 @@ STATE = (r"(?:online|offline|disabled|maintenance|degraded|uninitialized|"
          r"legacy_run)\*?")
 fact("svcs.h.inst-state", "svcs", "stdout",
      r"%s {1,20}%s" % (MD, STATE),
-     at(("usr/src/cmd/svc/svcs/svcs.c", "1513-1527"),
+     at(("usr/src/cmd/svc/svcs/svcs.c", 1513),
+        ("usr/src/cmd/svc/svcs/svcs.c", "1592-1608"),
         ("usr/src/cmd/svc/svcs/svcs.c", 1796),
         ("usr/src/cmd/svc/svcs/svcs.c", "1220-1240")),
      note="`-H -o inst,state`: the instance in a 20-wide column")
 fact("svcs.h.inst", "svcs", "stdout", MD,
-     at(("usr/src/cmd/svc/svcs/svcs.c", "1513-1527")))
+     at(("usr/src/cmd/svc/svcs/svcs.c", 1513),
+        ("usr/src/cmd/svc/svcs/svcs.c", "1592-1608")))
 fact("svcs.h.state", "svcs", "stdout", STATE,
      at(("usr/src/cmd/svc/svcs/svcs.c", 1796),
         ("usr/src/cmd/svc/svcs/svcs.c", "1220-1240")),
@@ -381,7 +393,8 @@ fact("svcs.h.state-fmri", "svcs", "stdout", STATE + r" +svc:/\S+",
         ("usr/src/cmd/svc/svcs/svcs.c", "1465-1493")))
 fact("svcs.no-match", "svcs", "stderr",
      r"svcs: Pattern '\S+' doesn't match any instances",
-     at(("usr/src/lib/libscf/common/error.c", 175)))
+     at(("usr/src/lib/libscf/common/lowlevel.c", "6784-6786"),
+        ("usr/src/lib/libscf/common/error.c", 175)))
 fact("svcs.no-server", "svcs", "stderr",
      r"svcs: Could not bind to repository server: repository server "
      r"unavailable\.  Exiting\.",
@@ -389,7 +402,8 @@ fact("svcs.no-server", "svcs", "stderr",
         ("usr/src/lib/libscf/common/error.c", 60)),
      note="svc.configd is not running: uu_die(), exit 1")
 fact("svcs.exit", "svcs", "exit", r"[01]",
-     at(("usr/src/cmd/svc/svcs/svcs.c", "3736-3751"),
+     at(("usr/src/cmd/svc/svcs/svcs.c", "3734-3736"),
+        ("usr/src/lib/libscf/common/lowlevel.c", "6786-6788"),
         ("usr/src/cmd/svc/svcs/svcs.c", 3931)),
      note="1 when a pattern matched nothing")
 fact("svcprop.f", "svcprop", "stdout",
