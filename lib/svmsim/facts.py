@@ -94,9 +94,10 @@ fact("metastat.p.mirror", "metastat", "stdout",
      "write options when not the default, the pass number",
      check="selftest: metastat -p reads as built")
 fact("metastat.p.stripe", "metastat", "stdout",
-     r"%s \d+(?: \d+(?: /dev/rdsk/%s)+)+" % (MD, CTD),
-     at((LIBMETA + "meta_stripe.c", "578-594")),
-     note="`metastat -p`: a concat/stripe, rows of components, raw paths",
+     r"%s \d+(?: \d+(?: /dev/rdsk/%s)+(?: -i \d+b)?)+" % (MD, CTD),
+     at((LIBMETA + "meta_stripe.c", "578-604")),
+     note="`metastat -p`: a concat/stripe, rows of components, raw paths, "
+     "a row's interlace when it has more than one component",
      check="selftest: metastat -p reads as built")
 fact("metastat.mirror.name", "metastat", "stdout", r"%s: Mirror" % MD,
      at((LIBMETA + "meta_mirror.c", 997)))
@@ -138,10 +139,17 @@ fact("metastat.submirror.state", "metastat", "stdout",
      r"    State: %s " % padded(SM_STATES, 12),
      at((LIBMETA + "meta_mirror.c", 1244)))
 fact("metastat.submirror.invoke", "metastat", "stdout",
-     r"    Invoke: (?:metareplace %s %s <new device>|metasync %s)"
-     % (MD, CTD, MD),
+     r"    Invoke: (?:metareplace %s %s <new device>|metasync %s|"
+     r"metaonline %s %s|after replacing \"Maintenance\" components:)"
+     % (MD, CTD, MD, MD, MD),
      at((LIBMETA + "meta_mirror.c", 1255),
-        (LIBMETA + "meta_mirror.c", "760-810")))
+        (LIBMETA + "meta_mirror.c", "760-819")),
+     note="what to type: the erred component's metareplace, metasync, "
+     "metaonline of an offline submirror; a Last Erred component's "
+     "metareplace goes on the next line")
+fact("metastat.submirror.invoke-last-erred", "metastat", "stdout",
+     r"\t\tmetareplace %s %s <new device>" % (MD, CTD),
+     at((LIBMETA + "meta_mirror.c", "790-797")))
 fact("metastat.stripe.row", "metastat", "stdout", r"    Stripe \d+:",
      at((LIBMETA + "meta_stripe.c", 1069)))
 fact("metastat.stripe.header", "metastat", "stdout",
@@ -191,6 +199,24 @@ fact("metastat.stale-banner", "metastat", "stdout",
      note="first, when fewer than a majority of the replicas were good at "
      "boot: the warning between two lines of four stars, then an empty "
      "line")
+fact("metastat.not-set-up", "metastat", "stderr",
+     r"metastat: %s: %s: unit not set up" % (HOST, MD),
+     at((LVMUTIL + "metastat.c", "476-480"),
+        (LIBMETA + "meta_error.c", "1219-1221"),
+        (LIBMETA + "meta_error.c", 2216)),
+     note="a named unit that does not exist; metastat exits 1")
+fact("metastat.no-database", "metastat", "stderr",
+     r"metastat: %s: there are no existing databases" % HOST,
+     at((LVMUTIL + "metastat.c", "640-643"),
+        ("usr/src/uts/common/io/lvm/md/md_mddb.c", 6620),
+        ("usr/src/uts/common/io/lvm/md/md_error.c", "262-263"),
+        (LIBMETA + "meta_error.c", "1686-1688"),
+        (LIBMETA + "meta_error.c", 2216)),
+     note="no state database replica: the kernel finds no database "
+     "(MDDB_E_NODB, MDE_DB_NODB); metastat exits 1")
+fact("metastat.exit-error", "metastat", "exit", r"1",
+     at((LVMUTIL + "metastat.c", "476-480"), (LVMUTIL + "metastat.c", 570),
+        (LVMUTIL + "metastat.c", "640-643")))
 fact("metastat.exit-smf-offline", "metastat", "exit", r"1",
      at((LVMUTIL + "metastat.c", "440-442"),
         (LVMUTIL + "metastat.c", "564-566")))
@@ -232,6 +258,21 @@ fact("metaclear.stripe", "metaclear", "stdout",
 fact("metareplace.enabled", "metareplace", "stdout",
      r"%s: device %s is enabled" % (MD, CTD),
      at((LIBMETA + "meta_mirror.c", "2178-2181")))
+fact("metareplace.replaced", "metareplace", "stdout",
+     r"%s: device %s is replaced with %s" % (MD, CTD, CTD),
+     at((LIBMETA + "meta_mirror.c", "2008-2011")))
+fact("meta.stale-databases", META, "stderr",
+     r"meta[a-z]+: %s: stale databases" % HOST,
+     at((LIBMETA + "meta_error.c", "1694-1696"),
+        (LIBMETA + "meta_error.c", 2216)),
+     note="a change while the state database is stale (MDE_DB_STALE), "
+     "without a unit's name")
+fact("metattach.labeled", "metattach", "stderr",
+     r"metattach: %s: %s: can't attach labeled submirror to an unlabeled "
+     r"mirror" % (HOST, MD),
+     at(("usr/src/uts/common/io/lvm/mirror/mirror_ioctl.c", "911-913"),
+        (LIBMETA + "meta_error.c", "1269-1271"),
+        (LIBMETA + "meta_error.c", 2216)))
 fact("meta.error-blank", META, "stderr", r"",
      at((LIBMETA + "meta_error.c", "2122-2216")),
      note="mde_perror(): every SVM error message ends in a newline of its "
@@ -243,6 +284,12 @@ for _prog, _lines in (("metainit", ("870-897",)), ("metattach", (543,)),
                       ("metasync", (291, 219)), ("metadb", (816,))):
     fact("%s.exit-ok" % _prog, _prog, "exit", r"0",
          at(*[(LVMUTIL + _prog + ".c", _line) for _line in _lines]))
+fact("metattach.exit-error", "metattach", "exit", r"1",
+     at((LVMUTIL + "metattach.c", "522-526")), note="mirror_attach() "
+     "failed: mde_perror, then md_exit(sp, 1)")
+fact("metaparam.exit-error", "metaparam", "exit", r"1",
+     at((LVMUTIL + "metaparam.c", "458-462")), note="mirror_params() "
+     "failed: mde_perror, then md_exit(sp, 1)")
 fact("metainit.exit-error", "metainit", "exit", r"1",
      at((LVMUTIL + "metainit.c", "872-885"), (LVMUTIL + "metainit.c", 897)),
      note="init_name() failed: mde_perror, then md_exit(sp, 1)")
@@ -310,9 +357,10 @@ fact("kstat.p.md-writes", "kstat", "stdout", r"md:\d+:md\d+:writes\t\d+",
         ("usr/src/uts/common/io/lvm/md/md_subr.c", "3132-3160")),
      note="a mirror's I/O kstat, from its first open since boot",
      check="selftest: the mirror's write kstat")
-fact("kstat.exit-ok", "kstat", "exit", r"0",
+fact("kstat.exit", "kstat", "exit", r"[01]",
      at(("usr/src/cmd/stat/kstat/kstat.c", 353)),
-     note="0 when a statistic matched")
+     note="0 when a statistic matched, else 1 (a mirror's I/O kstat before "
+     "its first open since boot)")
 
 # --- prtvtoc -----------------------------------------------------------------
 fact("prtvtoc.h.slice", "prtvtoc", "stdout",
@@ -327,9 +375,14 @@ fact("prtvtoc.exit-ok", "prtvtoc", "exit", r"0",
      at(("usr/src/cmd/prtvtoc/prtvtoc.c", 140)))
 
 # --- the other commands svmram and selftest run ------------------------------
-fact("fuser.name", "fuser", "stderr", r"/dev/md/r?dsk/%s: " % MD,
-     at(("usr/src/cmd/fuser/fuser.c", 554)),
-     note="the name on stderr, the process ids (none) on stdout")
+fact("fuser.name", "fuser", "stderr", r"/dev/md/r?dsk/%s: [crtomyan]*" % MD,
+     at(("usr/src/cmd/fuser/fuser.c", 554), ("usr/src/cmd/fuser/fuser.c",
+                                            "86-95"),
+        ("usr/src/cmd/fuser/fuser.c", "210-214")),
+     note="the name on stderr, then each process's letters (o: open)")
+fact("fuser.pids", "fuser", "stdout", r"(?: +\d+)+",
+     at(("usr/src/cmd/fuser/fuser.c", 207)),
+     note="each process id as ` %7d`, on one line")
 fact("fuser.exit-ok", "fuser", "exit", r"0",
      at(("usr/src/cmd/fuser/fuser.c", 594)))
 fact("dd.records", "dd", "stderr", r"\d+\+\d+ records (?:in|out)",
@@ -388,6 +441,9 @@ fact("svcs.h.state", "svcs", "stdout", STATE,
      at(("usr/src/cmd/svc/svcs/svcs.c", 1796),
         ("usr/src/cmd/svc/svcs/svcs.c", "1220-1240")),
      note="a state, with `*` while the instance has a next state")
+fact("svcs.h.fmri", "svcs", "stdout", r"svc:/\S+",
+     at(("usr/src/cmd/svc/svcs/svcs.c", "1465-1493")),
+     note="`-H -o fmri`: the instance's FMRI in a 50-wide column")
 fact("svcs.h.state-fmri", "svcs", "stdout", STATE + r" +svc:/\S+",
      at(("usr/src/cmd/svc/svcs/svcs.c", 1796),
         ("usr/src/cmd/svc/svcs/svcs.c", "1465-1493")))
@@ -418,8 +474,38 @@ fact("svcprop.value", "svcprop", "stdout", r"\S.*",
      at(("usr/src/cmd/svc/svcprop/svcprop.c", "277-296")),
      note="one property: its values only (svmram's manifest gives "
      "general/entity_stability)", args=r"-p [a-z_]+/[a-z_]+ svc:/\S+$")
+fact("svcprop.no-pg", "svcprop", "stderr",
+     r"svcprop: Couldn't find property group `[a-z_]+' for (?:instance|"
+     r"service) `svc:/\S+'\.",
+     at(("usr/src/cmd/svc/svcprop/svcprop.c", "542-544"),
+        ("usr/src/cmd/svc/svcprop/svcprop.c", "337-341")),
+     note="an instance without svmram's property group: exit 1")
+fact("svcprop.no-match", "svcprop", "stderr",
+     r"svcprop: Pattern '\S+' doesn't match any entities",
+     at(("usr/src/lib/libscf/common/lowlevel.c", "6777-6778"),
+        ("usr/src/lib/libscf/common/lowlevel.c", "6786-6788"),
+        ("usr/src/lib/libscf/common/error.c", 187)),
+     note="no instance matched: exit 1")
+fact("svcprop.no-server", "svcprop", "stderr",
+     r"svcprop: Could not connect to configuration repository: repository "
+     r"server unavailable\.",
+     at(("usr/src/cmd/svc/svcprop/svcprop.c", "1121-1123"),
+        ("usr/src/lib/libscf/common/error.c", 60)),
+     note="svc.configd is not running: exit 1")
+fact("svcprop.exit-error", "svcprop", "exit", r"1",
+     at(("usr/src/cmd/svc/svcprop/svcprop.c", "337-341"),
+        ("usr/src/cmd/svc/svcprop/svcprop.c", "1142-1151")))
 fact("svcprop.exit-ok", "svcprop", "exit", r"0",
      at(("usr/src/cmd/svc/svcprop/svcprop.c", 1151)))
+fact("svcadm.no-server", "svcadm", "stderr",
+     r"svcadm: Couldn't bind to configuration repository: repository "
+     r"server unavailable\.",
+     at(("usr/src/cmd/svc/svcadm/svcadm.c", "2302-2307"),
+        ("usr/src/lib/libscf/common/error.c", 60)),
+     note="svc.configd is not running: uu_die(), exit 1")
+fact("svcadm.exit-error", "svcadm", "exit", r"1",
+     at(("usr/src/cmd/svc/svcadm/svcadm.c", "2306-2307")),
+     note="uu_die() exits UU_EXIT_FATAL (1)")
 fact("svcadm.exit-ok", "svcadm", "exit", r"0",
      at(("usr/src/cmd/svc/svcadm/svcadm.c", 2683)),
      note="`enable -s`/`disable -s` print nothing")
