@@ -94,9 +94,10 @@ fact("metastat.p.mirror", "metastat", "stdout",
      "write options when not the default, the pass number",
      check="selftest: metastat -p reads as built")
 fact("metastat.p.stripe", "metastat", "stdout",
-     r"%s \d+(?: \d+(?: /dev/rdsk/%s)+)+" % (MD, CTD),
-     at((LIBMETA + "meta_stripe.c", "578-594")),
-     note="`metastat -p`: a concat/stripe, rows of components, raw paths",
+     r"%s \d+(?: \d+(?: /dev/rdsk/%s)+(?: -i \d+b)?)+" % (MD, CTD),
+     at((LIBMETA + "meta_stripe.c", "578-604")),
+     note="`metastat -p`: a concat/stripe, rows of components, raw paths, "
+     "a row's interlace when it has more than one component",
      check="selftest: metastat -p reads as built")
 fact("metastat.mirror.name", "metastat", "stdout", r"%s: Mirror" % MD,
      at((LIBMETA + "meta_mirror.c", 997)))
@@ -138,10 +139,17 @@ fact("metastat.submirror.state", "metastat", "stdout",
      r"    State: %s " % padded(SM_STATES, 12),
      at((LIBMETA + "meta_mirror.c", 1244)))
 fact("metastat.submirror.invoke", "metastat", "stdout",
-     r"    Invoke: (?:metareplace %s %s <new device>|metasync %s)"
-     % (MD, CTD, MD),
+     r"    Invoke: (?:metareplace %s %s <new device>|metasync %s|"
+     r"metaonline %s %s|after replacing \"Maintenance\" components:)"
+     % (MD, CTD, MD, MD, MD),
      at((LIBMETA + "meta_mirror.c", 1255),
-        (LIBMETA + "meta_mirror.c", "760-810")))
+        (LIBMETA + "meta_mirror.c", "760-819")),
+     note="what to type: the erred component's metareplace, metasync, "
+     "metaonline of an offline submirror; a Last Erred component's "
+     "metareplace goes on the next line")
+fact("metastat.submirror.invoke-last-erred", "metastat", "stdout",
+     r"\t\tmetareplace %s %s <new device>" % (MD, CTD),
+     at((LIBMETA + "meta_mirror.c", "790-797")))
 fact("metastat.stripe.row", "metastat", "stdout", r"    Stripe \d+:",
      at((LIBMETA + "meta_stripe.c", 1069)))
 fact("metastat.stripe.header", "metastat", "stdout",
@@ -165,13 +173,17 @@ fact("metastat.reloc.row", "metastat", "stdout",
      at((LIBMETA + "meta_print.c", "414-430")),
      note="`-` when the disk has no device id")
 fact("metastat.blank", "metastat", "stdout", r"",
-     at((LIBMETA + "meta_mirror.c", 1270), (LIBMETA + "meta_stripe.c", 1090),
-        (LVMUTIL + "metastat.c", 195)),
-     note="an empty line after each unit and before the relocation list")
+     at((LIBMETA + "meta_mirror.c", 1218), (LIBMETA + "meta_mirror.c", 1270),
+        (LIBMETA + "meta_stripe.c", 1090), (LVMUTIL + "metastat.c",
+                                              "400-403")),
+     note="an empty line before each submirror's section, after each unit "
+     "(so before the relocation list) and after the stale-replica banner")
 fact("metastat.exit-ok", "metastat", "exit", r"0",
-     at((LVMUTIL + "metastat.c", 446)))
+     at((LVMUTIL + "metastat.c", 446), (LVMUTIL + "metastat.c", 570)),
+     note="without operands, and with each named unit found")
 fact("metastat.smf-offline", "metastat", "stderr", r"metastat: %s: " % HOST,
      at((LVMUTIL + "metastat.c", "440-442"),
+        (LVMUTIL + "metastat.c", "564-566"),
         (LIBMETA + "meta_error.c", 2216)),
      note="after printing everything, while a core SVM service is not "
      "online (at boot until inetd starts rpc/meta): the error names the "
@@ -187,8 +199,27 @@ fact("metastat.stale-banner", "metastat", "stdout",
      note="first, when fewer than a majority of the replicas were good at "
      "boot: the warning between two lines of four stars, then an empty "
      "line")
+fact("metastat.not-set-up", "metastat", "stderr",
+     r"metastat: %s: %s: unit not set up" % (HOST, MD),
+     at((LVMUTIL + "metastat.c", "476-480"),
+        (LIBMETA + "meta_error.c", "1219-1221"),
+        (LIBMETA + "meta_error.c", 2216)),
+     note="a named unit that does not exist; metastat exits 1")
+fact("metastat.no-database", "metastat", "stderr",
+     r"metastat: %s: there are no existing databases" % HOST,
+     at((LVMUTIL + "metastat.c", "640-643"),
+        ("usr/src/uts/common/io/lvm/md/md_mddb.c", 6620),
+        ("usr/src/uts/common/io/lvm/md/md_error.c", "262-263"),
+        (LIBMETA + "meta_error.c", "1686-1688"),
+        (LIBMETA + "meta_error.c", 2216)),
+     note="no state database replica: the kernel finds no database "
+     "(MDDB_E_NODB, MDE_DB_NODB); metastat exits 1")
+fact("metastat.exit-error", "metastat", "exit", r"1",
+     at((LVMUTIL + "metastat.c", "476-480"), (LVMUTIL + "metastat.c", 570),
+        (LVMUTIL + "metastat.c", "640-643")))
 fact("metastat.exit-smf-offline", "metastat", "exit", r"1",
-     at((LVMUTIL + "metastat.c", "440-442")))
+     at((LVMUTIL + "metastat.c", "440-442"),
+        (LVMUTIL + "metastat.c", "564-566")))
 
 # --- the changing meta* commands --------------------------------------------
 fact("metainit.mirror-setup", "metainit", "stdout",
@@ -227,18 +258,41 @@ fact("metaclear.stripe", "metaclear", "stdout",
 fact("metareplace.enabled", "metareplace", "stdout",
      r"%s: device %s is enabled" % (MD, CTD),
      at((LIBMETA + "meta_mirror.c", "2178-2181")))
+fact("metareplace.replaced", "metareplace", "stdout",
+     r"%s: device %s is replaced with %s" % (MD, CTD, CTD),
+     at((LIBMETA + "meta_mirror.c", "2008-2011")))
+fact("meta.stale-databases", META, "stderr",
+     r"meta[a-z]+: %s: stale databases" % HOST,
+     at((LIBMETA + "meta_error.c", "1694-1696"),
+        (LIBMETA + "meta_error.c", 2216)),
+     note="a change while the state database is stale (MDE_DB_STALE), "
+     "without a unit's name")
+fact("metattach.labeled", "metattach", "stderr",
+     r"metattach: %s: %s: can't attach labeled submirror to an unlabeled "
+     r"mirror" % (HOST, MD),
+     at(("usr/src/uts/common/io/lvm/mirror/mirror_ioctl.c", "911-913"),
+        (LIBMETA + "meta_error.c", "1269-1271"),
+        (LIBMETA + "meta_error.c", 2216)))
 fact("meta.error-blank", META, "stderr", r"",
      at((LIBMETA + "meta_error.c", "2122-2216")),
      note="mde_perror(): every SVM error message ends in a newline of its "
      "own, so an empty line follows it")
-for _prog, _line in (("metainit", 866), ("metattach", 543),
-                     ("metadetach", 304), ("metaclear", "345-349"),
-                     ("metaparam", 476), ("metareplace", 290),
-                     ("metasync", 219), ("metadb", 816)):
+# metainit NAME ... (not -r: :866); metasync NAME (:291) and -r (:219)
+for _prog, _lines in (("metainit", ("870-897",)), ("metattach", (543,)),
+                      ("metadetach", (304,)), ("metaclear", ("345-349",)),
+                      ("metaparam", (476,)), ("metareplace", (290,)),
+                      ("metasync", (291, 219)), ("metadb", (816,))):
     fact("%s.exit-ok" % _prog, _prog, "exit", r"0",
-         at((LVMUTIL + _prog + ".c", _line)))
+         at(*[(LVMUTIL + _prog + ".c", _line) for _line in _lines]))
+fact("metattach.exit-error", "metattach", "exit", r"1",
+     at((LVMUTIL + "metattach.c", "522-526")), note="mirror_attach() "
+     "failed: mde_perror, then md_exit(sp, 1)")
+fact("metaparam.exit-error", "metaparam", "exit", r"1",
+     at((LVMUTIL + "metaparam.c", "458-462")), note="mirror_params() "
+     "failed: mde_perror, then md_exit(sp, 1)")
 fact("metainit.exit-error", "metainit", "exit", r"1",
-     at((LVMUTIL + "metainit.c", 754)), note="md_exit(sp, 1)")
+     at((LVMUTIL + "metainit.c", "872-885"), (LVMUTIL + "metainit.c", 897)),
+     note="init_name() failed: mde_perror, then md_exit(sp, 1)")
 
 # --- metadb ------------------------------------------------------------------
 fact("metadb.header", "metadb", "stdout",
@@ -303,9 +357,10 @@ fact("kstat.p.md-writes", "kstat", "stdout", r"md:\d+:md\d+:writes\t\d+",
         ("usr/src/uts/common/io/lvm/md/md_subr.c", "3132-3160")),
      note="a mirror's I/O kstat, from its first open since boot",
      check="selftest: the mirror's write kstat")
-fact("kstat.exit-ok", "kstat", "exit", r"0",
+fact("kstat.exit", "kstat", "exit", r"[01]",
      at(("usr/src/cmd/stat/kstat/kstat.c", 353)),
-     note="0 when a statistic matched")
+     note="0 when a statistic matched, else 1 (a mirror's I/O kstat before "
+     "its first open since boot)")
 
 # --- prtvtoc -----------------------------------------------------------------
 fact("prtvtoc.h.slice", "prtvtoc", "stdout",
@@ -320,9 +375,14 @@ fact("prtvtoc.exit-ok", "prtvtoc", "exit", r"0",
      at(("usr/src/cmd/prtvtoc/prtvtoc.c", 140)))
 
 # --- the other commands svmram and selftest run ------------------------------
-fact("fuser.name", "fuser", "stderr", r"/dev/md/r?dsk/%s: " % MD,
-     at(("usr/src/cmd/fuser/fuser.c", 554)),
-     note="the name on stderr, the process ids (none) on stdout")
+fact("fuser.name", "fuser", "stderr", r"/dev/md/r?dsk/%s: [crtomyan]*" % MD,
+     at(("usr/src/cmd/fuser/fuser.c", 554), ("usr/src/cmd/fuser/fuser.c",
+                                            "86-95"),
+        ("usr/src/cmd/fuser/fuser.c", "210-214")),
+     note="the name on stderr, then each process's letters (o: open)")
+fact("fuser.pids", "fuser", "stdout", r"(?: +\d+)+",
+     at(("usr/src/cmd/fuser/fuser.c", 207)),
+     note="each process id as ` %7d`, on one line")
 fact("fuser.exit-ok", "fuser", "exit", r"0",
      at(("usr/src/cmd/fuser/fuser.c", 594)))
 fact("dd.records", "dd", "stderr", r"\d+\+\d+ records (?:in|out)",
@@ -343,7 +403,8 @@ fact("lofiadm.device", "lofiadm", "stdout", r"/dev/lofi/\d+",
 fact("lofiadm.exit-ok", "lofiadm", "exit", r"0",
      at(("usr/src/cmd/lofiadm/main.c", 2166)))
 fact("mkfile.exit-ok", "mkfile", "exit", r"0",
-     at(("usr/src/cmd/mkfile/mkfile.c", 271)))
+     at(("usr/src/cmd/mkfile/mkfile.c", 265)), note="main returns its "
+     "error count")
 fact("newfs.summary", "newfs", "stderr",
      r"/dev/md/rdsk/%s:\t\d+ sectors in \d+ cylinders of \d+ tracks, "
      r"\d+ sectors" % MD,
@@ -358,7 +419,9 @@ fact("mount.exit-ok", "mount", "exit", r"0",
      at(("usr/src/cmd/fs.d/ufs/mount/mount.c", 608)),
      check="selftest: mount -F ufs of the scratch mirror")
 fact("umount.exit-ok", "umount", "exit", r"0",
-     at(("usr/src/cmd/fs.d/umount.c", 326)),
+     at(("usr/src/cmd/fs.d/umount.c", "442-455")),
+     note="ufs has no umount of its own (usr/src/cmd/fs.d/ufs), so the "
+     "generic one calls umount2() and exits 0",
      check="selftest: umount of the scratch UFS")
 
 # --- SMF --------------------------------------------------------------------
@@ -366,22 +429,28 @@ STATE = (r"(?:online|offline|disabled|maintenance|degraded|uninitialized|"
          r"legacy_run)\*?")
 fact("svcs.h.inst-state", "svcs", "stdout",
      r"%s {1,20}%s" % (MD, STATE),
-     at(("usr/src/cmd/svc/svcs/svcs.c", "1513-1527"),
+     at(("usr/src/cmd/svc/svcs/svcs.c", 1513),
+        ("usr/src/cmd/svc/svcs/svcs.c", "1592-1608"),
         ("usr/src/cmd/svc/svcs/svcs.c", 1796),
         ("usr/src/cmd/svc/svcs/svcs.c", "1220-1240")),
      note="`-H -o inst,state`: the instance in a 20-wide column")
 fact("svcs.h.inst", "svcs", "stdout", MD,
-     at(("usr/src/cmd/svc/svcs/svcs.c", "1513-1527")))
+     at(("usr/src/cmd/svc/svcs/svcs.c", 1513),
+        ("usr/src/cmd/svc/svcs/svcs.c", "1592-1608")))
 fact("svcs.h.state", "svcs", "stdout", STATE,
      at(("usr/src/cmd/svc/svcs/svcs.c", 1796),
         ("usr/src/cmd/svc/svcs/svcs.c", "1220-1240")),
      note="a state, with `*` while the instance has a next state")
+fact("svcs.h.fmri", "svcs", "stdout", r"svc:/\S+",
+     at(("usr/src/cmd/svc/svcs/svcs.c", "1465-1493")),
+     note="`-H -o fmri`: the instance's FMRI in a 50-wide column")
 fact("svcs.h.state-fmri", "svcs", "stdout", STATE + r" +svc:/\S+",
      at(("usr/src/cmd/svc/svcs/svcs.c", 1796),
         ("usr/src/cmd/svc/svcs/svcs.c", "1465-1493")))
 fact("svcs.no-match", "svcs", "stderr",
      r"svcs: Pattern '\S+' doesn't match any instances",
-     at(("usr/src/lib/libscf/common/error.c", 175)))
+     at(("usr/src/lib/libscf/common/lowlevel.c", "6784-6786"),
+        ("usr/src/lib/libscf/common/error.c", 175)))
 fact("svcs.no-server", "svcs", "stderr",
      r"svcs: Could not bind to repository server: repository server "
      r"unavailable\.  Exiting\.",
@@ -389,7 +458,8 @@ fact("svcs.no-server", "svcs", "stderr",
         ("usr/src/lib/libscf/common/error.c", 60)),
      note="svc.configd is not running: uu_die(), exit 1")
 fact("svcs.exit", "svcs", "exit", r"[01]",
-     at(("usr/src/cmd/svc/svcs/svcs.c", "3736-3751"),
+     at(("usr/src/cmd/svc/svcs/svcs.c", "3734-3736"),
+        ("usr/src/lib/libscf/common/lowlevel.c", "6786-6788"),
         ("usr/src/cmd/svc/svcs/svcs.c", 3931)),
      note="1 when a pattern matched nothing")
 fact("svcprop.f", "svcprop", "stdout",
@@ -404,8 +474,38 @@ fact("svcprop.value", "svcprop", "stdout", r"\S.*",
      at(("usr/src/cmd/svc/svcprop/svcprop.c", "277-296")),
      note="one property: its values only (svmram's manifest gives "
      "general/entity_stability)", args=r"-p [a-z_]+/[a-z_]+ svc:/\S+$")
+fact("svcprop.no-pg", "svcprop", "stderr",
+     r"svcprop: Couldn't find property group `[a-z_]+' for (?:instance|"
+     r"service) `svc:/\S+'\.",
+     at(("usr/src/cmd/svc/svcprop/svcprop.c", "542-544"),
+        ("usr/src/cmd/svc/svcprop/svcprop.c", "337-341")),
+     note="an instance without svmram's property group: exit 1")
+fact("svcprop.no-match", "svcprop", "stderr",
+     r"svcprop: Pattern '\S+' doesn't match any entities",
+     at(("usr/src/lib/libscf/common/lowlevel.c", "6777-6778"),
+        ("usr/src/lib/libscf/common/lowlevel.c", "6786-6788"),
+        ("usr/src/lib/libscf/common/error.c", 187)),
+     note="no instance matched: exit 1")
+fact("svcprop.no-server", "svcprop", "stderr",
+     r"svcprop: Could not connect to configuration repository: repository "
+     r"server unavailable\.",
+     at(("usr/src/cmd/svc/svcprop/svcprop.c", "1121-1123"),
+        ("usr/src/lib/libscf/common/error.c", 60)),
+     note="svc.configd is not running: exit 1")
+fact("svcprop.exit-error", "svcprop", "exit", r"1",
+     at(("usr/src/cmd/svc/svcprop/svcprop.c", "337-341"),
+        ("usr/src/cmd/svc/svcprop/svcprop.c", "1142-1151")))
 fact("svcprop.exit-ok", "svcprop", "exit", r"0",
      at(("usr/src/cmd/svc/svcprop/svcprop.c", 1151)))
+fact("svcadm.no-server", "svcadm", "stderr",
+     r"svcadm: Couldn't bind to configuration repository: repository "
+     r"server unavailable\.",
+     at(("usr/src/cmd/svc/svcadm/svcadm.c", "2302-2307"),
+        ("usr/src/lib/libscf/common/error.c", 60)),
+     note="svc.configd is not running: uu_die(), exit 1")
+fact("svcadm.exit-error", "svcadm", "exit", r"1",
+     at(("usr/src/cmd/svc/svcadm/svcadm.c", "2306-2307")),
+     note="uu_die() exits UU_EXIT_FATAL (1)")
 fact("svcadm.exit-ok", "svcadm", "exit", r"0",
      at(("usr/src/cmd/svc/svcadm/svcadm.c", 2683)),
      note="`enable -s`/`disable -s` print nothing")

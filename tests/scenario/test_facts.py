@@ -14,6 +14,8 @@ replicas.  The gate itself is shown to fail on a line the
 emulator prints without an inventory entry.
 """
 
+import os
+
 import pytest
 
 import inprocess
@@ -114,3 +116,79 @@ def test_a_line_added_without_a_fact_fails_the_gate(host_after, tmp_path,
     host.svmram("status", "d10")
     assert unsourced_text(log) == \
         "metastat d10: stdout 'Device Relocations:'"
+
+
+def stopped(host):
+    """The recorder off: what the test does next is the administrator's,
+    not svmram's reading."""
+    must(host.sim("record-facts"))
+    return host
+
+
+def admin_stripe(host, name, *links):
+    """The administrator's stripe of ramdisks linked as cNt0d0s0 names
+    (one row, an interlace when more than one)."""
+    for link in links:
+        ramdisk = "admin_" + link
+        must(host.cmd("ramdiskadm", "-a", ramdisk, "10m"))
+        for kind, device in (("dsk", "ramdisk"), ("rdsk", "rramdisk")):
+            os.symlink("/dev/%s/%s" % (device, ramdisk),
+                       os.path.join(host.root, "dev", kind, link))
+    must(host.cmd("metainit", name, "1", str(len(links)), *links))
+
+
+def test_every_emulated_line_svmram_reads_of_an_odd_host_is_in_the_inventory(
+        host_factory, tmp_path):
+    """What svmram reads beyond its own flows: status before anything is
+    set up and of a unit that does not exist; status of the
+    administrator's striped concat, then of an instance without its
+    record; setup of a mirror a process holds open; a restore after a
+    reboot that gives the ramdisk's link another name, then status with
+    the disk submirror offline; status and setup on a host without
+    replicas."""
+    log = tmp_path / "facts.jsonl"
+    host = recording(host_factory("article"), log)
+    host.svmram("status")
+    host.svmram("status", "d99")
+    stopped(host)
+    admin_stripe(host, "d50", "c95t0d0s0", "c96t0d0s0")
+    recording(host, log)
+    host.svmram("status")
+    stopped(host)
+    must(host.cmd("svccfg", "-s", "svc:/system/svmram", "add", "d20"))
+    recording(host, log)
+    host.svmram("status", "-j")
+    host = host_factory("unlabeled-x86")
+    must(host.sim("open", "d10"))
+    recording(host, log)
+    host.svmram("setup", "-y", "--allow-label", "d10")
+    host = host_factory("article")
+    must(host.svmram("setup", "-y", "d10"))
+    must(host.reboot())
+    must(host.cmd("ramdiskadm", "-a", "admin_first", "1m"))
+    recording(host, log)
+    must(host.svmram("restore", "d10"))
+    stopped(host)
+    must(host.sim("tick"))          # the RAM submirror's resync ends
+    must(host.cmd("metaoffline", "d10", "d11"))
+    recording(host, log)
+    host.svmram("status")
+    host = host_factory("article-bare")
+    must(host.cmd("metadb", "-d", "-f", "c0d0s7"))
+    recording(host, log)
+    host.svmram("status")
+    host.svmram("setup", "-y", "d10")
+    assert unsourced_text(log) == ""
+    read = {facts.matching(r["prog"], r["argv"], stream, line).id
+            for r in factlog.read(str(log)) for stream in ("stdout", "stderr")
+            for line in r[stream].splitlines()
+            if facts.matching(r["prog"], r["argv"], stream, line)}
+    # The flows reached the facts they are here for.
+    assert {"metastat.p.stripe", "metastat.submirror.invoke",
+            "svcprop.no-pg", "fuser.name", "fuser.pids",
+            "metareplace.replaced",
+            "metastat.no-database"} <= read
+    shown = "".join(r["stdout"] for r in factlog.read(str(log))
+                    if r["prog"] == "metastat")
+    assert "d50 1 2 /dev/rdsk/c95t0d0s0 /dev/rdsk/c96t0d0s0 -i " in shown
+    assert "    Invoke: metaonline d10 d11\n" in shown

@@ -165,16 +165,46 @@ def _arm(host, prog, nth, message="", stdout=None, code=1):
 
 # Each emulator fact the selftest checks, changed for one call to another
 # plausible output: the command (and which call of it in a selftest run),
-# the check it shows in, and the result the DIFFERS rule gives (issue 36
-# section 2): FAIL where svmram's own operation depends on the fact
-# (exit 8), DIFFERS where only the emulator's words are wrong (exit 0,
-# "svmram works").  The calls: metainit 1-3 build the mirror, 4 is the
-# dangling link; kstat 1 is the free memory, 2 the mirror's write count,
-# 3 physmem; ramdiskadm 1 is the cap's; cmp 1 the submirrors'; mount 1 the
-# scratch UFS's (rotate is then not run, and says so).  A fault changes
-# nothing, so "taken" stands for a command that succeeds where svmram
-# relies on a refusal.
+# the check it shows in (the start of its name: a build check's names the
+# selftest's mkdtemp directory), and the result the DIFFERS rule gives
+# (issue 36 section 2): FAIL where svmram's own operation depends on the
+# fact (exit 8), DIFFERS where only the emulator's words are wrong (exit
+# 0, "svmram works").  The calls: mkfile 1 and lofiadm 1 build the
+# scratch devices, metainit 1-3 and metattach 1 the mirror (a failed
+# build check ends the checks), metainit 4 is the dangling link; kstat 1
+# is the free memory, 2 the mirror's write count, 3 physmem; ramdiskadm 1
+# is the cap's; cmp 1 the submirrors'; newfs 1 and mount 1 the scratch
+# UFS's (rotate is then not run, and says so); umount 1 its unmount (the
+# removal's umount then unmounts it).  A fault changes nothing, so
+# "taken" stands for a command that succeeds where svmram relies on a
+# refusal.  The other words of the build commands and of newfs are
+# test_other_words_of_a_command_svmram_does_not_read_differ's and
+# test_a_newfs_that_writes_on_stdout_differs_and_rotate_runs's; the
+# metastat facts, mount's other words and the slots are
+# test_a_changed_fact_read_through_a_wrapper_differs_or_fails's.
 CHANGED_FACTS = {
+    "mkfile fails": (
+        ("mkfile", 1, "Could not open /var/tmp/disk0: No space left on "
+         "device", None, 1), "build: mkfile ", "FAIL"),
+    "lofiadm refuses": (
+        ("lofiadm", 1, "lofiadm: could not map file /var/tmp/disk0: "
+         "Invalid argument", None, 1), "build: lofiadm -a ", "FAIL"),
+    "metainit refuses the link": (
+        ("metainit", 1, "metainit: myhost: c90t0d0s0: No such file or "
+         "directory", None, 1), "build: metainit d126 1 1 c90t0d0s0",
+        "FAIL"),
+    "metattach refuses": (
+        ("metattach", 1, "metattach: myhost: d125: submirror too small to "
+         "attach", None, 1), "build: metattach d127 d125", "FAIL"),
+    "kstat without physmem": (
+        ("kstat", 3, "", None, 1), "ramdiskadm refuses past its cap",
+        "FAIL"),
+    "newfs fails": (
+        ("newfs", 1, "newfs: /dev/md/rdsk/d127: I/O error", None, 1),
+        "newfs on the scratch mirror", "FAIL"),
+    "umount busy": (
+        ("umount", 1, "umount: /var/tmp/mnt busy", None, 1),
+        "umount of the scratch UFS", "FAIL"),
     "dangling link, other words": (
         ("metainit", 4, "metainit: myhost: c92t0d0s0: No such device or "
          "address", None, 1), "metainit on a link that dangles", "DIFFERS"),
@@ -232,6 +262,70 @@ def test_a_changed_emulator_fact_differs_or_fails_its_check(host, fact):
     before = digest(host)
     _arm(host, prog, nth, message, stdout, code)
     result = host.svmram("selftest", "--json")
+    named = [name for name in checks_of(result)[0]
+             if name.startswith(check)]
+    assert len(named) == 1, named
+    _expect_result(host, result, named, verdict, before)
+
+
+def _once_script(real, bindir, args, old, new):
+    """sh that runs `real`, and the first time it runs with `args` and
+    prints `old` on stdout, prints `new` in its place; its exit status
+    kept."""
+    out, done = os.path.join(bindir, ".out"), os.path.join(bindir, ".done")
+    return ("#!/bin/sh\n"
+            "%(real)s \"$@\" > %(out)s\n"
+            "status=$?\n"
+            "if [ \"$*\" = '%(args)s' ] && [ ! -e %(done)s ] && "
+            "grep -q '%(old)s' %(out)s; then\n"
+            "    : > %(done)s\n"
+            "    sed 's/%(old)s/%(new)s/' %(out)s\n"
+            "else\n"
+            "    cat %(out)s\n"
+            "fi\n"
+            "exit $status\n" % {"real": real, "out": out, "done": done,
+                                "args": args, "old": old, "new": new})
+
+
+# The facts the selftest reads from commands it runs more than once
+# (metastat) or whose other words need the command's work done (mount),
+# changed through a wrapper the first time they show: the program, the
+# script, the check and its result.  metastat -p d127 showing one
+# submirror is what it would show if metattach had attached nothing;
+# slot 1 after metadetach of slot 0 is Solaris 10's hole, which svmram
+# does not assume on illumos (only illumos-2016's check expects slot 0);
+# mount's warning is mount_ufs's reportlogerror (illumos
+# usr/src/cmd/fs.d/ufs/mount/mount.c:283-284 @a593473611), after which
+# mount still exits 0.
+WRAPPED_FACTS = {
+    "metastat -p shows one submirror": (
+        "metastat", lambda real, d: _once_script(
+            real, d, "-p d127", "d127 -m /dev/md/rdsk/d126 /dev/md/rdsk/d125",
+            "d127 -m /dev/md/rdsk/d126"),
+        "metastat -p reads as built", "FAIL"),
+    "a hole after metadetach": (
+        "metastat", lambda real, d: _once_script(
+            real, d, "d127", "Submirror 0: d125", "Submirror 1: d125"),
+        "slots after metadetach of slot 0", "FAIL"),
+    "mount warns": (
+        "mount", lambda real, _: (
+            "#!/bin/sh\n%s \"$@\" || exit\n"
+            "echo \"Could not disable logging for $6 on $5.\" >&2\n" % real),
+        "mount -F ufs of the scratch mirror", "DIFFERS"),
+}
+
+
+@pytest.mark.emulator_only("changes the emulator's answers")
+@pytest.mark.parametrize("fact", sorted(WRAPPED_FACTS))
+def test_a_changed_fact_read_through_a_wrapper_differs_or_fails(
+        host, release, fact):
+    from hosts import wrapping_bindir
+    prog, script, check, verdict = WRAPPED_FACTS[fact]
+    if fact == "a hole after metadetach" and release != "illumos-2016":
+        pytest.skip("svmram takes slot 0 or 1 on the Solaris profiles")
+    before = digest(host)
+    bindir = wrapping_bindir(host, "factbin", prog, script)
+    result = host.svmram("selftest", "--json", env={"SVMRAM_BINDIR": bindir})
     _expect_result(host, result, [check], verdict, before)
 
 

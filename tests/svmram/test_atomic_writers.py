@@ -125,3 +125,46 @@ def test_a_temporary_name_a_killed_run_left_is_left_alone(tmp_path):
     assert (tmp_path / "other").read_text() == "not svmram's\n"
     assert sorted(os.listdir(str(tmp_path))) == sorted(
         ["md0.json", "other", os.path.basename(taken)])
+
+
+REPLACING = {("os", "replace"), ("os", "rename"), ("os", "renames"),
+             ("shutil", "move")}
+
+
+def replacing_calls(package):
+    """(module path, line) of each call that puts a file in another's
+    place (os.replace, os.rename, os.renames, shutil.move) in `package`."""
+    import ast
+    found = []
+    for directory, _, names in os.walk(package):
+        for name in sorted(names):
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(directory, name)
+            with open(path, encoding="utf-8") as stream:
+                tree = ast.parse(stream.read(), path)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and \
+                        isinstance(node.func, ast.Attribute) and \
+                        isinstance(node.func.value, ast.Name) and \
+                        (node.func.value.id, node.func.attr) in REPLACING:
+                    found.append((os.path.relpath(path, package),
+                                  node.lineno))
+    return found
+
+
+def test_atomic_py_is_the_only_writer_that_replaces_a_file():
+    """One atomic writer for every journal and record (issue 36 section
+    4): no other module of svmram renames a file into place."""
+    package = os.path.dirname(os.path.abspath(atomic.__file__))
+    assert [module for module, _ in replacing_calls(package)] == \
+        ["atomic.py"]
+
+
+def test_the_scan_finds_a_writer_of_its_own(tmp_path):
+    (tmp_path / "journal.py").write_text(
+        "import os\n\ndef save(temp, path):\n    os.replace(temp, path)\n")
+    (tmp_path / "atomic.py").write_text(
+        "import os\n\ndef write(temp, path):\n    os.rename(temp, path)\n")
+    assert sorted(replacing_calls(str(tmp_path))) == [
+        ("atomic.py", 4), ("journal.py", 4)]
