@@ -184,3 +184,29 @@ def test_setup_reads_each_source_once_before_it_plans(host):
         ["svcprop", "-p", "general/entity_stability", "svc:/system/svmram"]]
         # Where the slots must be tested first: what is there before it.
         + releases.on(host, [], [["metastat", "-p"], ["ramdiskadm"]]))
+
+
+def test_setup_writes_no_file_it_finds_where_it_writes_its_smf_record(host):
+    """The svccfg command file is svmram's own: a link planted at its name
+    (or a file left by a killed run) is neither followed, written nor
+    removed; setup fails at that step, puts the host back as it was, and
+    says what to do; once the file is gone, setup runs."""
+    run = os.path.join(host.root, "var", "run")
+    victim = os.path.join(host.root, "etc", "admin-file")
+    with open(victim, "w", encoding="utf-8") as stream:
+        stream.write("the admin's\n")
+    planted = os.path.join(run, "svmram.d10.svccfg")
+    os.symlink(victim, planted)
+    before = host.state_digest()
+    result = host.svmram("setup", "-y", "d10")
+    assert result.returncode == 1, result.stderr
+    assert ("/var/run/svmram.d10.svccfg is there already, and svmram did "
+            "not make it in this run") in result.stderr
+    assert "Traceback" not in result.stderr
+    assert os.readlink(planted) == victim
+    with open(victim, encoding="utf-8") as stream:
+        assert stream.read() == "the admin's\n"
+    assert host.state_digest() == before
+    os.unlink(planted)
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    assert not os.path.lexists(planted)

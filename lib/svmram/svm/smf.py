@@ -253,7 +253,19 @@ class CommandFile:
 
     def perform(self, context):
         path = under(context.root, self.path)
-        with open(path, "w", encoding="utf-8") as stream:
+        # The file is made here (O_EXCL, no link followed), so the unlink
+        # below removes only what this run made, never a file found there.
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL |
+                         os.O_NOFOLLOW, 0o600)
+        except FileExistsError:
+            raise SvmramError(
+                "%s is there already, and svmram did not make it in this "
+                "run: svmram never writes over a file it did not make (a "
+                "svmram command killed while it wrote its SMF record "
+                "leaves one); look at it and remove it" % self.path) \
+                from None
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
             stream.write(self._text(context.values))
         try:
             context.runner("svccfg", ["-f", self.path])
