@@ -210,3 +210,4 @@ def test_setup_writes_no_file_it_finds_where_it_writes_its_smf_record(host):
     os.unlink(planted)
     assert host.svmram("setup", "-y", "d10").returncode == 0
     assert not os.path.lexists(planted)
+    os.unlink(victim)
