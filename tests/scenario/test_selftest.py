@@ -657,6 +657,49 @@ def test_the_rerun_waits_for_a_resync_before_clearing_the_mirror(host):
     assert host.violations() == []
 
 
+@pytest.mark.emulator_only("holds a resync")
+def test_a_resync_that_never_ends_fails_the_selftest(host):
+    """The scratch mirror's first resync held (freeze) through every look
+    of the selftest's wait: the checks cannot run, and the report FAILs
+    saying why, instead of "svmram works on this host" with every check
+    after the build left out; once the resync is let go, the removal
+    leaves the host as it was."""
+    before = digest(host)
+    looks = []
+
+    def after(argv):
+        name = os.path.basename(argv[0])
+        if name == "metattach" and argv[1:] == ["d127", "d125"] and \
+                not looks:
+            assert host.sim("freeze").returncode == 0
+            looks.append(argv)
+        elif name == "metastat" and argv[1:] == ["d127"] and looks:
+            looks.append(argv)
+            if len(looks) == 1 + 600:
+                assert host.sim("thaw").returncode == 0
+                assert host.sim("tick").returncode == 0
+    result = host.svmram("selftest", "--json", after=after)
+    assert len(looks) > 600
+    assert result.returncode == EXIT_SELFTEST_FAILED, result.stdout
+    checks, report = checks_of(result)
+    assert [name for name, seen in checks.items() if seen != "PASS"] == [
+        "the resync of the scratch mirror ends"]
+    check = next(c for c in report["checks"]
+                 if c["check"] == "the resync of the scratch mirror ends")
+    assert (check["command"], check["expected"], check["observed"]) == (
+        "metastat d127", "every submirror Okay",
+        "submirrors Okay, Resyncing after 600 looks")
+    assert report["verdict"] == "svmram does not work as expected on this " \
+        "host: the resync of the scratch mirror ends"
+    assert report["not_run"] == [
+        "every later check: the resync of d127 did not end, so there is no "
+        "scratch mirror to check on"]
+    assert "setup --method swap" not in checks
+    assert checks["everything made is removed"] == "PASS"
+    assert digest(host) == before
+    assert host.violations() == []
+
+
 # --- issue 36: the working directory is the selftest's own ---------------
 
 def _put(host, path, data):

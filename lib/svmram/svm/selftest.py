@@ -551,17 +551,30 @@ class Selftest:
             os.symlink(target, path)
 
     def wait_okay(self, tries=600):
-        """Wait until every submirror of the scratch mirror is Okay."""
+        """Wait until every submirror of the scratch mirror is Okay.  When
+        they never are, a FAIL (svmram's setup and teardown wait for a
+        resync to end the same way) and the end of the checks: a selftest
+        that could not check on its mirror does not say svmram works."""
+        mirror = self.layout.mirror
+        shown = "nothing"
         for _ in range(tries):
-            code, out, err = self.runner.run("metastat",
-                                             [self.layout.mirror])
-            config = metastat.parse(out) if out else None
-            view = config.get(self.layout.mirror) if config else None
+            code, out, err = self.runner.run("metastat", [mirror])
+            try:
+                config = metastat.parse(out) if out else None
+            except ParseError:
+                config = None
+            view = config.get(mirror) if config else None
             if view is not None and view.submirror_states and all(
                     s == "Okay" for s in view.submirror_states):
                 return
+            shown = "submirrors %s" % ", ".join(view.submirror_states) \
+                if view is not None and view.submirror_states else \
+                "unreadable (%s)" % _shown(code, out, err)
             self.poll()
-        raise Abandoned("the resync of %s did not end" % self.layout.mirror)
+        self.fact("the resync of the scratch mirror ends",
+                  "metastat %s" % mirror, "every submirror Okay",
+                  "%s after %d looks" % (shown, tries), False)
+        raise Abandoned("the resync of %s did not end" % mirror)
 
     # --- the facts ---------------------------------------------------------
 
