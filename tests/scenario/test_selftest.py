@@ -800,67 +800,101 @@ def test_a_directory_of_another_user_is_refused():
 
 # --- issue 36: a stale journal proves nothing by its names ----------------
 
-@pytest.mark.emulator_only("writes a stale selftest journal")
-def test_a_stale_journal_leaves_the_admins_mirror_and_files_alone(host):
-    """A journal a killed run left names d10 (the mirror), its
-    submirrors, the link c90t0d0s0, a lofi device, files in /export/admin
-    and a ramdisk; since then the administrator set d10 up with svmram
-    (which named its RAM link c90t0d0s0) and keeps files of their own
-    there.  The selftest leaves all of it alone, byte for byte, says so,
-    and passes (C2: it tore d10 down and deleted the files)."""
-    assert host.svmram("setup", "-y", "d10").returncode == 0
-    admin = {name: os.urandom(4096) for name in ("disk0", "disk1")}
-    paths = {name: _put(host, "/export/admin/" + name, data)
-             for name, data in admin.items()}
-    before = digest(host)
-    graded = host.svmram("status", "--nagios")
-    ram = "c90t0d0s0"
-    assert dev_links(host)["dsk/" + ram] == "/dev/ramdisk/svmram_d10"
-    stale = {
-        "format": 2, "parent": "/export", "directory": "/export/admin",
-        "directory_id": [1, 2], "made_journal_directory": False,
-        "made_directory": False,        # what svmram before 36 read
-        "mirror": "d10",
+def _device_data(host):
+    """{device: its data, one version per region} of every device the
+    emulated host holds (svmsim regions.py: a write changes a version)."""
+    with open(os.path.join(host.dir, "state.json"),
+              encoding="utf-8") as stream:
+        return json.load(stream)["devdata"]
+
+
+def _stale_journal(ram, version):
+    """What a run killed long ago left in /var/svmram/selftest.json, as
+    the svmram of before issue 36 wrote it (version 1: names only, its
+    directory the --directory itself) or as it writes it now (2: with
+    proofs, here of things long gone): its mirror d10, d10's submirrors,
+    the link `ram`, a lofi device, the files disk0 and disk1 and the
+    mount point mnt in /export/admin, a ramdisk."""
+    journal = {
+        "directory": "/export/admin", "made_directory": False,
+        "made_journal_directory": False, "mirror": "d10",
         "files": ["/export/admin/disk0", "/export/admin/disk1"],
-        "file_ids": {"/export/admin/disk0": [1, 3],
-                     "/export/admin/disk1": [1, 4]},
-        "lofi": {"/dev/lofi/1": "/export/admin/disk0"},
         "links": ["dsk/" + ram, "rdsk/" + ram],
-        "link_targets": {"dsk/" + ram: "/dev/lofi/1",
-                         "rdsk/" + ram: "/dev/rlofi/1"},
         "metadevices": ["d13", "d11", "d12", "d10"],
         "ramdisks": ["svmram_d10"], "mount_points": ["/export/admin/mnt"],
         "mounts": ["d10"]}
+    if version == 2:
+        journal.update({
+            "format": 2, "parent": "/export", "directory_id": [1, 2],
+            "file_ids": {"/export/admin/disk0": [1, 3],
+                         "/export/admin/disk1": [1, 4]},
+            "lofi": {"/dev/lofi/1": "/export/admin/disk0"},
+            "link_targets": {"dsk/" + ram: "/dev/lofi/1",
+                             "rdsk/" + ram: "/dev/rlofi/1"}})
+    return journal
+
+
+@pytest.mark.emulator_only("writes a stale selftest journal")
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_stale_journal_leaves_the_admins_mirror_and_files_alone(
+        host, version):
+    """Done when 2: a journal a killed run left names d10 (the mirror),
+    its submirrors, the link c90t0d0s0, a lofi device, files and a mount
+    point in /export/admin and a ramdisk; since then the administrator
+    set d10 up with svmram (which named its RAM link c90t0d0s0) and keeps
+    files of their own in /export/admin, the --directory DIR this
+    selftest is given.  The selftest leaves all of it alone: the files
+    and every block of d10's disks and RAM byte for byte, d10's
+    configuration, RAM submirror and SMF instance; it says what it left
+    alone, and passes (C1, C2: it truncated and deleted the files and
+    tore d10 down)."""
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    # Unmounted, so that nothing writes to d10 and its every block can be
+    # compared (an open mirror takes the emulator's application writes).
+    assert host.unmount("d10").returncode == 0
+    admin = {name: os.urandom(4096) for name in ("disk0", "disk1", "mnt")}
+    paths = {name: _put(host, "/export/admin/" + name, data)
+             for name, data in admin.items()}
+    os.chmod(os.path.join(host.root, "export/admin"), 0o755)
+    before, data = digest(host), _device_data(host)
+    graded = host.svmram("status", "--nagios")
+    ram = "c90t0d0s0"
+    assert dev_links(host)["dsk/" + ram] == "/dev/ramdisk/svmram_d10"
     with open(os.path.join(host.root, JOURNAL), "w",
               encoding="utf-8") as stream:
-        json.dump(stale, stream)
+        json.dump(_stale_journal(ram, version), stream)
     # Status leaves out only a mirror the journal proves the selftest's.
     assert host.svmram("status", "--nagios") == graded
-    result = host.svmram("selftest")
+    result = host.svmram("selftest", "--directory", "/export/admin")
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.endswith(PASSED)
-    for line in (
-            "Left alone: d10 mounted on /mnt (not the selftest's mount "
-            "point)",
-            "Left alone: svmram's setup of d10 (not the selftest's scratch "
-            "mirror)",
-            "Left alone: d10 (not built on the selftest's own links and "
-            "lofi devices)",
-            "Left alone: d13 (not built on the selftest's own links and "
-            "lofi devices)",
-            "Left alone: /dev/dsk/c90t0d0s0 (not the selftest's link, or no "
-            "longer at its lofi device)",
-            "Left alone: /export/admin/disk0 (not a file the selftest made)",
-            "Left alone: /export/admin (not the directory the selftest "
-            "made)",
-            "Left alone: the ramdisk svmram_d10 (not a name only the "
-            "selftest uses)"):
-        assert line + "\n" in result.stdout
-    for name, data in admin.items():
-        assert _bytes(paths[name]) == data
+    assert [line for line in result.stdout.splitlines()
+            if line.startswith("Left alone: ")] == [
+        "Left alone: " + text for text in (
+            "svmram's setup of d10 (not the selftest's scratch mirror)",
+            "d10 (not built on the selftest's own links and lofi devices)",
+            "d12 (not built on the selftest's own links and lofi devices)",
+            "d11 (not built on the selftest's own links and lofi devices)",
+            "d13 (not built on the selftest's own links and lofi devices)",
+            "/dev/dsk/c90t0d0s0 (not the selftest's link, or no longer at "
+            "its lofi device)",
+            "/dev/rdsk/c90t0d0s0 (not the selftest's link, or no longer at "
+            "its lofi device)",
+            "/export/admin/disk0 (not a file the selftest made)",
+            "/export/admin/disk1 (not a file the selftest made)",
+            "/export/admin (not the directory the selftest made)",
+            "the ramdisk svmram_d10 (not a name only the selftest uses)")]
+    for name, content in admin.items():
+        assert _bytes(paths[name]) == content
+    assert sorted(os.listdir(os.path.join(host.root, "export/admin"))) == \
+        sorted(admin)
+    after = _device_data(host)
+    assert {device: after.get(device) for device in data} == data
     assert digest(host) == before
+    assert not os.path.exists(os.path.join(host.root, JOURNAL))
     status = host.svmram("status", "d10")
     assert status.returncode == 0, status.stdout
+    assert host.violations() == []
 
 
 @pytest.mark.emulator_only("holds the emulated host's lock")
