@@ -7,7 +7,9 @@ and a rerun after kill -9 that removes what the killed run left."""
 
 import json
 import os
+import posixpath
 import re
+import stat
 
 import pytest
 
@@ -729,6 +731,40 @@ def test_the_admins_files_in_the_directory_survive_byte_for_byte(host):
         assert _bytes(paths[name]) == data
     assert sorted(os.listdir(os.path.join(host.root, "export/admin"))) == \
         sorted(admin)
+
+
+def test_the_working_directory_is_made_fresh_inside_dir_mode_0700(host):
+    """Issue 36 section 2: the selftest works in a directory it makes
+    itself (mkdtemp) inside --directory DIR, mode 0700, the running
+    user's, recorded by device and inode before mkfile makes anything in
+    it; its files are made there and nowhere else, and it is gone
+    afterwards (before 36: mkfile wrote DIR/disk0 and DIR/disk1 in DIR
+    itself)."""
+    os.makedirs(os.path.join(host.root, "export/admin"))
+    os.chmod(os.path.join(host.root, "export/admin"), 0o755)
+    seen = []
+
+    def after(argv):
+        if os.path.basename(argv[0]) != "mkfile" or seen:
+            return
+        journal = _journal(host)
+        directory = journal["directory"]
+        status = os.lstat(os.path.join(host.root, directory.lstrip("/")))
+        seen.append((posixpath.dirname(directory),
+                     posixpath.basename(directory).startswith(
+                         "svmram-selftest."),
+                     stat.S_ISDIR(status.st_mode),
+                     stat.S_IMODE(status.st_mode), status.st_uid,
+                     journal["directory_id"] == [status.st_dev,
+                                                 status.st_ino],
+                     argv[1:] == ["8m", directory + "/disk0",
+                                  directory + "/disk1"]))
+    result = host.svmram("selftest", "--directory", "/export/admin",
+                         after=after)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert seen == [("/export/admin", True, True, 0o700, os.geteuid(),
+                     True, True)]
+    assert os.listdir(os.path.join(host.root, "export/admin")) == []
 
 
 @pytest.mark.emulator_only("plants links in the emulated /var/tmp")
