@@ -24,12 +24,14 @@ PASSED = "Verdict: svmram works on this host\n"
 # an unlabeled layout selftest could make; h-self2 item 4).
 COPY_NOT_RUN = (
     "the copy method was not tried: it needs a mirror that is not "
-    "labeled, and every stripe of lofi devices is labeled (a lofi device "
-    "fakes one slice that starts at sector 0, lofi.c fake_disk_vtoc); "
-    "selftest would need a labeled lofi device (lofiadm -l: Solaris 11.3 "
+    "labeled, and selftest maps its files without lofiadm -l, so each of "
+    "its lofi devices fakes one slice that starts at sector 0 (lofi.c "
+    "fake_disk_vtoc) and every stripe of them is labeled; an unlabeled "
+    "mirror would need a labeled lofi device (lofiadm -l: Solaris 11.3 "
     "and 11.4, and illumos from June 2016, OpenIndiana 2016.10 included; "
-    "not Solaris 10) with a label it writes itself, or a state database "
-    "replica on the scratch device, and it makes neither; to try the copy "
+    "not Solaris 10) with a VTOC whose slice 0 starts at cylinder 1, "
+    "which selftest does not write, or a state database replica on the "
+    "scratch device, which it does not make; to try the copy "
     "method, follow \"The copy method\" in docs/testing-on-a-real-host.md "
     "(two spare slices that do not start at sector 0)")
 EXIT_SELFTEST_FAILED = 8

@@ -91,9 +91,10 @@ METHOD_NOTES = MappingProxyType({
 # first stripe's first slice starts past sector 0 or holds a replica
 # (svm/labels.py).  lofi without -l answers DKIOCGVTOC with one slice
 # from sector 0 (lofi.c fake_disk_vtoc; line 2266 in the last
-# illumos-gate with SVM, 5f10ef697f^), so every stripe of lofi devices is
-# labeled.  A labeled lofi device (lofiadm -l: illumos 406fc5100d "6602
-# lofi should support labeled devices", June 2016, in the tree until SVM
+# illumos-gate with SVM, 5f10ef697f^), so every stripe of the lofi
+# devices selftest maps (lofiadm -a, no -l) is labeled.  A labeled lofi
+# device (lofiadm -l: illumos 406fc5100d "6602 lofi should support
+# labeled devices", June 2016, in the tree until SVM
 # left illumos-gate in January 2017, so OpenIndiana 2016.10 has it,
 # lofiadm/main.c:72-84 @a593473611; Oracle Solaris 11.3's lofiadm(1M) and
 # 11.4's lofi(4D) document it; audit 4 row L2) is a disk whose VTOC could
@@ -102,12 +103,14 @@ METHOD_NOTES = MappingProxyType({
 # would be a replica the selftest made, which it never does.
 COPY_NOT_RUN = (
     "the copy method was not tried: it needs a mirror that is not "
-    "labeled, and every stripe of lofi devices is labeled (a lofi device "
-    "fakes one slice that starts at sector 0, lofi.c fake_disk_vtoc); "
-    "selftest would need a labeled lofi device (lofiadm -l: Solaris 11.3 "
+    "labeled, and selftest maps its files without lofiadm -l, so each of "
+    "its lofi devices fakes one slice that starts at sector 0 (lofi.c "
+    "fake_disk_vtoc) and every stripe of them is labeled; an unlabeled "
+    "mirror would need a labeled lofi device (lofiadm -l: Solaris 11.3 "
     "and 11.4, and illumos from June 2016, OpenIndiana 2016.10 included; "
-    "not Solaris 10) with a label it writes itself, or a state database "
-    "replica on the scratch device, and it makes neither; to try the copy "
+    "not Solaris 10) with a VTOC whose slice 0 starts at cylinder 1, "
+    "which selftest does not write, or a state database replica on the "
+    "scratch device, which it does not make; to try the copy "
     "method, follow \"The copy method\" in docs/testing-on-a-real-host.md "
     "(two spare slices that do not start at sector 0)")
 
