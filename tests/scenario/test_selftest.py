@@ -174,8 +174,10 @@ def _arm(host, prog, nth, message="", stdout=None, code=1):
 # (exit 8), DIFFERS where only the emulator's words are wrong (exit 0,
 # "svmram works").  The calls: metainit 1-3 build the mirror, 4 is the
 # dangling link; kstat 1 is the free memory, 2 the mirror's write count,
-# 3 physmem; ramdiskadm 1 is the cap's; cmp 1 the submirrors'; mount 1 the
-# scratch UFS's (rotate is then not run, and says so).  A fault changes
+# 3 physmem; ramdiskadm 1 is the cap's, 6 the delete before the restore
+# (svmram's setup lists the ramdisks between them); cmp 1 the
+# submirrors'; mount 1 the scratch UFS's (rotate is then not run, and
+# says so).  A fault changes
 # nothing, so "taken" stands for a command that succeeds where svmram
 # relies on a refusal.
 CHANGED_FACTS = {
@@ -198,6 +200,10 @@ CHANGED_FACTS = {
         "ramdiskadm refuses past its cap", "FAIL"),
     "mount": (("mount", 1, "mount: /dev/md/dsk/d127 is not this fstype",
                None, 32), "mount -F ufs of the scratch mirror", "FAIL"),
+    "ramdisk not deleted": (
+        ("ramdiskadm", 6, 'ramdiskadm: couldn\'t delete ramdisk '
+         '"svmram_d127": Device busy', None, 1),
+        "ramdiskadm -d of the RAM submirror's ramdisk", "FAIL"),
 }
 
 
