@@ -72,6 +72,12 @@ LABEL_BYTES = LABEL_BLOCKS * 512
 # (illumos usr/src/uts/common/os/kstat_fr.c:201-222 @a593473611).
 PAGE_BYTES = os.sysconf("SC_PAGESIZE")
 GONE_RAMDISK = "/dev/ramdisk/svmram_selftest_gone"
+# metadb's refusal without replicas: MDE_DB_NODB's words
+# (usr/src/lib/lvm/libmeta/common/meta_error.c:1686-1688 @a593473611),
+# the failure of meta_setup_db_locations that metadb prints and exits 1
+# on (usr/src/cmd/lvm/util/metadb.c:778-782; svm-reference.md 0.4); any
+# other failure says nothing of the replicas.
+NO_REPLICAS = ": there are no existing databases"
 # mirror, two stripes, the stripe of the dangling-link check, and the
 # RAM submirror setup names
 UNITS_NEEDED = 5
@@ -310,6 +316,13 @@ class Selftest:
         """Refuse, before anything is made, without replicas, memory or
         free names; returns the Layout."""
         code, out, err = self.runner.run("metadb", [])
+        if code != 0 and not err.rstrip("\n").endswith(NO_REPLICAS):
+            raise RefusedError(
+                "metadb failed (%s), so svmram selftest cannot tell "
+                "whether there are state database replicas"
+                % _shown(code, out, err),
+                advice="Run 'metadb' yourself and mend what it reports, "
+                       "then run svmram selftest again.")
         replicas = listings.parse_metadb(out) if code == 0 else []
         if not replicas:
             raise RefusedError(
