@@ -7,7 +7,9 @@ and a rerun after kill -9 that removes what the killed run left."""
 
 import json
 import os
+import posixpath
 import re
+import stat
 
 import pytest
 
@@ -22,12 +24,14 @@ PASSED = "Verdict: svmram works on this host\n"
 # an unlabeled layout selftest could make; h-self2 item 4).
 COPY_NOT_RUN = (
     "the copy method was not tried: it needs a mirror that is not "
-    "labeled, and every stripe of lofi devices is labeled (a lofi device "
-    "fakes one slice that starts at sector 0, lofi.c fake_disk_vtoc); "
-    "selftest would need a labeled lofi device (lofiadm -l: Solaris 11.3 "
+    "labeled, and selftest maps its files without lofiadm -l, so each of "
+    "its lofi devices fakes one slice that starts at sector 0 (lofi.c "
+    "fake_disk_vtoc) and every stripe of them is labeled; an unlabeled "
+    "mirror would need a labeled lofi device (lofiadm -l: Solaris 11.3 "
     "and 11.4, and illumos from June 2016, OpenIndiana 2016.10 included; "
-    "not Solaris 10) with a label it writes itself, or a state database "
-    "replica on the scratch device, and it makes neither; to try the copy "
+    "not Solaris 10) with a VTOC whose slice 0 starts at cylinder 1, "
+    "which selftest does not write, or a state database replica on the "
+    "scratch device, which it does not make; to try the copy "
     "method, follow \"The copy method\" in docs/testing-on-a-real-host.md "
     "(two spare slices that do not start at sector 0)")
 EXIT_SELFTEST_FAILED = 8
@@ -173,9 +177,12 @@ def _arm(host, prog, nth, message="", stdout=None, code=1):
 # scratch devices, metainit 1-3 and metattach 1 the mirror (a failed
 # build check ends the checks), metainit 4 is the dangling link; kstat 1
 # is the free memory, 2 the mirror's write count, 3 physmem; ramdiskadm 1
-# is the cap's; cmp 1 the submirrors'; newfs 1 and mount 1 the scratch
-# UFS's (rotate is then not run, and says so); umount 1 its unmount (the
-# removal's umount then unmounts it).  A fault changes nothing, so
+# is the cap's, 6 the delete before the restore (svmram's setup lists
+# the ramdisks between them); cmp 1 the submirrors'; newfs 1 and mount 1
+# the scratch UFS's (rotate is then not run, and says so); umount 1 its
+# unmount (the removal's umount then unmounts it).  A FAIL of a command
+# only the selftest runs (SCAFFOLD) gives the verdict "not known",
+# still exit 8 (verdict_of_failed).  A fault changes nothing, so
 # "taken" stands for a command that succeeds where svmram relies on a
 # refusal.  The other words of the build commands and of newfs are
 # test_other_words_of_a_command_svmram_does_not_read_differ's and
@@ -224,7 +231,30 @@ CHANGED_FACTS = {
         "ramdiskadm refuses past its cap", "FAIL"),
     "mount": (("mount", 1, "mount: /dev/md/dsk/d127 is not this fstype",
                None, 32), "mount -F ufs of the scratch mirror", "FAIL"),
+    "ramdisk not deleted": (
+        ("ramdiskadm", 6, 'ramdiskadm: couldn\'t delete ramdisk '
+         '"svmram_d127": Device busy', None, 1),
+        "ramdiskadm -d of the RAM submirror's ramdisk", "FAIL"),
 }
+
+
+# The checks of commands svmram itself never runs, which only the
+# selftest needs for its scratch mirror: their FAIL leaves the verdict
+# "not known" (issue 36 section 2).
+SCAFFOLD = ("build: mkfile ", "build: lofiadm -a ",
+            "newfs on the scratch mirror",
+            "mount -F ufs of the scratch mirror", "umount of the scratch UFS")
+
+
+def verdict_of_failed(checks):
+    """The verdict of a report in which `checks` FAIL."""
+    if all(name.startswith(SCAFFOLD) for name in checks):
+        return ("not known: only commands of the selftest's own failed "
+                "(%s), which svmram itself never runs, so what needed them "
+                "was not checked; no check of what svmram depends on "
+                "failed" % "; ".join(checks))
+    return "svmram does not work as expected on this host: %s" % (
+        "; ".join(checks))
 
 
 def _expect_result(host, result, checks, verdict, before):
@@ -247,9 +277,7 @@ def _expect_result(host, result, checks, verdict, before):
                     "emulator's lib/svmsim/programs/")
     else:
         assert result.returncode == EXIT_SELFTEST_FAILED, result.stderr
-        assert report["verdict"] == \
-            "svmram does not work as expected on this host: %s" % (
-                "; ".join(checks))
+        assert report["verdict"] == verdict_of_failed(checks)
         assert report["differs"] == []
     assert digest(host) == before
     return report
@@ -327,6 +355,34 @@ def test_a_changed_fact_read_through_a_wrapper_differs_or_fails(
     bindir = wrapping_bindir(host, "factbin", prog, script)
     result = host.svmram("selftest", "--json", env={"SVMRAM_BINDIR": bindir})
     _expect_result(host, result, [check], verdict, before)
+
+
+@pytest.mark.emulator_only("changes the emulator's answers")
+@pytest.mark.parametrize("prog,message", [
+    ("mkfile", "mkfile: No space left on device"),
+    ("lofiadm", "lofiadm: could not open /dev/lofictl: No such file or "
+     "directory")])
+def test_a_command_only_the_selftest_runs_fails_not_known(host, prog,
+                                                          message):
+    """mkfile or lofiadm -a, which svmram itself never runs, fails (a full
+    /var/tmp, no lofi driver): the selftest cannot build its scratch
+    mirror, and its verdict is "not known", exit 8, with no claim that
+    svmram does not work (issue 36 section 2: before, "svmram does not
+    work as expected on this host")."""
+    before = digest(host)
+    _arm(host, prog, 1, message)
+    result = host.svmram("selftest", "--json")
+    got, report = checks_of(result)
+    failed = [name for name, seen in got.items() if seen != "PASS"]
+    assert len(failed) == 1 and failed[0].startswith(
+        "build: %s " % prog), failed
+    _expect_result(host, result, failed, "FAIL", before)
+    assert report["verdict"].startswith(
+        "not known: only commands of the selftest's own failed (build: %s "
+        % prog)
+    assert report["not_run"] == [
+        "every later check: %s failed, so there is no scratch mirror to "
+        "check on" % failed[0][len("build: "):]]
 
 
 def _rewording_script(real, bindir, old, new):
@@ -751,6 +807,49 @@ def test_the_rerun_waits_for_a_resync_before_clearing_the_mirror(host):
     assert host.violations() == []
 
 
+@pytest.mark.emulator_only("holds a resync")
+def test_a_resync_that_never_ends_fails_the_selftest(host):
+    """The scratch mirror's first resync held (freeze) through every look
+    of the selftest's wait: the checks cannot run, and the report FAILs
+    saying why, instead of "svmram works on this host" with every check
+    after the build left out; once the resync is let go, the removal
+    leaves the host as it was."""
+    before = digest(host)
+    looks = []
+
+    def after(argv):
+        name = os.path.basename(argv[0])
+        if name == "metattach" and argv[1:] == ["d127", "d125"] and \
+                not looks:
+            assert host.sim("freeze").returncode == 0
+            looks.append(argv)
+        elif name == "metastat" and argv[1:] == ["d127"] and looks:
+            looks.append(argv)
+            if len(looks) == 1 + 600:
+                assert host.sim("thaw").returncode == 0
+                assert host.sim("tick").returncode == 0
+    result = host.svmram("selftest", "--json", after=after)
+    assert len(looks) > 600
+    assert result.returncode == EXIT_SELFTEST_FAILED, result.stdout
+    checks, report = checks_of(result)
+    assert [name for name, seen in checks.items() if seen != "PASS"] == [
+        "the resync of the scratch mirror ends"]
+    check = next(c for c in report["checks"]
+                 if c["check"] == "the resync of the scratch mirror ends")
+    assert (check["command"], check["expected"], check["observed"]) == (
+        "metastat d127", "every submirror Okay",
+        "submirrors Okay, Resyncing after 600 looks")
+    assert report["verdict"] == "svmram does not work as expected on this " \
+        "host: the resync of the scratch mirror ends"
+    assert report["not_run"] == [
+        "every later check: the resync of d127 did not end, so there is no "
+        "scratch mirror to check on"]
+    assert "setup --method swap" not in checks
+    assert checks["everything made is removed"] == "PASS"
+    assert digest(host) == before
+    assert host.violations() == []
+
+
 # --- issue 36: the working directory is the selftest's own ---------------
 
 def _put(host, path, data):
@@ -780,6 +879,40 @@ def test_the_admins_files_in_the_directory_survive_byte_for_byte(host):
         assert _bytes(paths[name]) == data
     assert sorted(os.listdir(os.path.join(host.root, "export/admin"))) == \
         sorted(admin)
+
+
+def test_the_working_directory_is_made_fresh_inside_dir_mode_0700(host):
+    """Issue 36 section 2: the selftest works in a directory it makes
+    itself (mkdtemp) inside --directory DIR, mode 0700, the running
+    user's, recorded by device and inode before mkfile makes anything in
+    it; its files are made there and nowhere else, and it is gone
+    afterwards (before 36: mkfile wrote DIR/disk0 and DIR/disk1 in DIR
+    itself)."""
+    os.makedirs(os.path.join(host.root, "export/admin"))
+    os.chmod(os.path.join(host.root, "export/admin"), 0o755)
+    seen = []
+
+    def after(argv):
+        if os.path.basename(argv[0]) != "mkfile" or seen:
+            return
+        journal = _journal(host)
+        directory = journal["directory"]
+        status = os.lstat(os.path.join(host.root, directory.lstrip("/")))
+        seen.append((posixpath.dirname(directory),
+                     posixpath.basename(directory).startswith(
+                         "svmram-selftest."),
+                     stat.S_ISDIR(status.st_mode),
+                     stat.S_IMODE(status.st_mode), status.st_uid,
+                     journal["directory_id"] == [status.st_dev,
+                                                 status.st_ino],
+                     argv[1:] == ["8m", directory + "/disk0",
+                                  directory + "/disk1"]))
+    result = host.svmram("selftest", "--directory", "/export/admin",
+                         after=after)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert seen == [("/export/admin", True, True, 0o700, os.geteuid(),
+                     True, True)]
+    assert os.listdir(os.path.join(host.root, "export/admin")) == []
 
 
 @pytest.mark.emulator_only("plants links in the emulated /var/tmp")
@@ -851,67 +984,101 @@ def test_a_directory_of_another_user_is_refused():
 
 # --- issue 36: a stale journal proves nothing by its names ----------------
 
-@pytest.mark.emulator_only("writes a stale selftest journal")
-def test_a_stale_journal_leaves_the_admins_mirror_and_files_alone(host):
-    """A journal a killed run left names d10 (the mirror), its
-    submirrors, the link c90t0d0s0, a lofi device, files in /export/admin
-    and a ramdisk; since then the administrator set d10 up with svmram
-    (which named its RAM link c90t0d0s0) and keeps files of their own
-    there.  The selftest leaves all of it alone, byte for byte, says so,
-    and passes (C2: it tore d10 down and deleted the files)."""
-    assert host.svmram("setup", "-y", "d10").returncode == 0
-    admin = {name: os.urandom(4096) for name in ("disk0", "disk1")}
-    paths = {name: _put(host, "/export/admin/" + name, data)
-             for name, data in admin.items()}
-    before = digest(host)
-    graded = host.svmram("status", "--nagios")
-    ram = "c90t0d0s0"
-    assert dev_links(host)["dsk/" + ram] == "/dev/ramdisk/svmram_d10"
-    stale = {
-        "format": 2, "parent": "/export", "directory": "/export/admin",
-        "directory_id": [1, 2], "made_journal_directory": False,
-        "made_directory": False,        # what svmram before 36 read
-        "mirror": "d10",
+def _device_data(host):
+    """{device: its data, one version per region} of every device the
+    emulated host holds (svmsim regions.py: a write changes a version)."""
+    with open(os.path.join(host.dir, "state.json"),
+              encoding="utf-8") as stream:
+        return json.load(stream)["devdata"]
+
+
+def _stale_journal(ram, version):
+    """What a run killed long ago left in /var/svmram/selftest.json, as
+    the svmram of before issue 36 wrote it (version 1: names only, its
+    directory the --directory itself) or as it writes it now (2: with
+    proofs, here of things long gone): its mirror d10, d10's submirrors,
+    the link `ram`, a lofi device, the files disk0 and disk1 and the
+    mount point mnt in /export/admin, a ramdisk."""
+    journal = {
+        "directory": "/export/admin", "made_directory": False,
+        "made_journal_directory": False, "mirror": "d10",
         "files": ["/export/admin/disk0", "/export/admin/disk1"],
-        "file_ids": {"/export/admin/disk0": [1, 3],
-                     "/export/admin/disk1": [1, 4]},
-        "lofi": {"/dev/lofi/1": "/export/admin/disk0"},
         "links": ["dsk/" + ram, "rdsk/" + ram],
-        "link_targets": {"dsk/" + ram: "/dev/lofi/1",
-                         "rdsk/" + ram: "/dev/rlofi/1"},
         "metadevices": ["d13", "d11", "d12", "d10"],
         "ramdisks": ["svmram_d10"], "mount_points": ["/export/admin/mnt"],
         "mounts": ["d10"]}
+    if version == 2:
+        journal.update({
+            "format": 2, "parent": "/export", "directory_id": [1, 2],
+            "file_ids": {"/export/admin/disk0": [1, 3],
+                         "/export/admin/disk1": [1, 4]},
+            "lofi": {"/dev/lofi/1": "/export/admin/disk0"},
+            "link_targets": {"dsk/" + ram: "/dev/lofi/1",
+                             "rdsk/" + ram: "/dev/rlofi/1"}})
+    return journal
+
+
+@pytest.mark.emulator_only("writes a stale selftest journal")
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_stale_journal_leaves_the_admins_mirror_and_files_alone(
+        host, version):
+    """Done when 2: a journal a killed run left names d10 (the mirror),
+    its submirrors, the link c90t0d0s0, a lofi device, files and a mount
+    point in /export/admin and a ramdisk; since then the administrator
+    set d10 up with svmram (which named its RAM link c90t0d0s0) and keeps
+    files of their own in /export/admin, the --directory DIR this
+    selftest is given.  The selftest leaves all of it alone: the files
+    and every block of d10's disks and RAM byte for byte, d10's
+    configuration, RAM submirror and SMF instance; it says what it left
+    alone, and passes (C1, C2: it truncated and deleted the files and
+    tore d10 down)."""
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    # Unmounted, so that nothing writes to d10 and its every block can be
+    # compared (an open mirror takes the emulator's application writes).
+    assert host.unmount("d10").returncode == 0
+    admin = {name: os.urandom(4096) for name in ("disk0", "disk1", "mnt")}
+    paths = {name: _put(host, "/export/admin/" + name, data)
+             for name, data in admin.items()}
+    os.chmod(os.path.join(host.root, "export/admin"), 0o755)
+    before, data = digest(host), _device_data(host)
+    graded = host.svmram("status", "--nagios")
+    ram = "c90t0d0s0"
+    assert dev_links(host)["dsk/" + ram] == "/dev/ramdisk/svmram_d10"
     with open(os.path.join(host.root, JOURNAL), "w",
               encoding="utf-8") as stream:
-        json.dump(stale, stream)
+        json.dump(_stale_journal(ram, version), stream)
     # Status leaves out only a mirror the journal proves the selftest's.
     assert host.svmram("status", "--nagios") == graded
-    result = host.svmram("selftest")
+    result = host.svmram("selftest", "--directory", "/export/admin")
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.endswith(PASSED)
-    for line in (
-            "Left alone: d10 mounted on /mnt (not the selftest's mount "
-            "point)",
-            "Left alone: svmram's setup of d10 (not the selftest's scratch "
-            "mirror)",
-            "Left alone: d10 (not built on the selftest's own links and "
-            "lofi devices)",
-            "Left alone: d13 (not built on the selftest's own links and "
-            "lofi devices)",
-            "Left alone: /dev/dsk/c90t0d0s0 (not the selftest's link, or no "
-            "longer at its lofi device)",
-            "Left alone: /export/admin/disk0 (not a file the selftest made)",
-            "Left alone: /export/admin (not the directory the selftest "
-            "made)",
-            "Left alone: the ramdisk svmram_d10 (not a name only the "
-            "selftest uses)"):
-        assert line + "\n" in result.stdout
-    for name, data in admin.items():
-        assert _bytes(paths[name]) == data
+    assert [line for line in result.stdout.splitlines()
+            if line.startswith("Left alone: ")] == [
+        "Left alone: " + text for text in (
+            "svmram's setup of d10 (not the selftest's scratch mirror)",
+            "d10 (not built on the selftest's own links and lofi devices)",
+            "d12 (not built on the selftest's own links and lofi devices)",
+            "d11 (not built on the selftest's own links and lofi devices)",
+            "d13 (not built on the selftest's own links and lofi devices)",
+            "/dev/dsk/c90t0d0s0 (not the selftest's link, or no longer at "
+            "its lofi device)",
+            "/dev/rdsk/c90t0d0s0 (not the selftest's link, or no longer at "
+            "its lofi device)",
+            "/export/admin/disk0 (not a file the selftest made)",
+            "/export/admin/disk1 (not a file the selftest made)",
+            "/export/admin (not the directory the selftest made)",
+            "the ramdisk svmram_d10 (not a name only the selftest uses)")]
+    for name, content in admin.items():
+        assert _bytes(paths[name]) == content
+    assert sorted(os.listdir(os.path.join(host.root, "export/admin"))) == \
+        sorted(admin)
+    after = _device_data(host)
+    assert {device: after.get(device) for device in data} == data
     assert digest(host) == before
+    assert not os.path.exists(os.path.join(host.root, JOURNAL))
     status = host.svmram("status", "d10")
     assert status.returncode == 0, status.stdout
+    assert host.violations() == []
 
 
 @pytest.mark.emulator_only("holds the emulated host's lock")

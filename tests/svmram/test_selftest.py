@@ -65,6 +65,36 @@ def test_no_replicas_is_a_refusal_before_anything_runs(tmp_path):
     assert runner.ran == [["metadb"]]
 
 
+def test_metadb_without_replicas_is_the_refusal_that_says_so(tmp_path):
+    """metadb's own refusal without replicas (MDE_DB_NODB) is "none"."""
+    test, runner = _selftest({"metadb": (
+        1, "", "metadb: myhost: there are no existing databases\n")},
+        tmp_path)
+    with pytest.raises(RefusedError) as refused:
+        test.preconditions()
+    assert refused.value.message == (
+        "there are no state database replicas (metadb lists none), and "
+        "svmram selftest never creates them")
+    assert runner.ran == [["metadb"]]
+
+
+def test_a_metadb_that_fails_otherwise_is_not_taken_for_none(tmp_path):
+    """Another failure of metadb says nothing of the replicas: the
+    refusal shows what metadb printed instead of guessing "none"."""
+    test, runner = _selftest({"metadb": (
+        1, "", "metadb: myhost: /dev/md/admin: No such file or "
+        "directory\n")}, tmp_path)
+    with pytest.raises(RefusedError) as refused:
+        test.preconditions()
+    assert (refused.value.message, refused.value.advice) == (
+        "metadb failed (exit status 1; stderr: metadb: myhost: "
+        "/dev/md/admin: No such file or directory), so svmram selftest "
+        "cannot tell whether there are state database replicas",
+        "Run 'metadb' yourself and mend what it reports, then run svmram "
+        "selftest again.")
+    assert runner.ran == [["metadb"]]
+
+
 def test_short_memory_is_a_refusal_that_says_how_much(tmp_path,
                                                        monkeypatch):
     monkeypatch.setattr(selftest, "PAGE_BYTES", 8192)

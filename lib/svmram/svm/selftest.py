@@ -72,6 +72,12 @@ LABEL_BYTES = LABEL_BLOCKS * 512
 # (illumos usr/src/uts/common/os/kstat_fr.c:201-222 @a593473611).
 PAGE_BYTES = os.sysconf("SC_PAGESIZE")
 GONE_RAMDISK = "/dev/ramdisk/svmram_selftest_gone"
+# metadb's refusal without replicas: MDE_DB_NODB's words
+# (usr/src/lib/lvm/libmeta/common/meta_error.c:1686-1688 @a593473611),
+# the failure of meta_setup_db_locations that metadb prints and exits 1
+# on (usr/src/cmd/lvm/util/metadb.c:778-782; svm-reference.md 0.4); any
+# other failure says nothing of the replicas.
+NO_REPLICAS = ": there are no existing databases"
 # mirror, two stripes, the stripe of the dangling-link check, and the
 # RAM submirror setup names
 UNITS_NEEDED = 5
@@ -91,9 +97,10 @@ METHOD_NOTES = MappingProxyType({
 # first stripe's first slice starts past sector 0 or holds a replica
 # (svm/labels.py).  lofi without -l answers DKIOCGVTOC with one slice
 # from sector 0 (lofi.c fake_disk_vtoc; line 2266 in the last
-# illumos-gate with SVM, 5f10ef697f^), so every stripe of lofi devices is
-# labeled.  A labeled lofi device (lofiadm -l: illumos 406fc5100d "6602
-# lofi should support labeled devices", June 2016, in the tree until SVM
+# illumos-gate with SVM, 5f10ef697f^), so every stripe of the lofi
+# devices selftest maps (lofiadm -a, no -l) is labeled.  A labeled lofi
+# device (lofiadm -l: illumos 406fc5100d "6602 lofi should support
+# labeled devices", June 2016, in the tree until SVM
 # left illumos-gate in January 2017, so OpenIndiana 2016.10 has it,
 # lofiadm/main.c:72-84 @a593473611; Oracle Solaris 11.3's lofiadm(1M) and
 # 11.4's lofi(4D) document it; audit 4 row L2) is a disk whose VTOC could
@@ -102,12 +109,14 @@ METHOD_NOTES = MappingProxyType({
 # would be a replica the selftest made, which it never does.
 COPY_NOT_RUN = (
     "the copy method was not tried: it needs a mirror that is not "
-    "labeled, and every stripe of lofi devices is labeled (a lofi device "
-    "fakes one slice that starts at sector 0, lofi.c fake_disk_vtoc); "
-    "selftest would need a labeled lofi device (lofiadm -l: Solaris 11.3 "
+    "labeled, and selftest maps its files without lofiadm -l, so each of "
+    "its lofi devices fakes one slice that starts at sector 0 (lofi.c "
+    "fake_disk_vtoc) and every stripe of them is labeled; an unlabeled "
+    "mirror would need a labeled lofi device (lofiadm -l: Solaris 11.3 "
     "and 11.4, and illumos from June 2016, OpenIndiana 2016.10 included; "
-    "not Solaris 10) with a label it writes itself, or a state database "
-    "replica on the scratch device, and it makes neither; to try the copy "
+    "not Solaris 10) with a VTOC whose slice 0 starts at cylinder 1, "
+    "which selftest does not write, or a state database replica on the "
+    "scratch device, which it does not make; to try the copy "
     "method, follow \"The copy method\" in docs/testing-on-a-real-host.md "
     "(two spare slices that do not start at sector 0)")
 
@@ -185,7 +194,11 @@ class Check:
     expects, what the host showed, and whether they agree: passed is
     False for a FAIL; correction, set only when the host's output differs
     from the emulator's in a fact svmram does not depend on (DIFFERS),
-    says where the emulator is to be corrected."""
+    says where the emulator is to be corrected; scaffold is True for a
+    command svmram itself never runs, which only the selftest needs to
+    build or use its scratch mirror (mkfile, lofiadm, newfs, mount,
+    umount): its FAIL says nothing of svmram (the verdict is "not
+    known")."""
     name: str
     command: str
     expected: str
@@ -193,6 +206,7 @@ class Check:
     passed: bool
     note: str = ""
     correction: str = ""
+    scaffold: bool = False
 
     @property
     def result(self):
@@ -302,6 +316,13 @@ class Selftest:
         """Refuse, before anything is made, without replicas, memory or
         free names; returns the Layout."""
         code, out, err = self.runner.run("metadb", [])
+        if code != 0 and not err.rstrip("\n").endswith(NO_REPLICAS):
+            raise RefusedError(
+                "metadb failed (%s), so svmram selftest cannot tell "
+                "whether there are state database replicas"
+                % _shown(code, out, err),
+                advice="Run 'metadb' yourself and mend what it reports, "
+                       "then run svmram selftest again.")
         replicas = listings.parse_metadb(out) if code == 0 else []
         if not replicas:
             raise RefusedError(
@@ -363,13 +384,14 @@ class Selftest:
     # --- checks ------------------------------------------------------------
 
     def check(self, name, args, expected, predicate, command=None,
-              program=None, note="", exact=None, emulator=""):
+              program=None, note="", exact=None, emulator="",
+              scaffold=False):
         """Run `program ARGS` (or svmram ARGS), and record whether
-        predicate(code, out, err), what svmram depends on, holds (else a
-        FAIL), and then whether exact(code, out, err), the rest of what
-        `expected` says, holds (else DIFFERS: `emulator` names where the
-        emulator gives that output); returns (ok, code, out, err), ok
-        unless a FAIL."""
+        predicate(code, out, err), what svmram (or, for a `scaffold`
+        command, the selftest) depends on, holds (else a FAIL), and then
+        whether exact(code, out, err), the rest of what `expected` says,
+        holds (else DIFFERS: `emulator` names where the emulator gives
+        that output); returns (ok, code, out, err), ok unless a FAIL."""
         if program == "svmram":
             code, out, err = self.runner.svmram(list(args))
             shown = _command("svmram", args)
@@ -382,7 +404,7 @@ class Selftest:
             correction = _correction(emulator)
         self.report.checks.append(Check(
             name, command or shown, expected, _shown(code, out, err),
-            passed, note, correction))
+            passed, note, correction, scaffold))
         return passed, code, out, err
 
     def fact(self, name, command, expected, observed, passed, note=""):
@@ -476,7 +498,7 @@ class Selftest:
         self._must("mkfile", [FILE_SIZE] + list(layout.files),
                    lambda c, o, e: c == 0,
                    "exit status 0, no output (mkfile.c)",
-                   _silent, "programs/mkfile.py")
+                   _silent, "programs/mkfile.py", scaffold=True)
         for path in layout.files:
             made_file = os.lstat(run.under(path))
             self.journal.prove("file_ids", path,
@@ -490,7 +512,7 @@ class Selftest:
                 o[len("/dev/lofi/"):].strip().isdigit(),
                 "exit status 0 and /dev/lofi/N (lofiadm/main.c add_mapping)",
                 lambda c, o, e: len(o.splitlines()) == 1 and not e,
-                "programs/lofiadm.py")
+                "programs/lofiadm.py", scaffold=True)
             devices.append(out.strip())
             self.journal.prove("lofi", out.strip(), path)
         for link, device in zip(layout.links, devices):
@@ -530,12 +552,13 @@ class Selftest:
             os.fsync(stream.fileno())
 
     def _must(self, program, args, predicate, expected, exact=None,
-              emulator=""):
+              emulator="", scaffold=False):
         """A command the scratch mirror needs: a check, and the end of the
         selftest when it fails (its words may only differ)."""
         result = self.check("build: %s" % _command(program, args), args,
                             expected, predicate, program=program,
-                            exact=exact, emulator=emulator)
+                            exact=exact, emulator=emulator,
+                            scaffold=scaffold)
         if not result[0]:
             raise Abandoned("%s failed" % _command(program, args))
         return result
@@ -551,17 +574,30 @@ class Selftest:
             os.symlink(target, path)
 
     def wait_okay(self, tries=600):
-        """Wait until every submirror of the scratch mirror is Okay."""
+        """Wait until every submirror of the scratch mirror is Okay.  When
+        they never are, a FAIL (svmram's setup and teardown wait for a
+        resync to end the same way) and the end of the checks: a selftest
+        that could not check on its mirror does not say svmram works."""
+        mirror = self.layout.mirror
+        shown = "nothing"
         for _ in range(tries):
-            code, out, err = self.runner.run("metastat",
-                                             [self.layout.mirror])
-            config = metastat.parse(out) if out else None
-            view = config.get(self.layout.mirror) if config else None
+            code, out, err = self.runner.run("metastat", [mirror])
+            try:
+                config = metastat.parse(out) if out else None
+            except ParseError:
+                config = None
+            view = config.get(mirror) if config else None
             if view is not None and view.submirror_states and all(
                     s == "Okay" for s in view.submirror_states):
                 return
+            shown = "submirrors %s" % ", ".join(view.submirror_states) \
+                if view is not None and view.submirror_states else \
+                "unreadable (%s)" % _shown(code, out, err)
             self.poll()
-        raise Abandoned("the resync of %s did not end" % self.layout.mirror)
+        self.fact("the resync of the scratch mirror ends",
+                  "metastat %s" % mirror, "every submirror Okay",
+                  "%s after %d looks" % (shown, tries), False)
+        raise Abandoned("the resync of %s did not end" % mirror)
 
     # --- the facts ---------------------------------------------------------
 
@@ -732,7 +768,7 @@ class Selftest:
                 "mkfs.c writes its summary on stderr)",
                 lambda c, o, e: c == 0, program="newfs",
                 exact=lambda c, o, e: not o,
-                emulator="programs/newfs.py")[0]:
+                emulator="programs/newfs.py", scaffold=True)[0]:
             return False
         self.journal.note("mount_points", layout.mount_point)
         os.makedirs(run.under(layout.mount_point), exist_ok=True)
@@ -743,7 +779,7 @@ class Selftest:
                  layout.mount_point],
                 "exit status 0, no output", lambda c, o, e: c == 0,
                 program="mount", exact=_silent,
-                emulator="programs/mount.py")[0]:
+                emulator="programs/mount.py", scaffold=True)[0]:
             self.journal.forget("mounts", mirror)
             return False
         self._data = os.urandom(DATA_BYTES)
@@ -778,12 +814,23 @@ class Selftest:
         if self.check("umount of the scratch UFS", [layout.mount_point],
                       "exit status 0, no output", lambda c, o, e: c == 0,
                       program="umount", exact=_silent,
-                      emulator="programs/umount.py")[0]:
+                      emulator="programs/umount.py", scaffold=True)[0]:
             self.journal.forget("mounts", layout.mirror)
 
     def _restore(self, mirror):
         ramdisk = names.default_ramdisk(mirror)
-        self.runner.run("ramdiskadm", ["-d", ramdisk])
+        # As a reboot loses it.  svmram's teardown deletes its ramdisk the
+        # same way; a ramdisk still there would make the restore below a
+        # no-op that passes.
+        if not self.check("ramdiskadm -d of the RAM submirror's ramdisk",
+                          ["-d", ramdisk], "exit status 0, no output",
+                          lambda c, o, e: c == 0, program="ramdiskadm",
+                          exact=_silent,
+                          emulator="programs/ramdiskadm.py")[0]:
+            self.report.not_run.append(
+                "restore after the ramdisk is lost: the ramdisk could not "
+                "be deleted (its check says why)")
+            return
         self.check("restore after the ramdisk is lost",
                    ["restore", mirror], "exit status 0",
                    lambda c, o, e: c == 0, program="svmram",
