@@ -971,3 +971,98 @@ def test_status_leaves_the_selftests_scratch_mirror_out_of_its_grading(host):
     rerun = host.svmram("selftest")
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
     assert host.svmram("status", "--nagios").stdout == before.stdout
+
+
+@pytest.mark.emulator_only("writes a stale selftest journal")
+def test_a_stale_journal_leaves_the_admins_closed_mirror_of_its_names(host):
+    """The administrator's own closed mirror d127 of d126 and d125, built
+    under exactly the names a stale journal holds: stripes on the links
+    c90t0d0s0 and c91t0d0s0 the administrator made to lofi devices of
+    their own images in /export/admin (the journal's directory, files
+    and lofi devices), and set up with svmram, so that svmram keeps a
+    record of d127.  The selftest clears none of the three, unmaps and
+    deletes none of the images, removes no link and no directory, runs
+    no teardown of d127, says what it left alone, and passes (issue 36
+    section 3 item 1: it cleared the mirror, unmapped and deleted the
+    image, removed the directory, and ran svmram teardown on d127)."""
+    admin = {}
+    for name in ("disk0", "disk1"):
+        admin[name] = _put(host, "/export/admin/" + name,
+                           b"\0" * (32 << 20))
+    os.chmod(os.path.join(host.root, "export/admin"), 0o755)
+    devices = {}
+    for name, ctd in (("disk0", "c90t0d0s0"), ("disk1", "c91t0d0s0")):
+        mapped = host.cmd("lofiadm", "-a", "/export/admin/" + name)
+        assert mapped.returncode == 0, mapped.stderr
+        devices[name] = mapped.stdout.strip()
+        for kind, target in (("dsk", devices[name]), ("rdsk", devices[
+                name].replace("/lofi/", "/rlofi/"))):
+            os.symlink(target, os.path.join(host.root, "dev", kind, ctd))
+    for args in (("d126", "1", "1", "c90t0d0s0"),
+                 ("d125", "1", "1", "c91t0d0s0"), ("d127", "-m", "d126")):
+        made = host.cmd("metainit", *args)
+        assert made.returncode == 0, made.stderr
+    assert host.cmd("metattach", "d127", "d125").returncode == 0
+    assert host.sim("tick").returncode == 0       # the resync ends
+    set_up = host.svmram("setup", "-y", "d127")
+    assert set_up.returncode == 0, set_up.stdout + set_up.stderr
+    before = digest(host)
+    records = listing_of(host, "etc/svmram")
+    stale = {
+        "format": 2, "parent": "/export", "directory": "/export/admin",
+        "directory_id": [1, 2], "made_journal_directory": False,
+        "made_directory": False,        # what svmram before 36 read
+        "mirror": "d127",
+        "files": ["/export/admin/disk0", "/export/admin/disk1"],
+        "file_ids": {"/export/admin/disk0": [1, 3],
+                     "/export/admin/disk1": [1, 4]},
+        "lofi": {devices["disk0"]: "/export/admin/disk0",
+                 devices["disk1"]: "/export/admin/disk1"},
+        "links": ["dsk/c90t0d0s0", "rdsk/c90t0d0s0",
+                  "dsk/c91t0d0s0", "rdsk/c91t0d0s0"],
+        "link_targets": {
+            "dsk/c90t0d0s0": devices["disk0"],
+            "rdsk/c90t0d0s0": devices["disk0"].replace("/lofi/", "/rlofi/"),
+            "dsk/c91t0d0s0": devices["disk1"],
+            "rdsk/c91t0d0s0": devices["disk1"].replace("/lofi/",
+                                                       "/rlofi/")},
+        "metadevices": ["d126", "d125", "d127"],
+        "ramdisks": [], "mount_points": ["/export/admin/mnt"],
+        "mounts": []}
+    with open(os.path.join(host.root, JOURNAL), "w",
+              encoding="utf-8") as stream:
+        json.dump(stale, stream)
+    host.clear_trace()
+    result = host.svmram("selftest")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.endswith(PASSED)
+    for line in (
+            "Left alone: svmram's setup of d127 (not the selftest's scratch "
+            "mirror)",
+            "Left alone: d127 (not built on the selftest's own links and "
+            "lofi devices)",
+            "Left alone: d126 (not built on the selftest's own links and "
+            "lofi devices)",
+            "Left alone: d125 (not built on the selftest's own links and "
+            "lofi devices)",
+            "Left alone: /export/admin/disk0 (not a file the selftest made)",
+            "Left alone: /export/admin (not the directory the selftest "
+            "made)"):
+        assert line + "\n" in result.stdout, result.stdout
+    touched = [argv for argv in host.trace() if argv[0] in (
+        "metaclear", "metadetach", "lofiadm") and set(argv[1:]) & (
+            {"d127", "d126", "d125"} | set(devices.values()))]
+    assert touched == []
+    assert digest(host) == before
+    assert listing_of(host, "etc/svmram") == records
+    for name, path in admin.items():
+        assert _bytes(path) == b"\0" * (32 << 20), name
+    status = host.svmram("status", "d127")
+    assert status.returncode == 0, status.stdout + status.stderr
+    assert status.stdout.startswith("d127: serving reads from RAM")
+
+
+def listing_of(host, path):
+    """The names in the host's directory `path`, or None."""
+    full = os.path.join(host.root, path)
+    return sorted(os.listdir(full)) if os.path.isdir(full) else None
