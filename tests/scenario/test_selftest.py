@@ -689,25 +689,38 @@ def test_the_admins_files_in_the_directory_survive_byte_for_byte(host):
 
 
 @pytest.mark.emulator_only("plants links in the emulated /var/tmp")
-def test_links_planted_in_the_default_directory_change_nothing(host):
-    """Another user's symbolic link and hard link under the old fixed
-    name /var/tmp/svmram-selftest (mode 1777 /var/tmp): no file outside
-    it changes (C1: root's mkfile truncated the link's target)."""
+@pytest.mark.parametrize("planted", ["symlink", "hard link", "both"])
+def test_links_planted_in_the_default_directory_change_nothing(host,
+                                                               planted):
+    """Another user's symbolic link (disk0 to /etc/shadow, mnt to /etc)
+    and hard link (disk1, a second name of a user's file), alone and
+    together, under the old fixed name /var/tmp/svmram-selftest (mode
+    1777 /var/tmp): no file outside it changes, and the selftest passes
+    (issue 36 section 3 item 8: root's mkfile truncated the link's
+    target, or the hard link's file)."""
     shadow = _put(host, "/etc/shadow", b"root:secret:::\n")
     victim = _put(host, "/export/home/user/keep", b"the user's data\n")
-    planted = os.path.join(host.root, "var/tmp/svmram-selftest")
-    os.makedirs(planted)
-    os.chmod(planted, 0o777)
-    os.symlink(shadow, os.path.join(planted, "disk0"))
-    os.link(victim, os.path.join(planted, "disk1"))
-    os.symlink(os.path.join(host.root, "etc"), os.path.join(planted, "mnt"))
+    planted_at = os.path.join(host.root, "var/tmp/svmram-selftest")
+    os.makedirs(planted_at)
+    os.chmod(planted_at, 0o777)
+    names = []
+    if planted in ("symlink", "both"):
+        os.symlink(shadow, os.path.join(planted_at, "disk0"))
+        os.symlink(os.path.join(host.root, "etc"),
+                   os.path.join(planted_at, "mnt"))
+        names += ["disk0", "mnt"]
+    if planted in ("hard link", "both"):
+        os.link(victim, os.path.join(planted_at, "disk1"))
+        names.append("disk1")
     before = digest(host)
     result = host.svmram("selftest")
     assert result.returncode == 0, result.stdout + result.stderr
     assert _bytes(shadow) == b"root:secret:::\n"
     assert _bytes(victim) == b"the user's data\n"
-    assert sorted(os.listdir(planted)) == ["disk0", "disk1", "mnt"]
-    assert os.readlink(os.path.join(planted, "disk0")) == shadow
+    assert os.stat(victim).st_nlink == (2 if "disk1" in names else 1)
+    assert sorted(os.listdir(planted_at)) == sorted(names)
+    if "disk0" in names:
+        assert os.readlink(os.path.join(planted_at, "disk0")) == shadow
     assert digest(host) == before
 
 
