@@ -770,6 +770,30 @@ def test_a_directory_of_another_user_is_refused():
 
 # --- issue 36: a stale journal proves nothing by its names ----------------
 
+def write_stale_journal(host, mirror, lofi, link_targets, metadevices,
+                        ramdisks=(), mounts=()):
+    """The journal a killed selftest left, naming `mirror`, the lofi
+    devices {device: file} of files disk0 and disk1 in /export/admin,
+    the links {dsk/NAME or rdsk/NAME: target} and the metadevices; the
+    directory's and files' device and inode it records are not those of
+    what is there now."""
+    stale = {
+        "format": 2, "parent": "/export", "directory": "/export/admin",
+        "directory_id": [1, 2], "made_journal_directory": False,
+        "made_directory": False,        # what svmram before 36 read
+        "mirror": mirror,
+        "files": ["/export/admin/disk0", "/export/admin/disk1"],
+        "file_ids": {"/export/admin/disk0": [1, 3],
+                     "/export/admin/disk1": [1, 4]},
+        "lofi": lofi, "links": list(link_targets),
+        "link_targets": link_targets, "metadevices": list(metadevices),
+        "ramdisks": list(ramdisks), "mount_points": ["/export/admin/mnt"],
+        "mounts": list(mounts)}
+    with open(os.path.join(host.root, JOURNAL), "w",
+              encoding="utf-8") as stream:
+        json.dump(stale, stream)
+
+
 @pytest.mark.emulator_only("writes a stale selftest journal")
 def test_a_stale_journal_leaves_the_admins_mirror_and_files_alone(host):
     """A journal a killed run left names d10 (the mirror), its
@@ -786,24 +810,11 @@ def test_a_stale_journal_leaves_the_admins_mirror_and_files_alone(host):
     graded = host.svmram("status", "--nagios")
     ram = "c90t0d0s0"
     assert dev_links(host)["dsk/" + ram] == "/dev/ramdisk/svmram_d10"
-    stale = {
-        "format": 2, "parent": "/export", "directory": "/export/admin",
-        "directory_id": [1, 2], "made_journal_directory": False,
-        "made_directory": False,        # what svmram before 36 read
-        "mirror": "d10",
-        "files": ["/export/admin/disk0", "/export/admin/disk1"],
-        "file_ids": {"/export/admin/disk0": [1, 3],
-                     "/export/admin/disk1": [1, 4]},
-        "lofi": {"/dev/lofi/1": "/export/admin/disk0"},
-        "links": ["dsk/" + ram, "rdsk/" + ram],
-        "link_targets": {"dsk/" + ram: "/dev/lofi/1",
-                         "rdsk/" + ram: "/dev/rlofi/1"},
-        "metadevices": ["d13", "d11", "d12", "d10"],
-        "ramdisks": ["svmram_d10"], "mount_points": ["/export/admin/mnt"],
-        "mounts": ["d10"]}
-    with open(os.path.join(host.root, JOURNAL), "w",
-              encoding="utf-8") as stream:
-        json.dump(stale, stream)
+    write_stale_journal(
+        host, "d10", {"/dev/lofi/1": "/export/admin/disk0"},
+        {"dsk/" + ram: "/dev/lofi/1", "rdsk/" + ram: "/dev/rlofi/1"},
+        ["d13", "d11", "d12", "d10"], ramdisks=["svmram_d10"],
+        mounts=["d10"])
     # Status leaves out only a mirror the journal proves the selftest's.
     assert host.svmram("status", "--nagios") == graded
     result = host.svmram("selftest")
@@ -1021,30 +1032,14 @@ def test_a_stale_journal_leaves_the_admins_closed_mirror_of_its_names(host):
     assert set_up.returncode == 0, set_up.stdout + set_up.stderr
     before = digest(host)
     records = listing_of(host, "etc/svmram")
-    stale = {
-        "format": 2, "parent": "/export", "directory": "/export/admin",
-        "directory_id": [1, 2], "made_journal_directory": False,
-        "made_directory": False,        # what svmram before 36 read
-        "mirror": "d127",
-        "files": ["/export/admin/disk0", "/export/admin/disk1"],
-        "file_ids": {"/export/admin/disk0": [1, 3],
-                     "/export/admin/disk1": [1, 4]},
-        "lofi": {devices["disk0"]: "/export/admin/disk0",
-                 devices["disk1"]: "/export/admin/disk1"},
-        "links": ["dsk/c90t0d0s0", "rdsk/c90t0d0s0",
-                  "dsk/c91t0d0s0", "rdsk/c91t0d0s0"],
-        "link_targets": {
-            "dsk/c90t0d0s0": devices["disk0"],
-            "rdsk/c90t0d0s0": devices["disk0"].replace("/lofi/", "/rlofi/"),
-            "dsk/c91t0d0s0": devices["disk1"],
-            "rdsk/c91t0d0s0": devices["disk1"].replace("/lofi/",
-                                                       "/rlofi/")},
-        "metadevices": ["d126", "d125", "d127"],
-        "ramdisks": [], "mount_points": ["/export/admin/mnt"],
-        "mounts": []}
-    with open(os.path.join(host.root, JOURNAL), "w",
-              encoding="utf-8") as stream:
-        json.dump(stale, stream)
+    write_stale_journal(
+        host, "d127", {devices[name]: "/export/admin/" + name
+                       for name in ("disk0", "disk1")},
+        {"%s/%s" % (kind, ctd): devices[name].replace(
+            "/lofi/", "/%slofi/" % kind[:-3])
+         for name, ctd in (("disk0", "c90t0d0s0"), ("disk1", "c91t0d0s0"))
+         for kind in ("dsk", "rdsk")},
+        ["d126", "d125", "d127"])
     host.clear_trace()
     result = host.svmram("selftest")
     assert result.returncode == 0, result.stdout + result.stderr
