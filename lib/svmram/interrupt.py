@@ -179,6 +179,19 @@ def deferred(raise_pending=True, keep_pending=False):
         check()
 
 
+@contextmanager
+def done():
+    """The job is done and its last lines are written: a signal that
+    comes now stops nothing and is not said (the exit status stays the
+    job's; output lost into a closed pipe makes it 141 in cli.main)."""
+    was = PROCESS.stopping
+    PROCESS.stopping = True
+    try:
+        yield
+    finally:
+        PROCESS.stopping = was
+
+
 def changing():
     """Note that this run has begun to change the host."""
     PROCESS.changed = True

@@ -729,20 +729,22 @@ def test_restore_refused_for_the_disks_bad_block_logs_says_why(host):
     assert not os.path.exists(host.path(RECORD))
 
 
-def into_a_closed_pipe(host, *args):
-    """sbin/svmram ARGS (fake_svmram.py) with stdout a pipe whose reader
-    has exited (`svmram ARGS | true`): (exit status, stderr)."""
+def into_a_closed_pipe(host, *args, stderr_too=False):
+    """sbin/svmram ARGS (fake_svmram.py) with stdout (and with stderr_too
+    stderr) a pipe whose reader has exited (`svmram ARGS | true`): (exit
+    status, stderr, or "" when it went into the pipe)."""
     reader, writer = os.pipe()
     os.close(reader)
     try:
         proc = subprocess.run(
             [sys.executable, os.path.join(os.path.dirname(__file__),
                                           "fake_svmram.py")] + list(args),
-            stdin=subprocess.DEVNULL, stdout=writer, stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL, stdout=writer,
+            stderr=writer if stderr_too else subprocess.PIPE,
             text=True, env=host.environment(), timeout=120, check=False)
     finally:
         os.close(writer)
-    return proc.returncode, proc.stderr
+    return proc.returncode, proc.stderr or ""
 
 
 @pytest.mark.parametrize("args", [
@@ -753,6 +755,69 @@ def test_output_into_a_closed_pipe_exits_141_and_says_nothing(host, args):
     BrokenPipeError traceback.  Output into a closed pipe is SIGPIPE's
     exit status and nothing on stderr, as any command's."""
     assert into_a_closed_pipe(host, *args) == (141, "")
+
+
+# subcommand: [(md0 set up first, the arguments after its name)]: every
+# output format, a dry run's script, a change (test_closed_pipe.py's
+# FORMS on SVM).
+MD_FORMS = {
+    "status": [(False, ()), (False, ("--json",)), (False, ("--nagios",)),
+               (False, ("--prometheus",)), (True, ()),
+               (True, ("--json", "/dev/md0")), (True, ("--nagios",)),
+               (True, ("--prometheus",)), (True, ("-H", "-p")),
+               (True, ("-x",))],
+    "check": [(False, ()), (False, ("--json",)), (False, ("/dev/md0",))],
+    "setup": [(False, ("-n", "/dev/md0")), (False, ("-y", "/dev/md0"))],
+    "teardown": [(True, ("-n", "/dev/md0")), (True, ("-y", "/dev/md0"))],
+    "restore": [(True, ("-n", "/dev/md0")), (True, ("/dev/md0",))],
+    "stop": [(True, ("-n", "/dev/md0")), (True, ("/dev/md0",))],
+    "selftest": [(False, ()), (False, ("--json",))],
+}
+
+
+def every_md_form():
+    """(md0 set up first, svmram's arguments): the top level's forms,
+    then each subcommand's --help, a usage error and MD_FORMS."""
+    from svmram import cli
+    cases = [(False, ("--help",)), (False, ("--version",)), (False, ()),
+             (False, ("--no-such-option",))]
+    for name in cli.SUBCOMMANDS:
+        cases += [(False, (name, "--help")),
+                  (False, (name, "--no-such-option"))]
+        cases += [(set_up_first, (name,) + args)
+                  for set_up_first, args in MD_FORMS.get(name, ())]
+    return cases
+
+
+def test_md_forms_name_every_subcommand():
+    from svmram import cli
+    assert sorted(MD_FORMS) == sorted(cli.SUBCOMMANDS)
+
+
+@pytest.mark.parametrize("stderr_too", [False, True],
+                         ids=["stdout", "stdout-and-stderr"])
+@pytest.mark.parametrize("set_up_first,args", every_md_form(),
+                         ids=lambda value: " ".join(value) if isinstance(
+                             value, tuple) else "set-up" if value else "-")
+def test_no_form_prints_a_traceback_into_a_closed_pipe(
+        tmp_path, set_up_first, args, stderr_too):
+    """Every form of every subcommand (the CLI's own list), into a closed
+    pipe on stdout (`| true`) and on both streams (`2>&1 | true`): no
+    traceback nor "Exception ignored"; 141 if output was lost, else the
+    form's own exit status (issue 36 section 3.7, Done-when 5)."""
+    hosts = {}
+    for name in ("open", "closed"):
+        (tmp_path / name).mkdir()
+        hosts[name] = Host(tmp_path / name)
+        if set_up_first:
+            set_up(hosts[name])
+    rc0, out0, err0, _ = hosts["open"].svmram(*args)
+    rc, err = into_a_closed_pipe(hosts["closed"], *args,
+                                 stderr_too=stderr_too)
+    for words in ("Traceback", "Exception ignored", "internal error"):
+        assert words not in err, (args, err)
+    lost = out0 or (stderr_too and err0)
+    assert rc == (141 if lost else rc0), (args, err)
 
 
 def test_a_setup_whose_output_goes_into_a_closed_pipe_still_finishes(host):

@@ -8,6 +8,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import time
 
 import pytest
 
@@ -339,4 +341,64 @@ def test_solaris11_setup_whose_instance_is_degraded_advises_restart(tmp_path):
     os.rename(installed + ".real", installed)
     assert host.cmd("svcadm", "restart", "svmram:d10").returncode == 0
     assert service(host) == "online"
+    assert host.violations() == []
+
+
+def test_a_refusal_names_the_start_method_that_holds_the_lock(installed):
+    """After a boot, the start method's svmram restore holds the host
+    lock while it restores (held here at its ramdiskadm -a): the
+    administrator's setup and teardown are refused with exit 3, and the
+    refusal names that restore, its pid and since when, not an unknown
+    svmram (issue 36 section 3 item 4)."""
+    host = installed
+    assert host.reboot("--no-services").returncode == 0
+    bindir = os.path.join(host.env["SVMSIM_DIR"], "bin")
+    real = os.path.join(bindir, ".ramdiskadm.real")
+    os.rename(os.path.join(bindir, "ramdiskadm"), real)
+    held, go = os.path.join(host.dir, ".held"), os.path.join(host.dir, ".go")
+    with open(os.path.join(bindir, "ramdiskadm"), "w",
+              encoding="utf-8") as stream:
+        stream.write(
+            "#!/bin/sh\n"
+            "if [ \"$1\" = -a ]; then\n"
+            "  : > %(held)s\n"
+            "  while [ ! -e %(go)s ]; do sleep 0.1; done\n"
+            "fi\n"
+            "exec %(real)s \"$@\"\n" % {"held": held, "go": go,
+                                        "real": real})
+    os.chmod(os.path.join(bindir, "ramdiskadm"), 0o755)
+    enable = subprocess.Popen([os.path.join(bindir, "svcadm"), "enable",
+                               FMRI], env=host.env,
+                              stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            if os.path.exists(held) or enable.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert os.path.exists(held), "the start method never ran"
+        path = os.path.join(host.root, "var/run/svmram.lock")
+        with open(path, encoding="utf-8") as stream:
+            holder = json.load(stream)
+        assert re.fullmatch(r"svmram restore (--wait \d+ )?d10",
+                            holder["command"]), holder
+        named = "%s (pid %d, running since %s)" % (
+            holder["command"], holder["pid"], time.strftime(
+                "%H:%M:%S", time.localtime(holder["since"])))
+        for args in (("setup", "-y", "d10"), ("teardown", "-y", "d10")):
+            result = host.svmram(*args)
+            assert (result.returncode, result.stderr.splitlines()) == (3, [
+                "svmram: another svmram command is running (lock %s is "
+                "held)" % path,
+                "svmram: Wait for %s to finish, then run this command "
+                "again." % named]), args
+    finally:
+        with open(go, "w", encoding="utf-8"):
+            pass
+        enable.wait(timeout=300)
+        os.rename(real, os.path.join(bindir, "ramdiskadm"))
+    assert service(host) == "online"
+    assert host.sim("tick").returncode == 0
+    assert serving(host)
     assert host.violations() == []

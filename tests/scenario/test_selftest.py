@@ -916,25 +916,38 @@ def test_the_working_directory_is_made_fresh_inside_dir_mode_0700(host):
 
 
 @pytest.mark.emulator_only("plants links in the emulated /var/tmp")
-def test_links_planted_in_the_default_directory_change_nothing(host):
-    """Another user's symbolic link and hard link under the old fixed
-    name /var/tmp/svmram-selftest (mode 1777 /var/tmp): no file outside
-    it changes (C1: root's mkfile truncated the link's target)."""
+@pytest.mark.parametrize("planted", ["symlink", "hard link", "both"])
+def test_links_planted_in_the_default_directory_change_nothing(host,
+                                                               planted):
+    """Another user's symbolic link (disk0 to /etc/shadow, mnt to /etc)
+    and hard link (disk1, a second name of a user's file), alone and
+    together, under the old fixed name /var/tmp/svmram-selftest (mode
+    1777 /var/tmp): no file outside it changes, and the selftest passes
+    (issue 36 section 3 item 8: root's mkfile truncated the link's
+    target, or the hard link's file)."""
     shadow = _put(host, "/etc/shadow", b"root:secret:::\n")
     victim = _put(host, "/export/home/user/keep", b"the user's data\n")
-    planted = os.path.join(host.root, "var/tmp/svmram-selftest")
-    os.makedirs(planted)
-    os.chmod(planted, 0o777)
-    os.symlink(shadow, os.path.join(planted, "disk0"))
-    os.link(victim, os.path.join(planted, "disk1"))
-    os.symlink(os.path.join(host.root, "etc"), os.path.join(planted, "mnt"))
+    planted_at = os.path.join(host.root, "var/tmp/svmram-selftest")
+    os.makedirs(planted_at)
+    os.chmod(planted_at, 0o777)
+    names = []
+    if planted in ("symlink", "both"):
+        os.symlink(shadow, os.path.join(planted_at, "disk0"))
+        os.symlink(os.path.join(host.root, "etc"),
+                   os.path.join(planted_at, "mnt"))
+        names += ["disk0", "mnt"]
+    if planted in ("hard link", "both"):
+        os.link(victim, os.path.join(planted_at, "disk1"))
+        names.append("disk1")
     before = digest(host)
     result = host.svmram("selftest")
     assert result.returncode == 0, result.stdout + result.stderr
     assert _bytes(shadow) == b"root:secret:::\n"
     assert _bytes(victim) == b"the user's data\n"
-    assert sorted(os.listdir(planted)) == ["disk0", "disk1", "mnt"]
-    assert os.readlink(os.path.join(planted, "disk0")) == shadow
+    assert os.stat(victim).st_nlink == (2 if "disk1" in names else 1)
+    assert sorted(os.listdir(planted_at)) == sorted(names)
+    if "disk0" in names:
+        assert os.readlink(os.path.join(planted_at, "disk0")) == shadow
     assert digest(host) == before
 
 
@@ -1016,6 +1029,30 @@ def _stale_journal(ram, version):
             "link_targets": {"dsk/" + ram: "/dev/lofi/1",
                              "rdsk/" + ram: "/dev/rlofi/1"}})
     return journal
+
+
+def write_stale_journal(host, mirror, lofi, link_targets, metadevices,
+                        ramdisks=(), mounts=()):
+    """The journal a killed selftest left, naming `mirror`, the lofi
+    devices {device: file} of files disk0 and disk1 in /export/admin,
+    the links {dsk/NAME or rdsk/NAME: target} and the metadevices; the
+    directory's and files' device and inode it records are not those of
+    what is there now."""
+    stale = {
+        "format": 2, "parent": "/export", "directory": "/export/admin",
+        "directory_id": [1, 2], "made_journal_directory": False,
+        "made_directory": False,        # what svmram before 36 read
+        "mirror": mirror,
+        "files": ["/export/admin/disk0", "/export/admin/disk1"],
+        "file_ids": {"/export/admin/disk0": [1, 3],
+                     "/export/admin/disk1": [1, 4]},
+        "lofi": lofi, "links": list(link_targets),
+        "link_targets": link_targets, "metadevices": list(metadevices),
+        "ramdisks": list(ramdisks), "mount_points": ["/export/admin/mnt"],
+        "mounts": list(mounts)}
+    with open(os.path.join(host.root, JOURNAL), "w",
+              encoding="utf-8") as stream:
+        json.dump(stale, stream)
 
 
 @pytest.mark.emulator_only("writes a stale selftest journal")
@@ -1232,3 +1269,82 @@ def test_status_leaves_the_selftests_scratch_mirror_out_of_its_grading(host):
     rerun = host.svmram("selftest")
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
     assert host.svmram("status", "--nagios").stdout == before.stdout
+
+
+@pytest.mark.emulator_only("writes a stale selftest journal")
+def test_a_stale_journal_leaves_the_admins_closed_mirror_of_its_names(host):
+    """The administrator's own closed mirror d127 of d126 and d125, built
+    under exactly the names a stale journal holds: stripes on the links
+    c90t0d0s0 and c91t0d0s0 the administrator made to lofi devices of
+    their own images in /export/admin (the journal's directory, files
+    and lofi devices), and set up with svmram, so that svmram keeps a
+    record of d127.  The selftest clears none of the three, unmaps and
+    deletes none of the images, removes no link and no directory, runs
+    no teardown of d127, says what it left alone, and passes (issue 36
+    section 3 item 1: it cleared the mirror, unmapped and deleted the
+    image, removed the directory, and ran svmram teardown on d127)."""
+    admin = {}
+    for name in ("disk0", "disk1"):
+        admin[name] = _put(host, "/export/admin/" + name,
+                           b"\0" * (32 << 20))
+    os.chmod(os.path.join(host.root, "export/admin"), 0o755)
+    devices = {}
+    for name, ctd in (("disk0", "c90t0d0s0"), ("disk1", "c91t0d0s0")):
+        mapped = host.cmd("lofiadm", "-a", "/export/admin/" + name)
+        assert mapped.returncode == 0, mapped.stderr
+        devices[name] = mapped.stdout.strip()
+        for kind, target in (("dsk", devices[name]), ("rdsk", devices[
+                name].replace("/lofi/", "/rlofi/"))):
+            os.symlink(target, os.path.join(host.root, "dev", kind, ctd))
+    for args in (("d126", "1", "1", "c90t0d0s0"),
+                 ("d125", "1", "1", "c91t0d0s0"), ("d127", "-m", "d126")):
+        made = host.cmd("metainit", *args)
+        assert made.returncode == 0, made.stderr
+    assert host.cmd("metattach", "d127", "d125").returncode == 0
+    assert host.sim("tick").returncode == 0       # the resync ends
+    set_up = host.svmram("setup", "-y", "d127")
+    assert set_up.returncode == 0, set_up.stdout + set_up.stderr
+    before = digest(host)
+    records = listing_of(host, "etc/svmram")
+    write_stale_journal(
+        host, "d127", {devices[name]: "/export/admin/" + name
+                       for name in ("disk0", "disk1")},
+        {"%s/%s" % (kind, ctd): devices[name].replace(
+            "/lofi/", "/%slofi/" % kind[:-3])
+         for name, ctd in (("disk0", "c90t0d0s0"), ("disk1", "c91t0d0s0"))
+         for kind in ("dsk", "rdsk")},
+        ["d126", "d125", "d127"])
+    host.clear_trace()
+    result = host.svmram("selftest")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.endswith(PASSED)
+    for line in (
+            "Left alone: svmram's setup of d127 (not the selftest's scratch "
+            "mirror)",
+            "Left alone: d127 (not built on the selftest's own links and "
+            "lofi devices)",
+            "Left alone: d126 (not built on the selftest's own links and "
+            "lofi devices)",
+            "Left alone: d125 (not built on the selftest's own links and "
+            "lofi devices)",
+            "Left alone: /export/admin/disk0 (not a file the selftest made)",
+            "Left alone: /export/admin (not the directory the selftest "
+            "made)"):
+        assert line + "\n" in result.stdout, result.stdout
+    touched = [argv for argv in host.trace() if argv[0] in (
+        "metaclear", "metadetach", "lofiadm") and set(argv[1:]) & (
+            {"d127", "d126", "d125"} | set(devices.values()))]
+    assert touched == []
+    assert digest(host) == before
+    assert listing_of(host, "etc/svmram") == records
+    for name, path in admin.items():
+        assert _bytes(path) == b"\0" * (32 << 20), name
+    status = host.svmram("status", "d127")
+    assert status.returncode == 0, status.stdout + status.stderr
+    assert status.stdout.startswith("d127: serving reads from RAM")
+
+
+def listing_of(host, path):
+    """The names in the host's directory `path`, or None."""
+    full = os.path.join(host.root, path)
+    return sorted(os.listdir(full)) if os.path.isdir(full) else None

@@ -7,9 +7,11 @@ the deadline stops a resync wait."""
 
 import errno
 import glob
+import io
 import json
 import os
 import signal
+import sys
 
 import pytest
 
@@ -305,3 +307,26 @@ def test_a_signal_during_a_failing_step_waits_for_the_failure_to_be_told(
         "/dev/dsk/c90t0d0s0: I/O error"
     with pytest.raises(interrupt.Interrupted):
         interrupt.check()           # the next safe point: the rollback's
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM,
+                                    signal.SIGHUP])
+def test_a_signal_once_the_job_is_done_stops_nothing_and_is_not_said(
+        capsys, monkeypatch, signum):
+    """common.say_done writes the last lines of a job that is done: a
+    signal that comes while it writes neither raises nor says "stopping
+    as soon as this step's commands have finished" (which it said, and
+    then exited 0); one after it acts again."""
+    from svmram.commands import common
+
+    class Signalling(io.StringIO):
+        def write(self, text):
+            os.kill(os.getpid(), signum)
+            return super().write(text)
+    out = Signalling()
+    monkeypatch.setattr(sys, "stdout", out)
+    common.say_done("d10: done.")
+    assert out.getvalue() == "d10: done.\n"
+    assert capsys.readouterr().err == ""
+    with pytest.raises(interrupt.Interrupted):
+        os.kill(os.getpid(), signum)

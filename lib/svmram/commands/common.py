@@ -357,8 +357,8 @@ def say_done(*lines):
     """The last lines of a run that did its job, on stdout.  The job is
     done: a signal that comes now, or a reader that has gone (a closed
     pipe, which makes the exit status 141: cli.main), stops nothing and
-    is not said."""
-    with interrupt.deferred(raise_pending=False):
+    is not said (interrupt.done)."""
+    with interrupt.done():
         sys.stdout.write("".join(line + "\n" for line in lines))
 
 
