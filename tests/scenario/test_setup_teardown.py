@@ -8,6 +8,8 @@ and releases.py gives what differs on the emulator's release profiles."""
 
 import os
 
+import pytest
+
 import releases
 
 FMRI = "svc:/system/svmram:d10"
@@ -186,28 +188,42 @@ def test_setup_reads_each_source_once_before_it_plans(host):
         + releases.on(host, [], [["metastat", "-p"], ["ramdiskadm"]]))
 
 
-def test_setup_writes_no_file_it_finds_where_it_writes_its_smf_record(host):
+@pytest.mark.parametrize("planted", ["symlink", "hard link"])
+def test_setup_writes_no_file_it_finds_where_it_writes_its_smf_record(
+        host, planted):
     """The svccfg command file is svmram's own: a link planted at its name
-    (or a file left by a killed run) is neither followed, written nor
-    removed; setup fails at that step, puts the host back as it was, and
-    says what to do; once the file is gone, setup runs."""
-    run = os.path.join(host.root, "var", "run")
+    (symbolic, or a second name of a file) is neither followed, written
+    nor removed; setup fails at that step, puts the host back as it was,
+    and says what to do; once the link is gone, setup runs."""
     victim = os.path.join(host.root, "etc", "admin-file")
     with open(victim, "w", encoding="utf-8") as stream:
         stream.write("the admin's\n")
-    planted = os.path.join(run, "svmram.d10.svccfg")
-    os.symlink(victim, planted)
+    name = os.path.join(host.root, "var", "run", "svmram.d10.svccfg")
+    (os.symlink if planted == "symlink" else os.link)(victim, name)
     before = host.state_digest()
     result = host.svmram("setup", "-y", "d10")
     assert result.returncode == 1, result.stderr
-    assert ("/var/run/svmram.d10.svccfg is there already, and svmram did "
-            "not make it in this run") in result.stderr
+    assert ("/var/run/svmram.d10.svccfg is there already and is not a file "
+            "a killed svmram left") in result.stderr
     assert "Traceback" not in result.stderr
-    assert os.readlink(planted) == victim
+    assert os.path.islink(name) == (planted == "symlink")
     with open(victim, encoding="utf-8") as stream:
         assert stream.read() == "the admin's\n"
     assert host.state_digest() == before
-    os.unlink(planted)
+    os.unlink(name)
     assert host.svmram("setup", "-y", "d10").returncode == 0
-    assert not os.path.lexists(planted)
+    assert not os.path.lexists(name)
+    with open(victim, encoding="utf-8") as stream:
+        assert stream.read() == "the admin's\n"
     os.unlink(victim)
+
+
+def test_a_command_file_a_killed_run_left_is_written_over(host):
+    """A plain command file of root's with one name, as a svmram killed
+    between its write and its unlink leaves it, is svmram's own: setup
+    writes over it and removes it after."""
+    name = os.path.join(host.root, "var", "run", "svmram.d10.svccfg")
+    with open(name, "w", encoding="utf-8") as stream:
+        stream.write("select svc:/system/svmram:d10\n" * 40)
+    assert host.svmram("setup", "-y", "d10").returncode == 0
+    assert not os.path.lexists(name)

@@ -15,6 +15,7 @@ The record's layout (its properties and their types) is record.py's.
 import os
 import re
 import shlex
+import stat
 from dataclasses import dataclass
 from typing import Tuple
 
@@ -251,20 +252,35 @@ class CommandFile:
             text = text.replace(name, value)
         return text
 
+    def _open(self, path):
+        """The command file opened for writing: made here (O_EXCL), or the
+        one a svmram command killed before its unlink left (the host lock
+        is held, so no other svmram writes it): a plain file of this user
+        with one name.  No link is followed, and nothing else is written
+        over, so the unlink after removes only svmram's own file."""
+        try:
+            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL |
+                           os.O_NOFOLLOW, 0o600)
+        except FileExistsError:
+            pass
+        found = os.lstat(path)
+        if (stat.S_ISREG(found.st_mode) and found.st_nlink == 1
+                and found.st_uid == os.geteuid()):
+            fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            opened = os.fstat(fd)
+            if (opened.st_dev, opened.st_ino) == (found.st_dev, found.st_ino):
+                os.ftruncate(fd, 0)
+                return fd
+            os.close(fd)
+        raise SvmramError(
+            "%s is there already and is not a file a killed svmram left (a "
+            "link, or a file with another owner or name): svmram never "
+            "writes over a file it did not make; look at it and remove it"
+            % self.path)
+
     def perform(self, context):
         path = under(context.root, self.path)
-        # The file is made here (O_EXCL, no link followed), so the unlink
-        # below removes only what this run made, never a file found there.
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL |
-                         os.O_NOFOLLOW, 0o600)
-        except FileExistsError:
-            raise SvmramError(
-                "%s is there already, and svmram did not make it in this "
-                "run: svmram never writes over a file it did not make (a "
-                "svmram command killed while it wrote its SMF record "
-                "leaves one); look at it and remove it" % self.path) \
-                from None
+        fd = self._open(path)
         with os.fdopen(fd, "w", encoding="utf-8") as stream:
             stream.write(self._text(context.values))
         try:
