@@ -1178,11 +1178,14 @@ scrub_boot() {
   echo "$out" | python3 -c 'import json,sys; s=json.load(sys.stdin)["targets"][0]; sys.exit(not (s["sync_percent"] is None and s["scrub"]["action"] == "check" and s["verdict"] == "serving"))'
   result scrub.status.json $? "$(echo "$out" | tr '\n' ' ' | cut -c1-600)"
   out=$(svmram status --prometheus md0 2>&1)
-  echo "$out" | grep -q '^svmram_ram_copy_sync_ratio{.*} 1$'
+  echo "$out" | grep -q '^svmram_ram_copy_sync_ratio{.*} 1$' &&
+    echo "$out" | grep -qE '^svmram_scrub_ratio\{target="md0",device="md0"\} (0|0\.[0-9]+)$'
   result scrub.status.prometheus $? "$(echo "$out" | grep -E 'sync_ratio|scrub' | tr '\n' ' ')"
   out=$(svmram status --nagios md0 2>&1); rc=$?
   echo "$out" | sed 's/^/nagios | /'
-  [ "$rc" = 0 ]; result scrub.status.nagios $? "rc=$rc"
+  [ "$rc" = 0 ] && echo "$out" | grep -q "^SVMRAM OK - md0 serves reads from RAM; md's check (scrub) of md0 running" &&
+    echo "$out" | grep -qE ' md0_scrub=[0-9]+%;;;0;100$'
+  result scrub.status.nagios $? "rc=$rc"
   scrub_md_facts
   echo 200000 > /proc/sys/dev/raid/speed_limit_max
   # mdcheck looks every 220 s: its marker goes once it sees the check end
