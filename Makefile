@@ -185,7 +185,8 @@ install-linux:
 	mkdir -p $(DESTDIR)$(UNITDIR) $(DESTDIR)$(BASHCOMPDIR)
 	sed -e 's,@PKGLIBDIR@,$(PKGLIBDIR),g' -e 's,@SBINDIR@,$(SBINDIR),g' \
 		systemd/svmram@.service > $(DESTDIR)$(UNITDIR)/svmram@.service
-	cp -f systemd/svmram-copy@.service $(DESTDIR)$(UNITDIR)/
+	sed -e 's,@SBINDIR@,$(SBINDIR),g' systemd/svmram-copy@.service \
+		> $(DESTDIR)$(UNITDIR)/svmram-copy@.service
 	mkdir -p $(DESTDIR)$(UNITDIR)/mdmonitor.service.d
 	cp -f systemd/mdmonitor-svmram.conf \
 		$(DESTDIR)$(UNITDIR)/mdmonitor.service.d/svmram.conf

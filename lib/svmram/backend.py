@@ -457,11 +457,12 @@ class Backend(abc.ABC):
         """The line teardown prints when it is done."""
 
     @abc.abstractmethod
-    def restore_done(self, intent):
-        """The line restore prints when it started the copy."""
+    def restore_done(self, intent, options):
+        """The line restore prints when it is done (`options`: the
+        backend's restore options, restore_options)."""
 
     @abc.abstractmethod
-    def nothing_to_restore(self, snap, intent):
+    def nothing_to_restore(self, snap, intent, options):
         """The line restore prints when there is nothing to do."""
 
     # --- status and check ----------------------------------------------------

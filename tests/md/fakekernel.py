@@ -38,6 +38,13 @@ in sync and with the write-mostly flag its superblock keeps (md.c
 super_1_validate); it fails as mdadm does for a disk that is not a block
 device or is already a member.
 
+A copy into RAM that goes on after the command that started it (the
+boot's restore returns while md copies): a file RECOVERING (under the
+root) makes the next member added (`--add`, `--grow --add`) a spare md
+recovers into its slot, as fixtures/vm-restoring shows it (sync_action
+"recover", degraded 1); the file is then removed.  A test ends that
+copy by writing the tree (test_speed_limit.copied).
+
 A disk's sequential read (host.disk_read, which check and setup time for
 their time-to-RAM estimate): the tree has no /dev nodes, so it fails as
 opening a missing /dev/vda does, unless a file DISK_READ_MBS (under the
@@ -59,6 +66,7 @@ MD_THREAD = "MD_THREAD"
 REMOVED = ".removed"      # marks a member directory md is deleting
 ENODEV_READS = "ENODEV_READS"
 DISK_READ_MBS = "DISK_READ_MBS"
+RECOVERING = "RECOVERING"
 UNIT_FILE = "/lib/systemd/system/svmram@.service"
 
 
@@ -100,6 +108,22 @@ def add_member(array, dev, state="in_sync"):
                         ("slot", str(free)), ("state", state)):
         faketree.write(root(), "%s/%s" % (base, attr), value)
     faketree.write(root(), "/sys/block/%s/holders/%s" % (dev, array), "")
+
+
+def added(array, dev):
+    """After add_member: the member recovering, once, when RECOVERING
+    asks for it."""
+    flag = faketree.path_in(root(), "/" + RECOVERING)
+    if not os.path.exists(flag):
+        return
+    os.unlink(flag)
+    total = int(read(md(array, "component_size"))) * 2
+    for attr, value in (("dev-%s/state" % dev, "spare"),
+                        ("dev-%s/recovery_start" % dev, "0"),
+                        ("sync_action", "recover"),
+                        ("sync_completed", "0 / %d" % total),
+                        ("degraded", "1")):
+        faketree.write(root(), md(array, attr), value)
 
 
 def md_thread(array="md0"):
@@ -191,6 +215,7 @@ def mdadm(args):
         rest = args[3:]
         if rest[:1] == ["--add"]:
             add_member(array, rest[1][len("/dev/"):])
+            added(array, rest[1][len("/dev/"):])
             rest = rest[2:]
         if rest not in ([], ["--force"]):
             return usage(args)
@@ -222,6 +247,7 @@ def mdadm(args):
         # directory of its removal by then.
         delete_removed()
         add_member(args[0][len("/dev/"):], args[2][len("/dev/"):])
+        added(args[0][len("/dev/"):], args[2][len("/dev/"):])
         stale_mdstat()
         return 0
     if len(args) == 3 and args[1] == "--re-add":

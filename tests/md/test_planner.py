@@ -678,6 +678,43 @@ def test_an_administrators_own_limit_is_left_alone(limit):
                               speed_max=limit)), EXISTING).steps]
 
 
+@pytest.mark.parametrize("limit", [2147483647, 2000000])
+def test_after_the_copy_only_the_limit_goes_back(limit):
+    """svmram-copy@'s restore --after-copy: svmram's raised limit (now or
+    before issue 37) goes back to the system's once the RAM member is in
+    sync (or out, or faulty) and md copies nothing; the step promises
+    exactly what the restore found, md's default shown as "(system)"."""
+    snap = raised(set_up(EXISTING), limit)
+    plan = restore.plan_after_copy(snap, EXISTING)
+    assert moves(plan) == [
+        ("echo", "system", ">", "/sys/block/md0/md/sync_speed_max")]
+    assert plan.steps[0].expect.array.speed_max == (200000, False)
+    assert plan.steps[0].expect.array == set_up(EXISTING).array
+    without = raised(set_up(EXISTING), limit, raid_disks=2, members=(
+        m("vda", 0, "in_sync", "write_mostly"),
+        m("vdb", 1, "in_sync", "write_mostly")))
+    assert [s.key for s in restore.plan_after_copy(
+        without, EXISTING).steps] == ["reset speed md0"]
+
+
+def test_after_the_copy_a_copy_to_come_or_another_limit_stays():
+    """While the RAM member is still to be copied, or md runs anything,
+    the raised limit stays; a limit that is not svmram's is never
+    written; nothing but the limit is ever planned."""
+    recovering = raised(set_up(EXISTING), sync_action="recover")
+    ram = recovering.array.member("ram0")
+    recovering = recovering.evolve(array=recovering.array.with_member(
+        replace(ram, flags=frozenset(["spare"]))))
+    checking = raised(set_up(EXISTING), sync_action="check")
+    for snap in (recovering, checking, set_up(EXISTING),
+                 raised(set_up(EXISTING), 50000),
+                 raised(set_up(EXISTING)).evolve(array=replace(
+                     set_up(EXISTING).array, speed_max=(2147483647, False))),
+                 host(two_disk_array(speed_max=(2147483647, True),
+                                     state="inactive"))):
+        assert restore.plan_after_copy(snap, EXISTING).steps == []
+
+
 def test_the_executor_sees_a_limit_that_did_not_change():
     before = host(two_disk_array())
     it, _ = planner.choose_setup(before, "md0")

@@ -66,11 +66,57 @@ def test_status_json_keeps_the_check_apart_from_the_copy(scrubbed):
 
 
 def test_prometheus_and_nagios_during_a_check(scrubbed):
+    """The check in every format: Prometheus' svmram_scrub_ratio beside
+    the RAM copy's ratio (1: the check is no copy into RAM); Nagios says
+    it and gives its percentage, and stays OK."""
     rc, out, err, _ = scrubbed.svmram("status", "--prometheus")
     assert rc == 0, err
-    assert 'svmram_ram_copy_sync_ratio{target="md0",device="md0"} 1' in out.splitlines()
+    lines = out.splitlines()
+    assert 'svmram_ram_copy_sync_ratio{target="md0",device="md0"} 1' in lines
+    assert 'svmram_scrub_ratio{target="md0",device="md0"} 0.4' in lines
     rc, out, err, _ = scrubbed.svmram("status", "--nagios")
-    assert rc == 0 and out.startswith("SVMRAM OK"), out
+    assert (rc, err) == (0, "")
+    assert out == (
+        "SVMRAM OK - md0 serves reads from RAM; md's check (scrub) of md0 "
+        "running, 40 % done | serving=1;;;0;1 md0_disks_current=2;;;0;2 "
+        "md0_scrub=40%;;;0;100\n")
+
+
+def test_a_repair_without_progress_and_no_scrub(scrubbed):
+    """md's repair whose progress md does not show: said without a
+    percentage, no sample and no perfdata figure (never a made-up 0);
+    once md is idle again, neither."""
+    faketree.write(scrubbed.root, "/sys/block/md0/md/sync_action", "repair")
+    faketree.write(scrubbed.root, "/sys/block/md0/md/sync_completed", "none")
+    rc, out, err, _ = scrubbed.svmram("status", "--nagios")
+    assert (rc, err) == (0, "")
+    assert out == (
+        "SVMRAM OK - md0 serves reads from RAM; md's repair (scrub) of md0 "
+        "running | serving=1;;;0;1 md0_disks_current=2;;;0;2\n")
+    rc, out, err, _ = scrubbed.svmram("status", "--prometheus")
+    assert "svmram_scrub_ratio{" not in out
+    faketree.write(scrubbed.root, "/sys/block/md0/md/sync_action", "idle")
+    rc, out, err, _ = scrubbed.svmram("status", "--nagios")
+    assert out == ("SVMRAM OK - md0 serves reads from RAM | "
+                   "serving=1;;;0;1 md0_disks_current=2;;;0;2\n")
+    rc, out, err, _ = scrubbed.svmram("status", "--prometheus")
+    assert "# TYPE svmram_scrub_ratio gauge" in out.splitlines()
+    assert "svmram_scrub_ratio{" not in out
+
+
+def test_a_check_of_a_degraded_array_is_critical_for_the_disk(scrubbed):
+    """The check grades nothing: a failed disk during it is CRITICAL as
+    at any time, the check said beside it."""
+    faketree.write(scrubbed.root, "/sys/block/md0/md/dev-vdb/state",
+                   "faulty,write_mostly")
+    faketree.write(scrubbed.root, "/sys/block/md0/md/dev-vdb/slot", "none")
+    faketree.write(scrubbed.root, "/sys/block/md0/md/degraded", "1")
+    rc, out, err, _ = scrubbed.svmram("status", "--nagios")
+    assert rc == 2, out
+    assert out.startswith("SVMRAM CRITICAL - md0: disk redundancy "
+                          "degraded (vdb is faulty)"), out
+    assert "; md's check (scrub) of md0 running, 40 % done | " in out
+    assert out.rstrip("\n").endswith(" md0_scrub=40%;;;0;100")
 
 
 def test_a_ram_member_waiting_for_the_check_says_so(scrubbed):

@@ -133,6 +133,11 @@ PROMETHEUS_HELP = {
         "The recorded disk copies known to hold current data (0 when "
         "their state cannot be read).",
     "svmram_disks": "The disk copies setup recorded.",
+    "svmram_scrub_ratio":
+        "How far the system's own check of every copy (a scrub: a check "
+        "or repair in md/sync_action) has read the target while it runs, "
+        "0 to 1; no sample when none runs, its progress is not shown or "
+        "the system has no scrub (SVM).",
 }
 
 

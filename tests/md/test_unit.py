@@ -75,7 +75,7 @@ def test_mdmonitor_starts_once_md_has_copied_the_array_into_ram():
         "shutdown.target"} | MDCHECK
     assert c["Conflicts"] == ["shutdown.target"]
     assert c["Type"] == ["oneshot"] and "RemainAfterExit" not in c
-    assert c["ExecStart"] == [COPY_WAIT]
+    assert c["ExecStart"] == [COPY_WAIT, AFTER_COPY]
     assert int(c["TimeoutStartSec"][0]) > 1800
     assert c["ConditionPathExists"] == [record.RECORD_DIR + "/%i.json"]
     assert "WantedBy" not in c      # pulled in by svmram@, never enabled
@@ -87,6 +87,25 @@ COPY_WAIT = ("-/usr/bin/timeout 1800 /bin/sh -c 'while grep -qsxE"
              " /sys/block/%i/md/sync_action && { /sbin/mdadm --wait /dev/%i"
              " || grep -qsw spare /sys/block/%i/md/dev-ram*/state; };"
              " do sleep 1; done'")
+
+AFTER_COPY = "-@SBINDIR@/svmram restore --after-copy --deadline 60 %i"
+
+
+def test_the_copy_unit_puts_back_the_limit_raised_for_the_copy():
+    """The restore raises md0's recovery speed limit for the copy into
+    RAM; once the wait has ended, svmram puts back the system's (restore
+    --after-copy, test_speed_limit.py), before mdcheck's check and
+    mdmonitor start (the unit is before them): before, the limit stayed
+    raised until the next stop, and Debian's check ran under it.  Both
+    commands fit in the unit's start timeout, and svmram, like the boot
+    unit's, does not wait for the kernel's random pool."""
+    c = unit(COPY)
+    assert c["ExecStart"][-1] == AFTER_COPY
+    wait = int(c["ExecStart"][0].split()[1])
+    deadline = int(AFTER_COPY.split("--deadline ")[1].split()[0])
+    assert wait + deadline < int(c["TimeoutStartSec"][0])
+    assert c["Environment"] == ["PYTHONHASHSEED=0"]
+
 
 # A stand-in for mdadm --wait: each call takes the next line of
 # ANSWERS ("EXIT STATE": its exit status, and what md/dev-ram0/state says
@@ -237,7 +256,8 @@ def test_make_install_linux_fills_in_the_paths(tmp_path):
     assert unit(str(installed))["Environment"] == ["PYTHONHASHSEED=0"]
     with open(COPY, encoding="utf-8") as stream:
         assert (tmp_path / "opt/sv/lib/systemd/system/svmram-copy@.service"
-                ).read_text() == stream.read()
+                ).read_text() == stream.read().replace("@SBINDIR@",
+                                                       "/opt/sv/sbin")
     with open(os.path.join(TOP, "systemd", "mdmonitor-svmram.conf"),
               encoding="utf-8") as stream:
         assert (tmp_path / "opt/sv/lib/systemd/system/mdmonitor.service.d/"
@@ -257,7 +277,10 @@ def test_systemd_analyze_verify_finds_nothing_to_say_about_the_unit(
         text = stream.read().replace("@SBINDIR@", os.path.abspath(
             os.path.join(TOP, "sbin")))
     (tmp_path / "svmram@.service").write_text(text)
-    shutil.copy(COPY, str(tmp_path))
+    with open(COPY, encoding="utf-8") as stream:
+        (tmp_path / "svmram-copy@.service").write_text(
+            stream.read().replace("@SBINDIR@", os.path.abspath(
+                os.path.join(TOP, "sbin"))))
     proc = subprocess.run(
         ["systemd-analyze", "verify", "--man=no", "svmram@md0.service",
          "svmram-copy@md0.service"],

@@ -398,6 +398,11 @@ PROMETHEUS_HELP = (
      "The recorded disk copies known to hold current data (0 when their "
      "state cannot be read)."),
     ("svmram_disks", "The disk copies setup recorded."),
+    ("svmram_scrub_ratio",
+     "How far the system's own check of every copy (a scrub: a check or "
+     "repair in md/sync_action) has read the target while it runs, 0 to "
+     "1; no sample when none runs, its progress is not shown or the "
+     "system has no scrub (SVM)."),
 )
 
 
@@ -414,11 +419,11 @@ UP_HEADER = [
 
 def prometheus(serving, ratio, current, disks, target="d10"):
     """SVM's metrics: no sample of the copy's rate and time left (None),
-    which metastat does not give."""
+    which metastat does not give, nor of a scrub, which SVM has not."""
     lines = list(UP_HEADER)
     for (name, text), value in zip(PROMETHEUS_HELP,
                                    (serving, ratio, None, None, current,
-                                    disks)):
+                                    disks, None)):
         lines += ["# HELP %s %s" % (name, text), "# TYPE %s gauge" % name]
         if value is not None:
             lines.append('%s{target="%s",device="%s"} %s' % (

@@ -18,6 +18,7 @@ import pytest
 
 from svmram.backend import Problems, Status
 from svmram.commands import status as command
+from svmram.md.backend import MdBackend
 from svmram.svm.backend import SvmBackend
 
 yaml = pytest.importorskip("yaml", reason="PyYAML comes with yamllint "
@@ -47,6 +48,21 @@ def exposition():
         copies=[{"slot": 0, "name": "d13", "state": "Okay", "ram": True}])
     pairs = [(serving, Problems(disks=("d11", "d12")))]
     return command.prometheus_lines([(SvmBackend.words, pairs)])
+
+
+def md_exposition_during_a_scrub():
+    """`status --prometheus` of md0 serving from RAM while md checks it
+    (Debian's mdcheck), 37 % done."""
+    checked = Status(
+        target="md0", configured=True, verdict="serving",
+        serving_from_ram=True, reasons=[],
+        disk_redundancy={"state": "full", "current": ["vdb", "vdc"],
+                         "reasons": [], "fixes": []},
+        scrub={"action": "check", "percent": 37},
+        copies=[{"slot": 2, "name": "ram0", "state": "in_sync",
+                 "ram": True}])
+    pairs = [(checked, Problems(disks=("vdb", "vdc")))]
+    return command.prometheus_lines([(MdBackend.words, pairs)])
 
 
 def families(lines):
@@ -86,6 +102,31 @@ def test_the_exposition_is_valid_and_joins_on_device():
     assert found["svmram_disks_current"] == [
         ({"target": "d10", "device": "d10"}, 1)]
     assert found["svmram_disks"] == [({"target": "d10", "device": "d10"}, 2)]
+
+
+def test_md_s_scrub_is_a_gauge_of_its_own_and_svm_has_no_sample():
+    """md's check is no copy into RAM: svmram_ram_copy_sync_ratio stays 1
+    and svmram_scrub_ratio says how far the check has read; SVM, which
+    has no scrub, has the family's HELP and TYPE and no sample."""
+    found = families(md_exposition_during_a_scrub())
+    labels = {"target": "md0", "device": "md0"}
+    assert found["svmram_scrub_ratio"] == [(labels, 0.37)]
+    assert found["svmram_ram_copy_sync_ratio"] == [(labels, 1)]
+    assert found["svmram_serving_from_ram"] == [(labels, 1)]
+    assert families(exposition())["svmram_scrub_ratio"] == []
+
+
+@pytest.mark.skipif(PROMTOOL is None, reason=NO_PROMTOOL)
+def test_promtool_finds_nothing_to_say_about_the_metrics():
+    """`promtool check metrics` (its linter: names, units, HELP) on both
+    backends' expositions."""
+    for lines in (exposition(), md_exposition_during_a_scrub()):
+        result = subprocess.run([PROMTOOL, "check", "metrics"],
+                                input="\n".join(lines) + "\n",
+                                capture_output=True, text=True, check=False,
+                                timeout=60)
+        assert (result.returncode, result.stdout, result.stderr) == (
+            0, "", ""), lines
 
 
 def test_the_example_alerts_name_only_metrics_svmram_writes():

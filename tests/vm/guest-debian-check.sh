@@ -36,16 +36,19 @@
 #            (the console's "LAB-MARK cut writer running")
 #   phase p1: after the cut: /data, files, records, the RAM member
 #            restored, no mdadm event or mail; then Debian's scrub:
-#            mdcheck_start.service starts md's check (slowed) and is
-#            stopped, its marker kept; the next boot's copy into RAM
-#            slowed and mdcheck_continue.service started at once (a
-#            timer, as its Persistent timer after a missed run); reboot
-#            (scrub_prepare).  The short plan (Debian 12): phases 0, 1
+#            md0's recovery speed limit the system's again after the
+#            boot's copy into RAM, mdcheck_start.service starts md's
+#            check (slowed) and is stopped, its marker kept; at the next
+#            boot the system's limit lowered once svmram's restore has
+#            raised md0's own, and mdcheck_continue.service started at
+#            once (a timer, as its Persistent timer after a missed run);
+#            reboot (scrub_prepare).  The short plan (Debian 12): phases 0, 1
 #            (no reboot during the copy), the cut, p1 (then teardown)
 #            and 6
 #   phase k: (issue 37, 1) the copy into RAM not held back by the check,
 #            the check continued after it from mdcheck's marker (the
-#            journal's times), svmram status (text, --json,
+#            journal's times) under the administrator's limit, not
+#            svmram's raised one (svmram-copy@ put it back), svmram status (text, --json,
 #            --prometheus, --nagios) truthful while it runs, md's
 #            answers to a grow, an add and a check on md9 (INFO), the
 #            check finished and mdcheck's marker gone (scrub_boot);
@@ -1028,22 +1031,34 @@ mdcheck_logged() { # TEXT
     grep . || echo 0
 }
 scrub_marker() { . /etc/svmram-vmtest.conf; echo "$SCRUB_MARKER$MD_UUID"; }
-# Before the reboot into phase k: mdcheck_start.service starts md's
-# check of md0 (slowed), its service is stopped as at a shutdown (its
-# marker keeps the position); the next boot's copy into RAM is slowed
-# (dev.raid.speed_limit_max 1000 KiB/s: about 2 minutes for md0) and a
-# timer starts mdcheck_continue.service at once, as mdcheck_continue.timer
-# (Persistent=true) does at a boot after its daily run was missed,
-# without its random delay.
+# md0's recovery speed limit as md/sync_speed_max shows it, once
+# svmram-copy@md0.service has ended (svmram restore --after-copy, its
+# last command, puts back the limit the copy into RAM ran under)
+limit_after_copy() {
+  local i
+  for i in $(seq 120); do
+    [ "$(systemctl show svmram-copy@md0.service -P ActiveState)" = activating ] || break
+    sleep 1
+  done
+  cat /sys/block/md0/md/sync_speed_max
+}
+# Before the reboot into phase k: md0's limit is the system's again (in
+# p1 the boot's copy into RAM ran under svmram's raised limit, and
+# svmram-copy@ put the system's back when it ended; after phase 0 setup
+# did), mdcheck_start.service starts md's check of md0 (slowed), its
+# service is stopped as at a shutdown (its marker keeps the position);
+# at the next boot vmtest-slow-md.service lowers dev.raid.speed_limit_max
+# to 1000 KiB/s (about 2 minutes for md0) once svmram's restore has
+# raised md0's own limit for the copy into RAM (the copy runs at the
+# disks' speed), and a timer starts mdcheck_continue.service at once,
+# as mdcheck_continue.timer (Persistent=true) does at a boot after its
+# daily run was missed, without its random delay.
 scrub_prepare() {
-  local i marker t0 t1
+  local i marker t0 t1 limit
   marker=$(scrub_marker)
-  # after a boot's restore md0 keeps svmram's raised recovery limit
-  # until a planner runs again (md-backend.md, "Not done"): a check
-  # then runs at the disks' speed (in p1 it ended within 7 s); a
-  # restore run by hand puts the system's limit back, then slowed
-  show scrub.restore svmram restore md0
-  info "md0's sync_speed_max: $(cat /sys/block/md0/md/sync_speed_max)"
+  limit=$(limit_after_copy)
+  [ "$limit" = "200000 (system)" ]
+  result scrub.limit_before $? "md0's sync_speed_max: $limit"
   echo 1000 > /proc/sys/dev/raid/speed_limit_max
   systemctl start --no-block mdcheck_start.service
   for i in $(seq 60); do
@@ -1059,7 +1074,24 @@ scrub_prepare() {
   info "mdcheck: systemctl stop mdcheck_start.service took $(( (t1 - t0) / 1000000 )) ms; marker $(cat "$marker" 2>&1); sync_action $(cat /sys/block/md0/md/sync_action); sync_completed $(cat /sys/block/md0/md/sync_completed)"
   show mdcheck.journal journalctl -b -q -o short-monotonic --no-pager -t mdcheck -t root -g 'check'
   test -s "$marker"; result scrub.marker_kept $? "$(cat "$marker" 2>&1)"
-  echo 'dev.raid.speed_limit_max = 1000' > /etc/sysctl.d/90-vmtest-slow-md.conf
+  # the system-wide limit an administrator lowers after svmram's
+  # restore raised md0's own (which md keeps: a limit set on the array
+  # is "local"); svmram puts back "system" once the copy ends, and
+  # mdcheck's check then runs under the administrator's 1000 KiB/s
+  cat > /etc/systemd/system/vmtest-slow-md.service <<'UNIT'
+[Unit]
+Description=vmtest: dev.raid.speed_limit_max 1000 once svmram has raised md0's own limit
+DefaultDependencies=no
+After=svmram@md0.service
+Before=svmram-copy@md0.service mdcheck_continue.service
+
+[Service]
+Type=oneshot
+ExecStart=/bin/sh -c 'echo 1000 > /proc/sys/dev/raid/speed_limit_max'
+
+[Install]
+WantedBy=sysinit.target
+UNIT
   cat > /etc/systemd/system/vmtest-mdcheck-kick.timer <<'UNIT'
 [Unit]
 Description=vmtest: mdcheck_continue.service at boot, as its Persistent timer catches up
@@ -1072,7 +1104,7 @@ Unit=mdcheck_continue.service
 WantedBy=timers.target
 UNIT
   systemctl daemon-reload
-  systemctl enable vmtest-mdcheck-kick.timer 2>&1 | sed 's/^/kick | /'
+  systemctl enable vmtest-mdcheck-kick.timer vmtest-slow-md.service 2>&1 | sed 's/^/kick | /'
 }
 # md's own answers, on md9 (two loop devices): a check and a grow or an
 # add, a check asked for during a recovery (for the docs: INFO only)
@@ -1108,7 +1140,7 @@ scrub_md_facts() {
 # Phase k: the copy into RAM did not wait for the check, the check
 # continued after it from mdcheck's marker, status said so while it ran
 scrub_boot() {
-  local i ram marker copied cont out rc
+  local i ram marker copied cont out rc limit
   marker=$(scrub_marker)
   info "scrub boot: marker $(cat "$marker" 2>&1); sync_action $(cat /sys/block/md0/md/sync_action); $(grep -A3 '^md0' /proc/mdstat | tr '\n' ' ')"
   for i in $(seq 400); do
@@ -1129,6 +1161,14 @@ scrub_boot() {
   result scrub.check_resumed $? "sync_action $(cat /sys/block/md0/md/sync_action); mdcheck continued at $(secs "$cont") s"
   [ "$copied" != 0 ] && [ "$cont" -ge "$copied" ]
   result scrub.check_after_copy $? "copy into RAM ended $(secs "$copied") s, mdcheck continued $(secs "$cont") s"
+  # the copy ran under svmram's raised limit (the restore's step), and
+  # the check runs under the administrator's again: svmram-copy@ put
+  # back "system" when the copy ended
+  limit=$(limit_after_copy)
+  journalctl -b -q -o cat --no-pager -u svmram@md0.service | grep -q 'Raise the recovery speed limit of md0' &&
+    [ "$limit" = "1000 (system)" ] && [ "$(cat /sys/block/md0/md/sync_action)" = check ]
+  result scrub.limit_back $? "md0's sync_speed_max: $limit; sync_action $(cat /sys/block/md0/md/sync_action); $(grep -A3 '^md0' /proc/mdstat | grep -o 'check = .*' | tr -s ' ')"
+  show copy.journal journalctl -b -q -o short-monotonic --no-pager -u svmram-copy@md0.service
   out=$(svmram status md0 2>&1); rc=$?
   echo "$out" | sed 's/^/status | /'
   [ "$rc" = 0 ] && echo "$out" | grep -q '^md0: serving reads from RAM' &&
@@ -1138,11 +1178,14 @@ scrub_boot() {
   echo "$out" | python3 -c 'import json,sys; s=json.load(sys.stdin)["targets"][0]; sys.exit(not (s["sync_percent"] is None and s["scrub"]["action"] == "check" and s["verdict"] == "serving"))'
   result scrub.status.json $? "$(echo "$out" | tr '\n' ' ' | cut -c1-600)"
   out=$(svmram status --prometheus md0 2>&1)
-  echo "$out" | grep -q '^svmram_ram_copy_sync_ratio{.*} 1$'
+  echo "$out" | grep -q '^svmram_ram_copy_sync_ratio{.*} 1$' &&
+    echo "$out" | grep -qE '^svmram_scrub_ratio\{target="md0",device="md0"\} (0|0\.[0-9]+)$'
   result scrub.status.prometheus $? "$(echo "$out" | grep -E 'sync_ratio|scrub' | tr '\n' ' ')"
   out=$(svmram status --nagios md0 2>&1); rc=$?
   echo "$out" | sed 's/^/nagios | /'
-  [ "$rc" = 0 ]; result scrub.status.nagios $? "rc=$rc"
+  [ "$rc" = 0 ] && echo "$out" | grep -q "^SVMRAM OK - md0 serves reads from RAM; md's check (scrub) of md0 running" &&
+    echo "$out" | grep -qE ' md0_scrub=[0-9]+%;;;0;100$'
+  result scrub.status.nagios $? "rc=$rc"
   scrub_md_facts
   echo 200000 > /proc/sys/dev/raid/speed_limit_max
   # mdcheck looks every 220 s: its marker goes once it sees the check end
@@ -1153,8 +1196,8 @@ scrub_boot() {
   ! [ -e "$marker" ] && [ "$(cat /sys/block/md0/md/last_sync_action)" = check ] &&
     journalctl -b -q -o cat -t mdcheck -t root --no-pager | grep -q 'finished checking /dev/md0'
   result scrub.check_finished $? "marker $(cat "$marker" 2>&1); last_sync_action $(cat /sys/block/md0/md/last_sync_action); mismatch_cnt $(cat /sys/block/md0/md/mismatch_cnt)"
-  systemctl disable vmtest-mdcheck-kick.timer >/dev/null 2>&1
-  rm -f /etc/systemd/system/vmtest-mdcheck-kick.timer /etc/sysctl.d/90-vmtest-slow-md.conf
+  systemctl disable vmtest-mdcheck-kick.timer vmtest-slow-md.service >/dev/null 2>&1
+  rm -f /etc/systemd/system/vmtest-mdcheck-kick.timer /etc/systemd/system/vmtest-slow-md.service
   systemctl daemon-reload
 }
 # an ext4 on md0 in /etc/fstab, mounted by systemd at /data, with N

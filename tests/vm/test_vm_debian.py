@@ -16,8 +16,9 @@ filters), restarts the unit with mdmonitor running (no event, no mail),
 reboots during md's copy into RAM, is cut off with a writer running (the
 boot after: no event, no mail), starts Debian's scrub (mdcheck) and
 reboots with it due at boot (the copy into RAM not held back, the check
-continued after it from mdcheck's marker and finished, status truthful
-while it ran), boots without the second data disk (/data
+continued after it from mdcheck's marker under the administrator's
+recovery speed limit, not svmram's raised one, and finished, status
+truthful while it ran), boots without the second data disk (/data
 mounted, the RAM member kept out of the disk's slot, status and --nagios
 say so, mdadm alarms) and with it back (a disk failed by hand alarms),
 removes the package with md0 set up, reboots, checks the array on its
@@ -144,10 +145,13 @@ ANSIBLE_REBOOTED = [
     "ansible.rebooted.reads_from_ram", "ansible.teardown.rc",
     "ansible.teardown.no_ram_member", "ansible.teardown.raid_devices",
     "ansible.teardown.no_record", "ansible.teardown.data.sums"]
-# before the reboot into the scrub's phase (k), and in k
-SCRUB_PREPARE = ["scrub.started", "scrub.marker_kept"]
+# before the reboot into the scrub's phase (k), and in k: the recovery
+# speed limit the system's again after the boot's copy into RAM, and the
+# check under it
+SCRUB_PREPARE = ["scrub.limit_before", "scrub.started", "scrub.marker_kept"]
 SCRUB = ["scrub.copy_not_held", "scrub.check_resumed",
-         "scrub.check_after_copy", "scrub.status.text", "scrub.status.json",
+         "scrub.check_after_copy", "scrub.limit_back", "scrub.status.text",
+         "scrub.status.json",
          "scrub.status.prometheus", "scrub.status.nagios",
          "scrub.check_finished"]
 PHASES = {
@@ -166,7 +170,8 @@ PHASES = {
     # is stopped (its marker kept), then a reboot into k
     "p1": AFTER_POWER_CUT + SCRUB_PREPARE,
     # Debian's scrub at boot (issue 37, 1): mdcheck_continue.service
-    # started at once, the copy into RAM slowed
+    # started at once, the system's limit lowered once the restore has
+    # raised md0's own for the copy into RAM
     "k": SCRUB,
     "3": ["missing.vdc_absent", "missing.data.mounted", "missing.data.sums",
           "missing.restore_wait_bounded", "missing.ram_not_in_disk_slot",

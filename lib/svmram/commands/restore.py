@@ -105,7 +105,7 @@ def run(args):
             plan.steps[:0] = [other.steps[0] for _, other in first]
             return common.print_plan(context, plan)
         if not plan.steps:
-            common.say_done(backend.nothing_to_restore(snap, intent))
+            common.say_done(backend.nothing_to_restore(snap, intent, options))
             return EXIT_OK
         context.deadline.at = started + deadline
         try:
@@ -140,7 +140,7 @@ def run(args):
                    bug_advice(words.target + "s"))) from bug
         finally:
             context.deadline.at = None
-    common.say_done(backend.restore_done(intent))
+    common.say_done(backend.restore_done(intent, options))
     return EXIT_OK
 
 

@@ -21,6 +21,17 @@ def nagios_line(graded, backends):
     if good:
         bad.append("%s serve%s reads from RAM" % (
             ", ".join(good), "s" if len(good) == 1 else ""))
+    # A scrub (md's check or repair: Debian's mdcheck, monthly) is said,
+    # but grades nothing: it reads the copies and copies nothing, the
+    # target serves reads from RAM throughout, and the grade is what the
+    # copies' states give (a scrub of a degraded array is CRITICAL for
+    # the missing disk).  A scrub that finds a mismatch is md's to
+    # report (mismatch_cnt), not svmram's.
+    bad += ["%s of %s running%s" % (
+        backend.words.scrub.format(action=status.scrub["action"]),
+        status.target, "" if status.scrub["percent"] is None else
+        ", %d %% done" % status.scrub["percent"])
+        for status, _, _, backend in graded if status.scrub is not None]
     perf = ["serving=%d;;;0;%d" % (
         sum(1 for status, _, _, _ in graded if status.serving_from_ram),
         len(graded))]
@@ -33,6 +44,10 @@ def nagios_line(graded, backends):
                                      status.sync_percent)
              for status, _, _, backend in graded
              if status.sync_percent is not None]
+    perf += ["%s_scrub=%d%%;;;0;100" % (status.target,
+                                        status.scrub["percent"])
+             for status, _, _, _ in graded if status.scrub is not None and
+             status.scrub["percent"] is not None]
     return worst, "%s %s - %s | %s" % (NAGIOS_NAME, GRADES[worst],
                                        "; ".join(bad), " ".join(perf))
 

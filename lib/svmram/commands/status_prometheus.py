@@ -41,6 +41,12 @@ METRICS = (
     ("svmram_disks",
      "The disk copies setup recorded.",
      lambda s, p, w: len(p.disks)),
+    ("svmram_scrub_ratio",
+     "How far the system's own check of every copy (a scrub: a check or "
+     "repair in md/sync_action) has read the target while it runs, 0 to "
+     "1; no sample when none runs, its progress is not shown or the "
+     "system has no scrub (SVM).",
+     lambda s, p, w: scrub_ratio(s)),
 )
 # Printed first, whatever status could read.
 UP_HELP = ("1 when svmram status read everything it needs; 0 when it could "
@@ -58,6 +64,14 @@ def ram_copy_ratio(status, words):
     if ram is not None and status.sync_percent is not None:
         return status.sync_percent / 100
     return 0
+
+
+def scrub_ratio(status):
+    """The scrub's progress, 0 to 1 (Status.scrub's whole percent), or
+    None: no scrub runs (always so on SVM), or md shows no progress."""
+    if status.scrub is None or status.scrub["percent"] is None:
+        return None
+    return status.scrub["percent"] / 100
 
 
 def _label(value):

@@ -38,7 +38,7 @@ from .host import (UNIT, WAIT_DISKS_SECONDS, MdHost, kernel_name, unit_name,
                    wait_for_disks)
 from .intent import Intent
 from .names import check_array_name
-from .model import IN_SYNC
+from .model import FAULTY, IN_SYNC
 from .programs import HUNG, PROGRAMS
 from .script import PRELUDE
 
@@ -246,6 +246,8 @@ class MdBackend(Backend):
         return None
 
     def plan_start(self, host, intent, options):
+        if options.get("after_copy"):
+            return None         # the boot's restore has run already
         # A power cut left the RAM member in the disks' superblocks, so
         # udev's assembly waits for it, and nothing else starts the array
         # (Debian starts no mdadm-last-resort@ for it): its mounts fail.
@@ -254,6 +256,11 @@ class MdBackend(Backend):
         return plan
 
     def plan_restore(self, host, intent, options):
+        if options.get("after_copy"):
+            snap = host.observe(intent)
+            plan = restore.plan_after_copy(snap, intent)
+            plan.intent = intent
+            return plan, snap
         snap = _at_boot(host, intent, options)
         plan = restore.plan_restore(snap, intent)
         plan.intent = intent
@@ -265,10 +272,17 @@ class MdBackend(Backend):
             metavar="SECONDS",
             help="at boot, how long to wait for the recorded disks to "
                  "appear (default %d)" % WAIT_DISKS_SECONDS)
+        parser.add_argument(
+            "--after-copy", action="store_true",
+            help="once md's copy into the RAM member has ended (run by "
+                 "svmram-copy@): only put back the recovery speed limit "
+                 "raised for the copy")
 
     def restore_options(self, args):
-        return {"wait_disks": 0 if args.dry_run else whole_number(
-            args.wait_disks, "wait-disks", 0, 600)}
+        after_copy = bool(getattr(args, "after_copy", False))
+        return {"wait_disks": 0 if args.dry_run or after_copy else
+                whole_number(args.wait_disks, "wait-disks", 0, 600),
+                "after_copy": after_copy}
 
     def run_by_boot_service(self):
         return bool(os.environ.get("INVOCATION_ID"))
@@ -380,13 +394,20 @@ class MdBackend(Backend):
         return "%s: the RAM member is gone; the disks %s serve reads " \
                "again." % (intent.array, " ".join(intent.disks))
 
-    def restore_done(self, intent):
+    def restore_done(self, intent, options):
+        if options.get("after_copy"):
+            return "%s: md's copy into /dev/%s has ended; the recovery " \
+                   "speed limit is the system's again." % (intent.array,
+                                                           intent.ram)
         return "%s: md is copying the disks onto /dev/%s; the disks serve " \
                "reads until it is in sync." % (intent.array, intent.ram)
 
-    def nothing_to_restore(self, snap, intent):
+    def nothing_to_restore(self, snap, intent, options):
         a = snap.array
         ram = a.member(intent.ram) if a is not None else None
+        if options.get("after_copy"):
+            return "%s: nothing to do: %s." % (
+                intent.array, _limit_words(a, ram))
         if ram is not None and ram.role != IN_SYNC:
             percent = status.recovery_percent(snap.array)
             return "%s: nothing to do: /dev/%s is recovering%s." % (
@@ -410,6 +431,27 @@ def _at_boot(host, intent, options):
     --run starts the array short of one."""
     return wait_for_disks(host, intent, options.get("wait_disks", 0),
                           sys.stdout)
+
+
+def _limit_words(a, ram):
+    """Why restore --after-copy leaves md's recovery speed limit as it
+    is (planner.speed_back: only svmram's raised limit goes back, once
+    md copies nothing)."""
+    if a is None or not a.running:
+        return "the array is not running"
+    limit = "%d KiB/s (%s)" % (a.speed_max[0],
+                               "local" if a.speed_max[1] else "system")
+    if ram is not None and ram.role not in (IN_SYNC, FAULTY):
+        percent = status.recovery_percent(a)
+        return "/dev/%s is still to be copied%s, so the recovery speed " \
+               "limit stays %s until the next restore or the unit's " \
+               "stop" % (ram.name, "" if percent is None else
+                         " (%d %% done)" % percent, limit)
+    if planner.raised(a):
+        return "md is running a %s, so the recovery speed limit stays " \
+               "%s until the next restore or the unit's stop" % (
+                   a.sync_action, limit)
+    return "the recovery speed limit, %s, is not one svmram raised" % limit
 
 
 def state_text(snap, target, intent):

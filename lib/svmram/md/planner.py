@@ -319,7 +319,7 @@ def md_default(a):
     return a.speed_max == (steps.MD_DEFAULT_SPEED_KIB, False)
 
 
-def _raised(a):
+def raised(a):
     """The recovery speed limit is the one svmram sets, or set before."""
     return a.speed_max[1] and a.speed_max[0] in (
         (steps.RAISED_SPEED_KIB,) + steps.EARLIER_RAISED_SPEEDS_KIB)
@@ -328,7 +328,7 @@ def _raised(a):
 def speed_back(snap, it):
     """Once md copies nothing, the system's limit again."""
     a = snap.array
-    if _raised(a) and a.sync_action == "idle":
+    if raised(a) and a.sync_action == "idle":
         return steps.reset_speed(snap, it)
     return None
 
@@ -351,7 +351,7 @@ def _next_teardown_step(snap, it):
                     "Start it first (mdadm --run /dev/%s)." % it.array)
         if not disks_in_sync(a, it):
             _refuse_only_copy(it)
-        if _raised(a):
+        if raised(a):
             return steps.reset_speed(snap, it)
         for disk in it.disks:
             member = a.member(disk)
@@ -368,7 +368,7 @@ def _next_stop_step(snap, it):
     a = snap.array
     if a is not None and a.running:
         refuse_foreign(a, it)
-        if _raised(a):
+        if raised(a):
             return steps.reset_speed(snap, it)
         if a.member(it.ram) is not None and not disks_in_sync(a, it):
             _refuse_only_copy(it, "; svmram leaves it as it is")

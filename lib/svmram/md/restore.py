@@ -54,6 +54,30 @@ def plan_start(snap, it):
     return plan
 
 
+def plan_after_copy(snap, it):
+    """svmram-copy@'s, once md's copy into RAM has ended (restore
+    --after-copy): the recovery speed limit that setup or restore raised
+    for the copy goes back to the system's (planner.speed_back), so that
+    what md runs next (Debian's mdcheck, which starts right after the
+    copy, or a resync of the disks) runs under the administrator's
+    limit.  Nothing else: a RAM member still to be copied (the unit's
+    wait ran out, or md copies nothing on a frozen or read-only array)
+    keeps the raised limit, and a limit that is not svmram's is left as
+    it is."""
+    plan = Plan("restore", it.array)
+    a = snap.array
+    if a is None or not a.running:
+        return plan
+    refuse_foreign(a, it)
+    ram = a.member(it.ram)
+    if ram is not None and ram.role not in (IN_SYNC, FAULTY):
+        return plan
+    step = speed_back(snap, it)
+    if step is not None:
+        plan.steps.append(step)
+    return plan
+
+
 def _next_restore_step(snap, it):
     a = snap.array
     if a is None:

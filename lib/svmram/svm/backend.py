@@ -417,11 +417,11 @@ class SvmBackend(Backend):
         return "%s: the RAM submirror is gone; reads use the read option " \
                "%s again." % (intent.mirror, intent.read_option)
 
-    def restore_done(self, intent):
+    def restore_done(self, intent, options):
         return "%s: %s is resyncing from the disk submirrors; reads stay on " \
                "disk until it is Okay." % (intent.mirror, intent.ram)
 
-    def nothing_to_restore(self, snap, intent):
+    def nothing_to_restore(self, snap, intent, options):
         ram_component(snap, intent)
         m = snap.mirror
         if m.resync == "active":
