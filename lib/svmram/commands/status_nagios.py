@@ -4,7 +4,7 @@
 each target's grade (status_grade.health), with the performance data."""
 
 from .status_grade import GRADES, OK, UNKNOWN
-from .status_text import none_set_up
+from .status_text import none_set_up, scrub_words
 
 NAGIOS_NAME = "SVMRAM"
 
@@ -27,11 +27,8 @@ def nagios_line(graded, backends):
     # copies' states give (a scrub of a degraded array is CRITICAL for
     # the missing disk).  A scrub that finds a mismatch is md's to
     # report (mismatch_cnt), not svmram's.
-    bad += ["%s of %s running%s" % (
-        backend.words.scrub.format(action=status.scrub["action"]),
-        status.target, "" if status.scrub["percent"] is None else
-        ", %d %% done" % status.scrub["percent"])
-        for status, _, _, backend in graded if status.scrub is not None]
+    bad += [scrub_words(status, backend, named=True)
+            for status, _, _, backend in graded if status.scrub is not None]
     perf = ["serving=%d;;;0;%d" % (
         sum(1 for status, _, _, _ in graded if status.serving_from_ram),
         len(graded))]

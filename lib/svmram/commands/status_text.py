@@ -52,11 +52,7 @@ def render_text(status, backend):
             backend.words.sync + ":", status.sync_percent,
             sync_rate_words(status)))
     if status.scrub is not None:
-        percent = status.scrub["percent"]
-        lines.append("    %-11s %s running%s" % (
-            "scrub:", backend.words.scrub.format(
-                action=status.scrub["action"]),
-            "" if percent is None else ", %d %% done" % percent))
+        lines.append("    %-11s %s" % ("scrub:", scrub_words(status, backend)))
     disk = status.ramdisk
     lines.append("    %-11s %s, %s%s" % (
         backend.words.ram_device + ":", disk["name"],
@@ -66,6 +62,17 @@ def render_text(status, backend):
     lines.append("    service:    %s %s" % (service["name"],
                                             service["state"] or "missing"))
     return lines
+
+
+def scrub_words(status, backend, named=False):
+    """The system's scrub of the target in words, as text and (named, with
+    the target's name) --nagios say it: "md's check (scrub) of md0
+    running, 37 % done"."""
+    percent = status.scrub["percent"]
+    return "%s%s running%s" % (
+        backend.words.scrub.format(action=status.scrub["action"]),
+        " of %s" % status.target if named else "",
+        "" if percent is None else ", %d %% done" % percent)
 
 
 def sync_rate_words(status):
