@@ -671,6 +671,12 @@ nagios_names_disk() { # TAG
 # mail, svmram's status; then the disk back, write-mostly, in sync
 failed_disk() {
   local e0 m0 events st i
+  # mdadm's monitor reports Fail only for a failure it sees happen; one
+  # that starts later (svmram-copy@md0 holds it back until md has copied
+  # md0 into RAM, and this phase begins during that copy) finds vdc
+  # already faulty and reports DegradedArray (Monitor.c check_array)
+  monitor_settled
+  check failed.monitor_running systemctl is-active mdmonitor.service
   e0=$(count_events); m0=$(count_mails)
   show fail mdadm /dev/md0 --fail /dev/vdc
   sleep 5

@@ -182,7 +182,7 @@ PHASES = {
     "4": ["back.vdc_present", "back.as_documented",
           "back.ram_not_in_disk_slot", "back.unit_active",
           "back.recovered", "back.members_in_sync", "back.status.rc",
-          "back.data.sums",
+          "back.data.sums", "failed.monitor_running",
           "failed.nagios_critical_names_disk", "failed.mdadm_alarms",
           "failed.mailed", "failed.disk_back", "failed.data.sums",
           "remove.rc", "removed.no_ram_member", "removed.raid_devices",
