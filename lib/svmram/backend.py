@@ -89,6 +89,10 @@ class Status:
     rate and the time left at that rate, where the system reports a rate:
     md, not SVM), ``scrub`` {action, percent} (a check of every copy that
     the system runs by itself, md's check or repair; None unless it runs),
+    ``raised_speed_limit`` {kib_per_second, fix} (md's recovery speed
+    limit that svmram raised for the copy into RAM, still on the array
+    though md copies nothing, and the command that puts the system's
+    back; None otherwise, always on SVM),
     ``copies`` [{slot, name, state, ram}] (``state`` in the
     backend's own terms), ``ramdisk`` {name, present, size_bytes, device,
     recorded_device, device_matches} and ``boot_service`` {name, state}.
@@ -109,6 +113,7 @@ class Status:
     sync_bytes_per_second: Optional[int] = None
     sync_seconds_left: Optional[int] = None
     scrub: Optional[dict] = None
+    raised_speed_limit: Optional[dict] = None
     copies: List[dict] = field(default_factory=list)
     ramdisk: Optional[dict] = None
     boot_service: Optional[dict] = None

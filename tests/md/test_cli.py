@@ -111,7 +111,8 @@ def test_status_and_status_json(host):
         "target", "configured", "verdict", "serving_from_ram", "reasons",
         "disk_redundancy", "ram_copy", "method", "read_policy",
         "size_blocks", "sync_percent", "sync_bytes_per_second",
-        "sync_seconds_left", "scrub", "copies", "ramdisk", "boot_service"])
+        "sync_seconds_left", "scrub", "raised_speed_limit", "copies", "ramdisk",
+        "boot_service"])
     assert entry["copies"] == [
         {"slot": 0, "name": "vda", "state": "in_sync", "ram": False,
          "write_mostly": True},

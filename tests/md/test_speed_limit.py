@@ -8,6 +8,7 @@ not a local one), so that Debian's mdcheck, which starts right after,
 and any later resync run under the administrator's limit; a limit
 changed since is left alone.  On md's fake kernel (mdcli.py)."""
 
+import json
 import os
 
 import fakekernel
@@ -130,3 +131,69 @@ def test_after_the_copy_nothing_else_of_the_restore_is_done(host):
     assert (rc, argvs) == (0, []), err
     assert limit(host) == "200000 (system)\n"
     assert not os.path.exists(host.path("/sys/block/md0/md/dev-ram0"))
+
+
+def test_status_names_a_raised_limit_the_copy_left_and_the_fix_works(host):
+    """Where the raised limit outlasts the copy (svmram-copy@'s
+    --after-copy failed, or the restore ran outside its unit), every
+    format of status says so, grades nothing by it, and names the command
+    that puts the system's back; that command does, and status is quiet
+    again."""
+    restored(host)
+    copied(host)
+    fix = "svmram restore --after-copy md0"
+    rc, out, err, _ = host.svmram("status", "--json", "/dev/md0")
+    assert rc == 0, err
+    entry, = json.loads(out)["targets"]
+    assert entry["raised_speed_limit"] == {"kib_per_second": 2147483647,
+                                           "fix": fix}
+    rc, out, err, _ = host.svmram("status", "/dev/md0")
+    assert rc == 0, err
+    assert ("    limit:      2147483647 KiB/s, raised by svmram for the copy "
+            "into RAM, though nothing is copied now: '%s' puts back the "
+            "system's" % fix) in out.splitlines()
+    rc, out, err, _ = host.svmram("status", "--nagios")
+    assert rc == 0, err
+    assert out.startswith("SVMRAM OK - md0 serves reads from RAM; md0's "
+                          "recovery speed limit is 2147483647 KiB/s, raised "
+                          "by svmram for the copy into RAM, though nothing "
+                          "is copied now: '%s' puts back the system's | "
+                          % fix), out
+    rc, out, err, argvs = host.svmram(*fix.split()[1:])
+    assert (rc, argvs) == (0, []), err
+    assert limit(host) == "200000 (system)\n"
+    rc, out, err, _ = host.svmram("status", "--json", "/dev/md0")
+    assert json.loads(out)["targets"][0]["raised_speed_limit"] is None
+    rc, out, err, _ = host.svmram("status", "/dev/md0")
+    assert "limit:" not in out
+
+
+def test_status_is_quiet_about_a_limit_the_copy_still_needs(host):
+    """While md copies into RAM, or runs a check, the raised limit is the
+    copy's (--after-copy would leave it); an administrator's own local
+    limit is not svmram's."""
+    stopped_by_the_unit(host)
+    faketree.write(host.root, "/" + fakekernel.RECOVERING, "")
+    rc, out, err, argvs = host.svmram("restore", "/dev/md0")
+    assert rc == 0, err
+    assert limit(host) == "2147483647 (local)\n"
+    for state in ("copying", "to copy", "checking", "admin"):
+        if state == "to copy":
+            # a moment before md starts the recovery: idle, ram0 a spare
+            faketree.write(host.root, "/sys/block/md0/md/sync_action",
+                           "idle")
+            faketree.write(host.root, "/sys/block/md0/md/sync_completed",
+                           "none")
+        elif state == "checking":
+            copied(host)
+            checking(host.root, 1000)
+        elif state == "admin":
+            copied(host)
+            faketree.write(host.root, LIMIT, "50000 (local)")
+        rc, out, err, _ = host.svmram("status", "--json", "/dev/md0")
+        # 4: not serving from RAM until ram0 is copied
+        assert rc == (4 if "copy" in state else 0), (state, err)
+        entry, = json.loads(out)["targets"]
+        assert entry["raised_speed_limit"] is None, state
+        rc, out, err, _ = host.svmram("status", "--nagios")
+        assert "speed limit" not in out, state

@@ -41,6 +41,8 @@ SERVING = {
     "sync_bytes_per_second": None,
     "sync_seconds_left": None,
     "scrub": None,
+    # md's alone: SVM's resync has no speed limit svmram raises
+    "raised_speed_limit": None,
     "copies": SUBMIRRORS,
     "ramdisk": {"name": "svmram_d10", "present": True,
                 "size_bytes": 228 * 1024 * 1024, "device": "250,1",

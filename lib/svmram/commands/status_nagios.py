@@ -4,7 +4,7 @@
 each target's grade (status_grade.health), with the performance data."""
 
 from .status_grade import GRADES, OK, UNKNOWN
-from .status_text import none_set_up, scrub_words
+from .status_text import limit_words, none_set_up, scrub_words
 
 NAGIOS_NAME = "SVMRAM"
 
@@ -29,6 +29,11 @@ def nagios_line(graded, backends):
     # report (mismatch_cnt), not svmram's.
     bad += [scrub_words(status, backend, named=True)
             for status, _, _, backend in graded if status.scrub is not None]
+    # So is svmram's raised recovery speed limit left after the copy into
+    # RAM: the target serves reads from RAM, the disks are current, and
+    # only md's next resync or check runs faster than the system's limit.
+    bad += [limit_words(status, named=True) for status, _, _, _ in graded
+            if status.raised_speed_limit is not None]
     perf = ["serving=%d;;;0;%d" % (
         sum(1 for status, _, _, _ in graded if status.serving_from_ram),
         len(graded))]

@@ -53,6 +53,8 @@ def render_text(status, backend):
             sync_rate_words(status)))
     if status.scrub is not None:
         lines.append("    %-11s %s" % ("scrub:", scrub_words(status, backend)))
+    if status.raised_speed_limit is not None:
+        lines.append("    %-11s %s" % ("limit:", limit_words(status)))
     disk = status.ramdisk
     lines.append("    %-11s %s, %s%s" % (
         backend.words.ram_device + ":", disk["name"],
@@ -73,6 +75,19 @@ def scrub_words(status, backend, named=False):
         backend.words.scrub.format(action=status.scrub["action"]),
         " of %s" % status.target if named else "",
         "" if percent is None else ", %d %% done" % percent)
+
+
+def limit_words(status, named=False):
+    """The recovery speed limit svmram raised for the copy into RAM and
+    left behind it, as text and (named) --nagios say it: "2147483647
+    KiB/s, raised by svmram for the copy into RAM, though nothing is
+    copied now: 'svmram restore --after-copy md0' puts back the
+    system's"."""
+    limit = status.raised_speed_limit
+    return "%s%d KiB/s, raised by svmram for the copy into RAM, though " \
+           "nothing is copied now: '%s' puts back the system's" % (
+               "%s's recovery speed limit is " % status.target
+               if named else "", limit["kib_per_second"], limit["fix"])
 
 
 def sync_rate_words(status):

@@ -325,6 +325,18 @@ def raised(a):
         (steps.RAISED_SPEED_KIB,) + steps.EARLIER_RAISED_SPEEDS_KIB)
 
 
+def limit_outlasts_copy(a, it):
+    """svmram's raised recovery speed limit is still on the running array
+    `a` though md copies nothing into RAM (its RAM member in sync, faulty
+    or gone, md idle): what restore --after-copy puts back
+    (restore.plan_after_copy), and what status reports until then."""
+    if a is None or not a.running or not raised(a) or \
+            a.sync_action != "idle":
+        return False
+    ram = a.member(it.ram)
+    return ram is None or ram.role in (IN_SYNC, FAULTY)
+
+
 def speed_back(snap, it):
     """Once md copies nothing, the system's limit again."""
     a = snap.array

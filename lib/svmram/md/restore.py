@@ -11,8 +11,9 @@ from . import steps
 from .host import unit_name
 from .consistency import check_brd_free, refuse_foreign
 from .model import FAULTY, IN_SYNC, SPARE
-from .planner import (check_kernel, check_memory, disks_in_sync, md_default,
-                      refuse_scrub, speed_back, state_command)
+from .planner import (check_kernel, check_memory, disks_in_sync,
+                      limit_outlasts_copy, md_default, refuse_scrub,
+                      speed_back, state_command)
 
 
 def plan_restore(snap, it):
@@ -69,12 +70,8 @@ def plan_after_copy(snap, it):
     if a is None or not a.running:
         return plan
     refuse_foreign(a, it)
-    ram = a.member(it.ram)
-    if ram is not None and ram.role not in (IN_SYNC, FAULTY):
-        return plan
-    step = speed_back(snap, it)
-    if step is not None:
-        plan.steps.append(step)
+    if limit_outlasts_copy(a, it):
+        plan.steps.append(steps.reset_speed(snap, it))
     return plan
 
 

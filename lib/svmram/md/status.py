@@ -16,6 +16,7 @@ from ..copytime import duration_text, rate_text, seconds_left
 from . import record
 from .host import MdHost, unit_name
 from .model import FAULTY, IN_SYNC, RECOVERING, SPARE
+from .planner import limit_outlasts_copy
 
 
 def read_statuses(root, array=None):
@@ -195,7 +196,8 @@ def array_status(snap, it, service_state):
         read_policy=None,
         size_blocks=a.component_kib * 2 if a is not None else None,
         sync_percent=percent, sync_bytes_per_second=rate,
-        sync_seconds_left=left, scrub=scrub(a), copies=copies,
+        sync_seconds_left=left, scrub=scrub(a),
+        raised_speed_limit=raised_speed_limit(a, it), copies=copies,
         ramdisk={"name": it.ram,
                  "present": brd.loaded and it.ram in brd.devices,
                  "size_bytes": brd.rd_size_kib * 1024 if brd.loaded
@@ -223,6 +225,17 @@ def array_status(snap, it, service_state):
             problems.add(words, passing=recovering)
     add_redundancy_problems(problems, it, redundancy)
     return found, problems
+
+
+def raised_speed_limit(a, it):
+    """svmram's raised recovery speed limit where it outlasts the copy
+    into RAM (planner.limit_outlasts_copy: svmram-copy@'s --after-copy
+    failed or gave up, or the restore ran outside its unit), with the
+    command that puts the system's back; None otherwise."""
+    if not limit_outlasts_copy(a, it):
+        return None
+    return {"kib_per_second": a.speed_max[0],
+            "fix": "svmram restore --after-copy %s" % it.array}
 
 
 def add_redundancy_problems(problems, it, redundancy):
