@@ -30,7 +30,9 @@
 #            failure on ram0" at the critical level and svmram(8)'s
 #            logcheck and rsyslog filters dropping it; phase 1 also
 #            restarts the unit with mdmonitor running (no event, no
-#            mail), then restarts it with md's copy slowed, starts
+#            mail), has svmram status name a raised recovery limit left
+#            after the copy and --after-copy put it back (limit_left),
+#            then restarts it with md's copy slowed, starts
 #            mdmonitor-oneshot.service (it waits) and reboots during the
 #            copy; phase 2 ends in a power cut with a writer of records
 #            (the console's "LAB-MARK cut writer running")
@@ -65,8 +67,8 @@
 #            (md's, or its own --re-add) before the RAM member, which
 #            gets the new slot (or refuses as svmram(8) says, and the
 #            advice is followed); the RAM member back in sync, files intact;
-#            vdc failed by hand (mdadm --fail): --nagios CRITICAL naming
-#            it, mdadm's Fail and a mail; vdc back; then the package removed with md0 set up (dpkg -r): the RAM
+#            vdc failed by hand (mdadm --fail) once mdadm's monitor runs:
+#            --nagios CRITICAL naming it, mdadm's Fail and a mail; vdc back; then the package removed with md0 set up (dpkg -r): the RAM
 #            member out, the record kept; reboot
 #   phase 5: without the package: md0 complete on its disks, files intact;
 #            the package installed again (dpkg -i): the unit starts and
@@ -490,7 +492,7 @@ clean_boot() {
   shutdown_lines
   show failed systemctl --failed --no-legend
   boot_to_mount
-  [ "$PHASE" = 1 ] && restart_quietly
+  [ "$PHASE" = 1 ] && { restart_quietly; limit_left; }
   # md's own check, last: it reads every member (mdadm's monitor may log
   # its RebuildStarted/Finished; the next reboot's count starts after)
   md_check
@@ -1047,6 +1049,34 @@ limit_after_copy() {
     sleep 1
   done
   cat /sys/block/md0/md/sync_speed_max
+}
+# svmram's raised limit left after the copy into RAM (as a failed
+# --after-copy, or a restore run by hand outside the unit, leaves it):
+# status says so in each format, still OK, with the command that puts
+# the system's back; that command does, and status is quiet again
+limit_left() {
+  local out rc system limit
+  limit_after_copy >/dev/null
+  system="$(cat /proc/sys/dev/raid/speed_limit_max) (system)"
+  echo 2147483647 > /sys/block/md0/md/sync_speed_max
+  out=$(svmram status md0 2>&1); rc=$?
+  echo "$out" | sed 's/^/status | /'
+  [ "$rc" = 0 ] && echo "$out" | grep -qxF "    limit:      2147483647 KiB/s, raised by svmram for the copy into RAM, though nothing is copied now: 'svmram restore --after-copy md0' puts back the system's"
+  result limit_left.status_text $? "rc=$rc $(echo "$out" | grep 'limit:')"
+  out=$(svmram status --json md0 2>&1)
+  echo "$out" | python3 -c 'import json,sys; s=json.load(sys.stdin)["targets"][0]; sys.exit(s["raised_speed_limit"] != {"kib_per_second": 2147483647, "fix": "svmram restore --after-copy md0"})'
+  result limit_left.status_json $? "$(echo "$out" | grep -A3 raised_speed_limit | tr -s ' \n' ' ')"
+  out=$(svmram status --nagios md0 2>&1); rc=$?
+  echo "$out" | sed 's/^/nagios | /'
+  [ "$rc" = 0 ] && echo "$out" | grep -qF "; md0's recovery speed limit is 2147483647 KiB/s, raised by svmram"
+  result limit_left.nagios $? "rc=$rc"
+  show fix svmram restore --after-copy md0
+  limit=$(cat /sys/block/md0/md/sync_speed_max)
+  [ "$RC" = 0 ] && [ "$limit" = "$system" ]
+  result limit_left.fixed $? "rc=$RC; md0's sync_speed_max: $limit (wanted $system)"
+  out=$(svmram status md0 2>&1); rc=$?
+  [ "$rc" = 0 ] && ! echo "$out" | grep -q 'limit:'
+  result limit_left.status_quiet $? "rc=$rc"
 }
 # Before the reboot into phase k: md0's limit is the system's again (in
 # p1 the boot's copy into RAM ran under svmram's raised limit, and

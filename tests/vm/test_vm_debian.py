@@ -119,6 +119,8 @@ CLEAN_REBOOT = [
 RESTART = ["restart.monitor_running", "restart.unit_active",
            "restart.recovered", "restart.ram_in_sync", "restart.monitor_back",
            "restart.no_events", "restart.no_mail"]
+LIMIT_LEFT = ["limit_left." + n for n in (
+    "status_text", "status_json", "nagios", "fixed", "status_quiet")]
 AFTER_POWER_CUT = ["power_cut." + n for n in (
     "data.mounted", "data.sums", "records", "records_of_writer",
     "unit_active", "recovered", "ram_in_sync", "mdadm.no_events",
@@ -163,7 +165,8 @@ PHASES = {
         "events.counted"],
     # a clean reboot, the unit restarted, then a reboot during md's copy
     # (trixie's mdmonitor-oneshot.service started meanwhile waits)
-    "1": CLEAN_REBOOT + RESTART + ["copy.under_way", "copy.oneshot_waits"],
+    "1": CLEAN_REBOOT + RESTART + LIMIT_LEFT + ["copy.under_way",
+                                                 "copy.oneshot_waits"],
     # a clean reboot (after the one during the copy), then a power cut
     "2": CLEAN_REBOOT,
     # after the cut, md's check started by mdcheck_start.service, which
@@ -204,7 +207,7 @@ PHASES = {
 # reboot and the unit's restart, a power cut with a writer, teardown.
 SHORT_PHASES = {
     "0": PHASES["0"],
-    "1": CLEAN_REBOOT + RESTART,
+    "1": CLEAN_REBOOT + RESTART + LIMIT_LEFT,
     "p1": AFTER_POWER_CUT + ["teardown.rc"],
     "6": PHASES["6"],
 }
