@@ -163,9 +163,10 @@ def test_status_names_a_raised_limit_the_copy_left_and_the_fix_works(host):
     assert (rc, argvs) == (0, []), err
     assert limit(host) == "200000 (system)\n"
     rc, out, err, _ = host.svmram("status", "--json", "/dev/md0")
+    assert rc == 0, err
     assert json.loads(out)["targets"][0]["raised_speed_limit"] is None
     rc, out, err, _ = host.svmram("status", "/dev/md0")
-    assert "limit:" not in out
+    assert rc == 0 and "limit:" not in out, out
 
 
 def test_status_is_quiet_about_a_limit_the_copy_still_needs(host):

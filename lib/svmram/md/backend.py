@@ -435,8 +435,8 @@ def _at_boot(host, intent, options):
 
 def _limit_words(a, ram):
     """Why restore --after-copy leaves md's recovery speed limit as it
-    is (planner.speed_back: only svmram's raised limit goes back, once
-    md copies nothing)."""
+    is: which test of planner.limit_outlasts_copy failed (only svmram's
+    raised limit goes back, once md copies nothing into RAM)."""
     if a is None or not a.running:
         return "the array is not running"
     limit = "%d KiB/s (%s)" % (a.speed_max[0],

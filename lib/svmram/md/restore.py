@@ -58,7 +58,8 @@ def plan_start(snap, it):
 def plan_after_copy(snap, it):
     """svmram-copy@'s, once md's copy into RAM has ended (restore
     --after-copy): the recovery speed limit that setup or restore raised
-    for the copy goes back to the system's (planner.speed_back), so that
+    for the copy goes back to the system's, where
+    planner.limit_outlasts_copy says it outlasts the copy, so that
     what md runs next (Debian's mdcheck, which starts right after the
     copy, or a resync of the disks) runs under the administrator's
     limit.  Nothing else: a RAM member still to be copied (the unit's
